@@ -1,0 +1,285 @@
+#!/usr/bin/env bash
+# Provision the real Kubernetes components the e2e tests and `npm run cluster` need, offline,
+# from Debian packages only (see shared e2e notes "REAL-COMPONENTS").
+#
+#   bash scripts/e2e/provision.sh            # everything (idempotent; seconds when cached)
+#   TSADM_CACHE_DIR=/somewhere bash ...      # cache elsewhere (default /var/cache/tsadm)
+#   TSADM_KEEP_BUILD=1 bash ...              # keep the Kubernetes build tree after success
+#
+# Stages (each leaves a stamp file, so a re-run skips it):
+#   packages  apt packages (checked with dpkg every run: cheap, and the cache may outlive them)
+#   source    Debian's kubernetes source package, downloaded into the cache
+#   build     kubeadm, control-plane binaries, kubelet, kube-proxy, kubectl (Go 1.19, GOPATH mode)
+#   images    OCI archives registry.local/k8s/{kube-*,pause,etcd} for `ctr images import`
+#
+# Results:
+#   $CACHE/kubernetes-v1.20.2/bin/{kubeadm,kube-apiserver,kube-controller-manager,kube-scheduler,
+#                                  kubelet,kube-proxy,kubectl}
+#   $CACHE/images-v1.20.2/*.tar
+set -euo pipefail
+
+K8S_VERSION=v1.20.2
+PAUSE_TAG=3.2
+ETCD_TAG=3.4.13-0
+IMAGE_REPO=registry.local/k8s
+CACHE=${TSADM_CACHE_DIR:-/var/cache/tsadm}
+K8S_DIR=$CACHE/kubernetes-$K8S_VERSION
+BIN_DIR=$K8S_DIR/bin
+IMG_DIR=$CACHE/images-$K8S_VERSION
+STAMPS=$CACHE/stamps
+GO_BIN=/usr/lib/go-1.19/bin
+COMPONENTS=(kubeadm kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl)
+APT_PACKAGES=(containerd runc containernetworking-plugins etcd-server etcd-client iproute2 iptables
+  conntrack socat ebtables ethtool util-linux gcc libc6-dev make golang-1.19-go rsync jq
+  golang-github-modern-go-reflect2-dev)
+
+T0=$(date +%s)
+log() { printf '[provision %4ds] %s\n' "$(($(date +%s) - T0))" "$*"; }
+die() { log "ERROR: $*"; exit 1; }
+
+# run_stage NAME FUNCTION: runs FUNCTION unless $STAMPS/NAME-<version> exists; times it.
+run_stage() {
+  local name=$1 fn=$2 stamp="$STAMPS/$1-$K8S_VERSION" start
+  if [[ -f $stamp ]]; then
+    log "stage $name: cached ($(cat "$stamp"))"
+    return 0
+  fi
+  start=$(date +%s)
+  log "stage $name: start"
+  "$fn"
+  mkdir -p "$STAMPS"
+  date -u +%Y-%m-%dT%H:%M:%SZ >"$stamp"
+  log "stage $name: done in $(($(date +%s) - start))s"
+}
+
+# --- packages --------------------------------------------------------------------------------
+missing_packages() {
+  local p
+  for p in "${APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || echo "$p"
+  done
+}
+
+stage_packages() {
+  local missing start
+  missing=$(missing_packages | tr '\n' ' ')
+  if [[ -z ${missing// /} ]]; then
+    log "stage packages: all ${#APT_PACKAGES[@]} installed"
+    return 0
+  fi
+  start=$(date +%s)
+  log "stage packages: installing $missing"
+  export DEBIAN_FRONTEND=noninteractive
+  # `apt-get update` only when the lists are missing or an install fails with the old lists.
+  # shellcheck disable=SC2086
+  if ! compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null ||
+    ! apt-get install -y -q --no-install-recommends $missing >"$CACHE/logs/apt.log" 2>&1; then
+    apt-get update -q >>"$CACHE/logs/apt.log" 2>&1
+    apt-get install -y -q --no-install-recommends $missing >>"$CACHE/logs/apt.log" 2>&1 ||
+      die "apt-get install failed; see $CACHE/logs/apt.log"
+  fi
+  # containerd's Debian package may start a host containerd via its init script: we don't want
+  # one (each machine runs its own), and there is no systemd, so nothing else does.
+  log "stage packages: done in $(($(date +%s) - start))s"
+}
+
+# --- source ----------------------------------------------------------------------------------
+# A private apt configuration (lists and sources under the cache) with the machine's own Debian
+# archive as deb-src, so the host's apt state is not touched.
+apt_src() {
+  apt-get -q -o Dir::Etc::SourceList="$CACHE/apt/src.sources" \
+    -o Dir::Etc::SourceParts="$CACHE/apt/empty.d" \
+    -o Dir::State::Lists="$CACHE/apt/lists" \
+    -o Dir::Cache="$CACHE/apt/cache" "$@"
+}
+
+stage_source() {
+  local src=/etc/apt/sources.list.d/debian.sources
+  [[ -f $src ]] || die "$src not found: cannot derive a deb-src entry"
+  mkdir -p "$CACHE/apt/empty.d" "$CACHE/apt/lists/partial" "$CACHE/apt/cache/archives/partial" "$CACHE/src"
+  sed 's/^Types:.*/Types: deb-src/' "$src" >"$CACHE/apt/src.sources"
+  apt_src update >"$CACHE/logs/apt-src.log" 2>&1 || die "apt-get update (deb-src) failed; see $CACHE/logs/apt-src.log"
+  (cd "$CACHE/src" && apt_src source --download-only kubernetes) >>"$CACHE/logs/apt-src.log" 2>&1 ||
+    die "apt-get source kubernetes failed; see $CACHE/logs/apt-src.log"
+  ls "$CACHE"/src/kubernetes_*.orig.tar.* >/dev/null 2>&1 || die "no orig tarball in $CACHE/src"
+  log "stage source: $(cd "$CACHE/src" && ls)"
+}
+
+# --- build -----------------------------------------------------------------------------------
+stage_build() {
+  local build=$CACHE/build/kubernetes orig reflect=/usr/share/gocode/src/github.com/modern-go/reflect2
+  orig=$(ls "$CACHE"/src/kubernetes_*.orig.tar.* | grep -v -- '\.orig-' | head -1 || true)
+  [[ -n $orig ]] || orig=$(ls "$CACHE"/src/kubernetes_*.orig.tar.* | head -1)
+  rm -rf "$build" && mkdir -p "$build"
+  log "stage build: unpacking $(basename "$orig")"
+  tar -xf "$orig" -C "$build" --strip-components=1
+  [[ -d $build/vendor/github.com/modern-go/reflect2 ]] || die "unexpected source layout: no vendor/ in $orig"
+
+  # reflect2 1.0.1 (vendored by k8s 1.20) panics on map (de)serialisation with Go >= 1.18:
+  # swap in Debian's 1.0.2.
+  [[ -d $reflect ]] || die "$reflect missing (package golang-github-modern-go-reflect2-dev)"
+  rm -rf "$build/vendor/github.com/modern-go/reflect2"
+  cp -rL "$reflect" "$build/vendor/github.com/modern-go/reflect2"
+  rm -f "$build"/vendor/github.com/modern-go/reflect2/*_test.go
+
+  # GOPATH-mode build, as Debian's own packaging does.
+  mkdir -p "$build/.go/src/k8s.io"
+  ln -sfn ../../.. "$build/.go/src/k8s.io/kubernetes"
+  local what="" c
+  for c in "${COMPONENTS[@]}"; do what+=" cmd/$c"; done
+  log "stage build: make WHAT=\"${what# }\" (several minutes on 2 cores; log: $CACHE/logs/build.log)"
+  (
+    cd "$build"
+    export GOPATH=$build/.go GOCACHE=$CACHE/build/go-cache GO111MODULE=off CGO_ENABLED=0
+    export PATH=$GO_BIN:$PATH
+    export KUBE_GIT_VERSION=$K8S_VERSION KUBE_GIT_MAJOR=1 KUBE_GIT_MINOR=20 KUBE_GIT_TREE_STATE=archive
+    make WHAT="${what# }"
+  ) >"$CACHE/logs/build.log" 2>&1 || { tail -30 "$CACHE/logs/build.log"; die "build failed; see $CACHE/logs/build.log"; }
+
+  mkdir -p "$BIN_DIR"
+  for c in "${COMPONENTS[@]}"; do
+    install -m 0755 "$build/_output/local/bin/linux/amd64/$c" "$BIN_DIR/$c"
+  done
+  # The images stage needs pause.c; keep it with the binaries so the tree can go.
+  install -m 0644 "$build/build/pause/linux/pause.c" "$K8S_DIR/pause.c"
+  sanity_check
+  if [[ -z ${TSADM_KEEP_BUILD:-} ]]; then
+    log "stage build: removing build tree and Go cache (set TSADM_KEEP_BUILD=1 to keep)"
+    rm -rf "$CACHE/build"
+  fi
+}
+
+sanity_check() {
+  local out
+  out=$("$BIN_DIR/kubeadm" config print init-defaults --component-configs KubeletConfiguration 2>&1) ||
+    die "kubeadm sanity check failed: $out"
+  grep -q '^kind: KubeletConfiguration' <<<"$out" || die "kubeadm sanity check printed no KubeletConfiguration"
+  log "stage build: $("$BIN_DIR/kubeadm" version -o short) passes the sanity check"
+}
+
+# --- images ----------------------------------------------------------------------------------
+# write_oci_image REF ROOTFS ENTRYPOINT_JSON OUT.tar: a one-layer OCI image archive whose index
+# carries the annotations `ctr images import` names the image by.
+write_oci_image() {
+  local ref=$1 rootfs=$2 entrypoint=$3 out=$4 oci tmp diff_id layer_digest layer_size cfg cfg_digest man man_digest
+  tmp=$(mktemp -d "$CACHE/tmp.oci.XXXXXX")
+  oci=$tmp/oci
+  mkdir -p "$oci/blobs/sha256"
+  tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$rootfs" -cf "$tmp/layer.tar" .
+  diff_id=$(sha256sum "$tmp/layer.tar" | cut -d' ' -f1)
+  gzip -n -1 "$tmp/layer.tar"
+  layer_digest=$(sha256sum "$tmp/layer.tar.gz" | cut -d' ' -f1)
+  layer_size=$(stat -c %s "$tmp/layer.tar.gz")
+  mv "$tmp/layer.tar.gz" "$oci/blobs/sha256/$layer_digest"
+
+  cfg=$(jq -cn --arg diff "sha256:$diff_id" --argjson ep "$entrypoint" '{
+    architecture: "amd64", os: "linux",
+    config: {Env: ["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"], Entrypoint: $ep},
+    rootfs: {type: "layers", diff_ids: [$diff]}}')
+  printf '%s' "$cfg" >"$tmp/config.json"
+  cfg_digest=$(sha256sum "$tmp/config.json" | cut -d' ' -f1)
+  mv "$tmp/config.json" "$oci/blobs/sha256/$cfg_digest"
+
+  man=$(jq -cn --arg cd "sha256:$cfg_digest" --argjson cs "${#cfg}" \
+    --arg ld "sha256:$layer_digest" --argjson ls "$layer_size" '{
+    schemaVersion: 2, mediaType: "application/vnd.oci.image.manifest.v1+json",
+    config: {mediaType: "application/vnd.oci.image.config.v1+json", digest: $cd, size: $cs},
+    layers: [{mediaType: "application/vnd.oci.image.layer.v1.tar+gzip", digest: $ld, size: $ls}]}')
+  printf '%s' "$man" >"$tmp/manifest.json"
+  man_digest=$(sha256sum "$tmp/manifest.json" | cut -d' ' -f1)
+  mv "$tmp/manifest.json" "$oci/blobs/sha256/$man_digest"
+
+  jq -cn --arg md "sha256:$man_digest" --argjson ms "${#man}" --arg ref "$ref" --arg tag "${ref##*:}" '{
+    schemaVersion: 2,
+    manifests: [{mediaType: "application/vnd.oci.image.manifest.v1+json", digest: $md, size: $ms,
+      platform: {architecture: "amd64", os: "linux"},
+      annotations: {"io.containerd.image.name": $ref, "org.opencontainers.image.ref.name": $tag}}]}' \
+    >"$oci/index.json"
+  echo '{"imageLayoutVersion":"1.0.0"}' >"$oci/oci-layout"
+  tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$oci" -cf "$out.tmp" .
+  mv "$out.tmp" "$out"
+  rm -rf "$tmp"
+}
+
+# new_rootfs DIR: the directories every image gets.
+new_rootfs() {
+  rm -rf "$1"
+  mkdir -p "$1"/{etc,tmp,usr/local/bin,var/run,proc,sys,dev,run}
+  chmod 1777 "$1/tmp"
+  cp /etc/nsswitch.conf "$1/etc/" 2>/dev/null || true
+  printf 'root:x:0:0:root:/root:/bin/sh\n' >"$1/etc/passwd"
+  printf 'root:x:0:\n' >"$1/etc/group"
+}
+
+# copy_with_libs ROOTFS FILE...: copy files (following symlinks) at the same paths, plus every
+# library ldd names for them, so dynamic binaries from Debian run inside the image.
+copy_with_libs() {
+  local rootfs=$1 f lib
+  shift
+  for f in "$@"; do
+    cp -L --parents "$f" "$rootfs/"
+    ldd "$f" 2>/dev/null | grep -o '/[^ ]*' | while read -r lib; do
+      [[ -e $rootfs$lib ]] || cp -L --parents "$lib" "$rootfs/"
+    done
+  done
+}
+
+stage_images() {
+  local work=$CACHE/tmp.images c
+  rm -rf "$work" && mkdir -p "$work" "$IMG_DIR"
+
+  # pause: the Kubernetes tree's pause.c, static.
+  new_rootfs "$work/pause"
+  gcc -Os -static -DVERSION="$PAUSE_TAG" -o "$work/pause/pause" "$K8S_DIR/pause.c"
+  strip "$work/pause/pause" 2>/dev/null || true
+  write_oci_image "$IMAGE_REPO/pause:$PAUSE_TAG" "$work/pause" '["/pause"]' "$IMG_DIR/pause.tar"
+  log "stage images: pause:$PAUSE_TAG"
+
+  # Control-plane images: the static binary at /usr/local/bin (manifests call it by name).
+  for c in kube-apiserver kube-controller-manager kube-scheduler; do
+    new_rootfs "$work/$c"
+    install -m 0755 "$BIN_DIR/$c" "$work/$c/usr/local/bin/$c"
+    write_oci_image "$IMAGE_REPO/$c:$K8S_VERSION" "$work/$c" "[\"/usr/local/bin/$c\"]" "$IMG_DIR/$c.tar"
+    log "stage images: $c:$K8S_VERSION"
+  done
+
+  # kube-proxy: the binary plus iptables (nft backend, like the host's) and conntrack with libs.
+  new_rootfs "$work/kube-proxy"
+  install -m 0755 "$BIN_DIR/kube-proxy" "$work/kube-proxy/usr/local/bin/kube-proxy"
+  copy_with_libs "$work/kube-proxy" /usr/sbin/xtables-nft-multi "$(command -v conntrack)"
+  for c in iptables iptables-save iptables-restore ip6tables ip6tables-save ip6tables-restore; do
+    ln -sf xtables-nft-multi "$work/kube-proxy/usr/sbin/$c"
+  done
+  mkdir -p "$work/kube-proxy/usr/lib/x86_64-linux-gnu/xtables"
+  cp -L /usr/lib/x86_64-linux-gnu/xtables/*.so "$work/kube-proxy/usr/lib/x86_64-linux-gnu/xtables/"
+  for c in /usr/lib/x86_64-linux-gnu/xtables/*.so; do copy_with_libs "$work/kube-proxy" "$c"; done
+  for c in /etc/protocols /etc/services /etc/ethertypes; do
+    [[ -f $c ]] && cp "$c" "$work/kube-proxy/etc/"
+  done
+  write_oci_image "$IMAGE_REPO/kube-proxy:$K8S_VERSION" "$work/kube-proxy" '["/usr/local/bin/kube-proxy"]' "$IMG_DIR/kube-proxy.tar"
+  log "stage images: kube-proxy:$K8S_VERSION"
+
+  # etcd: Debian's etcd (3.4.x; all of kubeadm 1.20's flags work) with the libraries it links.
+  new_rootfs "$work/etcd"
+  copy_with_libs "$work/etcd" /usr/bin/etcd /usr/bin/etcdctl
+  ln -sf /usr/bin/etcd "$work/etcd/usr/local/bin/etcd"
+  ln -sf /usr/bin/etcdctl "$work/etcd/usr/local/bin/etcdctl"
+  mkdir -p "$work/etcd/var/lib/etcd"
+  write_oci_image "$IMAGE_REPO/etcd:$ETCD_TAG" "$work/etcd" '["/usr/local/bin/etcd"]' "$IMG_DIR/etcd.tar"
+  log "stage images: etcd:$ETCD_TAG ($(/usr/bin/etcd --version 2>/dev/null | head -1))"
+
+  rm -rf "$work"
+}
+
+main() {
+  mkdir -p "$CACHE/logs"
+  log "cache: $CACHE (Kubernetes $K8S_VERSION)"
+  stage_packages
+  run_stage source stage_source
+  run_stage build stage_build
+  [[ -x $BIN_DIR/kubeadm ]] || die "$BIN_DIR/kubeadm missing although the build stamp exists; remove $STAMPS to rebuild"
+  run_stage images stage_images
+  log "ready: binaries in $BIN_DIR, images in $IMG_DIR"
+}
+
+main "$@"

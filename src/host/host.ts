@@ -1,0 +1,80 @@
+/**
+ * The host seam: the only way phases touch the machine. Paths are always the *host* paths a
+ * phase means (/etc/kubernetes/pki/ca.crt); the host resolves them under --rootfs. Dry-run is a
+ * different Host implementation, not a flag phases look at.
+ */
+
+/** What a file is, for the plan and the dry-run listing. */
+export type FileKind = 'certificate' | 'private-key' | 'public-key' | 'kubeconfig' | 'manifest' | 'config' | 'csr' | 'other';
+
+export interface WriteOptions {
+  /** Octal permission bits, e.g. 0o600. */
+  readonly mode: number;
+  readonly kind: FileKind;
+  /** Human description, e.g. `"apiserver" certificate`. */
+  readonly description: string;
+}
+
+/** A file write that happened (or, in dry-run, would have happened). */
+export interface FileRecord extends WriteOptions {
+  readonly path: string;
+  readonly size: number;
+  readonly sha256: string;
+  /** True when the target existed with identical bytes and mode, so nothing was written. */
+  readonly unchanged: boolean;
+  /** Content; kept only in dry-run (for printing manifests and for plans). */
+  readonly content?: Buffer;
+}
+
+export interface ExecResult {
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface ExecOptions {
+  readonly input?: string;
+  readonly timeoutMs?: number;
+  /** A mutating command: dry-run records it instead of running it. */
+  readonly mutating?: boolean;
+}
+
+export type ServiceAction = 'start' | 'stop' | 'restart' | 'is-active';
+
+export interface ServiceResult {
+  readonly ok: boolean;
+  /** How the action was carried out ("systemctl", "$TSADM_SERVICE_MANAGER", "none"). */
+  readonly via: string;
+  readonly message?: string;
+}
+
+export interface FileStat {
+  readonly isFile: boolean;
+  readonly isDirectory: boolean;
+  readonly isSymlink: boolean;
+  readonly isSocket: boolean;
+  readonly mode: number;
+  readonly size: number;
+}
+
+export interface Host {
+  /** "/" for the real machine, or the --rootfs directory. */
+  readonly root: string;
+  readonly dryRun: boolean;
+  /** The real path of a host path (under root). */
+  resolve(hostPath: string): string;
+  readFile(hostPath: string): Promise<Buffer | undefined>;
+  stat(hostPath: string): Promise<FileStat | undefined>;
+  readdir(hostPath: string): Promise<string[]>;
+  /** Atomic write with the given mode; parents created 0755 unless created before. */
+  writeFile(hostPath: string, data: Uint8Array | string, options: WriteOptions): Promise<FileRecord>;
+  mkdir(hostPath: string, mode: number): Promise<void>;
+  /** Removes a file or directory tree. */
+  remove(hostPath: string): Promise<void>;
+  exec(command: string, args: readonly string[], options?: ExecOptions): Promise<ExecResult>;
+  service(action: ServiceAction, unit: string): Promise<ServiceResult>;
+  /** Every write so far (dry-run: every write that would have happened), in order. */
+  readonly writes: readonly FileRecord[];
+  /** Mutating commands and service actions recorded (dry-run) or run. */
+  readonly actions: readonly string[];
+}

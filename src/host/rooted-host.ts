@@ -1,0 +1,173 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { TsadmError, errorMessage } from '../errors.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { checkFault } from './fault.js';
+import { runService } from './service.js';
+import type { ExecOptions, ExecResult, FileRecord, FileStat, Host, ServiceAction, ServiceResult, WriteOptions } from './host.js';
+
+export function sha256Hex(data: Uint8Array | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** Resolves a host path under root without letting ".." escape it. */
+export function resolveUnder(root: string, hostPath: string): string {
+  if (!path.isAbsolute(hostPath)) {
+    throw new TsadmError('E_INTERNAL', `host path "${hostPath}" is not absolute`);
+  }
+  const normalized = path.posix.normalize(hostPath);
+  return root === '/' ? normalized : path.join(root, normalized);
+}
+
+/** The real machine, or a directory standing in for it (--rootfs). */
+export class RootedHost implements Host {
+  readonly dryRun: boolean = false;
+  readonly writes: FileRecord[] = [];
+  readonly actions: string[] = [];
+
+  constructor(readonly root: string = '/') {}
+
+  resolve(hostPath: string): string {
+    return resolveUnder(this.root, hostPath);
+  }
+
+  async readFile(hostPath: string): Promise<Buffer | undefined> {
+    try {
+      return await fs.readFile(this.resolve(hostPath));
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw ioError('read', hostPath, err);
+    }
+  }
+
+  async stat(hostPath: string): Promise<FileStat | undefined> {
+    try {
+      const st = await fs.lstat(this.resolve(hostPath));
+      let target = st;
+      if (st.isSymbolicLink()) target = await fs.stat(this.resolve(hostPath)).catch(() => st);
+      return {
+        isFile: target.isFile(),
+        isDirectory: target.isDirectory(),
+        isSymlink: st.isSymbolicLink(),
+        isSocket: target.isSocket(),
+        mode: target.mode & 0o7777,
+        size: target.size,
+      };
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw ioError('stat', hostPath, err);
+    }
+  }
+
+  async readdir(hostPath: string): Promise<string[]> {
+    try {
+      return (await fs.readdir(this.resolve(hostPath))).sort();
+    } catch (err) {
+      if (isNotFound(err)) return [];
+      throw ioError('list', hostPath, err);
+    }
+  }
+
+  async writeFile(hostPath: string, data: Uint8Array | string, options: WriteOptions): Promise<FileRecord> {
+    const bytes = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data);
+    const real = this.resolve(hostPath);
+    const existing = await fs.lstat(real).catch(() => undefined);
+    if (existing?.isSymbolicLink()) {
+      throw new TsadmError('E_PRECONDITION', `refusing to write ${hostPath}: it is a symbolic link`, {
+        hint: `remove the link (${real}) and run again`,
+      });
+    }
+    if (existing?.isDirectory()) {
+      throw new TsadmError('E_PRECONDITION', `cannot write ${hostPath}: a directory is in the way`);
+    }
+    const sha256 = sha256Hex(bytes);
+    const unchanged = existing !== undefined && (existing.mode & 0o7777) === options.mode
+      && existing.size === bytes.length && sha256Hex(await fs.readFile(real)) === sha256;
+    if (!unchanged) {
+      await this.ensureParent(path.dirname(hostPath));
+      try {
+        await writeFileAtomic(real, bytes, options.mode);
+      } catch (err) {
+        throw ioError('write', hostPath, err);
+      }
+      checkFault('write', hostPath);
+    }
+    const record: FileRecord = { ...options, path: hostPath, size: bytes.length, sha256, unchanged };
+    this.writes.push(record);
+    return record;
+  }
+
+  async mkdir(hostPath: string, mode: number): Promise<void> {
+    const real = this.resolve(hostPath);
+    const st = await fs.lstat(real).catch(() => undefined);
+    if (st?.isDirectory()) return;
+    if (st?.isSymbolicLink()) {
+      throw new TsadmError('E_PRECONDITION', `refusing to use ${hostPath}: it is a symbolic link`, {
+        hint: `remove the link (${real}) and run again`,
+      });
+    }
+    if (st) throw new TsadmError('E_PRECONDITION', `cannot create directory ${hostPath}: a file is in the way`);
+    await this.ensureParent(path.dirname(hostPath));
+    try {
+      await fs.mkdir(real, { mode });
+      await fs.chmod(real, mode);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw ioError('create directory', hostPath, err);
+    }
+  }
+
+  async remove(hostPath: string): Promise<void> {
+    try {
+      await fs.rm(this.resolve(hostPath), { recursive: true, force: true });
+      this.actions.push(`remove ${hostPath}`);
+    } catch (err) {
+      throw ioError('remove', hostPath, err);
+    }
+  }
+
+  async exec(command: string, args: readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
+    const { execa } = await import('execa');
+    if (options.mutating) this.actions.push([command, ...args].join(' '));
+    const result = await execa(command, [...args], {
+      reject: false,
+      ...(options.input !== undefined ? { input: options.input } : {}),
+      ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
+    });
+    return {
+      exitCode: result.exitCode ?? (result.failed ? 127 : 0),
+      stdout: String(result.stdout ?? ''),
+      stderr: String(result.stderr ?? (result.failed ? result.shortMessage : '')),
+    };
+  }
+
+  async service(action: ServiceAction, unit: string): Promise<ServiceResult> {
+    if (action !== 'is-active') this.actions.push(`${action} ${unit}`);
+    return runService(this, action, unit);
+  }
+
+  /** Parents of written files are created like kubeadm does (0755) when missing. */
+  private async ensureParent(hostDir: string): Promise<void> {
+    if (hostDir === '/' ) return;
+    const real = this.resolve(hostDir);
+    const st = await fs.stat(real).catch(() => undefined);
+    if (st?.isDirectory()) return;
+    await this.ensureParent(path.dirname(hostDir));
+    await this.mkdir(hostDir, 0o755);
+  }
+}
+
+export function isNotFound(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+function ioError(verb: string, hostPath: string, err: unknown): TsadmError {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const hint = code === 'EACCES' || code === 'EPERM' ? 'run tsadm as root, or point --rootfs/--cert-dir at a writable directory'
+    : code === 'EROFS' ? 'the filesystem is read-only' : undefined;
+  return new TsadmError('E_PRECONDITION', `failed to ${verb} ${hostPath}: ${errorMessage(err)}`, {
+    cause: err,
+    ...(hint ? { hint } : {}),
+  });
+}

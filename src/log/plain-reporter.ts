@@ -1,0 +1,54 @@
+import type { Reporter, TsadmEvent } from './events.js';
+
+export interface PlainReporterOptions {
+  readonly verbosity: number;
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+}
+
+/**
+ * kubeadm-style lines: `[certs] Generating "ca" certificate and key` on stdout, warnings on
+ * stderr as `[WARNING] …`. -v 1 adds skipped phases and decisions; -v 2 adds commands and API calls.
+ */
+export class PlainReporter implements Reporter {
+  constructor(private readonly opts: PlainReporterOptions) {}
+
+  emit(event: TsadmEvent): void {
+    const line = formatPlain(event, this.opts.verbosity);
+    if (line === undefined) return;
+    const stream = event.type === 'log' && (event.level === 'warn' || event.level === 'error') ? this.opts.stderr : this.opts.stdout;
+    stream.write(`${line}\n`);
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** Pure: the line for an event at a verbosity, or undefined when it is not shown. */
+export function formatPlain(event: TsadmEvent, verbosity: number): string | undefined {
+  switch (event.type) {
+    case 'log': {
+      if (event.verbosity > verbosity) return undefined;
+      const prefix = event.prefix ?? topLevel(event.phase);
+      const tag = prefix ? `[${prefix}] ` : '';
+      if (event.level === 'warn') return `[WARNING] ${tag}${event.message}`.replace('] [', '] [');
+      if (event.level === 'error') return `[ERROR] ${tag}${event.message}`;
+      return `${tag}${event.message}`;
+    }
+    case 'phase-finish':
+      if (event.status === 'skipped' && verbosity >= 1) return `[${event.phase}] Skipping phase: ${event.reason ?? 'not selected'}`;
+      if (verbosity >= 2) return `[${event.phase}] ${event.status} after ${event.durationMs} ms`;
+      return undefined;
+    case 'phase-start':
+      return verbosity >= 2 ? `[${event.phase}] starting` : undefined;
+    case 'file':
+      return verbosity >= 1 ? `[${topLevel(event.phase) ?? 'files'}] ${event.dryRun ? 'would write' : event.unchanged ? 'unchanged' : 'wrote'} ${event.path} (${event.mode})` : undefined;
+    case 'object':
+      return verbosity >= 1 ? `[${topLevel(event.phase) ?? 'api'}] ${event.action} ${event.kind} ${event.namespace ? `${event.namespace}/` : ''}${event.name}` : undefined;
+    case 'result':
+      return undefined;
+  }
+}
+
+function topLevel(phase: string | undefined): string | undefined {
+  return phase?.split('/')[0];
+}

@@ -1,0 +1,62 @@
+import semver from 'semver';
+import { TsadmError } from '../errors.js';
+import { DEFAULT_PATCH, NEWEST_MINOR, SUPPORTED_MINORS, VERSION_TABLE, type SupportedMinor, type VersionProfile } from './table.js';
+
+/** The default --kubernetes-version: the newest patch of the newest minor tsadm knows. */
+export const DEFAULT_KUBERNETES_VERSION = DEFAULT_PATCH[NEWEST_MINOR];
+
+/**
+ * Normalises a user-supplied Kubernetes version ("1.20.2", "v1.20.2", "stable-1.20", "1.20")
+ * into "vX.Y.Z". Labels that need the network to resolve ("stable", "latest") map to the
+ * newest version tsadm knows, as kubeadm does when offline.
+ */
+export function normalizeKubernetesVersion(input: string): string {
+  const raw = input.trim();
+  const label = /^(stable|latest)(?:-(\d+)(?:\.(\d+))?)?$/.exec(raw);
+  if (label) {
+    const minor = label[3] !== undefined ? `${label[2]}.${label[3]}` : label[2] === undefined ? NEWEST_MINOR : undefined;
+    if (minor && isSupportedMinor(minor)) return DEFAULT_PATCH[minor];
+    if (label[2] !== undefined && label[3] === undefined) return DEFAULT_PATCH[NEWEST_MINOR];
+    throw badVersion(input);
+  }
+  const minorOnly = /^v?(\d+)\.(\d+)$/.exec(raw);
+  if (minorOnly) {
+    const minor = `${minorOnly[1]}.${minorOnly[2]}`;
+    if (isSupportedMinor(minor)) return DEFAULT_PATCH[minor];
+    throw unsupported(input);
+  }
+  const parsed = semver.parse(raw.startsWith('v') ? raw.slice(1) : raw);
+  if (!parsed) throw badVersion(input);
+  return `v${parsed.version}`;
+}
+
+export function minorOf(version: string): string {
+  const parsed = semver.parse(version.replace(/^v/, ''));
+  if (!parsed) throw badVersion(version);
+  return `${parsed.major}.${parsed.minor}`;
+}
+
+export function isSupportedMinor(minor: string): minor is SupportedMinor {
+  return (SUPPORTED_MINORS as readonly string[]).includes(minor);
+}
+
+/** The version profile for a normalised version; unsupported minors are refused. */
+export function profileFor(version: string): VersionProfile {
+  const minor = minorOf(version);
+  if (!isSupportedMinor(minor)) throw unsupported(version);
+  return VERSION_TABLE[minor];
+}
+
+function badVersion(input: string): TsadmError {
+  return new TsadmError('E_CONFIG_INVALID', `invalid Kubernetes version "${input}"`, {
+    hint: 'use a semantic version such as v1.20.2',
+  });
+}
+
+function unsupported(input: string): TsadmError {
+  return new TsadmError(
+    'E_CONFIG_INVALID',
+    `Kubernetes version "${input}" is not supported: tsadm supports v${SUPPORTED_MINORS[0]} to v${NEWEST_MINOR}`,
+    { hint: `pick a version between v${SUPPORTED_MINORS[0]}.0 and ${DEFAULT_PATCH[NEWEST_MINOR]}` },
+  );
+}

@@ -1,0 +1,310 @@
+/**
+ * Version facts as data: one row per supported Kubernetes minor. Each row is the previous row
+ * plus the changes that landed in that minor (the `changes` of each entry say why), so a fact
+ * that changed in 1.29 is written once, in the 1.29 entry. Renderers take the row and never
+ * compare versions themselves. Sources: ../shared/reference/kubeadm-spec.md.
+ */
+
+export const SUPPORTED_MINORS = [
+  '1.20', '1.21', '1.22', '1.23', '1.24', '1.25', '1.26', '1.27',
+  '1.28', '1.29', '1.30', '1.31', '1.32', '1.33', '1.34',
+] as const;
+export type SupportedMinor = (typeof SUPPORTED_MINORS)[number];
+
+/** The newest minor tsadm knows: the default --kubernetes-version. */
+export const NEWEST_MINOR: SupportedMinor = '1.34';
+/** Default patch version per minor for `--kubernetes-version` when only the minor is implied. */
+export const DEFAULT_PATCH: Readonly<Record<SupportedMinor, string>> = {
+  '1.20': 'v1.20.2', '1.21': 'v1.21.14', '1.22': 'v1.22.17', '1.23': 'v1.23.17',
+  '1.24': 'v1.24.17', '1.25': 'v1.25.16', '1.26': 'v1.26.15', '1.27': 'v1.27.16',
+  '1.28': 'v1.28.15', '1.29': 'v1.29.15', '1.30': 'v1.30.14', '1.31': 'v1.31.13',
+  '1.32': 'v1.32.9', '1.33': 'v1.33.5', '1.34': 'v1.34.1',
+};
+
+export type EtcdProbeStyle = 'health' | 'health-serializable' | 'livez-readyz';
+
+export interface VersionProfile {
+  readonly minor: SupportedMinor;
+  /** kubeadm config API version kubeadm of this minor stores in kubeadm-config and prints. */
+  readonly configApiVersion: 'kubeadm.k8s.io/v1beta2' | 'kubeadm.k8s.io/v1beta3' | 'kubeadm.k8s.io/v1beta4';
+  readonly defaultImageRepository: string;
+  readonly images: {
+    readonly etcdTag: string;
+    readonly corednsTag: string;
+    readonly pauseTag: string;
+    /** Image path of CoreDNS under the *default* repository ("coredns" or "coredns/coredns"). */
+    readonly corednsDefaultPath: string;
+  };
+  readonly pki: {
+    /** O of admin.conf's client cert. */
+    readonly adminOrg: string;
+    /** O of apiserver-kubelet-client.crt. */
+    readonly apiserverKubeletClientOrg: string | undefined;
+    /** O of etcd/healthcheck-client.crt and apiserver-etcd-client.crt. */
+    readonly etcdClientOrg: string | undefined;
+    /** Leaf NotBefore = the CA's NotBefore (1.20) or start − backdate (modern). */
+    readonly leafNotBefore: 'ca-not-before' | 'backdated';
+    readonly backdateMs: number;
+    /** Modern leaves carry BasicConstraints CA:FALSE. */
+    readonly leafBasicConstraints: boolean;
+    /** CA serial number 0 (1.20) or random. */
+    readonly caSerialZero: boolean;
+  };
+  readonly kubeconfig: {
+    /** super-admin.conf exists (1.29+). */
+    readonly superAdmin: boolean;
+  };
+  readonly kubelet: {
+    /** kubelet ConfigMap name: "kubelet-config-1.20" or "kubelet-config". */
+    readonly configMapName: string;
+    /** Role/RoleBinding name for that ConfigMap. */
+    readonly configRbacName: string;
+    /** 1.22+: cgroupDriver defaults to systemd when empty. */
+    readonly defaultCgroupDriverSystemd: boolean;
+    /** kubelet-finalize child phase name. */
+    readonly finalizePhase: 'experimental-cert-rotation' | 'enable-client-cert-rotation';
+    /** kubeadm-flags.env carries --container-runtime=remote (dockershim era). */
+    readonly containerRuntimeRemoteFlag: boolean;
+    /** CRI sockets are written as unix:// URLs. */
+    readonly criSocketUrl: boolean;
+  };
+  readonly controlPlane: {
+    readonly markLabels: readonly string[];
+    readonly markTaints: readonly string[];
+    /** kubeadm-config also holds ClusterStatus (v1beta2 era). */
+    readonly clusterStatus: boolean;
+    /** Static pods carry seccompProfile RuntimeDefault (1.22+). */
+    readonly seccompRuntimeDefault: boolean;
+    /** Static pods carry spec.priority 2000001000 (1.27+). */
+    readonly podPriority: boolean;
+    /** Probes use a named container port (1.34+). */
+    readonly namedProbePorts: boolean;
+    readonly apiserverInsecurePortFlag: boolean;
+    readonly componentPortZeroFlag: boolean;
+    /** kube-scheduler probes /livez + /readyz (1.32+) instead of /healthz. */
+    readonly schedulerLivez: boolean;
+    readonly etcdProbes: EtcdProbeStyle;
+    readonly etcdCorruptCheckFlag: boolean;
+    readonly etcdWatchProgressFlag: boolean;
+    /** etcd ≥ 3.6 flag spelling (--feature-gates=InitialCorruptCheck=true, --watch-progress-notify-interval). */
+    readonly etcd36Flags: boolean;
+    /** etcd pod requests ephemeral-storage (1.20 observed). */
+    readonly etcdEphemeralStorage: boolean;
+  };
+  readonly workflow: {
+    /** kubelet-start runs after etcd/control-plane (modern) instead of after kubeconfig (1.20). */
+    readonly kubeletStartAfterControlPlane: boolean;
+    /** init has a visible show-join-command phase. */
+    readonly showJoinCommandPhase: boolean;
+    /** wait-control-plane is hidden (1.20) or visible. */
+    readonly waitControlPlaneHidden: boolean;
+  };
+  readonly skew: {
+    /** Oldest control plane / kubelet minor this kubeadm accepts. */
+    readonly minControlPlane: string;
+    readonly minKubelet: string;
+  };
+}
+
+type Delta = { readonly [K in keyof VersionProfile]?: VersionProfile[K] extends object ? Partial<VersionProfile[K]> : VersionProfile[K] };
+
+const BASE_1_20: VersionProfile = {
+  minor: '1.20',
+  configApiVersion: 'kubeadm.k8s.io/v1beta2',
+  defaultImageRepository: 'k8s.gcr.io',
+  images: { etcdTag: '3.4.13-0', corednsTag: '1.7.0', pauseTag: '3.2', corednsDefaultPath: 'coredns' },
+  pki: {
+    adminOrg: 'system:masters',
+    apiserverKubeletClientOrg: 'system:masters',
+    etcdClientOrg: 'system:masters',
+    leafNotBefore: 'ca-not-before',
+    backdateMs: 0,
+    leafBasicConstraints: false,
+    caSerialZero: true,
+  },
+  kubeconfig: { superAdmin: false },
+  kubelet: {
+    configMapName: 'kubelet-config-1.20',
+    configRbacName: 'kubeadm:kubelet-config-1.20',
+    defaultCgroupDriverSystemd: false,
+    finalizePhase: 'experimental-cert-rotation',
+    containerRuntimeRemoteFlag: true,
+    criSocketUrl: false,
+  },
+  controlPlane: {
+    markLabels: ['node-role.kubernetes.io/master', 'node-role.kubernetes.io/control-plane'],
+    markTaints: ['node-role.kubernetes.io/master:NoSchedule'],
+    clusterStatus: true,
+    seccompRuntimeDefault: false,
+    podPriority: false,
+    namedProbePorts: false,
+    apiserverInsecurePortFlag: true,
+    componentPortZeroFlag: true,
+    schedulerLivez: false,
+    etcdProbes: 'health',
+    etcdCorruptCheckFlag: false,
+    etcdWatchProgressFlag: false,
+    etcd36Flags: false,
+    etcdEphemeralStorage: true,
+  },
+  workflow: { kubeletStartAfterControlPlane: false, showJoinCommandPhase: false, waitControlPlaneHidden: true },
+  skew: { minControlPlane: '1.19.0', minKubelet: '1.19.0' },
+};
+
+/** What changed in each minor, relative to the previous one. */
+const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta }> = [
+  {
+    minor: '1.21',
+    why: 'exclude-from-external-load-balancers label (PR #98269); coredns/coredns path with v tag',
+    delta: {
+      images: { etcdTag: '3.4.13-0', corednsTag: 'v1.8.0', pauseTag: '3.4.1', corednsDefaultPath: 'coredns/coredns' },
+      kubelet: { configMapName: 'kubelet-config-1.21', configRbacName: 'kubeadm:kubelet-config-1.21' },
+      controlPlane: {
+        markLabels: ['node-role.kubernetes.io/master', 'node-role.kubernetes.io/control-plane', 'node.kubernetes.io/exclude-from-external-load-balancers'],
+      },
+      skew: { minControlPlane: '1.20.0', minKubelet: '1.20.0' },
+    },
+  },
+  {
+    minor: '1.22',
+    why: 'v1beta3; ClusterStatus dropped; seccomp RuntimeDefault (PR #100234); --insecure-port removed (PR #102121); cgroupDriver systemd default',
+    delta: {
+      configApiVersion: 'kubeadm.k8s.io/v1beta3',
+      images: { etcdTag: '3.5.0-0', corednsTag: 'v1.8.4', pauseTag: '3.5' },
+      kubelet: { configMapName: 'kubelet-config-1.22', configRbacName: 'kubeadm:kubelet-config-1.22', defaultCgroupDriverSystemd: true },
+      controlPlane: { clusterStatus: false, seccompRuntimeDefault: true, apiserverInsecurePortFlag: false },
+      skew: { minControlPlane: '1.21.0', minKubelet: '1.21.0' },
+    },
+  },
+  {
+    minor: '1.23',
+    why: '--port=0 removed from controller-manager/scheduler (kubeadm #2207)',
+    delta: {
+      images: { etcdTag: '3.5.1-0', corednsTag: 'v1.8.6', pauseTag: '3.6' },
+      kubelet: { configMapName: 'kubelet-config-1.23', configRbacName: 'kubeadm:kubelet-config-1.23' },
+      controlPlane: { componentPortZeroFlag: false },
+      skew: { minControlPlane: '1.22.0', minKubelet: '1.22.0' },
+    },
+  },
+  {
+    minor: '1.24',
+    why: 'UnversionedKubeletConfigMap; dockershim gone; master label dropped, control-plane taint added; etcd corrupt check (PR #109074)',
+    delta: {
+      images: { etcdTag: '3.5.3-0', corednsTag: 'v1.8.6', pauseTag: '3.7' },
+      kubelet: { configMapName: 'kubelet-config', configRbacName: 'kubeadm:kubelet-config', containerRuntimeRemoteFlag: false, criSocketUrl: true },
+      controlPlane: {
+        markLabels: ['node-role.kubernetes.io/control-plane', 'node.kubernetes.io/exclude-from-external-load-balancers'],
+        markTaints: ['node-role.kubernetes.io/master:NoSchedule', 'node-role.kubernetes.io/control-plane:NoSchedule'],
+        etcdCorruptCheckFlag: true,
+      },
+      skew: { minControlPlane: '1.23.0', minKubelet: '1.22.0' },
+    },
+  },
+  {
+    minor: '1.25',
+    why: 'registry.k8s.io; only the control-plane taint; etcd watch-progress flag (PR #111383); serializable etcd probes (PR #110072)',
+    delta: {
+      defaultImageRepository: 'registry.k8s.io',
+      images: { etcdTag: '3.5.4-0', corednsTag: 'v1.9.3', pauseTag: '3.8' },
+      controlPlane: { markTaints: ['node-role.kubernetes.io/control-plane:NoSchedule'], etcdWatchProgressFlag: true, etcdProbes: 'health-serializable' },
+      skew: { minControlPlane: '1.24.0', minKubelet: '1.23.0' },
+    },
+  },
+  {
+    minor: '1.26',
+    why: 'image bumps',
+    delta: { images: { etcdTag: '3.5.6-0', corednsTag: 'v1.9.3', pauseTag: '3.9' }, skew: { minControlPlane: '1.25.0', minKubelet: '1.24.0' } },
+  },
+  {
+    minor: '1.27',
+    why: 'static pods carry spec.priority (PR #114338)',
+    delta: {
+      images: { etcdTag: '3.5.7-0', corednsTag: 'v1.10.1', pauseTag: '3.9' },
+      controlPlane: { podPriority: true },
+      skew: { minControlPlane: '1.26.0', minKubelet: '1.25.0' },
+    },
+  },
+  {
+    minor: '1.28',
+    why: 'image bumps',
+    delta: { images: { etcdTag: '3.5.9-0', corednsTag: 'v1.10.1', pauseTag: '3.9' }, skew: { minControlPlane: '1.27.0', minKubelet: '1.25.0' } },
+  },
+  {
+    minor: '1.29',
+    why: 'kubeadm:cluster-admins (PR #121837), super-admin.conf, etcd client certs without O (PR #119859, #120521), backdated leaves',
+    delta: {
+      images: { etcdTag: '3.5.10-0', corednsTag: 'v1.11.1', pauseTag: '3.9' },
+      pki: {
+        adminOrg: 'kubeadm:cluster-admins',
+        apiserverKubeletClientOrg: 'kubeadm:cluster-admins',
+        etcdClientOrg: undefined,
+      },
+      kubeconfig: { superAdmin: true },
+      skew: { minControlPlane: '1.28.0', minKubelet: '1.26.0' },
+    },
+  },
+  {
+    minor: '1.30',
+    why: 'image bumps',
+    delta: { images: { etcdTag: '3.5.12-0', corednsTag: 'v1.11.1', pauseTag: '3.9' }, skew: { minControlPlane: '1.29.0', minKubelet: '1.27.0' } },
+  },
+  {
+    minor: '1.31',
+    why: 'v1beta4; backdated leaves and CA:FALSE; etcd /livez+/readyz probes (PR #124465); enable-client-cert-rotation',
+    delta: {
+      configApiVersion: 'kubeadm.k8s.io/v1beta4',
+      images: { etcdTag: '3.5.15-0', corednsTag: 'v1.11.3', pauseTag: '3.10' },
+      pki: { leafNotBefore: 'backdated', backdateMs: 5 * 60 * 1000, leafBasicConstraints: true, caSerialZero: false },
+      kubelet: { finalizePhase: 'enable-client-cert-rotation' },
+      controlPlane: { etcdProbes: 'livez-readyz' },
+      workflow: { kubeletStartAfterControlPlane: true, showJoinCommandPhase: true, waitControlPlaneHidden: false },
+      skew: { minControlPlane: '1.30.0', minKubelet: '1.28.0' },
+    },
+  },
+  {
+    minor: '1.32',
+    why: 'kube-scheduler /livez and /readyz probes (PR #126945)',
+    delta: {
+      images: { etcdTag: '3.5.16-0', corednsTag: 'v1.11.3', pauseTag: '3.10' },
+      controlPlane: { schedulerLivez: true },
+      skew: { minControlPlane: '1.31.0', minKubelet: '1.29.0' },
+    },
+  },
+  {
+    minor: '1.33',
+    why: 'image bumps',
+    delta: { images: { etcdTag: '3.5.21-0', corednsTag: 'v1.12.0', pauseTag: '3.10' }, skew: { minControlPlane: '1.32.0', minKubelet: '1.30.0' } },
+  },
+  {
+    minor: '1.34',
+    why: 'etcd 3.6 flag spelling (PR #132838); named probe ports (PR #132776)',
+    delta: {
+      images: { etcdTag: '3.6.4-0', corednsTag: 'v1.12.1', pauseTag: '3.10.1' },
+      controlPlane: { etcd36Flags: true, namedProbePorts: true },
+      skew: { minControlPlane: '1.33.0', minKubelet: '1.31.0' },
+    },
+  },
+];
+
+function applyDelta(prev: VersionProfile, minor: SupportedMinor, delta: Delta): VersionProfile {
+  const next: Record<string, unknown> = { ...prev, minor };
+  for (const [key, value] of Object.entries(delta)) {
+    const old = (prev as unknown as Record<string, unknown>)[key];
+    next[key] = value !== null && typeof value === 'object' && !Array.isArray(value) && typeof old === 'object'
+      ? { ...(old as object), ...(value as object) }
+      : value;
+  }
+  return next as unknown as VersionProfile;
+}
+
+function buildTable(): Readonly<Record<SupportedMinor, VersionProfile>> {
+  const table: Partial<Record<SupportedMinor, VersionProfile>> = { '1.20': BASE_1_20 };
+  let prev = BASE_1_20;
+  for (const change of CHANGES) {
+    prev = applyDelta(prev, change.minor, change.delta);
+    table[change.minor] = Object.freeze(prev);
+  }
+  return table as Record<SupportedMinor, VersionProfile>;
+}
+
+export const VERSION_TABLE: Readonly<Record<SupportedMinor, VersionProfile>> = buildTable();

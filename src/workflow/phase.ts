@@ -1,0 +1,86 @@
+import type { FlagName } from '../cli/flags.js';
+
+/**
+ * A phase is data: its name, help, the flags it reads, how to run it, its children. The CLI
+ * (`tsadm init phase …`), --skip-phases, the help tree and the runner all come from one tree.
+ */
+export interface Phase<C> {
+  /** kebab-case, unique among siblings. */
+  readonly name: string;
+  readonly aliases?: readonly string[];
+  /** One line for the help tree. */
+  readonly summary: string;
+  readonly description?: string;
+  readonly example?: string;
+  /** Runs as part of the workflow but has no `phase` subcommand. */
+  readonly hidden?: boolean;
+  /** Flags this phase reads (a parent's flags are the union of its children's). */
+  readonly flags?: readonly FlagName[];
+  /** Positional arguments of the phase command, e.g. "[api-server-endpoint]". */
+  readonly positional?: string;
+  /** Evaluated at run time; a returned string is the reason the phase is skipped. */
+  skipIf?(ctx: C): string | undefined | Promise<string | undefined>;
+  /** Leaves only. */
+  run?(ctx: C): Promise<void>;
+  readonly children?: readonly Phase<C>[];
+}
+
+/** A phase's path in the tree: "certs/apiserver". */
+export type PhasePath = string;
+
+export interface FlatPhase<C> {
+  readonly path: PhasePath;
+  readonly phase: Phase<C>;
+  readonly parent: PhasePath | undefined;
+  readonly level: number;
+}
+
+/** Depth-first, parents before children: the order phases run in. */
+export function flatten<C>(tree: readonly Phase<C>[], parent?: FlatPhase<C>): FlatPhase<C>[] {
+  const out: FlatPhase<C>[] = [];
+  for (const phase of tree) {
+    const path = parent ? `${parent.path}/${phase.name}` : phase.name;
+    const flat: FlatPhase<C> = { path, phase, parent: parent?.path, level: parent ? parent.level + 1 : 0 };
+    out.push(flat, ...flatten(phase.children ?? [], flat));
+  }
+  return out;
+}
+
+const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** Construction-time invariants (kubeadm checks these only at run time, or not at all). */
+export function validateTree<C>(tree: readonly Phase<C>[], knownFlags: ReadonlySet<string>): void {
+  const problems: string[] = [];
+  const visit = (nodes: readonly Phase<C>[], where: string): void => {
+    const seen = new Set<string>();
+    for (const p of nodes) {
+      const path = where ? `${where}/${p.name}` : p.name;
+      for (const n of [p.name, ...(p.aliases ?? [])]) {
+        if (!KEBAB.test(n)) problems.push(`${path}: name "${n}" is not kebab-case`);
+        if (seen.has(n)) problems.push(`${path}: duplicate name "${n}" among siblings`);
+        seen.add(n);
+      }
+      if (p.name === 'all') problems.push(`${path}: "all" is generated, do not declare it`);
+      const hasChildren = (p.children?.length ?? 0) > 0;
+      if (hasChildren && p.run) problems.push(`${path}: has both run and children`);
+      if (!hasChildren && !p.run) problems.push(`${path}: leaf without run`);
+      for (const f of p.flags ?? []) if (!knownFlags.has(f)) problems.push(`${path}: unknown flag "${f}"`);
+      visit(p.children ?? [], path);
+    }
+  };
+  visit(tree, '');
+  if (problems.length > 0) throw new Error(`invalid phase tree:\n${problems.join('\n')}`);
+}
+
+/** Flags of a phase and all its descendants, in declaration order, without duplicates. */
+export function flagsOf<C>(phase: Phase<C>): FlagName[] {
+  const out = new Set<FlagName>(phase.flags ?? []);
+  for (const child of phase.children ?? []) for (const f of flagsOf(child)) out.add(f);
+  return [...out];
+}
+
+export function flagsOfTree<C>(tree: readonly Phase<C>[]): FlagName[] {
+  const out = new Set<FlagName>();
+  for (const p of tree) for (const f of flagsOf(p)) out.add(f);
+  return [...out];
+}

@@ -1,0 +1,49 @@
+import { RootedHost } from '../../src/host/rooted-host.js';
+import { DryRunHost } from '../../src/host/dry-run-host.js';
+import { PhaseLogger } from '../../src/log/logger.js';
+import type { Reporter, TsadmEvent } from '../../src/log/events.js';
+import { profileFor } from '../../src/versions/resolve.js';
+import type { ResolvedInitConfig } from '../../src/config/types.js';
+import type { InitCtx } from '../../src/workflows/context.js';
+
+/** Collects events so tests can assert on what a phase reported. */
+export class MemoryReporter implements Reporter {
+  readonly events: TsadmEvent[] = [];
+  emit(event: TsadmEvent): void {
+    this.events.push(event);
+  }
+  async close(): Promise<void> {}
+  lines(): string[] {
+    return this.events.flatMap((e) => (e.type === 'log' ? [e.message] : []));
+  }
+}
+
+/** An InitCtx over a temp root (or a dry-run overlay of it) for phase tests. */
+export function initCtxFor(cfg: ResolvedInitConfig, root: string, opts: { dryRun?: boolean; now?: Date } = {}): { ctx: InitCtx; reporter: MemoryReporter } {
+  const reporter = new MemoryReporter();
+  const rooted = new RootedHost(root);
+  const host = opts.dryRun ? new DryRunHost(rooted) : rooted;
+  const now = opts.now ?? new Date();
+  const log = new PhaseLogger(reporter, () => undefined, () => now);
+  const ctx: InitCtx = {
+    host,
+    log,
+    dryRun: opts.dryRun ?? false,
+    clock: () => new Date(),
+    startTime: now,
+    cfg,
+    versions: profileFor(cfg.cluster.kubernetesVersion),
+    options: {
+      kubeconfigDir: '/etc/kubernetes',
+      kubeconfigPath: '/etc/kubernetes/admin.conf',
+      csrOnly: false,
+      csrDir: undefined,
+      uploadCerts: false,
+      skipTokenPrint: false,
+      skipCertificateKeyPrint: false,
+      flags: {},
+    },
+    state: {},
+  };
+  return { ctx, reporter };
+}
