@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 await build({
-  entryPoints: { tsadm: 'src/main.ts' },
+  entryPoints: { tsadm: 'src/entry.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   bundle: true,

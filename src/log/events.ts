@@ -10,6 +10,8 @@ export type TsadmEvent =
   | { readonly type: 'log'; readonly phase?: string; readonly ts: string; readonly level: Level; readonly verbosity: number; readonly prefix?: string; readonly message: string }
   | { readonly type: 'file'; readonly phase?: string; readonly ts: string; readonly path: string; readonly mode: string; readonly kind: string; readonly sha256: string; readonly unchanged: boolean; readonly dryRun: boolean }
   | { readonly type: 'object'; readonly phase?: string; readonly ts: string; readonly action: 'created' | 'updated' | 'unchanged' | 'deleted' | 'would-create' | 'would-update'; readonly kind: string; readonly namespace?: string; readonly name: string }
+  | { readonly type: 'output'; readonly ts: string; readonly text: string }
+  | { readonly type: 'plan'; readonly ts: string; readonly phases: readonly string[] }
   | { readonly type: 'result'; readonly ts: string; readonly command: string; readonly ok: boolean; readonly data?: Readonly<Record<string, unknown>>; readonly error?: { readonly code: string; readonly message: string; readonly hint?: string } };
 
 export interface Reporter {

@@ -6,7 +6,6 @@ export class PhaseLogger implements Logger {
 
   constructor(
     private readonly reporter: Reporter,
-    private readonly writeOutput: (text: string) => void,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -23,7 +22,7 @@ export class PhaseLogger implements Logger {
   }
 
   output(text: string): void {
-    this.writeOutput(text.endsWith('\n') ? text : `${text}\n`);
+    this.reporter.emit({ type: 'output', ts: this.ts(), text: text.endsWith('\n') ? text : `${text}\n` });
   }
 
   event(event: TsadmEvent): void {

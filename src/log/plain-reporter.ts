@@ -14,6 +14,10 @@ export class PlainReporter implements Reporter {
   constructor(private readonly opts: PlainReporterOptions) {}
 
   emit(event: TsadmEvent): void {
+    if (event.type === 'output') {
+      this.opts.stdout.write(event.text);
+      return;
+    }
     const line = formatPlain(event, this.opts.verbosity);
     if (line === undefined) return;
     const stream = event.type === 'log' && (event.level === 'warn' || event.level === 'error') ? this.opts.stderr : this.opts.stdout;
@@ -30,7 +34,7 @@ export function formatPlain(event: TsadmEvent, verbosity: number): string | unde
       if (event.verbosity > verbosity) return undefined;
       const prefix = event.prefix ?? topLevel(event.phase);
       const tag = prefix ? `[${prefix}] ` : '';
-      if (event.level === 'warn') return `[WARNING] ${tag}${event.message}`.replace('] [', '] [');
+      if (event.level === 'warn') return event.message.startsWith('[WARNING') ? `${tag}${event.message}` : `[WARNING] ${tag}${event.message}`;
       if (event.level === 'error') return `[ERROR] ${tag}${event.message}`;
       return `${tag}${event.message}`;
     }
@@ -45,6 +49,8 @@ export function formatPlain(event: TsadmEvent, verbosity: number): string | unde
     case 'object':
       return verbosity >= 1 ? `[${topLevel(event.phase) ?? 'api'}] ${event.action} ${event.kind} ${event.namespace ? `${event.namespace}/` : ''}${event.name}` : undefined;
     case 'result':
+    case 'plan':
+    case 'output':
       return undefined;
   }
 }

@@ -1,4 +1,5 @@
 import { TsadmError, errorMessage, isTsadmError } from '../errors.js';
+import type { Host } from '../host/host.js';
 import type { PhaseLogger } from '../log/logger.js';
 import { flatten, type Phase, type PhasePath } from './phase.js';
 import { computeSelection } from './selection.js';
@@ -11,6 +12,8 @@ export interface RunOptions {
 
 export interface RunContext {
   readonly log: PhaseLogger;
+  /** When given, every file a phase wrote is reported as a `file` event after the phase. */
+  readonly host?: Pick<Host, 'writes' | 'dryRun'>;
 }
 
 /**
@@ -21,13 +24,15 @@ export async function runPhases<C extends RunContext>(tree: readonly Phase<C>[],
   const selection = computeSelection(tree, options.filter, options.skip);
   const skippedSubtrees: PhasePath[] = [];
   const log = ctx.log;
-  for (const flat of flatten(tree)) {
-    const { path, phase } = flat;
-    if (skippedSubtrees.some((root) => path.startsWith(`${root}/`))) continue;
-    if (!selection.get(path)) {
-      if (phase.run) finish(log, path, 'skipped', 0, options.skip.length > 0 ? 'skipped by --skip-phases' : 'not selected');
+  const flat = flatten(tree);
+  log.event({ type: 'plan', ts: log.ts(), phases: flat.filter((f) => f.phase.run && selection.get(f.path)).map((f) => f.path) });
+  for (const { path, phase } of flat) {
+    const parentSkipped = skippedSubtrees.find((root) => path.startsWith(`${root}/`));
+    if (parentSkipped !== undefined) {
+      if (phase.run && selection.get(path)) finish(log, path, 'skipped', 0, `parent phase ${parentSkipped} skipped`);
       continue;
     }
+    if (!selection.get(path)) continue;
     const reason = await phase.skipIf?.(ctx);
     if (reason !== undefined) {
       skippedSubtrees.push(path);
@@ -36,6 +41,7 @@ export async function runPhases<C extends RunContext>(tree: readonly Phase<C>[],
     }
     if (!phase.run) continue;
     const started = Date.now();
+    const writesBefore = ctx.host?.writes.length ?? 0;
     log.phase = path;
     log.event({ type: 'phase-start', phase: path, ts: log.ts() });
     try {
@@ -45,8 +51,20 @@ export async function runPhases<C extends RunContext>(tree: readonly Phase<C>[],
       log.phase = undefined;
       throw wrapPhaseError(path, err);
     }
+    reportWrites(ctx, writesBefore);
     finish(log, path, 'ok', Date.now() - started);
     log.phase = undefined;
+  }
+}
+
+function reportWrites(ctx: RunContext, from: number): void {
+  const host = ctx.host;
+  if (!host) return;
+  for (const w of host.writes.slice(from)) {
+    ctx.log.event({
+      type: 'file', ts: ctx.log.ts(), path: w.path, mode: `0${w.mode.toString(8)}`, kind: w.kind, sha256: w.sha256,
+      unchanged: w.unchanged, dryRun: host.dryRun, ...(ctx.log.phase !== undefined ? { phase: ctx.log.phase } : {}),
+    });
   }
 }
 

@@ -24,7 +24,7 @@ export function initCtxFor(cfg: ResolvedInitConfig, root: string, opts: { dryRun
   const rooted = new RootedHost(root);
   const host = opts.dryRun ? new DryRunHost(rooted) : rooted;
   const now = opts.now ?? new Date();
-  const log = new PhaseLogger(reporter, () => undefined, () => now);
+  const log = new PhaseLogger(reporter, () => now);
   const ctx: InitCtx = {
     host,
     log,

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Prints the kubeadm (v1beta2) configuration the e2e clusters use:
+#   kubeadm-config.sh CONTROL_PLANE_IP [NODE_NAME]
+# Settings this environment needs (shared e2e notes §5): cgroupfs, no swap check, kube-proxy not
+# touching the read-only nf_conntrack_max, containerd's socket, the locally built images.
+set -euo pipefail
+CP_IP=${1:?usage: kubeadm-config.sh CONTROL_PLANE_IP [NODE_NAME]}
+NODE_NAME=${2:-cp1}
+cat <<EOF
+apiVersion: kubeadm.k8s.io/v1beta2
+kind: InitConfiguration
+localAPIEndpoint:
+  advertiseAddress: $CP_IP
+  bindPort: 6443
+nodeRegistration:
+  name: $NODE_NAME
+  criSocket: /run/containerd/containerd.sock
+---
+apiVersion: kubeadm.k8s.io/v1beta2
+kind: ClusterConfiguration
+kubernetesVersion: v1.20.2
+imageRepository: registry.local/k8s
+controlPlaneEndpoint: $CP_IP:6443
+networking:
+  podSubnet: 10.244.0.0/16
+---
+apiVersion: kubelet.config.k8s.io/v1beta1
+kind: KubeletConfiguration
+cgroupDriver: cgroupfs
+failSwapOn: false
+---
+apiVersion: kubeproxy.config.k8s.io/v1alpha1
+kind: KubeProxyConfiguration
+conntrack:
+  maxPerCore: 0
+EOF

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Plays systemd's kubelet.service with kubeadm's 10-kubeadm.conf drop-in, inside one e2e machine
+# (machine.sh starts it as a daemon). It:
+#   - waits for /var/lib/kubelet/config.yaml (like the real unit crash-looping until kubeadm writes it),
+#   - runs  kubelet --bootstrap-kubeconfig=… --kubeconfig=… --config=… $KUBELET_KUBEADM_ARGS
+#           $KUBELET_EXTRA_ARGS + this environment's flags (cgroup root, node IP, swap, cgroupfs),
+#   - restarts it when it exits (after RESTART_DELAY s), when config.yaml, kubeadm-flags.env or
+#     /etc/default/kubelet change (what `systemctl restart kubelet` in kubeadm achieves), and when
+#     service-manager.sh asks (restart request file),
+#   - stops it while service-manager.sh wants it stopped.
+# Control files live in the machine's private /run/tsadm-machine/kubelet: `want` (running|stopped)
+# and `restart` (present = restart requested). The kubelet's PID goes to $MDIR/kubelet.pid.
+set -uo pipefail
+# shellcheck source=/dev/null
+source /run/tsadm-machine/env # NAME IP MDIR E2E_DIR
+CTL=/run/tsadm-machine/kubelet
+CONFIG=/var/lib/kubelet/config.yaml
+FLAGS_ENV=/var/lib/kubelet/kubeadm-flags.env
+DEFAULTS_ENV=/etc/default/kubelet
+KUBELET_LOG=$MDIR/logs/kubelet.log
+RESTART_DELAY=${TSADM_KUBELET_RESTART_DELAY:-2}
+
+kubelet_pid=""
+started_fp=""
+last_exit=0
+
+say() { printf '%s supervisor: %s\n' "$(date -u +%H:%M:%S)" "$*"; }
+
+# Content fingerprint of everything the unit reads.
+fingerprint() { cat "$CONFIG" "$FLAGS_ENV" "$DEFAULTS_ENV" 2>/dev/null | md5sum | cut -d' ' -f1; }
+
+# env_value FILE VAR: VAR's value from a systemd EnvironmentFile (VAR="…" or VAR=…).
+env_value() {
+  [[ -f $1 ]] || return 0
+  sed -n "s/^[[:space:]]*$2=//p" "$1" | tail -1 | sed 's/^"\(.*\)"$/\1/; s/^'"'"'\(.*\)'"'"'$/\1/'
+}
+
+kubelet_running() { [[ -n $kubelet_pid ]] && kill -0 "$kubelet_pid" 2>/dev/null; }
+
+start_kubelet() {
+  local kubeadm_args extra_args
+  kubeadm_args=$(env_value "$FLAGS_ENV" KUBELET_KUBEADM_ARGS)
+  extra_args=$(env_value "$DEFAULTS_ENV" KUBELET_EXTRA_ARGS)
+  started_fp=$(fingerprint)
+  # Word splitting of the two variables is intended: systemd splits $VAR in ExecStart the same way.
+  # shellcheck disable=SC2086
+  set -- --bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf \
+    --kubeconfig=/etc/kubernetes/kubelet.conf --config="$CONFIG" $kubeadm_args $extra_args \
+    --cgroup-root="/$NAME" --node-ip="$IP" --fail-swap-on=false --cgroup-driver=cgroupfs
+  say "starting: kubelet $*"
+  echo "=== $(date -u +%FT%TZ) kubelet $*" >>"$KUBELET_LOG"
+  kubelet "$@" </dev/null >>"$KUBELET_LOG" 2>&1 &
+  kubelet_pid=$!
+  echo "$kubelet_pid" >"$MDIR/kubelet.pid"
+}
+
+stop_kubelet() {
+  local why=$1 i
+  kubelet_running || return 0
+  say "stopping kubelet $kubelet_pid ($why)"
+  kill -TERM "$kubelet_pid" 2>/dev/null
+  for i in $(seq 1 100); do
+    kubelet_running || break
+    sleep 0.1
+  done
+  kubelet_running && kill -KILL "$kubelet_pid" 2>/dev/null
+  wait "$kubelet_pid" 2>/dev/null
+  kubelet_pid=""
+  rm -f "$MDIR/kubelet.pid"
+}
+
+on_term() {
+  stop_kubelet "supervisor stopping"
+  exit 0
+}
+trap on_term TERM INT
+
+mkdir -p "$CTL"
+[[ -f $CTL/want ]] || echo running >"$CTL/want"
+say "supervising kubelet of $NAME ($IP)"
+while true; do
+  want=$(cat "$CTL/want" 2>/dev/null || echo running)
+  if kubelet_running; then
+    if [[ $want == stopped ]]; then
+      stop_kubelet "stop requested"
+    elif [[ -e $CTL/restart ]]; then
+      rm -f "$CTL/restart"
+      stop_kubelet "restart requested"
+      [[ -f $CONFIG ]] && start_kubelet
+    elif [[ $(fingerprint) != "$started_fp" ]]; then
+      stop_kubelet "configuration changed"
+      [[ -f $CONFIG ]] && start_kubelet
+    fi
+  else
+    if [[ -n $kubelet_pid ]]; then
+      wait "$kubelet_pid" 2>/dev/null
+      say "kubelet $kubelet_pid exited with status $?"
+      kubelet_pid=""
+      rm -f "$MDIR/kubelet.pid"
+      last_exit=$SECONDS
+    fi
+    if [[ $want == running && -f $CONFIG ]]; then
+      if [[ -e $CTL/restart ]] || ((SECONDS - last_exit >= RESTART_DELAY)); then
+        rm -f "$CTL/restart"
+        start_kubelet
+      fi
+    else
+      # Nothing to start: a restart request is satisfied (the unit would just fail again).
+      rm -f "$CTL/restart"
+    fi
+  fi
+  # Sleep in the background so TERM is handled at once.
+  sleep 0.5 &
+  wait $! 2>/dev/null
+done

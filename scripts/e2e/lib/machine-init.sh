@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# The "init" of one e2e machine. machine.sh starts it as
+#   nsenter --net=/run/netns/tsadm-NAME unshare --mount --uts --propagation private -- machine-init.sh NAME IP
+# so it runs in the machine's network namespace and a fresh mount + UTS namespace. It builds the
+# machine's filesystem view, writes `ready` into the machine dir, and then just holds the namespaces
+# (every other process of the machine enters them with `nsenter -t <this pid> -m -u -n`).
+set -euo pipefail
+NAME=$1 IP=$2
+# shellcheck source=common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+LOG_TAG="init $NAME"
+MDIR=$(machine_dir "$NAME")
+
+# Nothing mounted here may reach the host.
+mount --make-rprivate /
+hostname "$NAME"
+
+# A private /run (containerd state and sockets, runc, kubelet's /var/run) that also holds the
+# overlay upper dirs: they vanish with the namespace, so teardown has nothing to unmount.
+mount -t tmpfs -o mode=0755,size=4g tsadm-run /run
+mkdir -p "$MACHINE_RUN"/{stash,ovl,sysctl,kubelet}
+
+# Host directories this machine must see *as they are on the host* (not through an overlay),
+# stashed before /etc, /usr and /var are overlaid, bound back afterwards at the same paths: the
+# machine dir (pidfiles, logs, real-disk data), the repository, and the provisioning cache.
+SHARES=("$MDIR" "$REPO_ROOT" "$CACHE")
+for i in "${!SHARES[@]}"; do
+  mkdir -p "$MACHINE_RUN/stash/$i"
+  mount --bind "${SHARES[$i]}" "$MACHINE_RUN/stash/$i"
+done
+
+# Writable copies of the host's system dirs: /etc/kubernetes, /etc/cni, /var/log/pods,
+# /usr/libexec/kubernetes, /root/.kube ... stay inside the machine.
+for d in etc usr var root; do
+  mkdir -p "$MACHINE_RUN/ovl/$d/upper" "$MACHINE_RUN/ovl/$d/work"
+  mount -t overlay "tsadm-$d" -o "lowerdir=/$d,upperdir=$MACHINE_RUN/ovl/$d/upper,workdir=$MACHINE_RUN/ovl/$d/work" "/$d"
+done
+mount -t tmpfs -o mode=1777,size=1g tsadm-tmp /tmp
+
+for i in "${!SHARES[@]}"; do
+  mkdir -p "${SHARES[$i]}"
+  mount --bind "$MACHINE_RUN/stash/$i" "${SHARES[$i]}"
+  umount "$MACHINE_RUN/stash/$i"
+done
+
+# Real-disk dirs where overlay/tmpfs would not do: cadvisor dislikes overlay for the kubelet dir,
+# etcd wants a real disk, and containerd's overlayfs snapshotter cannot stack on an overlay.
+for d in kubelet etcd containerd; do
+  mkdir -p "$MDIR/disk/$d" "/var/lib/$d"
+  mount --bind "$MDIR/disk/$d" "/var/lib/$d"
+done
+
+# A sysfs of this network namespace (kubelet and CNI read /sys/class/net), with the host's cgroup
+# tree moved back in.
+mkdir -p "$MACHINE_RUN/cgroup"
+mount --move /sys/fs/cgroup "$MACHINE_RUN/cgroup"
+mount -t sysfs tsadm-sysfs /sys
+mount --move "$MACHINE_RUN/cgroup" /sys/fs/cgroup
+
+# The kubelet sets these host-wide sysctls when they differ from what it wants: give it files
+# that already hold its values, so the host's are never rewritten.
+for kv in vm/overcommit_memory=1 vm/panic_on_oom=0 kernel/panic=10 kernel/panic_on_oops=1; do
+  f=$MACHINE_RUN/sysctl/${kv%%=*}
+  mkdir -p "$(dirname "$f")"
+  echo "${kv#*=}" >"$f"
+  mount --bind "$f" "/proc/sys/${kv%%=*}"
+done
+# These are per network namespace, so setting them here touches only this machine.
+echo 1 >/proc/sys/net/ipv4/ip_forward
+echo 1 >/proc/sys/net/bridge/bridge-nf-call-iptables 2>/dev/null || log "warning: no bridge-nf-call-iptables"
+
+printf '127.0.0.1\tlocalhost\n%s\t%s\n' "$IP" "$NAME" >/etc/hosts
+mkdir -p /etc/kubernetes/manifests
+
+# The node's tools: the provisioned Kubernetes binaries, found first on the machine's PATH.
+for b in kubelet kubeadm kubectl; do ln -sfn "$BIN_DIR/$b" "/usr/local/bin/$b"; done
+
+# containerd as the doc found to work here: own state under the private /run,
+# restrict_oom_score_adj (no CAP_SYS_RESOURCE in this VM), runc v2 with cgroupfs.
+mkdir -p /etc/containerd
+cat >/etc/containerd/config.toml <<EOF
+version = 2
+root = "/var/lib/containerd"
+state = "/run/containerd"
+
+[grpc]
+  address = "/run/containerd/containerd.sock"
+
+[plugins."io.containerd.internal.v1.opt"]
+  path = "/var/lib/containerd/opt"
+
+[plugins."io.containerd.grpc.v1.cri"]
+  sandbox_image = "$IMAGE_REPO/pause:3.2"
+  restrict_oom_score_adj = true
+  [plugins."io.containerd.grpc.v1.cri".containerd]
+    snapshotter = "overlayfs"
+    default_runtime_name = "runc"
+    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+      runtime_type = "io.containerd.runc.v2"
+      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
+        SystemdCgroup = false
+  [plugins."io.containerd.grpc.v1.cri".cni]
+    bin_dir = "/usr/lib/cni"
+    conf_dir = "/etc/cni/net.d"
+EOF
+
+# Pod network: a bridge with one /24 of 10.244.0.0/16 per machine (the IP's last octet), enough for
+# Ready nodes and pods on each node; cross-node pod routes are added by machine.sh.
+octet=${IP##*.}
+mkdir -p /etc/cni/net.d
+cat >/etc/cni/net.d/10-tsadm-bridge.conflist <<EOF
+{
+  "cniVersion": "0.4.0",
+  "name": "tsadm-e2e",
+  "plugins": [
+    {
+      "type": "bridge",
+      "bridge": "cni0",
+      "isGateway": true,
+      "ipMasq": true,
+      "hairpinMode": true,
+      "ipam": {
+        "type": "host-local",
+        "ranges": [[{ "subnet": "10.244.$octet.0/24" }]],
+        "routes": [{ "dst": "0.0.0.0/0" }]
+      }
+    },
+    { "type": "portmap", "capabilities": { "portMappings": true } }
+  ]
+}
+EOF
+
+cat >"$MACHINE_RUN/env" <<EOF
+NAME=$NAME
+IP=$IP
+MDIR=$MDIR
+E2E_DIR=$E2E_DIR
+EOF
+echo running >"$MACHINE_RUN/kubelet/want"
+
+touch "$MDIR/ready"
+log "ready"
+# A recognisable name in ps for the holder (leftover checks look for it).
+exec -a "tsadm-holder-$NAME" sleep infinity

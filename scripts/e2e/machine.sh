@@ -1,0 +1,333 @@
+#!/usr/bin/env bash
+# E2E "machines": network namespaces on a private switch, each with its own mount/UTS namespace,
+# containerd and a kubelet supervisor (see the shared e2e notes, REAL-COMPONENTS §4).
+#
+#   machine.sh up NAME IP            create and start a machine (IP in 10.250.0.2-254), idempotent
+#   machine.sh exec NAME [--] CMD…   run CMD inside the machine (exit code passes through)
+#   machine.sh down NAME             stop everything of the machine and remove all its traces
+#   machine.sh down-all              down every machine (also leftovers of interrupted runs) + switch
+#   machine.sh list                  NAME IP STATE for every known machine
+#   machine.sh status NAME           holder/containerd/supervisor/kubelet PIDs
+#   machine.sh logs NAME [WHAT]      tail a log: kubelet (default), containerd, supervisor, holder
+#
+# Inside a machine: hostname NAME; /etc /usr /var /root are private overlays; /run and /tmp are
+# private tmpfs; /var/lib/{kubelet,etcd,containerd} are real-disk dirs under
+# $TSADM_E2E_STATE_DIR/machines/NAME/disk; the repository, the cache and the machine dir are the
+# host's. Commands get PATH with the provisioned kubelet/kubeadm/kubectl first and
+# TSADM_SERVICE_MANAGER pointing at service-manager.sh.
+set -euo pipefail
+# shellcheck source=lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+LOG_TAG=machine
+
+usage() { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2; }
+
+holder_pid() { pid_alive "$(machine_dir "$1")/holder.pid"; }
+
+# --- network ---------------------------------------------------------------------------------
+ensure_switch() {
+  if ! ip netns list | grep -qx "$SWITCH_NS\( .*\)\?"; then
+    ip netns add "$SWITCH_NS"
+    ip -n "$SWITCH_NS" link set lo up
+    ip -n "$SWITCH_NS" link add "$BRIDGE" type bridge
+    ip -n "$SWITCH_NS" link set "$BRIDGE" up
+  fi
+  # The host's leg on the switch: lets host tools (kubectl with the copied admin.conf) reach the
+  # machines. A connected /24 only; the host is no router (its ip_forward is left alone).
+  if [[ ${TSADM_E2E_HOST_LINK:-1} == 1 ]] && ! ip link show "$HOST_LINK" >/dev/null 2>&1; then
+    ip link add "$HOST_LINK" type veth peer name "$HOST_LINK_PEER" netns "$SWITCH_NS"
+    ip -n "$SWITCH_NS" link set "$HOST_LINK_PEER" master "$BRIDGE" up
+    ip addr add "$HOST_IP/24" dev "$HOST_LINK"
+    ip link set "$HOST_LINK" up
+  fi
+}
+
+create_netns() {
+  local name=$1 ip=$2 ns
+  ns=$(netns_of "$name")
+  ip netns add "$ns"
+  ip -n "$SWITCH_NS" link add "v-$name" type veth peer name eth0 netns "$ns"
+  ip -n "$SWITCH_NS" link set "v-$name" master "$BRIDGE" up
+  ip -n "$ns" link set lo up
+  ip -n "$ns" addr add "$ip/24" dev eth0
+  ip -n "$ns" link set eth0 up
+}
+
+# Pod traffic between machines: each machine's pod /24 is routed via that machine's IP.
+add_pod_routes() {
+  local name=$1 ip=$2 other oip
+  for other in $(known_machines); do
+    [[ $other == "$name" ]] && continue
+    oip=$(cat "$(machine_dir "$other")/ip" 2>/dev/null) || continue
+    holder_pid "$other" >/dev/null || continue
+    ip -n "$(netns_of "$name")" route replace "10.244.${oip##*.}.0/24" via "$oip"
+    ip -n "$(netns_of "$other")" route replace "10.244.${ip##*.}.0/24" via "$ip"
+  done
+}
+
+# --- cgroups ---------------------------------------------------------------------------------
+# One root per machine in every hierarchy (kubelet --cgroup-root=/NAME); the machine's own
+# daemons and exec'd commands live in /NAME/tsadm-system.
+create_cgroups() {
+  local name=$1 h d
+  for h in $(cgroup_hierarchies); do
+    for d in "$h/$name" "$h/$name/tsadm-system"; do
+      mkdir -p "$d"
+      if [[ -f $d/cpuset.cpus ]]; then
+        cat "$(dirname "$d")/cpuset.cpus" >"$d/cpuset.cpus"
+        cat "$(dirname "$d")/cpuset.mems" >"$d/cpuset.mems"
+      fi
+    done
+  done
+}
+
+# PIDs of every process in the machine's cgroups (any hierarchy).
+cgroup_pids() {
+  local name=$1 h
+  for h in $(cgroup_hierarchies); do
+    [[ -d $h/$name ]] && find "$h/$name" -name cgroup.procs -exec cat {} + 2>/dev/null
+  done | sort -un
+}
+
+remove_cgroups() {
+  local name=$1 h try
+  for try in $(seq 1 50); do
+    for h in $(cgroup_hierarchies); do
+      [[ -d $h/$name ]] && find "$h/$name" -depth -type d -exec rmdir {} + 2>/dev/null
+    done
+    local left=0
+    for h in $(cgroup_hierarchies); do [[ -d $h/$name ]] && left=1; done
+    ((left == 0)) && return 0
+    sleep 0.2
+  done
+  log "warning: cgroup root /$name could not be fully removed"
+}
+
+# --- processes -------------------------------------------------------------------------------
+# daemon NAME LABEL CMD…: start CMD detached inside the machine, PID in $MDIR/LABEL.pid, output
+# appended to $MDIR/logs/LABEL.log. setsid+exec keep the recorded PID the daemon's own.
+daemon() {
+  local name=$1 label=$2 mdir hpid
+  shift 2
+  mdir=$(machine_dir "$name")
+  hpid=$(holder_pid "$name") || die "machine $name is not running"
+  rm -f "$mdir/$label.pid"
+  setsid nsenter -t "$hpid" -m -u -n -- "$E2E_DIR/lib/enter.sh" "$name" \
+    sh -c 'echo $$ >"$0"; exec "$@"' "$mdir/$label.pid" "$@" \
+    </dev/null >>"$mdir/logs/$label.log" 2>&1 &
+  local i
+  for i in $(seq 1 50); do
+    pid_alive "$mdir/$label.pid" >/dev/null && return 0
+    sleep 0.1
+  done
+  die "$label did not start in $name; see $mdir/logs/$label.log"
+}
+
+# Processes sharing the machine's mount namespace that are not in its cgroups (e.g. started with
+# a raw nsenter). Only trusted while the holder, which pins the namespace, is alive.
+mntns_pids() {
+  local name=$1 hpid ns p
+  hpid=$(holder_pid "$name") || return 0
+  ns=$(readlink "/proc/$hpid/ns/mnt") || return 0
+  [[ $ns == "$(cat "$(machine_dir "$name")/mntns" 2>/dev/null)" ]] || return 0
+  for p in /proc/[0-9]*; do
+    [[ $(readlink "$p/ns/mnt" 2>/dev/null) == "$ns" ]] && echo "${p#/proc/}"
+  done
+}
+
+# stop_pidfile FILE SECONDS: TERM the process, KILL it after SECONDS.
+stop_pidfile() {
+  local pid i
+  pid=$(pid_alive "$1") || return 0
+  kill -TERM "$pid" 2>/dev/null || true
+  for i in $(seq 1 $(($2 * 10))); do
+    kill -0 "$pid" 2>/dev/null || return 0
+    sleep 0.1
+  done
+  kill -KILL "$pid" 2>/dev/null || true
+}
+
+# Kill every process of the machine: freeze its cgroups so nothing forks away, KILL, thaw.
+kill_all() {
+  local name=$1 fz try pids
+  fz=$(cgroup_hierarchies | grep '/freezer$' || true)
+  for try in $(seq 1 30); do
+    pids=$( (cgroup_pids "$name"; mntns_pids "$name") | sort -un | grep -vx "$$" || true)
+    [[ -z $pids ]] && return 0
+    [[ -n $fz && -d $fz/$name ]] && echo FROZEN >"$fz/$name/freezer.state" 2>/dev/null || true
+    # shellcheck disable=SC2086
+    kill -KILL $pids 2>/dev/null || true
+    [[ -n $fz && -d $fz/$name ]] && echo THAWED >"$fz/$name/freezer.state" 2>/dev/null || true
+    sleep 0.2
+  done
+  log "warning: processes of $name survived: $pids"
+}
+
+known_machines() {
+  {
+    [[ -d $STATE/machines ]] && ls -1 "$STATE/machines"
+    ip netns list 2>/dev/null | awk '{print $1}' | grep '^tsadm-' | grep -vx "$SWITCH_NS" | sed 's/^tsadm-//'
+  } | sort -u
+}
+
+# --- commands --------------------------------------------------------------------------------
+cmd_up() {
+  local name=${1:-} ip=${2:-} mdir hpid i f
+  [[ -n $name && -n $ip ]] || usage
+  validate_name "$name"
+  validate_ip "$ip"
+  mdir=$(machine_dir "$name")
+  if hpid=$(holder_pid "$name"); then
+    [[ $(cat "$mdir/ip") == "$ip" ]] || die "machine $name is already up with IP $(cat "$mdir/ip")"
+    log "machine $name is already up ($ip)"
+    return 0
+  fi
+  [[ -d $mdir || -e /run/netns/$(netns_of "$name") ]] && { log "removing leftovers of $name"; cmd_down "$name"; }
+  for other in $(known_machines); do
+    [[ $(cat "$(machine_dir "$other")/ip" 2>/dev/null) == "$ip" ]] && die "IP $ip is taken by machine $other"
+  done
+  [[ -x $BIN_DIR/kubelet ]] && compgen -G "$IMG_DIR/*.tar" >/dev/null ||
+    die "components not provisioned in $CACHE: run scripts/e2e/provision.sh"
+
+  local t0=$SECONDS
+  mkdir -p "$mdir/logs" "$mdir/disk"
+  echo "$ip" >"$mdir/ip"
+  ensure_switch
+  create_netns "$name" "$ip"
+  local h
+  for h in $(cgroup_hierarchies); do
+    [[ -d $h/$name && ! -d $h/$name/tsadm-system ]] && die "cgroup $h/$name exists and is not ours"
+  done
+  create_cgroups "$name"
+
+  # The holder: one process that keeps the machine's namespaces and mounts alive.
+  local procs=""
+  for f in $(cgroup_hierarchies); do procs+=" $f/$name/tsadm-system/cgroup.procs"; done
+  setsid sh -c 'for f in $1; do echo $$ >"$f"; done; echo $$ >"$2"; shift 2; exec "$@"' holder \
+    "$procs" "$mdir/holder.pid" \
+    nsenter --net="/run/netns/$(netns_of "$name")" unshare --mount --uts --propagation private -- \
+    "$E2E_DIR/lib/machine-init.sh" "$name" "$ip" </dev/null >>"$mdir/logs/holder.log" 2>&1 &
+  for i in $(seq 1 100); do
+    [[ -f $mdir/ready ]] && break
+    sleep 0.1
+  done
+  hpid=$(holder_pid "$name") && [[ -f $mdir/ready ]] || {
+    tail -20 "$mdir/logs/holder.log" >&2
+    die "machine $name did not come up"
+  }
+  readlink "/proc/$hpid/ns/mnt" >"$mdir/mntns"
+
+  daemon "$name" containerd containerd --config /etc/containerd/config.toml
+  for i in $(seq 1 100); do
+    mexec "$name" ctr version >/dev/null 2>&1 && break
+    sleep 0.2
+  done
+  mexec "$name" ctr version >/dev/null 2>&1 || die "containerd of $name is not answering; see $mdir/logs/containerd.log"
+  for f in "$IMG_DIR"/*.tar; do
+    mexec "$name" ctr -n k8s.io images import "$f" >>"$mdir/logs/images.log" 2>&1 ||
+      die "importing $f into $name failed; see $mdir/logs/images.log"
+  done
+  daemon "$name" supervisor "$E2E_DIR/kubelet-supervisor.sh"
+  add_pod_routes "$name" "$ip"
+  log "machine $name up at $ip in $((SECONDS - t0))s (holder $hpid)"
+}
+
+cmd_exec() {
+  local name=${1:-} hpid
+  [[ -n $name ]] || usage
+  shift
+  [[ ${1:-} == -- ]] && shift
+  (($# > 0)) || usage
+  hpid=$(holder_pid "$name") || die "machine $name is not running"
+  TSADM_E2E_CWD=$PWD exec nsenter -t "$hpid" -m -u -n -- "$E2E_DIR/lib/enter.sh" "$name" "$@"
+}
+
+# mexec NAME CMD…: like `exec`, for use inside this script (returns instead of exec'ing).
+mexec() {
+  local name=$1 hpid
+  shift
+  hpid=$(holder_pid "$name") || die "machine $name is not running"
+  nsenter -t "$hpid" -m -u -n -- "$E2E_DIR/lib/enter.sh" "$name" "$@"
+}
+
+cmd_down() {
+  local name=${1:-} mdir ns
+  [[ -n $name ]] || usage
+  validate_name "$name"
+  mdir=$(machine_dir "$name")
+  ns=$(netns_of "$name")
+  local t0=$SECONDS
+  # kubelet first (so it restarts nothing), then containerd, then whatever is left, holder last.
+  stop_pidfile "$mdir/supervisor.pid" 15
+  stop_pidfile "$mdir/kubelet.pid" 10
+  stop_pidfile "$mdir/containerd.pid" 10
+  kill_all "$name"
+  stop_pidfile "$mdir/holder.pid" 5
+  kill_all "$name"
+  remove_cgroups "$name"
+  if [[ -e /run/netns/$ns ]]; then
+    ip -n "$SWITCH_NS" link del "v-$name" 2>/dev/null || true
+    ip netns del "$ns"
+  fi
+  if [[ -d $mdir ]]; then
+    # Every mount of the machine lived in its own namespace; refuse to delete through a mount.
+    if grep -q " $mdir[/ ]" /proc/self/mountinfo; then
+      die "$mdir still has mounts on the host; not removing it"
+    fi
+    rm -rf "$mdir"
+  fi
+  log "machine $name down in $((SECONDS - t0))s"
+}
+
+cmd_down_all() {
+  local name
+  for name in $(known_machines); do cmd_down "$name"; done
+  ip link del "$HOST_LINK" 2>/dev/null || true
+  ip netns list 2>/dev/null | grep -q "^$SWITCH_NS\b" && ip netns del "$SWITCH_NS"
+  # `ip netns add` bind-mounts /run/netns on itself: undo that when no namespace is left.
+  if [[ -d /run/netns ]] && [[ -z $(ls -A /run/netns) ]]; then
+    umount /run/netns 2>/dev/null || true
+    rmdir /run/netns 2>/dev/null || true
+  fi
+  [[ -d $STATE/machines ]] && rmdir "$STATE/machines" 2>/dev/null || true
+  [[ -d $STATE ]] && rmdir "$STATE" 2>/dev/null || true
+  log "all machines down"
+}
+
+cmd_list() {
+  local name state
+  for name in $(known_machines); do
+    if holder_pid "$name" >/dev/null; then state=up; else state=broken; fi
+    printf '%s\t%s\t%s\n' "$name" "$(cat "$(machine_dir "$name")/ip" 2>/dev/null || echo -)" "$state"
+  done
+}
+
+cmd_status() {
+  local name=${1:-} mdir what pid
+  [[ -n $name ]] || usage
+  mdir=$(machine_dir "$name")
+  for what in holder containerd supervisor kubelet; do
+    pid=$(pid_alive "$mdir/$what.pid") || pid=-
+    printf '%-10s %s\n' "$what" "$pid"
+  done
+}
+
+cmd_logs() {
+  local name=${1:-} what=${2:-kubelet}
+  [[ -n $name ]] || usage
+  tail -n "${LINES_TO_SHOW:-50}" "$(machine_dir "$name")/logs/$what.log"
+}
+
+[[ $EUID == 0 ]] || die "machines need root"
+cmd=${1:-}
+shift || true
+case $cmd in
+  up) cmd_up "$@" ;;
+  exec) cmd_exec "$@" ;;
+  down) cmd_down "$@" ;;
+  down-all) cmd_down_all ;;
+  list) cmd_list ;;
+  status) cmd_status "$@" ;;
+  logs) cmd_logs "$@" ;;
+  *) usage ;;
+esac

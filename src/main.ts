@@ -1,0 +1,35 @@
+import { buildCli } from './cli/app.js';
+import { processIO, type CliIO } from './cli/io.js';
+import { EXIT_INTERRUPTED, TsadmError, errorMessage, isTsadmError } from './errors.js';
+
+/**
+ * The entry point: parse, run, map errors to exit codes. The only place that exits the process;
+ * everything below throws TsadmError.
+ */
+export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+  let verbosity = 0;
+  const v = argv.findIndex((a) => a === '-v' || a === '--v' || a.startsWith('--v=') || a.startsWith('-v='));
+  if (v >= 0) verbosity = Number((argv[v]?.includes('=') ? argv[v]?.split('=')[1] : argv[v + 1]) ?? 0) || 0;
+  try {
+    await buildCli(argv, io).parseAsync();
+    return 0;
+  } catch (err) {
+    return reportError(err, io, verbosity);
+  }
+}
+
+export function reportError(err: unknown, io: CliIO, verbosity: number): number {
+  const error = isTsadmError(err) ? err : new TsadmError('E_INTERNAL', errorMessage(err), { cause: err });
+  io.stderr.write(`error: ${error.message}\n`);
+  for (const line of error.details) if (line !== error.message) io.stderr.write(`  ${line}\n`);
+  if (error.hint) io.stderr.write(`To fix: ${error.hint}\n`);
+  if (error.code === 'E_INTERNAL') {
+    io.stderr.write('This looks like a bug in tsadm; please report it with the output of the command run with -v 2.\n');
+  }
+  if (verbosity >= 2) {
+    const cause = error.cause instanceof Error ? error.cause : error;
+    io.stderr.write(`${cause.stack ?? ''}\n`);
+  }
+  return error.exitCode;
+}
+

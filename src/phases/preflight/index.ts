@@ -1,0 +1,41 @@
+import type { Phase } from '../../workflow/phase.js';
+import type { InitCtx } from '../../workflows/context.js';
+import { initChecks } from './checks.js';
+import { runChecks } from './run-checks.js';
+import { realSystem } from './system.js';
+import type { SystemProbe } from './check.js';
+
+/**
+ * `preflight`: kubeadm's init checks. Reads only; nothing is written. The system probe is the
+ * real machine (ports, CPUs, /proc), files are read through the host (so --rootfs applies).
+ */
+export function initPreflightPhase(system: SystemProbe = realSystem): Phase<InitCtx> {
+  return {
+    name: 'preflight',
+    summary: 'Run pre-flight checks',
+    description: 'Run pre-flight checks for tsadm init.',
+    example: 'tsadm init phase preflight --config config.yaml',
+    flags: ['config', 'cri-socket', 'ignore-preflight-errors', 'kubernetes-version', 'node-name', 'apiserver-advertise-address', 'apiserver-bind-port', 'pod-network-cidr', 'service-cidr'],
+    async run(ctx) {
+      const { cfg } = ctx;
+      ctx.log.info('Running pre-flight checks');
+      const etcd = cfg.cluster.etcd;
+      const checks = initChecks({
+        versions: ctx.versions,
+        kubernetesVersion: cfg.cluster.kubernetesVersion,
+        criSocket: cfg.init.nodeRegistration.criSocket,
+        nodeName: cfg.init.nodeRegistration.name,
+        bindPort: cfg.init.localAPIEndpoint.bindPort,
+        advertiseAddress: cfg.init.localAPIEndpoint.advertiseAddress,
+        serviceSubnet: cfg.cluster.networking.serviceSubnet,
+        podSubnet: cfg.cluster.networking.podSubnet,
+        ...(etcd.mode === 'local' ? { localEtcdDataDir: etcd.dataDir } : {}),
+        swapAllowed: cfg.componentConfigs.kubelet.failSwapOn === false,
+      });
+      await runChecks(checks, { host: ctx.host, system }, cfg.init.nodeRegistration.ignorePreflightErrors, ctx.log);
+      ctx.log.info(ctx.dryRun
+        ? "Would pull the required images (like 'tsadm config images list'); tsadm leaves pulling to the kubelet"
+        : 'Images are pulled by the container runtime when the kubelet starts the static pods');
+    },
+  };
+}

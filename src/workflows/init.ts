@@ -1,0 +1,132 @@
+import { FLAG_NAMES, type FlagValues } from '../cli/flags.js';
+import type { WorkflowRequest, WorkflowSpec } from '../cli/workflow-command.js';
+import { resolveInitConfig } from '../config/load.js';
+import type { ResolvedInitConfig } from '../config/types.js';
+import { KUBERNETES_DIR } from '../constants.js';
+import { detectCriSocket } from '../host/cri.js';
+import { defaultRouteAddress, nodeHostname } from '../host/network.js';
+import { profileFor } from '../versions/resolve.js';
+import type { VersionProfile } from '../versions/table.js';
+import { validateTree, type Phase } from '../workflow/phase.js';
+import { runPhases } from '../workflow/runner.js';
+import { initPreflightPhase } from '../phases/preflight/index.js';
+import { certsPhase } from '../phases/certs/index.js';
+import { kubeconfigPhase } from '../phases/kubeconfig/index.js';
+import { etcdPhase } from '../phases/etcd/index.js';
+import { controlPlanePhase } from '../phases/controlplane/index.js';
+import { kubeletStartPhase, waitControlPlanePhase, waitForKubeletPhase } from '../phases/kubelet/index.js';
+import {
+  bootstrapTokenPhase, kubeletFinalizePhase, markControlPlanePhase, showJoinCommandPhase, uploadCertsPhase, uploadConfigPhase,
+} from '../phases/cluster/index.js';
+import { addonPhase } from '../phases/addons/index.js';
+import type { InitCtx } from './context.js';
+import { reportDryRun } from './dry-run-report.js';
+import { createRuntime, readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
+
+/**
+ * The init workflow: kubeadm's phases in kubeadm's order for the target version (kubelet-start
+ * moved after the static pods in modern kubeadm; show-join-command became a phase).
+ */
+export function initPhases(versions?: VersionProfile): Phase<InitCtx>[] {
+  const modernOrder = versions?.workflow.kubeletStartAfterControlPlane ?? true;
+  const kubeletStart = kubeletStartPhase;
+  const staticPods = modernOrder ? [etcdPhase, controlPlanePhase] : [controlPlanePhase, etcdPhase];
+  return [
+    initPreflightPhase(),
+    certsPhase,
+    kubeconfigPhase,
+    ...(modernOrder ? [...staticPods, kubeletStart] : [kubeletStart, ...staticPods]),
+    waitForKubeletPhase,
+    waitControlPlanePhase,
+    uploadConfigPhase,
+    uploadCertsPhase,
+    markControlPlanePhase,
+    bootstrapTokenPhase,
+    kubeletFinalizePhase,
+    addonPhase,
+    showJoinCommandPhase,
+  ];
+}
+
+export function initWorkflow(env: CommandEnv): WorkflowSpec<InitCtx> {
+  const phases = initPhases();
+  validateTree(phases, FLAG_NAMES);
+  return {
+    name: 'init',
+    describe: 'Run this command in order to set up the Kubernetes control plane',
+    phases,
+    extraFlags: ['skip-certificate-key-print', 'skip-token-print', 'upload-certs', 'certificate-key', 'token', 'token-ttl', 'kubeconfig-dir'],
+    example: 'tsadm init --kubernetes-version v1.20.2 --pod-network-cidr 10.244.0.0/16',
+    run: (request) => runInit(request, env),
+  };
+}
+
+export async function runInit(request: WorkflowRequest, env: CommandEnv): Promise<void> {
+  const rt = await createRuntime(request.flags, env);
+  try {
+    const ctx = await buildInitContext(request.flags, rt);
+    if (!request.single) ctx.log.info(`Using Kubernetes version: ${ctx.cfg.cluster.kubernetesVersion}`, { prefix: 'init' });
+    for (const w of ctx.cfg.warnings) ctx.log.warn(w, { prefix: 'config' });
+    await runPhases(initPhases(ctx.versions), ctx, { filter: request.filter, skip: ctx.cfg.init.skipPhases });
+    if (rt.dryRun) reportDryRun(rt.host, rt.log);
+    rt.log.event({ type: 'result', ts: rt.log.ts(), command: 'init', ok: true, data: resultData(ctx) });
+  } catch (err) {
+    rt.log.event({ type: 'result', ts: rt.log.ts(), command: 'init', ok: false, error: errorData(err) });
+    throw err;
+  } finally {
+    await rt.reporter.close();
+  }
+}
+
+/** Resolves the configuration once; `init` and every `init phase …` build it the same way. */
+export async function buildInitContext(flags: FlagValues, rt: Runtime): Promise<InitCtx> {
+  const configPath = flags.config as string | undefined;
+  const configText = await readConfigFile(configPath);
+  const address = defaultRouteAddress();
+  let cfg: ResolvedInitConfig = resolveInitConfig({
+    ...(configText !== undefined ? { configText } : {}),
+    ...(configPath !== undefined ? { configPath } : {}),
+    flags,
+    env: { hostname: nodeHostname(), ...(address ? { defaultAdvertiseAddress: address } : {}), now: rt.startTime },
+  });
+  const versions = profileFor(cfg.cluster.kubernetesVersion);
+  if (cfg.init.nodeRegistration.criSocket === '') {
+    const criSocket = await detectCriSocket(rt.host, { dockershimEra: versions.kubelet.containerRuntimeRemoteFlag, asUrl: versions.kubelet.criSocketUrl });
+    cfg = { ...cfg, init: { ...cfg.init, nodeRegistration: { ...cfg.init.nodeRegistration, criSocket } } };
+  }
+  const kubeconfigDir = (flags['kubeconfig-dir'] as string | undefined) ?? KUBERNETES_DIR;
+  return {
+    host: rt.host,
+    log: rt.log,
+    dryRun: rt.dryRun,
+    clock: () => new Date(),
+    startTime: rt.startTime,
+    cfg,
+    versions,
+    options: {
+      kubeconfigDir,
+      kubeconfigPath: (flags.kubeconfig as string | undefined) ?? `${kubeconfigDir}/admin.conf`,
+      csrOnly: flags['csr-only'] === true,
+      csrDir: flags['csr-dir'] as string | undefined,
+      uploadCerts: flags['upload-certs'] === true,
+      skipTokenPrint: flags['skip-token-print'] === true,
+      skipCertificateKeyPrint: flags['skip-certificate-key-print'] === true,
+      flags,
+    },
+    state: {},
+  };
+}
+
+function resultData(ctx: InitCtx): Record<string, unknown> {
+  return {
+    kubernetesVersion: ctx.cfg.cluster.kubernetesVersion,
+    dryRun: ctx.dryRun,
+    ...(ctx.state.joinCommand ? { joinCommand: ctx.state.joinCommand } : {}),
+    ...(ctx.state.controlPlaneJoinCommand ? { controlPlaneJoinCommand: ctx.state.controlPlaneJoinCommand } : {}),
+  };
+}
+
+export function errorData(err: unknown): { code: string; message: string; hint?: string } {
+  const e = err as { code?: string; message?: string; hint?: string };
+  return { code: e.code ?? 'E_INTERNAL', message: e.message ?? String(err), ...(e.hint ? { hint: e.hint } : {}) };
+}

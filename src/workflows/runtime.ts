@@ -1,0 +1,76 @@
+import type { CliIO } from '../cli/io.js';
+import type { FlagValues } from '../cli/flags.js';
+import { TsadmError } from '../errors.js';
+import { DryRunHost } from '../host/dry-run-host.js';
+import type { Host } from '../host/host.js';
+import { RootedHost } from '../host/rooted-host.js';
+import type { Reporter } from '../log/events.js';
+import { JsonReporter } from '../log/json-reporter.js';
+import { PhaseLogger } from '../log/logger.js';
+import { PlainReporter } from '../log/plain-reporter.js';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+
+export interface CommandEnv {
+  readonly io: CliIO;
+}
+
+/** The seams of one command run, chosen once from the flags. */
+export interface Runtime {
+  readonly host: Host;
+  readonly log: PhaseLogger;
+  readonly reporter: Reporter;
+  readonly verbosity: number;
+  readonly json: boolean;
+  readonly dryRun: boolean;
+  readonly startTime: Date;
+}
+
+export async function createRuntime(flags: FlagValues, env: CommandEnv): Promise<Runtime> {
+  const verbosity = Number(flags.v ?? 0) || 0;
+  const output = String(flags.output ?? 'text');
+  if (output !== 'text' && output !== 'json') {
+    throw new TsadmError('E_USAGE', `invalid --output "${output}"`, { hint: 'use --output text or --output json' });
+  }
+  const json = output === 'json';
+  const root = await resolveRootfs(flags.rootfs as string | undefined);
+  const rooted = new RootedHost(root);
+  const dryRun = flags['dry-run'] === true;
+  const host = dryRun ? new DryRunHost(rooted) : rooted;
+  const reporter: Reporter = json
+    ? new JsonReporter(env.io.stdout)
+    : useTaskView(env, verbosity)
+      ? new (await import('../log/listr-reporter.js')).ListrReporter(env.io.stdout, env.io.stderr)
+      : new PlainReporter({ verbosity, stdout: env.io.stdout, stderr: env.io.stderr });
+  const log = new PhaseLogger(reporter);
+  return { host, log, reporter, verbosity, json, dryRun, startTime: new Date() };
+}
+
+/** The listr2 task view only on an interactive terminal at the default verbosity (not in CI). */
+function useTaskView(env: CommandEnv, verbosity: number): boolean {
+  return env.io.stdout.isTTY === true && verbosity === 0 && !env.io.env.CI && env.io.env.TERM !== 'dumb';
+}
+
+/** --rootfs must be an existing directory; "/" when unset. */
+async function resolveRootfs(rootfs: string | undefined): Promise<string> {
+  if (rootfs === undefined || rootfs === '') return '/';
+  const abs = path.resolve(rootfs);
+  const st = await fs.stat(abs).catch(() => undefined);
+  if (!st?.isDirectory()) {
+    throw new TsadmError('E_USAGE', `--rootfs ${rootfs}: not a directory`, { hint: 'pass the path of an existing directory that stands for the host root' });
+  }
+  return abs;
+}
+
+/** Reads the --config file (from the real filesystem, relative to the working directory). */
+export async function readConfigFile(configPath: string | undefined): Promise<string | undefined> {
+  if (configPath === undefined) return undefined;
+  const st = await fs.stat(configPath).catch(() => undefined);
+  if (!st?.isFile()) {
+    throw new TsadmError('E_CONFIG_INVALID', `unable to read config from "${configPath}": no such file`, { hint: 'check the --config path' });
+  }
+  if (st.size > 1024 * 1024) {
+    throw new TsadmError('E_CONFIG_INVALID', `config file "${configPath}" is larger than 1 MiB`, { hint: 'a kubeadm configuration is a few KiB; check the file' });
+  }
+  return fs.readFile(configPath, 'utf8');
+}

@@ -1,0 +1,270 @@
+/**
+ * E2E harness: TypeScript wrappers around scripts/e2e (provision.sh, machine.sh, kubeadm-config.sh).
+ *
+ * A "machine" is a set of namespaces with its own containerd and kubelet supervisor; commands run
+ * inside it with machineExec (PATH has the provisioned kubelet/kubeadm/kubectl first, and
+ * TSADM_SERVICE_MANAGER points at scripts/e2e/service-manager.sh). The repository and the cache are
+ * visible at the same paths inside machines, so `node <repo>/bin/tsadm …` works there.
+ */
+import { execa } from 'execa';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { cacheDir } from '../helpers/components.js';
+
+export { cacheDir, referenceKubeadmPath, requireComponents } from '../helpers/components.js';
+
+/** The repository root (found upwards from the working directory, where jest runs). */
+export function repoRoot(): string {
+  let dir = process.cwd();
+  for (;;) {
+    if (existsSync(path.join(dir, 'scripts', 'e2e', 'machine.sh'))) return dir;
+    const up = path.dirname(dir);
+    if (up === dir) throw new Error(`scripts/e2e/machine.sh not found above ${process.cwd()}`);
+    dir = up;
+  }
+}
+
+const script = (name: string): string => path.join(repoRoot(), 'scripts', 'e2e', name);
+
+/** Per-machine state (pidfiles, logs, real-disk dirs): $TSADM_E2E_STATE_DIR or /var/lib/tsadm-e2e. */
+export function stateDir(): string {
+  return process.env.TSADM_E2E_STATE_DIR || '/var/lib/tsadm-e2e';
+}
+
+/** The tsadm CLI entry, to be run with node inside a machine. */
+export function tsadmBin(): string {
+  return path.join(repoRoot(), 'bin', 'tsadm');
+}
+
+export interface ExecResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  /** stdout and stderr interleaved. */
+  all: string;
+}
+
+export interface ExecOptions {
+  /** Throw when the command exits non-zero (default true). */
+  reject?: boolean;
+  /** Kill the command after this many milliseconds (default 10 minutes). */
+  timeoutMs?: number;
+  /** Text for stdin. */
+  input?: string;
+  /** Extra environment variables. */
+  env?: Record<string, string>;
+}
+
+class CommandError extends Error {
+  constructor(
+    what: string,
+    readonly result: ExecResult,
+  ) {
+    super(`${what} failed (exit ${result.exitCode}):\n${tail(result.all, 60)}`);
+  }
+}
+
+function tail(text: string, lines: number): string {
+  return text.split('\n').slice(-lines).join('\n');
+}
+
+async function run(file: string, args: string[], opts: ExecOptions = {}): Promise<ExecResult> {
+  const r = await execa(file, args, {
+    reject: false,
+    all: true,
+    timeout: opts.timeoutMs ?? 10 * 60_000,
+    ...(opts.input !== undefined ? { input: opts.input } : { stdin: 'ignore' as const }),
+    env: opts.env ?? {},
+  });
+  const result: ExecResult = {
+    exitCode: r.exitCode ?? (r.timedOut ? 124 : 1),
+    stdout: String(r.stdout ?? ''),
+    stderr: String(r.stderr ?? ''),
+    all: String(r.all ?? ''),
+  };
+  if (r.timedOut) result.all += `\n[harness] timed out after ${opts.timeoutMs ?? 600_000} ms`;
+  if (opts.reject !== false && result.exitCode !== 0) throw new CommandError([file, ...args].join(' '), result);
+  return result;
+}
+
+/** Provision binaries and images (cheap when cached). Returns the script's progress output. */
+export async function provision(): Promise<string> {
+  return (await run('bash', [script('provision.sh')], { timeoutMs: 20 * 60_000 })).all;
+}
+
+export interface Machine {
+  name: string;
+  ip: string;
+}
+
+/** Start machine NAME at IP (10.250.0.2–254); idempotent for the same name and IP. */
+export async function createMachine(name: string, ip: string): Promise<Machine> {
+  await run(script('machine.sh'), ['up', name, ip], { timeoutMs: 3 * 60_000 });
+  return { name, ip };
+}
+
+/** Run CMD inside machine NAME. Rejects on a non-zero exit unless opts.reject is false. */
+export async function machineExec(name: string, cmd: string[], opts: ExecOptions = {}): Promise<ExecResult> {
+  return run(script('machine.sh'), ['exec', name, '--', ...cmd], opts);
+}
+
+/** Stop machine NAME and remove every trace of it. */
+export async function destroyMachine(name: string): Promise<void> {
+  await run(script('machine.sh'), ['down', name], { timeoutMs: 3 * 60_000 });
+}
+
+/** Stop every machine (also leftovers of interrupted runs) and the switch. */
+export async function destroyAll(): Promise<void> {
+  await run(script('machine.sh'), ['down-all'], { timeoutMs: 5 * 60_000 });
+}
+
+/** NAME/IP/state of the known machines. */
+export async function listMachines(): Promise<{ name: string; ip: string; state: string }[]> {
+  const out = (await run(script('machine.sh'), ['list'])).stdout;
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => {
+      const [name = '', ip = '', state = ''] = l.split('\t');
+      return { name, ip, state };
+    });
+}
+
+/** kubectl (v1.20.2) inside MACHINE with its /etc/kubernetes/admin.conf; resolves stdout. */
+export async function kubectl(machine: string, args: string[], opts: ExecOptions = {}): Promise<string> {
+  const r = await machineExec(machine, ['kubectl', '--kubeconfig', '/etc/kubernetes/admin.conf', ...args], opts);
+  return r.stdout;
+}
+
+/**
+ * Poll FN until it returns a truthy value (which is returned) or TIMEOUTMS pass. Errors thrown by
+ * FN count as "not yet"; the last one is reported on timeout together with WHAT.
+ */
+export async function waitFor<T>(
+  fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  timeoutMs: number,
+  what: string,
+  intervalMs = 2000,
+): Promise<T> {
+  const start = Date.now();
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v as T;
+      last = undefined;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() - start >= timeoutMs) {
+      const why = last instanceof Error ? `: ${last.message}` : last !== undefined ? `: ${String(last)}` : '';
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${why}`);
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+/**
+ * Write a file that machines can read at the returned path (a scratch dir in the cache, which is
+ * bind-mounted into every machine at the same path).
+ */
+export function writeSharedFile(name: string, content: string): string {
+  const dir = path.join(cacheDir(), 'e2e-scratch');
+  mkdirSync(dir, { recursive: true });
+  const p = path.join(dir, name);
+  writeFileSync(p, content);
+  return p;
+}
+
+/** The kubeadm v1beta2 config this environment needs (scripts/e2e/kubeadm-config.sh). */
+export async function kubeadmConfig(controlPlaneIp: string, nodeName: string): Promise<string> {
+  return (await run(script('kubeadm-config.sh'), [controlPlaneIp, nodeName])).stdout + '\n';
+}
+
+/** The worker `kubeadm join …` arguments printed by init (continuation lines joined). */
+export function parseJoinCommand(initOutput: string): string[] {
+  const joined = initOutput.replace(/\\\r?\n/g, ' ');
+  const lines = joined
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith('kubeadm join ') && !l.includes('--control-plane'));
+  const last = lines[lines.length - 1];
+  if (!last) throw new Error('no worker join command in the init output');
+  return last.split(/\s+/).slice(2);
+}
+
+/** Node name → Ready condition status ("True"/"False"/"Unknown"). */
+export async function nodeReadiness(machine: string): Promise<Record<string, string>> {
+  const items = JSON.parse(await kubectl(machine, ['get', 'nodes', '-o', 'json'])).items as {
+    metadata: { name: string };
+    status: { conditions?: { type: string; status: string }[] };
+  }[];
+  return Object.fromEntries(
+    items.map((n) => [n.metadata.name, n.status.conditions?.find((c) => c.type === 'Ready')?.status ?? 'Unknown']),
+  );
+}
+
+/** Pod name → phase in NAMESPACE. */
+export async function podPhases(machine: string, namespace: string): Promise<Record<string, string>> {
+  const items = JSON.parse(await kubectl(machine, ['-n', namespace, 'get', 'pods', '-o', 'json'])).items as {
+    metadata: { name: string };
+    status: { phase: string };
+  }[];
+  return Object.fromEntries(items.map((p) => [p.metadata.name, p.status.phase]));
+}
+
+/** A machine's log (kubelet, containerd, supervisor, holder, images) — for failure messages. */
+export function machineLog(name: string, what = 'kubelet', lines = 80): string {
+  const p = path.join(stateDir(), 'machines', name, 'logs', `${what}.log`);
+  return existsSync(p) ? tail(readFileSync(p, 'utf8'), lines) : `(no ${p})`;
+}
+
+/**
+ * What the harness can leave on the host: processes of the node components, tsadm-* network
+ * namespaces and links, mounts mentioning the harness, per-machine cgroup roots (recognised by their
+ * tsadm-system child), the host's iptables rules, and the state dir. Compare two snapshots.
+ */
+export interface HostTraces {
+  processes: string[];
+  netns: string[];
+  links: string[];
+  mounts: string[];
+  cgroupRoots: string[];
+  iptables: string;
+  stateDirEntries: string[];
+}
+
+const COMPONENTS = /^(kubelet|containerd|containerd-shim.*|kube-apiserver|kube-controller|kube-scheduler|kube-proxy|etcd|pause|kubelet-supervi.*)$/;
+
+export async function hostTraces(): Promise<HostTraces> {
+  const ps = await run('ps', ['-eo', 'pid=,comm=,args=']);
+  const processes = ps.stdout
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .filter(([, comm, ...args]) => (comm && COMPONENTS.test(comm)) || args.join(' ').includes('kubelet-supervisor.sh') || args.join(' ').includes('machine-init.sh') || args.join(' ').includes('tsadm-holder-'))
+    .map((p) => p.join(' '));
+  const netns = existsSync('/run/netns') ? readdirSync('/run/netns') : [];
+  const links = (await run('ip', ['-o', 'link', 'show'])).stdout
+    .split('\n')
+    .filter((l) => /tsadm/.test(l));
+  const mounts = readFileSync('/proc/self/mountinfo', 'utf8')
+    .split('\n')
+    .filter((l) => /tsadm|\/run\/netns/.test(l));
+  const cgroupRoots: string[] = [];
+  for (const line of readFileSync('/proc/self/mounts', 'utf8').split('\n')) {
+    const [, mnt, type] = line.split(' ');
+    if (!mnt || (type !== 'cgroup' && type !== 'cgroup2')) continue;
+    for (const d of readdirSync(mnt, { withFileTypes: true })) {
+      if (d.isDirectory() && existsSync(path.join(mnt, d.name, 'tsadm-system'))) cgroupRoots.push(path.join(mnt, d.name));
+    }
+  }
+  const ipt = await run('iptables-save', [], { reject: false });
+  const iptables = ipt.stdout
+    .split('\n')
+    .filter((l) => !l.startsWith('#'))
+    .map((l) => (l.startsWith(':') ? l.replace(/\[\d+:\d+\]$/, '') : l))
+    .join('\n');
+  const machinesDir = path.join(stateDir(), 'machines');
+  const stateDirEntries = existsSync(machinesDir) ? readdirSync(machinesDir) : [];
+  return { processes, netns, links, mounts, cgroupRoots, iptables, stateDirEntries };
+}
