@@ -54,8 +54,12 @@ wait_for() {
 
 # --- tool choice -----------------------------------------------------------------------------
 tsadm_runs() { [[ -f $TSADM ]] && node "$TSADM" --help >/dev/null 2>&1; }
-# tsadm_has CMD PHASE: tsadm offers `CMD phase PHASE` (kubeadm-compatible CLI).
-tsadm_has() { node "$TSADM" "$1" phase "$2" --help >/dev/null 2>&1; }
+# tsadm_has CMD PHASE: tsadm offers `CMD phase PHASE` (kubeadm-compatible CLI). Its help must name
+# the phase: CLI libraries answer --help of an unknown subcommand with the parent's help and exit 0.
+tsadm_has() {
+  local out
+  out=$(node "$TSADM" "$1" phase "$2" --help 2>&1) && grep -q "$1 phase $2\b" <<<"$out"
+}
 
 # choose_phases CMD PHASES…: sets HAVE (phases tsadm has) and LACK (the others).
 choose_phases() {
@@ -76,7 +80,7 @@ explain_choice() {
   if [[ $TOOL == kubeadm ]]; then
     log "$cmd: TSADM_CLUSTER_TOOL=kubeadm: using the reference kubeadm"
   elif ! tsadm_runs; then
-    log "$cmd: tsadm is not runnable ($TSADM; try npm run build): using reference kubeadm for all phases"
+    log "$cmd: tsadm lacks phases ${LACK[*]} (it does not run: try npm run build); using reference kubeadm for them"
   elif ((${#LACK[@]} > 0)); then
     log "$cmd: tsadm lacks phases ${LACK[*]}; using reference kubeadm for them"
   else
@@ -218,8 +222,9 @@ print_access() {
 }
 
 cluster_healthy() {
-  "$MACHINE" list 2>/dev/null | grep -q "^$CP	$CP_IP	up" &&
-    "$MACHINE" list 2>/dev/null | grep -q "^$WORKER	$WORKER_IP	up" &&
+  local machines
+  machines=$("$MACHINE" list 2>/dev/null) || return 1
+  grep -qP "^$CP\t$CP_IP\tup$" <<<"$machines" && grep -qP "^$WORKER\t$WORKER_IP\tup$" <<<"$machines" &&
     nodes_ready >/dev/null 2>&1
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Plays systemd's kubelet.service with kubeadm's 10-kubeadm.conf drop-in, inside one e2e machine
 # (machine.sh starts it as a daemon). It:
-#   - waits for /var/lib/kubelet/config.yaml (like the real unit crash-looping until kubeadm writes it),
+#   - waits for /var/lib/kubelet/config.yaml (like the real unit crash-looping until kubeadm writes
+#     it) and kubeadm-flags.env (or 3 s of quiet after config.yaml),
 #   - runs  kubelet --bootstrap-kubeconfig=… --kubeconfig=… --config=… $KUBELET_KUBEADM_ARGS
 #           $KUBELET_EXTRA_ARGS + this environment's flags (cgroup root, node IP, swap, cgroupfs),
 #   - restarts it when it exits (after RESTART_DELAY s), when config.yaml, kubeadm-flags.env or
@@ -22,7 +23,7 @@ RESTART_DELAY=${TSADM_KUBELET_RESTART_DELAY:-2}
 
 kubelet_pid=""
 started_fp=""
-last_exit=0
+last_exit=-100
 
 say() { printf '%s supervisor: %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 
@@ -33,6 +34,14 @@ fingerprint() { cat "$CONFIG" "$FLAGS_ENV" "$DEFAULTS_ENV" 2>/dev/null | md5sum 
 env_value() {
   [[ -f $1 ]] || return 0
   sed -n "s/^[[:space:]]*$2=//p" "$1" | tail -1 | sed 's/^"\(.*\)"$/\1/; s/^'"'"'\(.*\)'"'"'$/\1/'
+}
+
+# The unit may start: config.yaml is there, and so is kubeadm-flags.env — or config.yaml has been
+# left alone for 3 s (kubeadm writes the two files moments apart, in either order; a tool that
+# writes no flags file still gets its kubelet).
+may_start() {
+  [[ -f $CONFIG ]] || return 1
+  [[ -f $FLAGS_ENV ]] || (($(date +%s) - $(stat -c %Y "$CONFIG") >= 3))
 }
 
 kubelet_running() { [[ -n $kubelet_pid ]] && kill -0 "$kubelet_pid" 2>/dev/null; }
@@ -88,6 +97,8 @@ while true; do
       stop_kubelet "restart requested"
       [[ -f $CONFIG ]] && start_kubelet
     elif [[ $(fingerprint) != "$started_fp" ]]; then
+      # Let a writer finish the set of files (kubeadm writes two) before restarting once.
+      sleep 1
       stop_kubelet "configuration changed"
       [[ -f $CONFIG ]] && start_kubelet
     fi
@@ -99,13 +110,13 @@ while true; do
       rm -f "$MDIR/kubelet.pid"
       last_exit=$SECONDS
     fi
-    if [[ $want == running && -f $CONFIG ]]; then
+    if [[ $want == running ]] && may_start; then
       if [[ -e $CTL/restart ]] || ((SECONDS - last_exit >= RESTART_DELAY)); then
         rm -f "$CTL/restart"
         start_kubelet
       fi
-    else
-      # Nothing to start: a restart request is satisfied (the unit would just fail again).
+    elif [[ ! -f $CONFIG ]]; then
+      # Nothing to start: a restart request is satisfied (the real unit would just fail again).
       rm -f "$CTL/restart"
     fi
   fi

@@ -51,6 +51,9 @@ create_netns() {
   ip -n "$ns" link set lo up
   ip -n "$ns" addr add "$ip/24" dev eth0
   ip -n "$ns" link set eth0 up
+  # No default route (nothing may leave), but node processes must reach ClusterIPs: kube-proxy
+  # DNATs them in OUTPUT, which needs a route to exist first. Default service CIDR only.
+  ip -n "$ns" route add "$SERVICE_CIDR" dev eth0
 }
 
 # Pod traffic between machines: each machine's pod /24 is routed via that machine's IP.
@@ -135,25 +138,37 @@ mntns_pids() {
   done
 }
 
+# running PID: alive and not a zombie waiting for its parent.
+running() {
+  local state
+  state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1) || return 1
+  [[ -n $state && $state != Z ]]
+}
+
 # stop_pidfile FILE SECONDS: TERM the process, KILL it after SECONDS.
 stop_pidfile() {
   local pid i
   pid=$(pid_alive "$1") || return 0
   kill -TERM "$pid" 2>/dev/null || true
   for i in $(seq 1 $(($2 * 10))); do
-    kill -0 "$pid" 2>/dev/null || return 0
+    running "$pid" || return 0
     sleep 0.1
   done
   kill -KILL "$pid" 2>/dev/null || true
 }
 
-# Kill every process of the machine: freeze its cgroups so nothing forks away, KILL, thaw.
+# Kill every process of the machine: freeze its cgroups so nothing forks away, KILL, thaw. Then
+# wait until the killed processes are reaped, so no zombie outlives the teardown.
 kill_all() {
-  local name=$1 fz try pids
+  local name=$1 fz try pids killed=""
   fz=$(cgroup_hierarchies | grep '/freezer$' || true)
   for try in $(seq 1 30); do
     pids=$( (cgroup_pids "$name"; mntns_pids "$name") | sort -un | grep -vx "$$" || true)
-    [[ -z $pids ]] && return 0
+    if [[ -z $pids ]]; then
+      wait_reaped $killed
+      return 0
+    fi
+    killed+=" $pids"
     [[ -n $fz && -d $fz/$name ]] && echo FROZEN >"$fz/$name/freezer.state" 2>/dev/null || true
     # shellcheck disable=SC2086
     kill -KILL $pids 2>/dev/null || true
@@ -161,6 +176,16 @@ kill_all() {
     sleep 0.2
   done
   log "warning: processes of $name survived: $pids"
+}
+
+wait_reaped() {
+  local pid i
+  for pid in "$@"; do
+    for i in $(seq 1 50); do
+      [[ -e /proc/$pid ]] || break
+      sleep 0.1
+    done
+  done
 }
 
 known_machines() {
@@ -177,7 +202,9 @@ cmd_up() {
   validate_name "$name"
   validate_ip "$ip"
   mdir=$(machine_dir "$name")
-  if hpid=$(holder_pid "$name"); then
+  # A machine counts as up only when a previous `up` finished (file `up`); a half-made one (an `up`
+  # that failed; its logs are kept for a look) is removed and made anew.
+  if hpid=$(holder_pid "$name") && [[ -f $mdir/up ]]; then
     [[ $(cat "$mdir/ip") == "$ip" ]] || die "machine $name is already up with IP $(cat "$mdir/ip")"
     log "machine $name is already up ($ip)"
     return 0
@@ -229,6 +256,7 @@ cmd_up() {
   done
   daemon "$name" supervisor "$E2E_DIR/kubelet-supervisor.sh"
   add_pod_routes "$name" "$ip"
+  touch "$mdir/up"
   log "machine $name up at $ip in $((SECONDS - t0))s (holder $hpid)"
 }
 
@@ -271,7 +299,7 @@ cmd_down() {
   fi
   if [[ -d $mdir ]]; then
     # Every mount of the machine lived in its own namespace; refuse to delete through a mount.
-    if grep -q " $mdir[/ ]" /proc/self/mountinfo; then
+    if grep -q " ${mdir}[/ ]" /proc/self/mountinfo; then
       die "$mdir still has mounts on the host; not removing it"
     fi
     rm -rf "$mdir"
@@ -297,7 +325,7 @@ cmd_down_all() {
 cmd_list() {
   local name state
   for name in $(known_machines); do
-    if holder_pid "$name" >/dev/null; then state=up; else state=broken; fi
+    if holder_pid "$name" >/dev/null && [[ -f $(machine_dir "$name")/up ]]; then state=up; else state=broken; fi
     printf '%s\t%s\t%s\n' "$name" "$(cat "$(machine_dir "$name")/ip" 2>/dev/null || echo -)" "$state"
   done
 }

@@ -102,14 +102,15 @@ stage_source() {
   (cd "$CACHE/src" && apt_src source --download-only kubernetes) >>"$CACHE/logs/apt-src.log" 2>&1 ||
     die "apt-get source kubernetes failed; see $CACHE/logs/apt-src.log"
   ls "$CACHE"/src/kubernetes_*.orig.tar.* >/dev/null 2>&1 || die "no orig tarball in $CACHE/src"
-  log "stage source: $(cd "$CACHE/src" && ls)"
+  log "stage source: $(cd "$CACHE/src" && ls | tr "\n" " ")"
 }
 
 # --- build -----------------------------------------------------------------------------------
 stage_build() {
-  local build=$CACHE/build/kubernetes orig reflect=/usr/share/gocode/src/github.com/modern-go/reflect2
-  orig=$(ls "$CACHE"/src/kubernetes_*.orig.tar.* | grep -v -- '\.orig-' | head -1 || true)
-  [[ -n $orig ]] || orig=$(ls "$CACHE"/src/kubernetes_*.orig.tar.* | head -1)
+  local build=$CACHE/build/kubernetes orig='' reflect=/usr/share/gocode/src/github.com/modern-go/reflect2
+  # The main orig tarball (not an extra "orig-COMPONENT" one).
+  for orig in "$CACHE"/src/kubernetes_*.orig.tar.*; do [[ $orig == *.orig-* ]] || break; done
+  [[ -f $orig ]] || die "no kubernetes orig tarball in $CACHE/src"
   rm -rf "$build" && mkdir -p "$build"
   log "stage build: unpacking $(basename "$orig")"
   tar -xf "$orig" -C "$build" --strip-components=1

@@ -4,6 +4,7 @@ import { registerPhaseSubcommands, registerWorkflow } from './workflow-command.j
 import { TsadmError } from '../errors.js';
 import { initWorkflow } from '../workflows/init.js';
 import { registerVersionCommand } from '../commands/version.js';
+import { registerConfigCommand } from '../commands/config.js';
 
 /**
  * The whole command line. Workflow commands (init, join, reset, and `phase` as the design card's
@@ -34,6 +35,7 @@ export function buildCli(argv: readonly string[], io: CliIO): Argv {
   y.command('phase', 'Run a single phase of the init workflow (same as "init phase")', (pc) =>
     registerPhaseSubcommands(pc, initWorkflow(env), wrap),
   );
+  registerConfigCommand(y, env);
   registerVersionCommand(y, env);
   y.completion('completion', 'Output shell completion code for bash or zsh (source it from your shell rc file)');
   return y

@@ -37,6 +37,8 @@ export function addFlags(y: Argv, names: readonly FlagName[]): Argv {
     const opt: Record<string, unknown> = {
       describe: spec.describe,
       hidden: 'hidden' in spec ? spec.hidden : false,
+      // Flags belong to the command that declares them, not to its subcommands.
+      global: false,
     };
     if (spec.type === 'array') {
       opt.type = 'string';

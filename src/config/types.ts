@@ -62,6 +62,8 @@ export interface NodeRegistration {
   readonly kubeletExtraArgs: readonly Arg[];
   readonly ignorePreflightErrors: readonly string[];
   readonly imagePullPolicy: 'Always' | 'IfNotPresent' | 'Never';
+  /** v1beta4 `imagePullSerial` (default true): pull images one at a time. */
+  readonly imagePullSerial?: boolean;
 }
 
 export interface APIEndpoint {
@@ -153,6 +155,8 @@ export interface InitConfiguration {
   readonly skipPhases: readonly string[];
   readonly patches?: Patches;
   readonly timeouts: Timeouts;
+  /** v1beta4 `dryRun` (or --dry-run, which wins when given). */
+  readonly dryRun?: boolean;
 }
 
 export interface BootstrapTokenDiscovery {
@@ -186,6 +190,8 @@ export interface JoinConfiguration {
   readonly skipPhases: readonly string[];
   readonly patches?: Patches;
   readonly timeouts: Timeouts;
+  /** v1beta4 `dryRun` (or --dry-run, which wins when given). */
+  readonly dryRun?: boolean;
 }
 
 export interface ResetConfiguration {
@@ -195,6 +201,10 @@ export interface ResetConfiguration {
   readonly ignorePreflightErrors: readonly string[];
   readonly skipPhases: readonly string[];
   readonly cleanupTmpDir: boolean;
+  /** v1beta4 `dryRun` (or --dry-run, which wins when given). */
+  readonly dryRun?: boolean;
+  /** v1beta4 `unmountFlags`: unmount2() flags (MNT_FORCE, MNT_DETACH, MNT_EXPIRE, UMOUNT_NOFOLLOW). */
+  readonly unmountFlags?: readonly string[];
 }
 
 /**

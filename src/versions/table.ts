@@ -67,10 +67,16 @@ export interface VersionProfile {
     readonly containerRuntimeRemoteFlag: boolean;
     /** CRI sockets are written as unix:// URLs. */
     readonly criSocketUrl: boolean;
+    /** --patches knows the "kubeletconfiguration" target (1.25, PR #110405). */
+    readonly configPatchTarget: boolean;
+    /** NodeLocalCRISocket default: the CRI socket stays in instance-config.yaml, not on the Node annotation (1.34 beta). */
+    readonly nodeLocalCriSocket: boolean;
   };
   readonly controlPlane: {
     readonly markLabels: readonly string[];
     readonly markTaints: readonly string[];
+    /** mark-control-plane log line: 1.20's `labels "a=''" and "b='' (deprecated)"` or the later `labels: [a b]`. */
+    readonly markLogStyle: 'deprecated-pair' | 'list';
     /** kubeadm-config also holds ClusterStatus (v1beta2 era). */
     readonly clusterStatus: boolean;
     /** Static pods carry seccompProfile RuntimeDefault (1.22+). */
@@ -90,6 +96,33 @@ export interface VersionProfile {
     readonly etcd36Flags: boolean;
     /** etcd pod requests ephemeral-storage (1.20 observed). */
     readonly etcdEphemeralStorage: boolean;
+    /**
+     * How extraArgs combine with defaults: 'map' (v1beta2/v1beta3: override by name) or 'list'
+     * (v1beta4, 1.31: a user arg replaces all defaults of its name; repeats allowed).
+     */
+    readonly extraArgsMode: 'map' | 'list';
+    /** ClusterConfiguration featureGates.IPv6DualStack is passed as --feature-gates to apiserver/KCM/scheduler and the kubelet config (until GA in 1.23). */
+    readonly dualStackFeatureGate: boolean;
+    /** Host CA directories mounted read-only into apiserver/KCM when they exist on the host. */
+    readonly caCertsExtraDirs: readonly string[];
+    /** Container env = proxy vars merged with extraEnvs and sorted by name (v1beta4), else environment order. */
+    readonly sortedEnv: boolean;
+  };
+  readonly addons: {
+    /** CoreDNS tolerates node-role.kubernetes.io/master:NoSchedule (dropped in 1.26). */
+    readonly corednsMasterToleration: boolean;
+    /** ClusterRole system:coredns may list/watch discovery.k8s.io EndpointSlices (CoreDNS ≥ 1.8.1). */
+    readonly corednsEndpointSlices: boolean;
+    /** Value of the kube-dns Service label kubernetes.io/name. */
+    readonly corednsServiceLabel: 'KubeDNS' | 'CoreDNS';
+    /** Preferred pod anti-affinity on kubernetes.io/hostname (1.25, PR #110593). */
+    readonly corednsAntiAffinity: boolean;
+    /** capabilities.drop spelled "ALL" (1.29, PR #121384) instead of "all". */
+    readonly corednsDropAllUpper: boolean;
+    /** Corefile disables success/denial caching of the cluster domain (1.32, PR #128359). */
+    readonly corednsCacheDisableClusterDomain: boolean;
+    /** Probes use the named container ports liveness-probe / readiness-probe (1.33, PR #131587). */
+    readonly corednsNamedProbePorts: boolean;
   };
   readonly workflow: {
     /** kubelet-start runs after etcd/control-plane (modern) instead of after kubeconfig (1.20). */
@@ -130,10 +163,13 @@ const BASE_1_20: VersionProfile = {
     finalizePhase: 'experimental-cert-rotation',
     containerRuntimeRemoteFlag: true,
     criSocketUrl: false,
+    configPatchTarget: false,
+    nodeLocalCriSocket: false,
   },
   controlPlane: {
     markLabels: ['node-role.kubernetes.io/master', 'node-role.kubernetes.io/control-plane'],
     markTaints: ['node-role.kubernetes.io/master:NoSchedule'],
+    markLogStyle: 'deprecated-pair',
     clusterStatus: true,
     seccompRuntimeDefault: false,
     podPriority: false,
@@ -146,6 +182,19 @@ const BASE_1_20: VersionProfile = {
     etcdWatchProgressFlag: false,
     etcd36Flags: false,
     etcdEphemeralStorage: true,
+    extraArgsMode: 'map',
+    dualStackFeatureGate: true,
+    caCertsExtraDirs: ['/etc/pki', '/usr/share/ca-certificates', '/usr/local/share/ca-certificates', '/etc/ca-certificates'],
+    sortedEnv: false,
+  },
+  addons: {
+    corednsMasterToleration: true,
+    corednsEndpointSlices: false,
+    corednsServiceLabel: 'KubeDNS',
+    corednsAntiAffinity: false,
+    corednsDropAllUpper: false,
+    corednsCacheDisableClusterDomain: false,
+    corednsNamedProbePorts: false,
   },
   workflow: { kubeletStartAfterControlPlane: false, showJoinCommandPhase: false, waitControlPlaneHidden: true },
   skew: { minControlPlane: '1.19.0', minKubelet: '1.19.0' },
@@ -155,13 +204,17 @@ const BASE_1_20: VersionProfile = {
 const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta }> = [
   {
     minor: '1.21',
-    why: 'exclude-from-external-load-balancers label (PR #98269); coredns/coredns path with v tag',
+    why: 'exclude-from-external-load-balancers label (PR #98269); coredns/coredns path with v tag; no etcd ephemeral-storage request (PR #102673, in 1.21 patches and the default v1.21.14)',
     delta: {
       images: { etcdTag: '3.4.13-0', corednsTag: 'v1.8.0', pauseTag: '3.4.1', corednsDefaultPath: 'coredns/coredns' },
       kubelet: { configMapName: 'kubelet-config-1.21', configRbacName: 'kubeadm:kubelet-config-1.21' },
       controlPlane: {
         markLabels: ['node-role.kubernetes.io/master', 'node-role.kubernetes.io/control-plane', 'node.kubernetes.io/exclude-from-external-load-balancers'],
+        markLogStyle: 'list',
+        etcdEphemeralStorage: false,
       },
+      // kube-dns removed; CoreDNS ≥ 1.8.1 watches EndpointSlices (Service label "CoreDNS": unverified minor)
+      addons: { corednsEndpointSlices: true, corednsServiceLabel: 'CoreDNS' },
       skew: { minControlPlane: '1.20.0', minKubelet: '1.20.0' },
     },
   },
@@ -178,11 +231,11 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
   },
   {
     minor: '1.23',
-    why: '--port=0 removed from controller-manager/scheduler (kubeadm #2207)',
+    why: '--port=0 removed from controller-manager/scheduler (kubeadm #2207); IPv6DualStack GA, no longer forwarded as a feature gate (PR #104691)',
     delta: {
       images: { etcdTag: '3.5.1-0', corednsTag: 'v1.8.6', pauseTag: '3.6' },
       kubelet: { configMapName: 'kubelet-config-1.23', configRbacName: 'kubeadm:kubelet-config-1.23' },
-      controlPlane: { componentPortZeroFlag: false },
+      controlPlane: { componentPortZeroFlag: false, dualStackFeatureGate: false },
       skew: { minControlPlane: '1.22.0', minKubelet: '1.22.0' },
     },
   },
@@ -202,18 +255,24 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
   },
   {
     minor: '1.25',
-    why: 'registry.k8s.io; only the control-plane taint; etcd watch-progress flag (PR #111383); serializable etcd probes (PR #110072)',
+    why: 'registry.k8s.io; only the control-plane taint; etcd watch-progress flag (PR #111383); serializable etcd probes (PR #110072); kubeletconfiguration patch target (PR #110405)',
     delta: {
       defaultImageRepository: 'registry.k8s.io',
       images: { etcdTag: '3.5.4-0', corednsTag: 'v1.9.3', pauseTag: '3.8' },
+      kubelet: { configPatchTarget: true },
       controlPlane: { markTaints: ['node-role.kubernetes.io/control-plane:NoSchedule'], etcdWatchProgressFlag: true, etcdProbes: 'health-serializable' },
+      addons: { corednsAntiAffinity: true }, // PR #110593
       skew: { minControlPlane: '1.24.0', minKubelet: '1.23.0' },
     },
   },
   {
     minor: '1.26',
-    why: 'image bumps',
-    delta: { images: { etcdTag: '3.5.6-0', corednsTag: 'v1.9.3', pauseTag: '3.9' }, skew: { minControlPlane: '1.25.0', minKubelet: '1.24.0' } },
+    why: 'image bumps; CoreDNS no longer tolerates the master taint',
+    delta: {
+      images: { etcdTag: '3.5.6-0', corednsTag: 'v1.9.3', pauseTag: '3.9' },
+      addons: { corednsMasterToleration: false },
+      skew: { minControlPlane: '1.25.0', minKubelet: '1.24.0' },
+    },
   },
   {
     minor: '1.27',
@@ -240,6 +299,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
         etcdClientOrg: undefined,
       },
       kubeconfig: { superAdmin: true },
+      addons: { corednsDropAllUpper: true }, // PR #121384
       skew: { minControlPlane: '1.28.0', minKubelet: '1.26.0' },
     },
   },
@@ -250,13 +310,18 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
   },
   {
     minor: '1.31',
-    why: 'v1beta4; backdated leaves and CA:FALSE; etcd /livez+/readyz probes (PR #124465); enable-client-cert-rotation',
+    why: 'v1beta4 (list extraArgs, extraEnvs sorted into env); backdated leaves and CA:FALSE; etcd /livez+/readyz probes (PR #124465); enable-client-cert-rotation; /etc/pki no longer mounted, /etc/pki/ca-trust and /etc/pki/tls/certs instead (PR #124361)',
     delta: {
       configApiVersion: 'kubeadm.k8s.io/v1beta4',
       images: { etcdTag: '3.5.15-0', corednsTag: 'v1.11.3', pauseTag: '3.10' },
       pki: { leafNotBefore: 'backdated', backdateMs: 5 * 60 * 1000, leafBasicConstraints: true, caSerialZero: false },
       kubelet: { finalizePhase: 'enable-client-cert-rotation' },
-      controlPlane: { etcdProbes: 'livez-readyz' },
+      controlPlane: {
+        etcdProbes: 'livez-readyz',
+        extraArgsMode: 'list',
+        sortedEnv: true,
+        caCertsExtraDirs: ['/etc/pki/ca-trust', '/etc/pki/tls/certs', '/usr/share/ca-certificates', '/usr/local/share/ca-certificates', '/etc/ca-certificates'],
+      },
       workflow: { kubeletStartAfterControlPlane: true, showJoinCommandPhase: true, waitControlPlaneHidden: false },
       skew: { minControlPlane: '1.30.0', minKubelet: '1.28.0' },
     },
@@ -267,13 +332,18 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     delta: {
       images: { etcdTag: '3.5.16-0', corednsTag: 'v1.11.3', pauseTag: '3.10' },
       controlPlane: { schedulerLivez: true },
+      addons: { corednsCacheDisableClusterDomain: true }, // PR #128359
       skew: { minControlPlane: '1.31.0', minKubelet: '1.29.0' },
     },
   },
   {
     minor: '1.33',
-    why: 'image bumps',
-    delta: { images: { etcdTag: '3.5.21-0', corednsTag: 'v1.12.0', pauseTag: '3.10' }, skew: { minControlPlane: '1.32.0', minKubelet: '1.30.0' } },
+    why: 'image bumps; CoreDNS probes on named ports (PR #131587)',
+    delta: {
+      images: { etcdTag: '3.5.21-0', corednsTag: 'v1.12.0', pauseTag: '3.10' },
+      addons: { corednsNamedProbePorts: true },
+      skew: { minControlPlane: '1.32.0', minKubelet: '1.30.0' },
+    },
   },
   {
     minor: '1.34',
@@ -281,6 +351,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     delta: {
       images: { etcdTag: '3.6.4-0', corednsTag: 'v1.12.1', pauseTag: '3.10.1' },
       controlPlane: { etcd36Flags: true, namedProbePorts: true },
+      kubelet: { nodeLocalCriSocket: true }, // NodeLocalCRISocket beta, on by default
       skew: { minControlPlane: '1.33.0', minKubelet: '1.31.0' },
     },
   },

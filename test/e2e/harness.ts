@@ -193,6 +193,69 @@ export function parseJoinCommand(initOutput: string): string[] {
   return last.split(/\s+/).slice(2);
 }
 
+/** Run tsadm (node <repo>/bin/tsadm ARGS) inside MACHINE; TSADM_SERVICE_MANAGER is set there. */
+export async function tsadm(machine: string, args: string[], opts: ExecOptions = {}): Promise<ExecResult> {
+  return machineExec(machine, ['node', tsadmBin(), ...args], opts);
+}
+
+export const CRI_SOCKET = '/run/containerd/containerd.sock';
+
+/**
+ * `kubeadm init` with the reference kubeadm on CP (config from kubeadmConfig, preflight skipped:
+ * it needs crictl). Resolves the output and the worker join arguments it printed.
+ */
+export async function referenceInit(cp: Machine, extraArgs: string[] = []): Promise<{ output: string; joinArgs: string[] }> {
+  const config = writeSharedFile(`kubeadm-${cp.name}.yaml`, await kubeadmConfig(cp.ip, cp.name));
+  const r = await machineExec(cp.name, ['kubeadm', 'init', '--config', config, '--skip-phases=preflight', ...extraArgs], {
+    timeoutMs: 6 * 60_000,
+  });
+  return { output: r.stdout, joinArgs: parseJoinCommand(r.stdout) };
+}
+
+/** `kubeadm join` of WORKER with the reference kubeadm and the arguments init printed. */
+export async function referenceJoin(worker: Machine, joinArgs: string[]): Promise<string> {
+  const r = await machineExec(
+    worker.name,
+    ['kubeadm', 'join', ...joinArgs, '--cri-socket', CRI_SOCKET, '--skip-phases=preflight'],
+    { timeoutMs: 6 * 60_000 },
+  );
+  return r.stdout;
+}
+
+/**
+ * Wait until NODES are Ready and the control plane of CP (etcd, apiserver, controller-manager,
+ * scheduler mirror pods) plus one kube-proxy per node run. Mirror pods appear only at the kubelet's
+ * next sync, ~60 s after init. On timeout the error carries the pods and kubelet logs.
+ */
+export async function waitClusterReady(cp: Machine, nodes: Machine[], timeoutMs = 5 * 60_000): Promise<void> {
+  try {
+    await waitFor(
+      async () => {
+        const r = await nodeReadiness(cp.name);
+        return nodes.every((n) => r[n.name] === 'True');
+      },
+      timeoutMs,
+      `nodes ${nodes.map((n) => n.name).join(', ')} Ready`,
+    );
+    await waitFor(
+      async () => {
+        const p = await podPhases(cp.name, 'kube-system');
+        const controlPlane = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'].every(
+          (c) => p[`${c}-${cp.name}`] === 'Running',
+        );
+        const proxies = Object.entries(p).filter(([n, ph]) => n.startsWith('kube-proxy-') && ph === 'Running');
+        return controlPlane && proxies.length === nodes.length;
+      },
+      timeoutMs,
+      `control-plane pods of ${cp.name} and ${nodes.length} kube-proxy pods Running`,
+    );
+  } catch (e) {
+    const pods = await kubectl(cp.name, ['get', 'pods', '-A', '-o', 'wide'], { reject: false }).catch(() => '');
+    const logs = nodes.map((n) => `--- ${n.name} kubelet\n${machineLog(n.name)}`).join('\n');
+    throw new Error(`${(e as Error).message}\n--- pods\n${pods}\n${logs}`);
+  }
+}
+
 /** Node name → Ready condition status ("True"/"False"/"Unknown"). */
 export async function nodeReadiness(machine: string): Promise<Record<string, string>> {
   const items = JSON.parse(await kubectl(machine, ['get', 'nodes', '-o', 'json'])).items as {

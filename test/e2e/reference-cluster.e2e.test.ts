@@ -7,17 +7,15 @@ import {
   createMachine,
   destroyAll,
   hostTraces,
-  kubeadmConfig,
   kubectl,
   machineExec,
-  machineLog,
-  nodeReadiness,
-  parseJoinCommand,
   podPhases,
   provision,
+  referenceInit,
+  referenceJoin,
   requireComponents,
+  waitClusterReady,
   waitFor,
-  writeSharedFile,
   type HostTraces,
 } from './harness.js';
 
@@ -25,7 +23,8 @@ const CP = { name: 'cp1', ip: '10.250.0.11' };
 const WORKER = { name: 'w1', ip: '10.250.0.12' };
 const MIN = 60_000;
 
-jest.setTimeout(15 * MIN);
+// Timeouts are per hook/test (ESM jest has no `jest` global without importing it).
+const TEST_TIMEOUT = 15 * MIN;
 
 let baseline: HostTraces;
 
@@ -46,57 +45,26 @@ describe('reference kubeadm on harness machines', () => {
     await createMachine(CP.name, CP.ip);
     await createMachine(WORKER.name, WORKER.ip);
 
-    const config = writeSharedFile('reference-cluster-kubeadm.yaml', await kubeadmConfig(CP.ip, CP.name));
-    // Preflight needs crictl, which Debian does not have: skipped (images are imported already).
-    const init = await machineExec(CP.name, ['kubeadm', 'init', '--config', config, '--skip-phases=preflight'], {
-      timeoutMs: 6 * MIN,
-    });
-    expect(init.stdout).toContain('Your Kubernetes control-plane has initialized successfully!');
+    const init = await referenceInit(CP);
+    expect(init.output).toContain('Your Kubernetes control-plane has initialized successfully!');
+    expect(init.joinArgs[0]).toBe(`${CP.ip}:6443`);
+    expect(init.joinArgs).toEqual(expect.arrayContaining(['--token', '--discovery-token-ca-cert-hash']));
 
-    const joinArgs = parseJoinCommand(init.stdout);
-    expect(joinArgs[0]).toBe(`${CP.ip}:6443`);
-    const join = await machineExec(
-      WORKER.name,
-      ['kubeadm', 'join', ...joinArgs, '--cri-socket', '/run/containerd/containerd.sock', '--skip-phases=preflight'],
-      { timeoutMs: 6 * MIN },
-    );
-    expect(join.stdout).toContain('This node has joined the cluster');
+    const join = await referenceJoin(WORKER, init.joinArgs);
+    expect(join).toContain('This node has joined the cluster');
 
-    try {
-      await waitFor(
-        async () => {
-          const r = await nodeReadiness(CP.name);
-          return r[CP.name] === 'True' && r[WORKER.name] === 'True';
-        },
-        5 * MIN,
-        'nodes cp1 and w1 Ready',
-      );
-      // Static pods' mirror pods show up only at the kubelet's next sync (~60 s after init).
-      const phases = await waitFor(
-        async () => {
-          const p = await podPhases(CP.name, 'kube-system');
-          const cp = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'].every(
-            (c) => p[`${c}-${CP.name}`] === 'Running',
-          );
-          const proxies = Object.entries(p).filter(([n, ph]) => n.startsWith('kube-proxy-') && ph === 'Running');
-          return cp && proxies.length === 2 ? p : undefined;
-        },
-        5 * MIN,
-        'control-plane pods and 2 kube-proxy pods Running',
-      );
-      expect(Object.keys(phases)).toEqual(expect.arrayContaining(['etcd-cp1', 'kube-apiserver-cp1']));
-    } catch (e) {
-      const pods = await kubectl(CP.name, ['get', 'pods', '-A', '-o', 'wide'], { reject: false });
-      throw new Error(
-        `${(e as Error).message}\n--- pods\n${pods}\n--- cp1 kubelet\n${machineLog(CP.name)}\n--- w1 kubelet\n${machineLog(WORKER.name)}`,
-      );
-    }
+    await waitClusterReady(CP, [CP, WORKER]);
 
     const nodes = await kubectl(CP.name, ['get', 'nodes', '-o', 'wide']);
     expect(nodes).toMatch(/cp1\s+Ready\s+control-plane,master/);
     expect(nodes).toMatch(/w1\s+Ready/);
     expect(nodes).toContain('v1.20.2');
-  });
+    const pods = await podPhases(CP.name, 'kube-system');
+    for (const p of ['etcd-cp1', 'kube-apiserver-cp1', 'kube-controller-manager-cp1', 'kube-scheduler-cp1']) {
+      expect(pods[p]).toBe('Running');
+    }
+    expect(Object.entries(pods).filter(([n, ph]) => n.startsWith('kube-proxy-') && ph === 'Running')).toHaveLength(2);
+  }, TEST_TIMEOUT);
 
   test('the kubelet unit obeys TSADM_SERVICE_MANAGER inside a machine', async () => {
     const sm = async (action: string, unit = 'kubelet') =>
@@ -128,9 +96,25 @@ describe('reference kubeadm on harness machines', () => {
 
     expect(await sm('start')).toBe(0);
     await waitFor(async () => (await sm('is-active')) === 0, MIN, 'kubelet active after start');
+
+    // Like `systemctl restart` after kubeadm rewrites the unit's files: a change restarts the kubelet.
+    const pidBeforeEdit = await waitFor(async () => {
+      const p = await kubeletPid();
+      return /^\d+$/.test(p) ? p : undefined;
+    }, MIN, 'a running kubelet');
+    await machineExec(WORKER.name, ['sh', '-c', 'echo \'KUBELET_EXTRA_ARGS="--v=1"\' >/etc/default/kubelet']);
+    const pidAfterEdit = await waitFor(async () => {
+      const p = await kubeletPid();
+      return /^\d+$/.test(p) && p !== pidBeforeEdit ? p : undefined;
+    }, MIN, 'a kubelet restarted after /etc/default/kubelet changed');
+    const cmdline = (await machineExec(WORKER.name, ['cat', `/proc/${pidAfterEdit}/cmdline`])).stdout.split('\0');
+    expect(cmdline).toContain('--v=1');
+    expect(cmdline).toEqual(expect.arrayContaining(['--cgroup-root=/w1', '--node-ip=10.250.0.12', '--fail-swap-on=false']));
+    await machineExec(WORKER.name, ['rm', '/etc/default/kubelet']);
+
     expect(await sm('frobnicate')).toBe(2);
     expect(await sm('is-active', 'nosuchunit')).toBe(5);
-  });
+  }, 5 * MIN);
 
   test('teardown leaves no process, namespace, mount, cgroup root or iptables rule', async () => {
     const during = await hostTraces();
@@ -148,5 +132,5 @@ describe('reference kubeadm on harness machines', () => {
     expect(after.cgroupRoots).toEqual([]);
     expect(after.iptables).toEqual(baseline.iptables);
     expect(after.stateDirEntries).toEqual([]);
-  });
+  }, 5 * MIN);
 });

@@ -1,4 +1,5 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034
+# (SC2034: the variables here are used by the scripts that source this file.)
 # Shared settings and helpers of the e2e scripts. Sourced, never run.
 #
 # Environment knobs:
@@ -25,6 +26,7 @@ HOST_LINK=tsadm-host
 HOST_LINK_PEER=host0
 HOST_IP=$NET_PREFIX.1
 POD_CIDR=10.244.0.0/16
+SERVICE_CIDR=10.96.0.0/12
 
 # Inside a machine: its private /run holds the control files of the machine's own "init".
 MACHINE_RUN=/run/tsadm-machine

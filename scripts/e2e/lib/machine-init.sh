@@ -70,6 +70,10 @@ echo 1 >/proc/sys/net/ipv4/ip_forward
 echo 1 >/proc/sys/net/bridge/bridge-nf-call-iptables 2>/dev/null || log "warning: no bridge-nf-call-iptables"
 
 printf '127.0.0.1\tlocalhost\n%s\t%s\n' "$IP" "$NAME" >/etc/hosts
+# No DNS server is reachable from a machine: point lookups at loopback so they fail at once,
+# inside the machine (e.g. containerd trying to pull the CoreDNS image from registry.local).
+rm -f /etc/resolv.conf
+printf '# tsadm e2e machine: no DNS here\nnameserver 127.0.0.1\n' >/etc/resolv.conf
 mkdir -p /etc/kubernetes/manifests
 
 # The node's tools: the provisioned Kubernetes binaries, found first on the machine's PATH.

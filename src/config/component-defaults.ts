@@ -1,0 +1,51 @@
+/**
+ * The KubeletConfiguration and KubeProxyConfiguration documents `config print init-defaults
+ * --component-configs` shows: the fields kubeadm sets (componentconfigs/kubelet.go, kubeproxy.go);
+ * the zero-value fields kubeadm's Go serializer adds are left out (the components default them).
+ */
+import { MANIFESTS_DIR, PORTS } from '../constants.js';
+import type { VersionProfile } from '../versions/table.js';
+import { KUBE_PROXY_API_VERSION, KUBELET_API_VERSION } from './schema-kubeadm.js';
+import { formatIp, nthAddress, parseCidr } from './net.js';
+import type { ClusterConfiguration } from './types.js';
+
+export const COMPONENT_CONFIG_KINDS = ['KubeletConfiguration', 'KubeProxyConfiguration'] as const;
+export type ComponentConfigKind = (typeof COMPONENT_CONFIG_KINDS)[number];
+
+/** The 10th address of the first service subnet (kubeadm's cluster DNS IP). */
+export function clusterDnsIp(serviceSubnet: string): string | undefined {
+  const first = parseCidr(serviceSubnet.split(',')[0]?.trim() ?? '');
+  return first ? formatIp(nthAddress(first, 10)) : undefined;
+}
+
+export function kubeletDefaults(c: ClusterConfiguration, profile: VersionProfile): Record<string, unknown> {
+  const dns = clusterDnsIp(c.networking.serviceSubnet);
+  return {
+    apiVersion: KUBELET_API_VERSION,
+    kind: 'KubeletConfiguration',
+    authentication: {
+      anonymous: { enabled: false },
+      webhook: { cacheTTL: '0s', enabled: true },
+      x509: { clientCAFile: `${c.certificatesDir}/ca.crt` },
+    },
+    authorization: { mode: 'Webhook', webhook: { cacheAuthorizedTTL: '0s', cacheUnauthorizedTTL: '0s' } },
+    ...(profile.kubelet.defaultCgroupDriverSystemd ? { cgroupDriver: 'systemd' } : {}),
+    ...(dns ? { clusterDNS: [dns] } : {}),
+    clusterDomain: c.networking.dnsDomain,
+    healthzBindAddress: '127.0.0.1',
+    healthzPort: PORTS.kubeletHealthz,
+    rotateCertificates: true,
+    staticPodPath: MANIFESTS_DIR,
+  };
+}
+
+export function kubeProxyDefaults(c: ClusterConfiguration): Record<string, unknown> {
+  const ipv6 = c.networking.serviceSubnet.split(',')[0]?.includes(':') ?? false;
+  return {
+    apiVersion: KUBE_PROXY_API_VERSION,
+    kind: 'KubeProxyConfiguration',
+    bindAddress: ipv6 ? '::' : '0.0.0.0',
+    clientConnection: { kubeconfig: '/var/lib/kube-proxy/kubeconfig.conf' },
+    clusterCIDR: c.networking.podSubnet,
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * The config loader: config file (or flags) → normalized input → kubeadm defaults → validation,
+ * as kubeadm's LoadOrDefault{Init,Join,Reset}Configuration do. Pure: the caller reads the file
+ * and detects hostname and address (ConfigEnv). Every problem is collected and thrown as one
+ * E_CONFIG_INVALID error; only the --config mixing rule fails early, as in kubeadm.
+ */
+import type { FlagValues } from '../cli/flags.js';
+import { defaultCluster } from './defaults-cluster.js';
+import { defaultInit, defaultJoin, defaultReset } from './defaults.js';
+import { readConfigDocuments, type ConfigCommand, type ConfigDocuments } from './documents.js';
+import type { ConfigEnv } from './env.js';
+import {
+  flagList,
+  initFromFlags,
+  joinFromFlags,
+  overlayCommonFlags,
+  resetFromFlags,
+  validateMixedArguments,
+  type Origins,
+} from './flag-overlay.js';
+import { parseIp, splitHostPort } from './net.js';
+import type { NCluster, NInit, NJoin, NReset } from './normalized.js';
+import type { ResolvedInitConfig, ResolvedJoinConfig, ResolvedResetConfig } from './types.js';
+import type { Findings } from './upconvert.js';
+import { configInvalid, validateInitConfig, validateJoinConfig, validateResetConfig } from './validate.js';
+
+export type { ConfigEnv } from './env.js';
+
+export interface ConfigInput {
+  /** Content of the --config file, read by the caller. */
+  readonly configText?: string;
+  /** The --config path, for messages. */
+  readonly configPath?: string;
+  /** Only the flags the user set. */
+  readonly flags: FlagValues;
+  readonly env: ConfigEnv;
+}
+
+export interface JoinConfigInput extends ConfigInput {
+  /** The positional [api-server-endpoint] argument of `join`. */
+  readonly apiServerEndpoint?: string;
+}
+
+interface Loaded {
+  readonly docs: ConfigDocuments;
+  readonly hasConfig: boolean;
+  readonly source: string | undefined;
+  readonly f: Findings;
+  readonly origins: Origins;
+}
+
+/** Shared first steps: the mixing rule, then the file's documents (if any). */
+function load(input: ConfigInput, command: ConfigCommand): Loaded {
+  const hasConfig = input.configText !== undefined || input.flags.config !== undefined;
+  validateMixedArguments(input.flags, hasConfig);
+  const source = input.configPath ?? (typeof input.flags.config === 'string' ? input.flags.config : hasConfig ? 'config' : undefined);
+  if (!hasConfig) return { docs: {}, hasConfig, source, f: { errors: [], warnings: [] }, origins: new Map() };
+  const read = readConfigDocuments(input.configText ?? '', source ?? 'config', command);
+  return { docs: read.docs, hasConfig, source, f: { errors: [...read.errors], warnings: [...read.warnings] }, origins: new Map() };
+}
+
+export function resolveInitConfig(input: ConfigInput): ResolvedInitConfig {
+  const { docs, hasConfig, source, f, origins } = load(input, 'init');
+  let nInit: NInit;
+  let nCluster: NCluster;
+  if (hasConfig) {
+    if (!docs.init && !docs.cluster && f.errors.length === 0) f.errors.push('config: no InitConfiguration or ClusterConfiguration kind was found in the YAML file');
+    nInit = docs.init ?? {};
+    nCluster = docs.cluster ?? {};
+  } else {
+    ({ init: nInit, cluster: nCluster } = initFromFlags(input.flags, f, origins));
+  }
+  nInit = overlayCommonFlags(nInit, input.flags, origins, 'nodeRegistration.name');
+  const ctx = { env: input.env, f };
+  const { cluster: defaulted } = defaultCluster(nCluster, ctx);
+  const init0 = defaultInit(nInit, ctx, nCluster);
+  const init = {
+    ...init0,
+    nodeRegistration: { ...init0.nodeRegistration, ignorePreflightErrors: mergeIgnorePreflightErrors(init0.nodeRegistration.ignorePreflightErrors, input.flags) },
+  };
+  const cluster = {
+    ...defaulted,
+    // kubeadm SetClusterDynamicDefaults: an endpoint without port gets the local API server's bind port.
+    controlPlaneEndpoint: withPort(defaulted.controlPlaneEndpoint, init.localAPIEndpoint.bindPort),
+    // One control-plane wait, whichever document it came from (v1beta4 timeouts or v1beta2/3 apiServer).
+    apiServer: { ...defaulted.apiServer, timeoutForControlPlaneMs: init.timeouts.controlPlaneComponentHealthCheckMs },
+  };
+  const resolved: ResolvedInitConfig = {
+    kind: 'init',
+    init,
+    cluster,
+    componentConfigs: {
+      kubelet: docs.kubelet ?? {},
+      kubeProxy: docs.kubeProxy ?? {},
+      userKubelet: docs.kubelet !== undefined,
+      userKubeProxy: docs.kubeProxy !== undefined,
+    },
+    warnings: f.warnings,
+  };
+  finish(f, validateInitConfig(resolved), origins, source);
+  return resolved;
+}
+
+export function resolveJoinConfig(input: JoinConfigInput): ResolvedJoinConfig {
+  const { docs, hasConfig, source, f, origins } = load(input, 'join');
+  let n: NJoin;
+  if (hasConfig) {
+    if (!docs.join && f.errors.length === 0) f.errors.push('config: no JoinConfiguration found in the supplied config');
+    // kubeadm reads discovery from the file only; the positional endpoint is not used then.
+    if (input.apiServerEndpoint !== undefined) f.warnings.push(`the API server endpoint argument "${input.apiServerEndpoint}" is ignored: --config is given`);
+    n = docs.join ?? {};
+  } else {
+    n = joinFromFlags(input.flags, input.apiServerEndpoint, f, origins);
+  }
+  n = overlayCommonFlags(n, input.flags, origins, 'nodeRegistration.name');
+  const join0 = defaultJoin(n, { env: input.env, f });
+  const join = {
+    ...join0,
+    nodeRegistration: { ...join0.nodeRegistration, ignorePreflightErrors: mergeIgnorePreflightErrors(join0.nodeRegistration.ignorePreflightErrors, input.flags) },
+  };
+  const resolved: ResolvedJoinConfig = { kind: 'join', join, warnings: f.warnings };
+  finish(f, validateJoinConfig(resolved), origins, source);
+  return resolved;
+}
+
+export function resolveResetConfig(input: ConfigInput): ResolvedResetConfig {
+  const { docs, hasConfig, source, f, origins } = load(input, 'reset');
+  let n: NReset;
+  if (hasConfig) {
+    if (!docs.reset && f.errors.length === 0) f.errors.push('config: no ResetConfiguration found in the supplied config');
+    n = docs.reset ?? {};
+  } else {
+    n = resetFromFlags(input.flags, origins);
+  }
+  n = overlayCommonFlags(n, input.flags, origins, undefined);
+  const reset0 = defaultReset(n);
+  const reset = { ...reset0, ignorePreflightErrors: mergeIgnorePreflightErrors(reset0.ignorePreflightErrors, input.flags) };
+  const resolved: ResolvedResetConfig = { kind: 'reset', reset, warnings: f.warnings };
+  finish(f, validateResetConfig(resolved), origins, source);
+  return resolved;
+}
+
+/**
+ * kubeadm's ValidateIgnorePreflightErrors: the union of the file's and the flag's lists,
+ * lowercased (check names are case-insensitive), deduplicated and sorted.
+ */
+function mergeIgnorePreflightErrors(fromConfig: readonly string[], flags: FlagValues): string[] {
+  const all = [...fromConfig, ...(flagList(flags, 'ignore-preflight-errors') ?? [])].map((s) => s.toLowerCase());
+  return [...new Set(all)].sort();
+}
+
+function withPort(endpoint: string, port: number): string {
+  if (endpoint === '' || 'host' in splitHostPort(endpoint)) return endpoint;
+  // A bare IPv6 address is a host without port (kubeadm ParseHostPort), written [ip]:port (Go JoinHostPort).
+  if (parseIp(endpoint)?.family === 6) return `[${endpoint}]:${port}`;
+  return endpoint.includes(':') ? endpoint : `${endpoint}:${port}`;
+}
+
+/** Throws every problem at once; a value that came from a flag says so. */
+function finish(f: Findings, validation: readonly string[], origins: Origins, source: string | undefined): void {
+  const lines = [...f.errors, ...validation].map((line) => withOrigin(line, origins));
+  if (lines.length > 0) throw configInvalid(lines, source);
+}
+
+function withOrigin(line: string, origins: Origins): string {
+  const path = line.slice(0, line.indexOf(':'));
+  for (const [field, origin] of origins) {
+    if (path === field || path.startsWith(`${field}[`) || path.startsWith(`${field}.`)) return `${line} (from ${origin})`;
+  }
+  return line;
+}

@@ -1,0 +1,91 @@
+/**
+ * `tsadm config print init-defaults / join-defaults` and the ClusterConfiguration document of the
+ * kubeadm-config ConfigMap. The layout follows the config API version kubeadm of the target minor
+ * uses (v1beta2 for 1.20/1.21, v1beta3 for 1.22–1.30, v1beta4 from 1.31); values are tsadm's
+ * defaults with kubeadm's placeholders (token abcdef.0123456789abcdef, address 1.2.3.4, node "node").
+ */
+import { TsadmError } from '../errors.js';
+import { DEFAULT_KUBERNETES_VERSION, normalizeKubernetesVersion, profileFor } from '../versions/resolve.js';
+import type { VersionProfile } from '../versions/table.js';
+import { COMPONENT_CONFIG_KINDS, kubeletDefaults, kubeProxyDefaults, type ComponentConfigKind } from './component-defaults.js';
+import { resolveInitConfig, resolveJoinConfig, type ConfigEnv } from './load.js';
+import { clusterToExternal, dumpDocuments, dumpYaml, initToExternal, joinToExternal, type KubeadmApiVersion } from './serialize.js';
+import type { ClusterConfiguration, Taint } from './types.js';
+
+export const PLACEHOLDER_TOKEN = 'abcdef.0123456789abcdef';
+const PLACEHOLDER_ENV: ConfigEnv = { hostname: 'node', defaultAdvertiseAddress: '1.2.3.4', now: new Date(0), randomBytes: (n) => new Uint8Array(n) };
+
+export interface PrintOptions {
+  /** --kubernetes-version (default: the newest version tsadm knows). */
+  readonly version?: string;
+}
+
+export interface PrintInitOptions extends PrintOptions {
+  /** --component-configs: "KubeletConfiguration", "KubeProxyConfiguration". */
+  readonly componentConfigs: readonly string[];
+}
+
+function target(version: string | undefined): { version: string; profile: VersionProfile } {
+  const v = normalizeKubernetesVersion(version ?? DEFAULT_KUBERNETES_VERSION);
+  return { version: v, profile: profileFor(v) };
+}
+
+/** kubeadm's default CRI socket of the era: dockershim before 1.24, containerd (as URL) after. */
+function placeholderCriSocket(profile: VersionProfile): string {
+  return profile.kubelet.criSocketUrl ? 'unix:///var/run/containerd/containerd.sock' : '/var/run/dockershim.sock';
+}
+
+export function printInitDefaults(opts: PrintInitOptions): string {
+  const unknown = opts.componentConfigs.filter((k) => !(COMPONENT_CONFIG_KINDS as readonly string[]).includes(k));
+  if (unknown.length > 0) {
+    throw new TsadmError('E_USAGE', `unknown component config kind(s): ${unknown.join(', ')}`, { hint: `use ${COMPONENT_CONFIG_KINDS.join(', ')}` });
+  }
+  const { version, profile } = target(opts.version);
+  const apiVersion = profile.configApiVersion;
+  const resolved = resolveInitConfig({ flags: { 'kubernetes-version': version }, env: PLACEHOLDER_ENV });
+  const init = {
+    ...resolved.init,
+    bootstrapTokens: resolved.init.bootstrapTokens.map((t) => ({ ...t, token: PLACEHOLDER_TOKEN, description: '' })),
+    nodeRegistration: {
+      ...resolved.init.nodeRegistration,
+      criSocket: placeholderCriSocket(profile),
+      // kubeadm ≤1.21 printed dynamically defaulted values, taint included; later versions print static defaults (taints: null).
+      taints: apiVersion === 'kubeadm.k8s.io/v1beta2' ? profile.controlPlane.markTaints.map(parseTaint) : undefined,
+    },
+  };
+  const docs: unknown[] = [initToExternal(init, apiVersion), clusterToExternal(resolved.cluster, apiVersion)];
+  const kinds = new Set(opts.componentConfigs as readonly ComponentConfigKind[]);
+  if (kinds.has('KubeletConfiguration')) docs.push(kubeletDefaults(resolved.cluster, profile));
+  if (kinds.has('KubeProxyConfiguration')) docs.push(kubeProxyDefaults(resolved.cluster));
+  return dumpDocuments(docs);
+}
+
+export function printJoinDefaults(opts: PrintOptions = {}): string {
+  const { profile } = target(opts.version);
+  const resolved = resolveJoinConfig({
+    flags: { token: PLACEHOLDER_TOKEN, 'discovery-token-unsafe-skip-ca-verification': true },
+    apiServerEndpoint: 'kube-apiserver:6443',
+    env: PLACEHOLDER_ENV,
+  });
+  const join = { ...resolved.join, nodeRegistration: { ...resolved.join.nodeRegistration, criSocket: placeholderCriSocket(profile) } };
+  return dumpYaml(joinToExternal(join, profile.configApiVersion));
+}
+
+/**
+ * The ClusterConfiguration document kubeadm stores in kube-system/kubeadm-config. kubeadm before
+ * v1beta4 stored `authorization-mode: Node,RBAC` among the API server's extraArgs (its manifest code
+ * wrote the default into the config it then uploaded), so the same is done for v1beta2/v1beta3.
+ */
+export function serializeClusterConfiguration(cluster: ClusterConfiguration, apiVersion: KubeadmApiVersion): string {
+  let c = cluster;
+  if (apiVersion !== 'kubeadm.k8s.io/v1beta4' && !cluster.apiServer.extraArgs.some((a) => a.name === 'authorization-mode')) {
+    c = { ...cluster, apiServer: { ...cluster.apiServer, extraArgs: [...cluster.apiServer.extraArgs, { name: 'authorization-mode', value: 'Node,RBAC' }] } };
+  }
+  return dumpYaml(clusterToExternal(c, apiVersion));
+}
+
+/** "node-role.kubernetes.io/master:NoSchedule" → {key, effect}. */
+function parseTaint(text: string): Taint {
+  const colon = text.lastIndexOf(':');
+  return { key: text.slice(0, colon), effect: text.slice(colon + 1) as Taint['effect'] };
+}

@@ -1,0 +1,69 @@
+import type { Phase } from '../../workflow/phase.js';
+import type { InitCtx } from '../../workflows/context.js';
+import { kubeFor } from '../cluster/api.js';
+import { controlPlaneEndpointFor } from '../kubeconfig/endpoint.js';
+import { ensureCoredns } from './coredns.js';
+import { clusterDnsIp } from '../../config/component-defaults.js';
+import { TsadmError } from '../../errors.js';
+import { corednsImage, kubeProxyImage } from './images.js';
+import { ensureKubeProxy } from './kube-proxy.js';
+import { kubeProxyConfiguration, proxyEnvVars } from './kube-proxy-render.js';
+
+/**
+ * addon: CoreDNS and kube-proxy, each skippable in the config (dns.disabled / proxy.disabled)
+ * or with --skip-phases. Idempotent and dry-run aware through the KubeApi seam.
+ */
+export const corednsAddonPhase: Phase<InitCtx> = {
+  name: 'coredns',
+  summary: 'Install the CoreDNS addon to a Kubernetes cluster',
+  flags: ['config', 'kubeconfig', 'kubernetes-version', 'image-repository', 'feature-gates', 'service-dns-domain', 'service-cidr'],
+  skipIf: (ctx) => (ctx.cfg.cluster.dns.disabled ? 'the DNS addon is disabled in the ClusterConfiguration (dns.disabled)' : undefined),
+  async run(ctx) {
+    const { cluster } = ctx.cfg;
+    await ensureCoredns(await kubeFor(ctx), {
+      versions: ctx.versions,
+      image: corednsImage(cluster, ctx.versions),
+      dnsDomain: cluster.networking.dnsDomain,
+      dnsIp: dnsIpOf(cluster.networking.serviceSubnet),
+    }, ctx.log);
+  },
+};
+
+export const kubeProxyAddonPhase: Phase<InitCtx> = {
+  name: 'kube-proxy',
+  summary: 'Install the kube-proxy addon to a Kubernetes cluster',
+  flags: ['config', 'kubeconfig', 'kubernetes-version', 'image-repository', 'apiserver-advertise-address', 'control-plane-endpoint', 'apiserver-bind-port', 'pod-network-cidr'],
+  skipIf: (ctx) => (ctx.cfg.cluster.proxy.disabled ? 'the kube-proxy addon is disabled in the ClusterConfiguration (proxy.disabled)' : undefined),
+  async run(ctx) {
+    const { cluster, init, componentConfigs } = ctx.cfg;
+    const { config, warnings } = kubeProxyConfiguration({
+      user: componentConfigs.kubeProxy,
+      podSubnet: cluster.networking.podSubnet,
+      advertiseAddress: init.localAPIEndpoint.advertiseAddress,
+      featureGates: cluster.featureGates,
+      versions: ctx.versions,
+    });
+    for (const w of warnings) ctx.log.warn(w, { prefix: 'addons' });
+    await ensureKubeProxy(await kubeFor(ctx), {
+      config,
+      server: controlPlaneEndpointFor(cluster.controlPlaneEndpoint, init.localAPIEndpoint).url,
+      sign: !componentConfigs.userKubeProxy,
+      image: kubeProxyImage(cluster, ctx.versions),
+      // kube-proxy inherits the proxy settings of the shell that ran init, as with kubeadm.
+      proxyEnv: proxyEnvVars(process.env),
+    }, ctx.log);
+  },
+};
+
+/** kubeadm's GetDNSIP: the 10th address of the first service subnet (10.96.0.0/12 → 10.96.0.10). */
+function dnsIpOf(serviceSubnet: string): string {
+  const ip = clusterDnsIp(serviceSubnet);
+  if (!ip) throw new TsadmError('E_CONFIG_INVALID', `couldn't parse the service subnet "${serviceSubnet}"`, { hint: 'use a CIDR such as 10.96.0.0/12' });
+  return ip;
+}
+
+export const addonPhase: Phase<InitCtx> = {
+  name: 'addon',
+  summary: 'Install required addons for passing conformance tests',
+  children: [corednsAddonPhase, kubeProxyAddonPhase],
+};

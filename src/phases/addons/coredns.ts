@@ -1,0 +1,29 @@
+import type { Logger } from '../../log/events.js';
+import type { ConfigMapObject, KubeApi, KubeObject } from '../../kube/types.js';
+import { COREDNS, DEFAULT_COREDNS_REPLICAS, DNS_LABELS, KUBE_SYSTEM, corednsObjects, isDefaultCorefile, type CorednsInput } from './coredns-render.js';
+
+/**
+ * The CoreDNS addon: create what is missing, update what kubeadm owns, keep what the user owns.
+ * A Corefile the user edited is retained (kubeadm's CreateOrRetainConfigMap); ServiceAccounts
+ * are never rewritten (their token Secrets hang off them); a running Deployment keeps its
+ * replica count.
+ */
+export async function ensureCoredns(api: KubeApi, input: Omit<CorednsInput, 'replicas'>, log: Pick<Logger, 'info' | 'debug'>): Promise<void> {
+  const deployments = await api.list('Deployment', KUBE_SYSTEM, { labelSelector: `k8s-app=${DNS_LABELS['k8s-app']}` });
+  const running = deployments.find((d) => d.metadata.name === COREDNS) ?? (deployments.length === 1 ? deployments[0] : undefined);
+  const replicas = (running as { spec?: { replicas?: number } } | undefined)?.spec?.replicas ?? DEFAULT_COREDNS_REPLICAS;
+  const liveCm = await api.get<ConfigMapObject>('ConfigMap', COREDNS, KUBE_SYSTEM);
+  const liveCorefile = liveCm?.data?.Corefile ?? '';
+  const userCorefile = liveCorefile !== '' && !isDefaultCorefile(liveCorefile);
+  if (userCorefile) log.debug('retaining the existing CoreDNS Corefile: it differs from kubeadm\'s default', { prefix: 'addons' });
+  for (const obj of corednsObjects({ ...input, replicas })) {
+    await api.ensure(obj, modeFor(obj, userCorefile));
+  }
+  log.info('Applied essential addon: CoreDNS', { prefix: 'addons' });
+}
+
+function modeFor(obj: KubeObject, userCorefile: boolean): 'update' | 'retain' {
+  if (obj.kind === 'ServiceAccount') return 'retain';
+  if (obj.kind === 'ConfigMap' && userCorefile) return 'retain';
+  return 'update';
+}

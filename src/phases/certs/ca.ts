@@ -1,0 +1,65 @@
+/**
+ * Certificate authorities (kubeadm's runCAPhase). An existing CA is reused as long as it is a CA
+ * and its key, when present, matches; a CA certificate without its key is an external CA, which
+ * tsadm uses but never signs with.
+ */
+import type { KeyObject } from 'node:crypto';
+import { TsadmError } from '../../errors.js';
+import {
+  encodePrivateKeyPem, keyMatchesCertificate, signCertificate, validityProblem, type Certificate,
+} from '../../pki/index.js';
+import type { CertRow } from './cert-table.js';
+import type { PkiCtx } from './context.js';
+import { keyPoolFor } from './run-state.js';
+import { readPair } from './load.js';
+import { pkiFiles } from './paths.js';
+import { caSerial, caValidity } from './validity.js';
+import { writeKeyAndCert } from './write.js';
+
+export interface LoadedCA {
+  readonly row: CertRow;
+  readonly cert: Certificate;
+  /** Undefined for an external CA. */
+  readonly key: KeyObject | undefined;
+  readonly certFile: string;
+  readonly keyFile: string;
+}
+
+/** The CA as found on disk, checked; undefined when neither file exists. */
+export async function loadCA(ctx: PkiCtx, row: CertRow): Promise<LoadedCA | undefined> {
+  const files = pkiFiles(ctx.cfg.cluster.certificatesDir, row.baseName);
+  const { cert, key } = await readPair(ctx.host, files);
+  if (!cert && !key) return undefined;
+  if (!cert) {
+    throw new TsadmError('E_CONFLICT', `${files.key} exists but ${files.cert} does not`, {
+      hint: `restore ${files.cert}, or remove ${files.key} to let tsadm create a new ${row.baseName} CA`,
+    });
+  }
+  if (!cert.isCA) {
+    throw new TsadmError('E_CONFLICT', `certificate ${files.cert} is not a CA`, { hint: `replace ${files.cert} with the ${row.baseName} CA certificate` });
+  }
+  if (key && !keyMatchesCertificate(cert, key)) {
+    throw new TsadmError('E_CONFLICT', `${files.key} does not match the certificate ${files.cert}`, { hint: `restore the key that belongs to ${files.cert}` });
+  }
+  return { row, cert, key, certFile: files.cert, keyFile: files.key };
+}
+
+/** The `certs/<ca>` phase. */
+export async function ensureCA(ctx: PkiCtx, row: CertRow): Promise<void> {
+  const existing = await loadCA(ctx, row);
+  if (existing) {
+    const validity = validityProblem(existing.cert, ctx.startTime);
+    if (validity) ctx.log.warn(`could not validate bounds for certificate ${row.baseName}: the certificate ${validity}`);
+    ctx.log.info(existing.key ? `Using existing ${row.baseName} certificate authority` : `Using existing ${row.baseName} keyless certificate authority`);
+    return;
+  }
+  const { subject } = row.config(ctx.cfg, ctx.versions);
+  const pair = await keyPoolFor(ctx).take(`certs/${row.name}`, ctx.cfg.cluster.encryptionAlgorithm);
+  const cert = signCertificate(
+    { subject, serial: caSerial(ctx.versions), ...caValidity({ ...ctx, cluster: ctx.cfg.cluster }), isCA: true, extKeyUsage: [], dnsNames: [], ipAddresses: [] },
+    pair.publicKey,
+    { privateKey: pair.privateKey },
+  );
+  ctx.log.info(`Generating "${row.baseName}" certificate and key`);
+  await writeKeyAndCert(ctx.host, pkiFiles(ctx.cfg.cluster.certificatesDir, row.baseName), encodePrivateKeyPem(pair.privateKey), cert.pem, row.baseName);
+}

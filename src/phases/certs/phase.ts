@@ -1,0 +1,78 @@
+/**
+ * The `certs` phase: one child per row of the certificate table plus `sa` (the CLI adds `all`).
+ *
+ * Creates: the cluster CAs, their leaf certificates and the service-account key pair under
+ * cfg.cluster.certificatesDir (crt 0644, keys 0600, dirs 0755).
+ * Idempotency: existing files that still fit are reused byte for byte; files that do not fit
+ * stop the run with E_CONFLICT; a CA without its key (external CA) is used but never signs.
+ * Dry-run: the same code on a DryRunHost; nothing reaches the disk.
+ */
+import type { Phase } from '../../workflow/phase.js';
+import type { InitCtx } from '../../workflows/context.js';
+import { ensureCA } from './ca.js';
+import { CERT_ROWS, SA_BASE_NAME, type CertRow } from './cert-table.js';
+import type { PkiCtx } from './context.js';
+import { ensureLeaf } from './leaf.js';
+import { prefetchCertKeys } from './prefetch.js';
+import { groupStateFor } from './run-state.js';
+import { ensureServiceAccountKey } from './sa.js';
+
+/**
+ * Bookkeeping shared by every certs leaf: the folder line once per run (kubeadm prints it from
+ * the parent phase), and, once a second certs leaf runs in the same command (`certs all`,
+ * `init`), keys for all remaining certificates are generated together. A single-phase run never
+ * generates keys it will not use.
+ */
+async function beginLeaf(ctx: PkiCtx, name: string): Promise<void> {
+  const state = groupStateFor(ctx, 'certs');
+  if (!state.announced) {
+    state.announced = true;
+    ctx.log.info(`Using certificateDir folder "${ctx.cfg.cluster.certificatesDir}"`);
+  }
+  state.ran.push(name);
+  if (state.ran.length >= 2 && !state.prefetched) {
+    state.prefetched = true;
+    await prefetchCertKeys(ctx, name);
+  }
+}
+
+function externalEtcdSkip(ctx: PkiCtx, row: CertRow): boolean {
+  if (!row.etcd || ctx.cfg.cluster.etcd.mode !== 'external') return false;
+  ctx.log.info(row.caName
+    ? `External etcd mode: Skipping ${row.baseName} certificate generation`
+    : `External etcd mode: Skipping ${row.baseName} certificate authority generation`);
+  return true;
+}
+
+function certPhase(row: CertRow): Phase<InitCtx> {
+  return {
+    name: row.name,
+    summary: `Generate the ${row.longName}`,
+    description: `Generate the ${row.longName}, and save them into ${row.baseName}.crt and ${row.baseName}.key files.\n\n`
+      + 'If both files already exist, tsadm skips the generation step and existing files will be used.',
+    flags: row.flags,
+    run: async (ctx) => {
+      await beginLeaf(ctx, row.name);
+      if (externalEtcdSkip(ctx, row)) return;
+      await (row.caName ? ensureLeaf(ctx, row) : ensureCA(ctx, row));
+    },
+  };
+}
+
+const saPhase: Phase<InitCtx> = {
+  name: SA_BASE_NAME,
+  summary: 'Generate a private key for signing service account tokens along with its public key',
+  description: 'Generate the private key for signing service account tokens along with its public key, and save them into sa.key and sa.pub files.\n\n'
+    + 'If both files already exist, tsadm skips the generation step and existing files will be used.',
+  flags: ['cert-dir', 'config', 'kubernetes-version'],
+  run: async (ctx) => {
+    await beginLeaf(ctx, SA_BASE_NAME);
+    await ensureServiceAccountKey(ctx);
+  },
+};
+
+export const certsPhase: Phase<InitCtx> = {
+  name: 'certs',
+  summary: 'Certificate generation',
+  children: [...CERT_ROWS.map(certPhase), saPhase],
+};

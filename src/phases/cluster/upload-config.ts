@@ -1,0 +1,102 @@
+import type { APIEndpoint } from '../../config/types.js';
+import type { Logger } from '../../log/events.js';
+import type { ConfigMapObject, KubeApi, PatchNodeOptions } from '../../kube/types.js';
+import type { VersionProfile } from '../../versions/table.js';
+import type { Phase } from '../../workflow/phase.js';
+import type { InitCtx } from '../../workflows/context.js';
+import { kubeFor } from './api.js';
+import { PATCH_NODE_OPTIONS } from './node-patch.js';
+import { clusterConfigurationYaml, kubeletConfigurationYaml, nodeCriSocket } from './sources.js';
+import {
+  CRI_SOCKET_ANNOTATION, KUBE_SYSTEM, KUBEADM_CONFIG_CM, clusterStatusYaml, kubeadmConfigMap, kubeadmConfigRbac, kubeletConfigMap, kubeletConfigRbac,
+} from './upload-config-render.js';
+
+/**
+ * upload-config: kubeadm-config (ClusterConfiguration [+ ClusterStatus]) and the kubelet
+ * component config, each readable by joining nodes. Idempotent: objects are compared with the
+ * live ones and written only when they differ. Dry-run: writes are listed, not sent.
+ */
+export interface UploadKubeadmConfigInput {
+  readonly clusterConfigurationYaml: string;
+  /** Set when this minor keeps ClusterStatus (v1beta2): the node and its API endpoint. */
+  readonly clusterStatus?: { readonly nodeName: string; readonly endpoint: APIEndpoint; readonly apiVersion: string };
+}
+
+export async function uploadKubeadmConfig(api: KubeApi, input: UploadKubeadmConfigInput, log: Pick<Logger, 'info'>): Promise<void> {
+  log.info(`Storing the configuration used in ConfigMap "${KUBEADM_CONFIG_CM}" in the "${KUBE_SYSTEM}" Namespace`, { prefix: 'upload-config' });
+  let status: string | undefined;
+  if (input.clusterStatus) {
+    const live = await api.get<ConfigMapObject>('ConfigMap', KUBEADM_CONFIG_CM, KUBE_SYSTEM);
+    const s = input.clusterStatus;
+    status = clusterStatusYaml(live?.data?.ClusterStatus, s.nodeName, s.endpoint, s.apiVersion);
+  }
+  await api.ensure(kubeadmConfigMap(input.clusterConfigurationYaml, status));
+  for (const obj of kubeadmConfigRbac()) await api.ensure(obj);
+}
+
+export interface UploadKubeletConfigInput {
+  readonly versions: VersionProfile;
+  readonly kubeletConfigurationYaml: string;
+  /** kubeadm signs only a kubelet config it generated itself. */
+  readonly sign: boolean;
+  readonly nodeName: string;
+  /** Undefined when the socket is not recorded on the Node (NodeLocalCRISocket). */
+  readonly criSocket: string | undefined;
+  readonly patchNode?: PatchNodeOptions;
+}
+
+export async function uploadKubeletConfig(api: KubeApi, input: UploadKubeletConfigInput, log: Pick<Logger, 'info'>): Promise<void> {
+  const cm = kubeletConfigMap(input.versions, input.kubeletConfigurationYaml, input.sign);
+  log.info(`Creating a ConfigMap "${cm.metadata.name}" in namespace ${KUBE_SYSTEM} with the configuration for the kubelets in the cluster`, { prefix: 'kubelet' });
+  await api.ensure(cm);
+  for (const obj of kubeletConfigRbac(input.versions)) await api.ensure(obj);
+  const socket = input.criSocket;
+  if (socket !== undefined) {
+    await api.patchNode(input.nodeName, (n) => {
+      n.metadata.annotations[CRI_SOCKET_ANNOTATION] = socket;
+    }, input.patchNode ?? PATCH_NODE_OPTIONS);
+  }
+}
+
+/** NodeLocalCRISocket (feature gate; default per minor) keeps the socket off the Node object. */
+function nodeLocalCriSocket(ctx: InitCtx): boolean {
+  return ctx.cfg.cluster.featureGates.NodeLocalCRISocket ?? ctx.versions.kubelet.nodeLocalCriSocket;
+}
+
+export const uploadConfigPhase: Phase<InitCtx> = {
+  name: 'upload-config',
+  aliases: ['uploadconfig'],
+  summary: 'Upload the kubeadm and kubelet configuration to a ConfigMap',
+  children: [
+    {
+      name: 'kubeadm',
+      summary: 'Upload the kubeadm ClusterConfiguration to a ConfigMap',
+      flags: ['config', 'kubeconfig'],
+      async run(ctx) {
+        const api = await kubeFor(ctx);
+        const { nodeRegistration, localAPIEndpoint } = ctx.cfg.init;
+        await uploadKubeadmConfig(api, {
+          clusterConfigurationYaml: clusterConfigurationYaml(ctx),
+          ...(ctx.versions.controlPlane.clusterStatus
+            ? { clusterStatus: { nodeName: nodeRegistration.name, endpoint: localAPIEndpoint, apiVersion: ctx.versions.configApiVersion } }
+            : {}),
+        }, ctx.log);
+      },
+    },
+    {
+      name: 'kubelet',
+      summary: 'Upload the kubelet component config to a ConfigMap',
+      flags: ['config', 'kubeconfig', 'cri-socket', 'node-name'],
+      async run(ctx) {
+        const api = await kubeFor(ctx);
+        await uploadKubeletConfig(api, {
+          versions: ctx.versions,
+          kubeletConfigurationYaml: await kubeletConfigurationYaml(ctx),
+          sign: !ctx.cfg.componentConfigs.userKubelet,
+          nodeName: ctx.cfg.init.nodeRegistration.name,
+          criSocket: nodeLocalCriSocket(ctx) ? undefined : nodeCriSocket(ctx),
+        }, ctx.log);
+      },
+    },
+  ],
+};

@@ -1,0 +1,62 @@
+/**
+ * The `control-plane` phase: children apiserver, controller-manager, scheduler (the CLI adds
+ * `all`), each writing one static pod manifest.
+ *
+ * Creates: /etc/kubernetes/manifests (0700) and <component>.yaml in it (0600), patched with
+ * --patches when given.
+ * Idempotency: the manifest is rendered deterministically and the host leaves identical bytes
+ * alone (the write is reported `unchanged`); a changed config rewrites only what changed.
+ * Dry-run: the same code on a DryRunHost; nothing reaches the disk.
+ */
+import type { FlagName } from '../../cli/flags.js';
+import { MANIFESTS_DIR } from '../../constants.js';
+import { gatherHostFacts } from '../../manifest/host-facts.js';
+import { staticPodConfigFromInit } from '../../manifest/inputs.js';
+import type { StaticPodComponent } from '../../manifest/pod.js';
+import { patchedManifest, writeManifest } from '../../manifest/write.js';
+import type { Phase } from '../../workflow/phase.js';
+import type { InitCtx } from '../../workflows/context.js';
+import { apiServerWarnings } from './apiserver.js';
+import { renderStaticPod } from './render.js';
+
+/** Once per run: kubeadm prints the folder line from the parent phase, before any child. */
+const announced = new WeakSet<object>();
+
+const COMMON_FLAGS: readonly FlagName[] = ['cert-dir', 'kubernetes-version', 'image-repository', 'patches', 'feature-gates'];
+
+export async function runControlPlaneComponent(ctx: InitCtx, component: Exclude<StaticPodComponent, 'etcd'>): Promise<void> {
+  if (!announced.has(ctx)) {
+    announced.add(ctx);
+    ctx.log.info(`Using manifest folder "${MANIFESTS_DIR}"`);
+  }
+  ctx.log.info(`Creating static Pod manifest for "${component}"`);
+  const { cluster } = ctx.cfg;
+  if (component === 'kube-apiserver') for (const w of apiServerWarnings(cluster)) ctx.log.warn(w);
+  const facts = await gatherHostFacts(ctx.host, cluster, ctx.versions);
+  const pod = renderStaticPod(component, staticPodConfigFromInit(ctx.cfg), ctx.versions, facts);
+  for (const v of pod.spec.volumes ?? []) ctx.log.debug(`adding volume "${v.name}" for component "${component}"`, { verbosity: 2 });
+  const manifest = await patchedManifest(ctx, component, pod, ctx.cfg.init.patches?.directory, ctx.versions);
+  const record = await writeManifest(ctx, component, manifest);
+  ctx.log.debug(record.unchanged ? `static Pod manifest for "${component}" is up to date` : `wrote static Pod manifest for "${component}" to "${record.path}"`);
+}
+
+function componentPhase(name: string, component: Exclude<StaticPodComponent, 'etcd'>, flags: readonly FlagName[]): Phase<InitCtx> {
+  return {
+    name,
+    summary: `Generates the ${component} static Pod manifest`,
+    flags: [...COMMON_FLAGS, ...flags],
+    run: (ctx) => runControlPlaneComponent(ctx, component),
+  };
+}
+
+export const controlPlanePhase: Phase<InitCtx> = {
+  name: 'control-plane',
+  summary: 'Generate all static Pod manifest files necessary to establish the control plane',
+  description: 'Generate the static Pod manifests of kube-apiserver, kube-controller-manager and kube-scheduler in '
+    + `${MANIFESTS_DIR}; the kubelet starts them. Existing identical manifests are left untouched.`,
+  children: [
+    componentPhase('apiserver', 'kube-apiserver', ['apiserver-advertise-address', 'apiserver-bind-port', 'service-cidr', 'service-dns-domain', 'control-plane-endpoint']),
+    componentPhase('controller-manager', 'kube-controller-manager', ['pod-network-cidr', 'service-cidr']),
+    componentPhase('scheduler', 'kube-scheduler', []),
+  ],
+};

@@ -1,0 +1,71 @@
+/**
+ * /var/lib/kubelet/kubeadm-flags.env (kubeadm's phases/kubelet/flags.go): one line
+ * `KUBELET_KUBEADM_ARGS="<sorted flags>"` that the kubelet's systemd drop-in expands.
+ */
+import type { Arg, NodeRegistration, Taint } from '../../config/types.js';
+import { argValue, buildArgs } from '../../manifest/args.js';
+import type { VersionProfile } from '../../versions/table.js';
+import { goQuote } from './go-quote.js';
+
+export const DOCKERSHIM_SOCKET = '/var/run/dockershim.sock';
+const DEFAULT_CONTAINERD_SOCKET_URL = 'unix:///var/run/containerd/containerd.sock';
+
+export interface KubeletFlagsInput {
+  readonly nodeRegistration: NodeRegistration;
+  /** The machine's hostname as kubeadm sees it (lowercased, trimmed). */
+  readonly hostname: string;
+  /** `<repo>/pause:<tag>` of this minor. */
+  readonly pauseImage: string;
+  /** Joining workers pass their taints here; init marks the control plane through the API instead. */
+  readonly registerTaints: boolean;
+  /**
+   * NodeLocalCRISocket: the CRI endpoint lives in the kubelet configuration of this node
+   * (instance-config.yaml) instead of this file. Absent = off.
+   */
+  readonly nodeLocalCriSocket?: boolean;
+}
+
+export function renderKubeletFlagsEnv(input: KubeletFlagsInput, versions: VersionProfile): string {
+  const args = buildArgs(kubeletDefaultFlags(input, versions), input.nodeRegistration.kubeletExtraArgs, versions.controlPlane.extraArgsMode);
+  return `KUBELET_KUBEADM_ARGS=${goQuote(args.join(' '))}\n`;
+}
+
+export function kubeletDefaultFlags(input: KubeletFlagsInput, versions: VersionProfile): Arg[] {
+  const nr = input.nodeRegistration;
+  const socket = criSocketFor(nr.criSocket, versions);
+  const flags: Arg[] = [];
+  if (versions.kubelet.containerRuntimeRemoteFlag) {
+    // Dockershim era: docker gets CNI and the pause image; any other runtime is "remote".
+    if (socket === DOCKERSHIM_SOCKET) {
+      flags.push({ name: 'network-plugin', value: 'cni' });
+      if (input.pauseImage) flags.push({ name: 'pod-infra-container-image', value: input.pauseImage });
+    } else {
+      flags.push({ name: 'container-runtime', value: 'remote' }, { name: 'container-runtime-endpoint', value: socket });
+    }
+  } else {
+    if (!input.nodeLocalCriSocket) flags.push({ name: 'container-runtime-endpoint', value: socket });
+    if (input.pauseImage) flags.push({ name: 'pod-infra-container-image', value: input.pauseImage });
+  }
+  if (input.registerTaints && nr.taints && nr.taints.length > 0) {
+    flags.push({ name: 'register-with-taints', value: nr.taints.map(taintString).join(',') });
+  }
+  // Only when the node name differs from the hostname, so the kubelet's own default is kept otherwise.
+  const nodeName = argValue(nr.kubeletExtraArgs, 'hostname-override') ?? (nr.name || input.hostname);
+  if (nodeName !== input.hostname) flags.push({ name: 'hostname-override', value: nodeName });
+  return flags;
+}
+
+/**
+ * The CRI endpoint as this minor writes it: a plain path up to 1.23, a unix:// URL from 1.24.
+ * An empty socket (not detected) falls back to the minor's default runtime.
+ */
+export function criSocketFor(criSocket: string, versions: VersionProfile): string {
+  if (!versions.kubelet.criSocketUrl) return criSocket || DOCKERSHIM_SOCKET;
+  if (!criSocket) return DEFAULT_CONTAINERD_SOCKET_URL;
+  return criSocket.startsWith('/') ? `unix://${criSocket}` : criSocket;
+}
+
+/** v1.Taint.ToString(): key=value:Effect, or key:Effect without a value. */
+export function taintString(t: Taint): string {
+  return t.value ? `${t.key}=${t.value}:${t.effect}` : `${t.key}:${t.effect}`;
+}

@@ -1,0 +1,116 @@
+/**
+ * Key pairs with Node's native crypto: generation runs on the libuv thread pool (forge's
+ * pure-JS RSA generation blocks the event loop for seconds; RSA keys are assembled from
+ * OpenSSL primes, see rsa-keygen.ts), and PEM output matches Go's
+ * keyutil.MarshalPrivateKeyToPEM: RSA as PKCS#1 "RSA PRIVATE KEY", ECDSA as SEC1 "EC PRIVATE KEY".
+ */
+import { createHash, createPrivateKey, createPublicKey, generateKeyPair as generateKeyPairCb, type KeyObject } from 'node:crypto';
+import { promisify } from 'node:util';
+import type { EncryptionAlgorithm } from '../config/types.js';
+import { TsadmError, errorMessage } from '../errors.js';
+import { decodePem, encodePem } from './pem.js';
+import { generateRsaKeyPair } from './rsa-keygen.js';
+
+export type KeyAlgorithm = EncryptionAlgorithm;
+
+export interface KeyPair {
+  readonly privateKey: KeyObject;
+  readonly publicKey: KeyObject;
+}
+
+const generate = promisify(generateKeyPairCb);
+
+const CURVES: Readonly<Record<string, KeyAlgorithm>> = { prime256v1: 'ECDSA-P256', secp384r1: 'ECDSA-P384' };
+
+export async function generateKeyPair(algorithm: KeyAlgorithm): Promise<KeyPair> {
+  switch (algorithm) {
+    case 'RSA-2048':
+    case 'RSA-3072':
+    case 'RSA-4096':
+      return generateRsaKeyPair(Number(algorithm.slice(4)));
+    case 'ECDSA-P256':
+      return generate('ec', { namedCurve: 'prime256v1' });
+    case 'ECDSA-P384':
+      return generate('ec', { namedCurve: 'secp384r1' });
+  }
+}
+
+/** The algorithm of a key, or undefined for a type kubeadm does not accept (Ed25519, DSA, P-521…). */
+export function keyAlgorithmOf(key: KeyObject): KeyAlgorithm | undefined {
+  const details = key.asymmetricKeyDetails;
+  if (key.asymmetricKeyType === 'rsa') {
+    const bits = details?.modulusLength;
+    return bits === 2048 || bits === 3072 || bits === 4096 ? `RSA-${bits}` : undefined;
+  }
+  if (key.asymmetricKeyType === 'ec') return CURVES[details?.namedCurve ?? ''];
+  return undefined;
+}
+
+/** "RSA 2048-bit", "EC prime256v1" — for messages about keys tsadm did not make. */
+export function describeKey(key: KeyObject): string {
+  const d = key.asymmetricKeyDetails;
+  if (key.asymmetricKeyType === 'rsa') return `RSA ${d?.modulusLength ?? '?'}-bit`;
+  if (key.asymmetricKeyType === 'ec') return `EC ${d?.namedCurve ?? '?'}`;
+  return key.asymmetricKeyType ?? 'unknown';
+}
+
+export function encodePrivateKeyPem(key: KeyObject): string {
+  if (key.asymmetricKeyType === 'rsa') return key.export({ type: 'pkcs1', format: 'pem' }) as string;
+  if (key.asymmetricKeyType === 'ec') return key.export({ type: 'sec1', format: 'pem' }) as string;
+  throw new TsadmError('E_INTERNAL', `cannot encode a ${describeKey(key)} private key`);
+}
+
+/** PKIX SubjectPublicKeyInfo, PEM type "PUBLIC KEY" (kubeadm's sa.pub). Accepts a private key too. */
+export function encodePublicKeyPem(key: KeyObject): string {
+  return encodePem('PUBLIC KEY', spkiDer(key));
+}
+
+/** DER SubjectPublicKeyInfo of a public key, or of a private key's public half. */
+export function spkiDer(key: KeyObject): Buffer {
+  const pub = key.type === 'private' ? createPublicKey(key) : key;
+  return pub.export({ type: 'spki', format: 'der' });
+}
+
+export function sameKey(a: KeyObject, b: KeyObject): boolean {
+  return spkiDer(a).equals(spkiDer(b));
+}
+
+/** "sha256:<hex>" of a DER SubjectPublicKeyInfo (RFC 7469 pin; kubeadm's pubkeypin.Hash). */
+export function spkiSha256(spki: Uint8Array): string {
+  return `sha256:${createHash('sha256').update(spki).digest('hex')}`;
+}
+
+/**
+ * A private key from PEM (PKCS#1, SEC1 or PKCS#8, like Go's keyutil.ParsePrivateKeyPEM), limited
+ * to RSA and ECDSA as kubeadm is. `label` names the source in errors (e.g. the file path).
+ */
+export function parsePrivateKeyPem(pem: string | Uint8Array, label: string): KeyObject {
+  const block = decodePem(pem).find((b) => /PRIVATE KEY$/.test(b.type));
+  if (!block) throw invalid(label, 'no PEM private key found');
+  if (block.encrypted || block.type === 'ENCRYPTED PRIVATE KEY') throw invalid(label, 'the private key is encrypted');
+  let key: KeyObject;
+  try {
+    const type = block.type === 'RSA PRIVATE KEY' ? 'pkcs1' : block.type === 'EC PRIVATE KEY' ? 'sec1' : 'pkcs8';
+    key = createPrivateKey({ key: block.der, format: 'der', type });
+  } catch (err) {
+    throw invalid(label, errorMessage(err));
+  }
+  if (key.asymmetricKeyType !== 'rsa' && key.asymmetricKeyType !== 'ec') {
+    throw invalid(label, `the private key is neither in RSA nor ECDSA format (${describeKey(key)})`);
+  }
+  return key;
+}
+
+export function parsePublicKeyPem(pem: string | Uint8Array, label: string): KeyObject {
+  const block = decodePem(pem).find((b) => b.type === 'PUBLIC KEY' || b.type === 'RSA PUBLIC KEY');
+  if (!block) throw invalid(label, 'no PEM public key found');
+  try {
+    return createPublicKey({ key: block.der, format: 'der', type: block.type === 'RSA PUBLIC KEY' ? 'pkcs1' : 'spki' });
+  } catch (err) {
+    throw invalid(label, errorMessage(err));
+  }
+}
+
+function invalid(label: string, why: string): TsadmError {
+  return new TsadmError('E_PRECONDITION', `${label}: ${why}`, { hint: `replace or remove ${label}` });
+}
