@@ -5,6 +5,8 @@ import { TsadmError } from '../errors.js';
 import { initWorkflow } from '../workflows/init.js';
 import { registerVersionCommand } from '../commands/version.js';
 import { registerConfigCommand } from '../commands/config.js';
+import { registerTokenCommand } from '../commands/token.js';
+import { registerCertsCommand } from '../commands/certs.js';
 
 /**
  * The whole command line. Workflow commands (init, join, reset, and `phase` as the design card's
@@ -35,6 +37,8 @@ export function buildCli(argv: readonly string[], io: CliIO): Argv {
   y.command('phase', 'Run a single phase of the init workflow (same as "init phase")', (pc) =>
     registerPhaseSubcommands(pc, initWorkflow(env), wrap),
   );
+  registerTokenCommand(y, env);
+  registerCertsCommand(y, env);
   registerConfigCommand(y, env);
   registerVersionCommand(y, env);
   y.completion('completion', 'Output shell completion code for bash or zsh (source it from your shell rc file)');

@@ -1,0 +1,118 @@
+import type { Argv, ArgumentsCamelCase } from 'yargs';
+import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
+import { TsadmError } from '../errors.js';
+import { openKubeApi } from '../kube/open.js';
+import type { KubeApi } from '../kube/types.js';
+import { TOKEN_CREATE_DEFAULTS, tokenCreate, tokenDelete, tokenGenerate, tokenList } from '../token/index.js';
+import type { TokenListFormat } from '../token/list-format.js';
+import { createRuntime, type CommandEnv, type Runtime } from '../workflows/runtime.js';
+import type { FlagValues } from '../cli/flags.js';
+
+type Args = ArgumentsCamelCase<Record<string, unknown>>;
+
+/**
+ * `tsadm token create|list|delete|generate`, kubeadm's flags. The token secret is printed only by
+ * `create` (that is what it is for) and `list` (as kubeadm shows it).
+ */
+export function registerTokenCommand(y: Argv, env: CommandEnv): Argv {
+  const common = (c: Argv): Argv =>
+    c
+      .option('kubeconfig', { type: 'string', requiresArg: true, describe: 'The kubeconfig file to use when talking to the cluster.', defaultDescription: DEFAULT_ADMIN_KUBECONFIG })
+      .option('dry-run', { type: 'boolean', describe: 'Whether to enable dry-run mode or not' })
+      .option('rootfs', { type: 'string', requiresArg: true, describe: 'Path to the real host root filesystem.' })
+      .option('v', { type: 'number', describe: 'Log level verbosity.' });
+  return y.command('token', 'Manage bootstrap tokens', (t) =>
+    t
+      .command(
+        'create [token]',
+        'Create bootstrap tokens on the server',
+        (c) =>
+          common(c)
+            .option('ttl', { type: 'string', requiresArg: true, default: TOKEN_CREATE_DEFAULTS.ttl, describe: "The duration before the token is automatically deleted (e.g. 1s, 2m, 3h). If set to '0', the token will never expire" })
+            .option('usages', { type: 'string', array: true, default: [...TOKEN_CREATE_DEFAULTS.usages], describe: 'Describes the ways in which this token can be used.' })
+            .option('groups', { type: 'string', array: true, default: [...TOKEN_CREATE_DEFAULTS.groups], describe: 'Extra groups that this token will authenticate as when used for authentication.' })
+            .option('description', { type: 'string', default: '', describe: 'A human friendly description of how this token is used.' })
+            .option('print-join-command', { type: 'boolean', describe: 'Instead of printing only the token, print the full tsadm join flag needed to join the cluster using the token.' })
+            .option('certificate-key', { type: 'string', requiresArg: true, describe: 'When used together with --print-join-command, print the full join flag needed to join the cluster as a control-plane.' })
+            .option('config', { type: 'string', requiresArg: true, hidden: true, describe: 'Path to a kubeadm configuration file (unused by token create; accepted for compatibility).' })
+            .strict(),
+        (argv) =>
+          withApi(argv, env, async (api, rt, kubeconfigText) => {
+            await tokenCreate(
+              {
+                ...(typeof argv.token === 'string' ? { token: argv.token } : {}),
+                ttl: String(argv.ttl),
+                usages: splitList(argv.usages),
+                groups: splitList(argv.groups),
+                description: String(argv.description ?? ''),
+                printJoinCommand: argv['print-join-command'] === true,
+                ...(typeof argv['certificate-key'] === 'string' ? { certificateKey: argv['certificate-key'] } : {}),
+                ...(kubeconfigText !== undefined ? { kubeconfig: kubeconfigText } : {}),
+              },
+              api,
+              rt.log,
+            );
+          }),
+      )
+      .command(
+        'list',
+        'List bootstrap tokens on the server',
+        (c) => common(c).option('output', { alias: 'o', type: 'string', requiresArg: true, default: 'text', describe: 'Output format. One of: text|json|yaml.' }).strict(),
+        (argv) =>
+          withApi(argv, env, async (api, rt) => {
+            const result = await tokenList(api, String(argv.output) as TokenListFormat);
+            for (const w of result.warnings) rt.log.warn(w, { prefix: 'token' });
+            rt.log.output(result.output);
+          }),
+      )
+      .command(
+        'delete [token-value..]',
+        'Delete bootstrap tokens on the server',
+        (c) => common(c).strict(),
+        (argv) =>
+          withApi(argv, env, async (api, rt) => {
+            await tokenDelete(splitList(argv['token-value']), api, (line) => rt.log.output(line));
+          }),
+      )
+      .command('generate', 'Generate and print a bootstrap token, but do not create it on the server', (c) => c.strict(), () => {
+        env.io.stdout.write(`${tokenGenerate()}\n`);
+      })
+      .demandCommand(1, 'specify a subcommand: create, list, delete, generate')
+      .strict(),
+  );
+}
+
+async function withApi(argv: Args, env: CommandEnv, fn: (api: KubeApi, rt: Runtime, kubeconfigText: string | undefined) => Promise<void>): Promise<void> {
+  const flags: FlagValues = {
+    ...(argv['dry-run'] === true ? { 'dry-run': true } : {}),
+    ...(typeof argv.rootfs === 'string' ? { rootfs: argv.rootfs } : {}),
+    ...(typeof argv.v === 'number' ? { v: argv.v } : {}),
+  };
+  const rt = await createRuntime(flags, env);
+  const kubeconfigPath = typeof argv.kubeconfig === 'string' ? argv.kubeconfig : DEFAULT_ADMIN_KUBECONFIG;
+  try {
+    const api = await openKubeApi({ host: rt.host, kubeconfigPath: hostPathOf(kubeconfigPath), log: rt.log, dryRun: rt.dryRun });
+    try {
+      const text = (await rt.host.readFile(hostPathOf(kubeconfigPath)))?.toString('utf8');
+      await fn(api, rt, text);
+    } finally {
+      api.close();
+    }
+  } finally {
+    await rt.reporter.close();
+  }
+}
+
+/** A relative --kubeconfig is relative to the working directory (host paths are absolute). */
+function hostPathOf(p: string): string {
+  if (p.startsWith('/')) return p;
+  return `${process.cwd()}/${p}`;
+}
+
+function splitList(value: unknown): string[] {
+  if (value === undefined) return [];
+  const list = Array.isArray(value) ? value : [value];
+  const out = list.flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean);
+  if (out.some((s) => s.includes(' '))) throw new TsadmError('E_USAGE', `invalid list value "${out.join(',')}"`);
+  return out;
+}
