@@ -7,6 +7,7 @@
 #
 # TSADM_CLUSTER_TOOL=tsadm (default) bootstraps with tsadm where it has the phases and says which it
 # lacks (those run with the reference kubeadm); TSADM_CLUSTER_TOOL=kubeadm uses kubeadm only.
+# TSADM_CLUSTER_KUBEADM_PHASES="etcd addon …" sends those top-level phases to kubeadm anyway.
 set -euo pipefail
 # shellcheck source=lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -70,7 +71,11 @@ choose_phases() {
     LACK=("$@")
   else
     for p in "$@"; do
-      if tsadm_has "$cmd" "$p"; then HAVE+=("$p"); else LACK+=("$p"); fi
+      if ! contains "$p" ${TSADM_CLUSTER_KUBEADM_PHASES:-} && tsadm_has "$cmd" "$p"; then
+        HAVE+=("$p")
+      else
+        LACK+=("$p")
+      fi
     done
   fi
 }
@@ -147,7 +152,8 @@ init_by_phases() {
     # kubeadm's hidden wait-control-plane phase sits between etcd and upload-config.
     [[ $p == etcd ]] && wait_for 240 "the API server" kubectl_cp get --raw=/healthz
   done
-  log "join command: $(kubectl_join_command)"
+  # Printed as kubeadm does, so join_command finds it in the log.
+  kubectl_join_command
 }
 
 kubectl_join_command() { in_cp kubeadm token create --print-join-command; }
@@ -234,10 +240,15 @@ cmd_up() {
   if cluster_healthy; then
     log "cluster already up"
   else
-    if [[ -n $("$MACHINE" list) ]]; then
-      log "removing machines left from an earlier run"
-      "$MACHINE" down-all
-    fi
+    # Only this cluster's machines: other machines (tests running alongside) are left alone.
+    local m machines
+    machines=$("$MACHINE" list)
+    for m in "$CP" "$WORKER"; do
+      if grep -qP "^$m\t" <<<"$machines"; then
+        log "removing machine $m left from an earlier run"
+        "$MACHINE" down "$m"
+      fi
+    done
     stage machines do_machines
     stage init do_init
     stage join do_join
