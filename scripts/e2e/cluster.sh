@@ -259,7 +259,10 @@ cmd_up() {
 }
 
 cmd_down() {
-  "$MACHINE" down-all
+  # This cluster's machines; the switch goes too once no other machine uses it.
+  "$MACHINE" down "$CP"
+  "$MACHINE" down "$WORKER"
+  [[ -n $("$MACHINE" list) ]] || "$MACHINE" down-all
   rm -f "$OUT/admin.conf"
 }
 
