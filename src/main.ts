@@ -11,7 +11,13 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   const v = argv.findIndex((a) => a === '-v' || a === '--v' || a.startsWith('--v=') || a.startsWith('-v='));
   if (v >= 0) verbosity = Number((argv[v]?.includes('=') ? argv[v]?.split('=')[1] : argv[v + 1]) ?? 0) || 0;
   try {
-    await buildCli(argv, io).parseAsync();
+    // The parse callback makes yargs hand over help/version text instead of printing it with
+    // console.log, so it reaches io.stdout (in-process tests, --output json).
+    let helpText = '';
+    await buildCli(argv, io).parseAsync([...argv], {}, (err: Error | undefined, _args: unknown, output: string) => {
+      if (!err && output) helpText = output;
+    });
+    if (helpText) io.stdout.write(helpText.endsWith('\n') ? helpText : `${helpText}\n`);
     return 0;
   } catch (err) {
     return reportError(err, io, verbosity);
