@@ -99,7 +99,7 @@ export class ListrReporter implements Reporter {
                 task.newListr(leaves.map((l) => leafTask(l, l.slice(top.length + 1))), { concurrent: false, exitOnError: true }),
             },
       );
-      const listr = new Listr(list as never, { concurrent: false, exitOnError: true, rendererOptions: { collapseSubtasks: true } });
+      const listr = new Listr(list as never, { concurrent: false, exitOnError: true, rendererOptions: { collapseSubtasks: false, collapseSkips: false } });
       await listr.run().catch(() => undefined);
     });
   }
