@@ -6,7 +6,7 @@
  * together with validation errors. The cluster part is in defaults-cluster.ts.
  */
 import { DEFAULT_CERT_DIR, DEFAULTS } from '../constants.js';
-import { generateBootstrapToken } from './bootstrap-token.js';
+import { generateToken } from '../token/bootstrap-token.js';
 import { durationOr, type DefaultsCtx } from './defaults-cluster.js';
 import { parseDuration } from './duration.js';
 import type { ConfigEnv } from './env.js';
@@ -60,7 +60,7 @@ function defaultToken(t: NBootstrapToken, i: number, ctx: DefaultsCtx): Bootstra
     if (!Number.isNaN(at) && at < ctx.env.now.getTime()) ctx.f.warnings.push(`bootstrapTokens[${i}].expires: "${t.expires}" is in the past`);
   }
   return {
-    token: t.token || generateBootstrapToken(ctx.env.randomBytes),
+    token: t.token || generateToken(ctx.env.randomBytes),
     description: t.description ?? '',
     ttlMs,
     ...(t.expires !== undefined ? { expires: t.expires } : {}),

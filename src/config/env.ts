@@ -1,5 +1,5 @@
 /** What the config loader needs from the machine, detected by the caller so loading stays pure. */
-import type { RandomBytes } from './bootstrap-token.js';
+import type { RandomSource as RandomBytes } from '../token/bootstrap-token.js';
 
 export interface ConfigEnv {
   /** The host's hostname (lowercased): the default node name. */

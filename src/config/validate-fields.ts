@@ -3,7 +3,7 @@
  * function appends "<path>: <message>" lines to `out`; messages reuse kubeadm's wording so they
  * can be searched for.
  */
-import { BOOTSTRAP_TOKEN_PATTERN } from './bootstrap-token.js';
+import { isValidToken } from '../token/bootstrap-token.js';
 import { dns1123SubdomainErrors, wildcardSubdomainErrors } from './names.js';
 import { isGlobalUnicast, isLoopback, isValidPort, parseIp, splitHostPort } from './net.js';
 import type { APIEndpoint, Arg, BootstrapToken, EnvVar, HostPathMount, NodeRegistration } from './types.js';
@@ -64,7 +64,7 @@ export function validateVolumes(volumes: readonly HostPathMount[], path: string,
 }
 
 export function validateToken(token: string, path: string, out: Out): void {
-  if (!BOOTSTRAP_TOKEN_PATTERN.test(token)) {
+  if (!isValidToken(token)) {
     out.push(`${path}: invalid value ${q(token)}: the bootstrap token is invalid (expected the format [a-z0-9]{6}.[a-z0-9]{16}, e.g. abcdef.0123456789abcdef)`);
   }
 }
