@@ -2,11 +2,17 @@ import yargs, { type Argv } from 'yargs';
 import type { CliIO } from './io.js';
 import { registerPhaseSubcommands, registerWorkflow } from './workflow-command.js';
 import { TsadmError } from '../errors.js';
+import { skipHelpCache } from './help-cache.js';
 import { initWorkflow } from '../workflows/init.js';
+import { joinWorkflow } from '../workflows/join.js';
+import { resetWorkflow } from '../workflows/reset.js';
 import { registerVersionCommand } from '../commands/version.js';
 import { registerConfigCommand } from '../commands/config.js';
 import { registerTokenCommand } from '../commands/token.js';
 import { registerCertsCommand } from '../commands/certs.js';
+import { registerKubeconfigCommand } from '../commands/kubeconfig.js';
+import { registerApplyCommand } from '../commands/apply.js';
+import { registerCheckCommand } from '../commands/check.js';
 
 /**
  * The whole command line. Workflow commands (init, join, reset, and `phase` as the design card's
@@ -30,15 +36,21 @@ export function buildCli(argv: readonly string[], io: CliIO): Argv {
     .fail((msg, err) => {
       throw err ?? usageError(msg);
     });
+  skipHelpCache(y);
 
   const env = { io };
   registerWorkflow(y, initWorkflow(env), wrap);
+  registerWorkflow(y, joinWorkflow(env), wrap);
+  registerWorkflow(y, resetWorkflow(env), wrap);
   // `tsadm phase <group> …` is the design card's spelling of `tsadm init phase <group> …`.
   y.command('phase', 'Run a single phase of the init workflow (same as "init phase")', (pc) =>
     registerPhaseSubcommands(pc, initWorkflow(env), wrap),
   );
+  registerApplyCommand(y, env);
+  registerCheckCommand(y, env);
   registerTokenCommand(y, env);
   registerCertsCommand(y, env);
+  registerKubeconfigCommand(y, env);
   registerConfigCommand(y, env);
   registerVersionCommand(y, env);
   y.completion('completion', 'Output shell completion code for bash or zsh (source it from your shell rc file)');

@@ -13,7 +13,7 @@ import type { Findings } from './upconvert.js';
 
 /**
  * Flags allowed together with --config: kubeadm's isAllowedFlag list (1.22+), plus every
- * "skip-*" flag, plus tsadm's own flags that are not config fields (output, the hidden
+ * "skip-*" flag, plus tsadm's own flags that are not config fields (output, plan, resume, the hidden
  * upload-config-kubeconfig), plus --patches: kubeadm v1.20 accepts --experimental-patches with
  * --config (observed; v1beta2 files have no patches field), and the flag then wins over the
  * file's patches.directory as in kubeadm's PatchesDir(). kubeadm ≤1.21 also accepted
@@ -22,7 +22,7 @@ import type { Findings } from './upconvert.js';
 export const ALLOWED_WITH_CONFIG: ReadonlySet<string> = new Set([
   'config', 'ignore-preflight-errors', 'dry-run', 'kubeconfig', 'node-name', 'kubeconfig-dir', 'upload-certs',
   'print-join-command', 'rootfs', 'v', 'log-file', 'yes',
-  'output', 'upload-config-kubeconfig', 'patches',
+  'output', 'upload-config-kubeconfig', 'patches', 'plan', 'plan-without-keys', 'resume',
 ]);
 
 export function isAllowedWithConfig(flag: string): boolean {

@@ -2,16 +2,26 @@ import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 
+export interface AtomicWriteHooks {
+  /** Runs when the temp file is complete, just before it is renamed into place (fault tests). */
+  readonly beforeRename?: () => void;
+}
+
 /**
  * Writes a file atomically: a temp file in the same directory created with O_EXCL|O_NOFOLLOW and
  * the final mode from the start (so a key is never readable by others, even transiently), fsync,
  * rename over the target, fsync of the directory. A symlink planted at the target is replaced,
  * never followed. (write-file-atomic resolves symlinks on purpose, which is what we must not do,
  * hence this small function instead of the library.)
+ *
+ * The temp name is a dot-file (the kubelet ignores those in the manifests dir) carrying the
+ * writer's PID, so temp files left by a run killed mid-write are removed by the next write of
+ * the same target once that PID is gone: a crash never leaves a stray copy of a key or
+ * kubeconfig behind for good.
  */
-export async function writeFileAtomic(target: string, data: Uint8Array | string, mode: number): Promise<void> {
+export async function writeFileAtomic(target: string, data: Uint8Array | string, mode: number, hooks: AtomicWriteHooks = {}): Promise<void> {
   const dir = path.dirname(target);
-  const tmp = path.join(dir, `.${path.basename(target)}.tsadm-${randomBytes(6).toString('hex')}`);
+  const tmp = path.join(dir, `${tempPrefix(target)}${process.pid}-${randomBytes(6).toString('hex')}`);
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
   const handle = await fs.open(tmp, flags, mode);
   try {
@@ -24,6 +34,7 @@ export async function writeFileAtomic(target: string, data: Uint8Array | string,
     throw err;
   }
   await handle.close();
+  hooks.beforeRename?.();
   try {
     await fs.rename(tmp, target);
   } catch (err) {
@@ -31,6 +42,33 @@ export async function writeFileAtomic(target: string, data: Uint8Array | string,
     throw err;
   }
   await syncDir(dir);
+  await removeStaleTemps(target);
+}
+
+/** `.<name>.tsadm-`: what every temp file of `target` starts with. */
+export function tempPrefix(target: string): string {
+  return `.${path.basename(target)}.tsadm-`;
+}
+
+/** Deletes temp files of `target` whose writer process no longer exists. */
+async function removeStaleTemps(target: string): Promise<void> {
+  const dir = path.dirname(target);
+  const prefix = tempPrefix(target);
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(/^(\d+)-[0-9a-f]{12}$/.exec(name.slice(prefix.length))?.[1] ?? 0);
+    if (pid > 0 && pid !== process.pid && !processExists(pid)) await fs.rm(path.join(dir, name), { force: true });
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 async function syncDir(dir: string): Promise<void> {

@@ -55,7 +55,10 @@ export interface CriClient {
 
 /** Connects to a CRI endpoint ("/run/containerd/containerd.sock" or "unix:///…"). */
 export async function connectCri(endpoint: string, timeoutMs = 10_000): Promise<CriClient> {
-  const [grpc, protobuf] = await Promise.all([import('@grpc/grpc-js'), import('protobufjs')]);
+  const [grpcModule, protobufModule] = await Promise.all([import('@grpc/grpc-js'), import('protobufjs')]);
+  // Both are CommonJS: bundled (esbuild, code splitting) they expose only a default export.
+  const grpc = cjs(grpcModule);
+  const protobuf = cjs(protobufModule);
   const root = protobuf.parse(PROTO, { keepCase: true }).root;
   const type = (name: string) => root.lookupType(`cri.${name}`);
   const client = new grpc.Client(`unix://${socketPath(endpoint)}`, grpc.credentials.createInsecure());
@@ -113,4 +116,10 @@ export async function connectCri(endpoint: string, timeoutMs = 10_000): Promise<
       client.close();
     },
   };
+}
+
+/** The CommonJS module object behind a dynamic import, bundled or not. */
+function cjs<T extends object>(mod: T): T {
+  const fallback = (mod as { default?: T }).default;
+  return fallback !== undefined && typeof fallback === 'object' ? fallback : mod;
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { RootedHost, sha256Hex } from './rooted-host.js';
 import type { ExecOptions, ExecResult, FileRecord, FileStat, Host, ServiceAction, ServiceResult, WriteOptions } from './host.js';
+import { PlanJournal, type FileState } from '../plan/journal.js';
 
 interface Pending {
   readonly content: Buffer;
@@ -16,6 +17,8 @@ export class DryRunHost implements Host {
   readonly dryRun = true;
   readonly writes: FileRecord[] = [];
   readonly actions: string[] = [];
+  /** Every planned change in order, and the machine as first seen: what `--plan` writes. */
+  readonly journal = new PlanJournal();
   private readonly files = new Map<string, Pending>();
   private readonly dirs = new Set<string>();
   private readonly removed = new Set<string>();
@@ -35,7 +38,9 @@ export class DryRunHost implements Host {
     const pending = this.files.get(key);
     if (pending) return pending.content;
     if (this.isRemoved(key)) return undefined;
-    return this.inner.readFile(key);
+    const data = await this.inner.readFile(key);
+    if (this.journal.wantsFile(key)) this.journal.noteFile(key, await this.realState(key, data));
+    return data;
   }
 
   async stat(hostPath: string): Promise<FileStat | undefined> {
@@ -60,6 +65,7 @@ export class DryRunHost implements Host {
   async writeFile(hostPath: string, data: Uint8Array | string, options: WriteOptions): Promise<FileRecord> {
     const key = path.posix.normalize(hostPath);
     const content = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data);
+    await this.noteReal(key);
     const before = await this.readFile(key);
     const beforeStat = await this.stat(key);
     const unchanged = before !== undefined && before.equals(content) && beforeStat?.mode === options.mode;
@@ -67,18 +73,22 @@ export class DryRunHost implements Host {
     this.removed.delete(key);
     const record: FileRecord = { ...options, path: key, size: content.length, sha256: sha256Hex(content), unchanged, content };
     this.writes.push(record);
+    this.journal.record({ type: 'file', path: key, mode: options.mode, kind: options.kind, description: options.description, sha256: record.sha256, content, unchanged });
     return record;
   }
 
-  async mkdir(hostPath: string, _mode: number): Promise<void> {
+  async mkdir(hostPath: string, mode: number): Promise<void> {
     const key = path.posix.normalize(hostPath);
+    this.journal.record({ type: 'mkdir', path: key, mode });
     this.dirs.add(key);
     this.removed.delete(key);
   }
 
   async remove(hostPath: string): Promise<void> {
     const key = path.posix.normalize(hostPath);
+    await this.noteReal(key);
     this.actions.push(`remove ${key}`);
+    this.journal.record({ type: 'remove', path: key });
     this.removed.add(key);
     for (const p of [...this.files.keys()]) if (p === key || p.startsWith(`${key}/`)) this.files.delete(p);
     for (const d of [...this.dirs]) if (d === key || d.startsWith(`${key}/`)) this.dirs.delete(d);
@@ -87,6 +97,7 @@ export class DryRunHost implements Host {
   async exec(command: string, args: readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
     if (options.mutating) {
       this.actions.push([command, ...args].join(' '));
+      this.journal.record({ type: 'exec', command, args: [...args] });
       return { exitCode: 0, stdout: '', stderr: '' };
     }
     return this.inner.exec(command, args, options);
@@ -95,7 +106,24 @@ export class DryRunHost implements Host {
   async service(action: ServiceAction, unit: string): Promise<ServiceResult> {
     if (action === 'is-active') return this.inner.service(action, unit);
     this.actions.push(`${action} ${unit}`);
+    this.journal.record({ type: 'service', action, unit });
     return { ok: true, via: 'dry-run', message: `would ${action} ${unit}` };
+  }
+
+  /** Records how the real machine has a path, the first time the dry run touches it. */
+  private async noteReal(key: string): Promise<void> {
+    if (this.journal.wantsFile(key) && !this.files.has(key) && !this.isRemoved(key)) {
+      this.journal.noteFile(key, await this.realState(key, undefined));
+    }
+  }
+
+  private async realState(key: string, data: Buffer | undefined): Promise<FileState> {
+    const st = await this.inner.stat(key);
+    if (!st) return { state: 'absent' };
+    if (st.isDirectory) return { state: 'directory' };
+    if (!st.isFile) return { state: 'other' };
+    const content = data ?? (await this.inner.readFile(key)) ?? Buffer.alloc(0);
+    return { state: 'file', sha256: sha256Hex(content), mode: st.mode };
   }
 
   private isRemoved(key: string): boolean {

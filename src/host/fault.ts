@@ -1,15 +1,22 @@
 /**
  * Fault injection for crash-safety tests: TSADM_FAULT_AFTER=N makes tsadm exit abruptly (no
  * cleanup, like a power cut or SIGKILL) right after its Nth file write or API call.
+ * TSADM_FAULT_STAGE=before-rename moves the kill point of the Nth write to the moment its temp
+ * file is complete but not yet renamed over the target (a crash in the middle of a write); API
+ * calls are still counted when they complete.
  */
+export type FaultStage = 'done' | 'before-rename';
+
 let count = 0;
 const limit = Number.parseInt(process.env.TSADM_FAULT_AFTER ?? '', 10);
+const writeStage: FaultStage = process.env.TSADM_FAULT_STAGE === 'before-rename' ? 'before-rename' : 'done';
 
-export function checkFault(kind: 'write' | 'api', what: string): void {
+export function checkFault(kind: 'write' | 'api', what: string, stage: FaultStage = 'done'): void {
   if (!Number.isFinite(limit) || limit <= 0) return;
+  if (stage !== (kind === 'write' ? writeStage : 'done')) return;
   count += 1;
   if (count >= limit) {
-    process.stderr.write(`tsadm: fault injected after ${kind} #${count} (${what})\n`);
+    process.stderr.write(`tsadm: fault injected after ${kind} #${count} (${what}${stage === 'done' ? '' : `, ${stage}`})\n`);
     process.kill(process.pid, 'SIGKILL');
   }
 }

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { TsadmError, errorMessage } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { checkFault } from './fault.js';
+import { assertInsideRoot, readRegularFile } from './safe-fs.js';
 import { runService } from './service.js';
 import type { ExecOptions, ExecResult, FileRecord, FileStat, Host, ServiceAction, ServiceResult, WriteOptions } from './host.js';
 
@@ -33,10 +34,13 @@ export class RootedHost implements Host {
   }
 
   async readFile(hostPath: string): Promise<Buffer | undefined> {
+    const real = this.resolve(hostPath);
     try {
-      return await fs.readFile(this.resolve(hostPath));
+      await assertInsideRoot(this.root, real, hostPath, { followFinal: true });
+      return await readRegularFile(real, hostPath);
     } catch (err) {
       if (isNotFound(err)) return undefined;
+      if (err instanceof TsadmError) throw err;
       throw ioError('read', hostPath, err);
     }
   }
@@ -62,8 +66,10 @@ export class RootedHost implements Host {
 
   async readdir(hostPath: string): Promise<string[]> {
     try {
+      await assertInsideRoot(this.root, this.resolve(hostPath), hostPath, { followFinal: true });
       return (await fs.readdir(this.resolve(hostPath))).sort();
     } catch (err) {
+      if (err instanceof TsadmError) throw err;
       if (isNotFound(err)) return [];
       throw ioError('list', hostPath, err);
     }
@@ -72,6 +78,7 @@ export class RootedHost implements Host {
   async writeFile(hostPath: string, data: Uint8Array | string, options: WriteOptions): Promise<FileRecord> {
     const bytes = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data);
     const real = this.resolve(hostPath);
+    await assertInsideRoot(this.root, real, hostPath, { followFinal: false });
     const existing = await fs.lstat(real).catch(() => undefined);
     if (existing?.isSymbolicLink()) {
       throw new TsadmError('E_PRECONDITION', `refusing to write ${hostPath}: it is a symbolic link`, {
@@ -83,11 +90,11 @@ export class RootedHost implements Host {
     }
     const sha256 = sha256Hex(bytes);
     const unchanged = existing !== undefined && (existing.mode & 0o7777) === options.mode
-      && existing.size === bytes.length && sha256Hex(await fs.readFile(real)) === sha256;
+      && existing.size === bytes.length && sha256Hex(await readRegularFile(real, hostPath)) === sha256;
     if (!unchanged) {
       await this.ensureParent(path.dirname(hostPath));
       try {
-        await writeFileAtomic(real, bytes, options.mode);
+        await writeFileAtomic(real, bytes, options.mode, { beforeRename: () => checkFault('write', hostPath, 'before-rename') });
       } catch (err) {
         throw ioError('write', hostPath, err);
       }
@@ -100,8 +107,12 @@ export class RootedHost implements Host {
 
   async mkdir(hostPath: string, mode: number): Promise<void> {
     const real = this.resolve(hostPath);
+    await assertInsideRoot(this.root, real, hostPath, { followFinal: false });
     const st = await fs.lstat(real).catch(() => undefined);
     if (st?.isDirectory()) return;
+    // A link to a directory (inside the rootfs, checked above) is a relocated directory, e.g.
+    // /var/lib/kubelet on a bigger disk: used as it is, as kubeadm's MkdirAll would.
+    if (st?.isSymbolicLink() && (await fs.stat(real).catch(() => undefined))?.isDirectory()) return;
     if (st?.isSymbolicLink()) {
       throw new TsadmError('E_PRECONDITION', `refusing to use ${hostPath}: it is a symbolic link`, {
         hint: `remove the link (${real}) and run again`,
@@ -118,6 +129,7 @@ export class RootedHost implements Host {
   }
 
   async remove(hostPath: string): Promise<void> {
+    await assertInsideRoot(this.root, this.resolve(hostPath), hostPath, { followFinal: false });
     try {
       await fs.rm(this.resolve(hostPath), { recursive: true, force: true });
       this.actions.push(`remove ${hostPath}`);

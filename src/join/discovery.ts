@@ -1,13 +1,18 @@
-import yaml from 'js-yaml';
 import { TsadmError, errorMessage } from '../errors.js';
 import type { Logger } from '../log/events.js';
-import { httpsGet } from './https-get.js';
+import { caCertHash } from '../pki/index.js';
+import { verifyDetachedSignature } from '../token/jws.js';
+import {
+  CLUSTER_INFO_PATH, JWS_KEY_PREFIX, endpointURL, parseClusterInfoKubeconfig, pemCertificates, readClusterInfoAnswer, signedTokenIds,
+  type ClusterInfoAnswer,
+} from './cluster-info.js';
+import { httpsGet, isTlsVerificationError, type Trust } from './https-get.js';
 
 /**
  * Token discovery, as kubeadm does it (spec §8.1): fetch cluster-info without trusting the
  * server, verify its JWS with the token, verify the CA against the pins, then fetch again over
- * TLS pinned to that CA and require the same bytes. No credential is ever sent before the last
- * step succeeds (the fetches are anonymous).
+ * TLS pinned to that CA and require the same bytes. Both fetches are anonymous: the token is
+ * never sent anywhere here (it only keys the HMAC), and nothing is written.
  */
 export interface TokenDiscoveryInput {
   /** "host:port" of any API server of the cluster, as typed on the command line. */
@@ -18,37 +23,39 @@ export interface TokenDiscoveryInput {
   readonly caCertHashes: readonly string[];
   readonly unsafeSkipCAVerification: boolean;
   readonly timeoutMs: number;
-  /** First retry delay; doubles up to 5 s (kubeadm polls every 5 s). */
+  /** First retry delay; doubles up to 5 s (kubeadm polls every 5 s). Default 500 ms. */
   readonly pollIntervalMs?: number;
+  /**
+   * How long cluster-info may carry signatures of other tokens but not ours before the token is
+   * declared invalid (the controller-manager signs a new token within seconds). Default 20 s.
+   */
+  readonly missingSignatureGraceMs?: number;
 }
 
 export interface DiscoveryDeps {
-  /** Recomputes the detached JWS over payload and compares it with the given one. */
-  verifyJws(payload: string, detached: string, tokenId: string, tokenSecret: string): boolean;
-  /** "sha256:<hex>" of a certificate's SubjectPublicKeyInfo. */
-  spkiHash(certPem: string): string;
-  readonly log: Logger;
+  readonly log: Pick<Logger, 'info' | 'warn' | 'debug'>;
+  readonly now?: () => number;
 }
 
-export interface DiscoveryResult {
+export interface TokenDiscoveryResult {
   /** The server URL inside cluster-info (used from here on, not the command-line endpoint). */
   readonly server: string;
   readonly caPem: string;
   readonly kubeconfigText: string;
 }
 
-const CLUSTER_INFO_PATH = '/api/v1/namespaces/kube-public/configmaps/cluster-info';
+export async function discoverByToken(input: TokenDiscoveryInput, deps: DiscoveryDeps): Promise<TokenDiscoveryResult> {
+  const now = deps.now ?? Date.now;
+  const base = endpointURL(input.endpoint);
+  const url = `${base}${CLUSTER_INFO_PATH}`;
+  const deadline = now() + input.timeoutMs;
+  deps.log.info(`Requesting cluster-info from "${base}" (anonymous, not yet trusted)`, { prefix: 'discovery' });
+  const first = await pollUnverified(url, input, deadline, deps);
 
-export async function discoverByToken(input: TokenDiscoveryInput, deps: DiscoveryDeps): Promise<DiscoveryResult> {
-  const url = `${endpointURL(input.endpoint)}${CLUSTER_INFO_PATH}`;
-  const deadline = Date.now() + input.timeoutMs;
-  deps.log.info(`Retrieving cluster-info from ${endpointURL(input.endpoint)} (unverified, anonymous)`, { prefix: 'discovery' });
-  const first = await pollClusterInfo(url, input, deadline, deps.log);
-
-  const jws = first.data[`jws-kubeconfig-${input.tokenId}`] as string;
-  if (!deps.verifyJws(first.kubeconfig, jws, input.tokenId, input.tokenSecret)) {
+  const jws = first.data[`${JWS_KEY_PREFIX}${input.tokenId}`] as string;
+  if (!verifyDetachedSignature(jws, first.kubeconfig, input.tokenId, input.tokenSecret)) {
     throw new TsadmError('E_TRUST', "failed to verify JWS signature of received cluster info object, can't trust this API Server", {
-      hint: 'check the token (tsadm token list on a control-plane node) and that --token matches it; an attacker may be in the path',
+      hint: `the token secret does not match token id "${input.tokenId}" on this cluster: check --token (tsadm token list on a control-plane node); if it is right, something between you and ${base} changed the answer`,
     });
   }
   const { server, caPem } = parseClusterInfoKubeconfig(first.kubeconfig);
@@ -59,95 +66,103 @@ export async function discoverByToken(input: TokenDiscoveryInput, deps: Discover
         hint: 'set --discovery-token-ca-cert-hash (or --discovery-token-unsafe-skip-ca-verification to accept the risk)',
       });
     }
-    deps.log.warn('Cluster CA is not pinned (--discovery-token-unsafe-skip-ca-verification): trusting the CA in cluster-info on the token\'s word alone', { prefix: 'discovery' });
+    deps.log.warn('the cluster CA is not pinned (--discovery-token-unsafe-skip-ca-verification): the CA in cluster-info is trusted on the token signature alone', { prefix: 'discovery' });
   } else {
-    const found = pemCertificates(caPem).map((c) => deps.spkiHash(c));
+    const found = pemCertificates(caPem).map((c) => caCertHash(c));
     const pins = input.caCertHashes.map((h) => h.toLowerCase());
     if (!found.some((h) => pins.includes(h.toLowerCase()))) {
       throw new TsadmError('E_TRUST', `cluster CA found in cluster-info ConfigMap is invalid: none of the public keys "${found.join(', ')}" are pinned`, {
-        hint: 'compare with the --discovery-token-ca-cert-hash printed by init (or: openssl x509 -pubkey -in ca.crt | openssl pkey -pubin -outform der | sha256sum)',
+        hint: 'compare with the --discovery-token-ca-cert-hash printed by init (on a control-plane node: openssl x509 -pubkey -in /etc/kubernetes/pki/ca.crt | openssl pkey -pubin -outform der | sha256sum)',
       });
     }
   }
 
-  deps.log.info('Cluster info signature and contents are valid; fetching it again over TLS pinned to the cluster CA', { prefix: 'discovery' });
-  const second = await fetchClusterInfo(url, { ca: caPem, timeoutMs: Math.max(1000, deadline - Date.now()) });
-  if (second.kind !== 'found' || second.kubeconfig !== first.kubeconfig) {
-    throw new TsadmError('E_TRUST', 'cluster-info fetched over the pinned TLS connection differs from the validated copy', {
-      hint: 'the API server answered differently to the verified connection; check for a proxy or a second server at that address',
+  deps.log.info(`Requesting info from "${base}" again to validate TLS against the pinned public key`, { prefix: 'discovery' });
+  const second = await pollPinned(url, caPem, deadline, deps);
+  if (second.kubeconfig !== first.kubeconfig) {
+    throw new TsadmError('E_TRUST', 'failed to securely validate the cluster info object: the copy fetched over the pinned TLS connection differs from the validated one', {
+      hint: `${base} answered differently to the verified connection; check for a proxy or a second server at that address`,
     });
   }
-  deps.log.info(`Successfully established connection with API Server "${server}"`, { prefix: 'discovery' });
+  deps.log.info(`Cluster info signature and contents are valid and TLS certificate validates against pinned roots, will use API Server "${server}"`, { prefix: 'discovery' });
   return { server, caPem, kubeconfigText: first.kubeconfig };
 }
 
-type Fetch =
-  | { kind: 'found'; kubeconfig: string; data: Record<string, unknown> }
-  | { kind: 'missing-jws'; kubeconfig: string; data: Record<string, unknown> }
-  | { kind: 'retry'; reason: string };
+type Found = Extract<ClusterInfoAnswer, { kind: 'found' }>;
 
-async function pollClusterInfo(url: string, input: TokenDiscoveryInput, deadline: number, log: Logger): Promise<{ kubeconfig: string; data: Record<string, unknown> }> {
+async function fetchOnce(url: string, trust: Trust, timeoutMs: number): Promise<ClusterInfoAnswer> {
+  const res = await httpsGet(url, { trust, timeoutMs });
+  return readClusterInfoAnswer(res.status, res.body);
+}
+
+function sleepUntil(ms: number, deadline: number, now: () => number): Promise<void> {
+  return new Promise((r) => setTimeout(r, Math.max(0, Math.min(ms, deadline - now()))));
+}
+
+async function pollUnverified(url: string, input: TokenDiscoveryInput, deadline: number, deps: DiscoveryDeps): Promise<Found> {
+  const now = deps.now ?? Date.now;
+  const grace = input.missingSignatureGraceMs ?? 20_000;
   let delay = input.pollIntervalMs ?? 500;
-  let last: Fetch = { kind: 'retry', reason: 'not tried' };
+  let reason = 'not tried';
+  let othersSignedSince: number | undefined;
   for (;;) {
-    const remaining = deadline - Date.now();
+    const remaining = deadline - now();
     if (remaining <= 0) break;
-    last = await fetchClusterInfo(url, { timeoutMs: Math.min(remaining, 10_000) }).catch((err) => ({ kind: 'retry', reason: errorMessage(err) }) as Fetch);
-    if (last.kind === 'found') {
-      if (typeof last.data[`jws-kubeconfig-${input.tokenId}`] === 'string') return last;
-      last = { ...last, kind: 'missing-jws' };
+    const answer = await fetchOnce(url, { kind: 'insecure' }, Math.min(remaining, 10_000))
+      .catch((err): ClusterInfoAnswer => ({ kind: 'retry', reason: errorMessage(err) }));
+    if (answer.kind === 'found') {
+      if (typeof answer.data[`${JWS_KEY_PREFIX}${input.tokenId}`] === 'string') return answer;
+      // Signatures of other tokens but none for ours: the controller-manager is signing, just not this token.
+      const others = signedTokenIds(answer.data);
+      reason = `no JWS signature for token id "${input.tokenId}" in cluster-info (signed token ids: ${others.length > 0 ? others.length : 'none yet'})`;
+      if (others.length > 0) {
+        othersSignedSince ??= now();
+        if (now() - othersSignedSince >= grace) throw invalidToken(input.tokenId);
+      }
+    } else {
+      reason = answer.reason;
     }
-    log.debug(`cluster-info not usable yet (${last.kind === 'retry' ? last.reason : `no JWS for token id ${input.tokenId}`}); retrying`, { prefix: 'discovery' });
-    await new Promise((r) => setTimeout(r, Math.min(delay, Math.max(0, deadline - Date.now()))));
+    deps.log.debug(`cluster-info not usable yet (${reason}); retrying`, { prefix: 'discovery' });
+    await sleepUntil(delay, deadline, now);
     delay = Math.min(delay * 2, 5000);
   }
-  if (last.kind === 'missing-jws') {
-    throw new TsadmError('E_TRUST', `token id "${input.tokenId}" is invalid for this cluster or it has expired. Use "tsadm token create" on the control-plane node to create a new valid token`);
-  }
-  throw new TsadmError('E_TIMEOUT', `could not fetch cluster-info from ${url} within ${Math.round(input.timeoutMs / 1000)}s: ${last.kind === 'retry' ? last.reason : 'unknown'}`, {
-    hint: 'check the API server endpoint and that it is reachable from this machine',
+  if (reason.startsWith('no JWS signature')) throw invalidToken(input.tokenId);
+  throw new TsadmError('E_TIMEOUT', `could not fetch cluster-info from ${url} within ${Math.round(input.timeoutMs / 1000)}s: ${reason}`, {
+    hint: 'check the API server endpoint and that it is reachable from this machine (and, with a discovery timeout set, that it is long enough)',
   });
 }
 
-async function fetchClusterInfo(url: string, opts: { ca?: string; timeoutMs: number }): Promise<Fetch> {
-  const res = await httpsGet(url, { ...opts });
-  if (res.status !== 200) return { kind: 'retry', reason: `HTTP ${res.status}` };
-  let cm: { data?: Record<string, unknown> };
-  try {
-    cm = JSON.parse(res.body) as { data?: Record<string, unknown> };
-  } catch {
-    return { kind: 'retry', reason: 'the answer is not JSON' };
+async function pollPinned(url: string, caPem: string, deadline: number, deps: DiscoveryDeps): Promise<Found> {
+  const now = deps.now ?? Date.now;
+  let delay = 500;
+  let reason = 'not tried';
+  for (;;) {
+    const remaining = deadline - now();
+    if (remaining <= 0) break;
+    let answer: ClusterInfoAnswer;
+    try {
+      answer = await fetchOnce(url, { kind: 'ca', pem: caPem }, Math.min(remaining, 10_000));
+    } catch (err) {
+      if (isTlsVerificationError(err)) {
+        throw new TsadmError('E_TRUST', `the API server's TLS certificate does not validate against the cluster CA from cluster-info: ${errorMessage(err)}`, {
+          hint: 'the server that answered is not the cluster it claims to be, or its serving certificate lacks this address; use an endpoint in the API server certificate',
+        });
+      }
+      answer = { kind: 'retry', reason: errorMessage(err) };
+    }
+    if (answer.kind === 'found') return answer;
+    reason = answer.reason;
+    deps.log.debug(`pinned cluster-info fetch failed (${reason}); retrying`, { prefix: 'discovery' });
+    await sleepUntil(delay, deadline, now);
+    delay = Math.min(delay * 2, 5000);
   }
-  const data = cm.data ?? {};
-  if (typeof data.kubeconfig !== 'string') return { kind: 'retry', reason: 'cluster-info has no kubeconfig' };
-  return { kind: 'found', kubeconfig: data.kubeconfig, data };
+  throw new TsadmError('E_TIMEOUT', `could not fetch cluster-info over the pinned TLS connection to ${url}: ${reason}`, {
+    hint: 'check that the API server endpoint is reachable from this machine',
+  });
 }
 
-/** The single cluster of cluster-info's kubeconfig: its server and CA bundle. */
-export function parseClusterInfoKubeconfig(text: string): { server: string; caPem: string } {
-  let doc: { clusters?: Array<{ cluster?: { server?: string; 'certificate-authority-data'?: string } }> };
-  try {
-    doc = yaml.load(text, { schema: yaml.JSON_SCHEMA }) as typeof doc;
-  } catch (err) {
-    throw new TsadmError('E_TRUST', `couldn't parse the kubeconfig file in the cluster-info ConfigMap: ${errorMessage(err)}`);
-  }
-  const clusters = doc?.clusters ?? [];
-  if (clusters.length !== 1) {
-    throw new TsadmError('E_TRUST', `expected exactly one cluster in the cluster-info ConfigMap, found ${clusters.length}`);
-  }
-  const cluster = clusters[0]?.cluster ?? {};
-  const caData = cluster['certificate-authority-data'];
-  if (!cluster.server || !caData) throw new TsadmError('E_TRUST', 'the cluster-info kubeconfig lacks a server or certificate-authority-data');
-  return { server: cluster.server, caPem: Buffer.from(caData, 'base64').toString('utf8') };
-}
-
-/** "host:port" / "[v6]:port" / "https://…" → "https://host:port". */
-export function endpointURL(endpoint: string): string {
-  const e = endpoint.trim().replace(/\/+$/, '');
-  if (/^https:\/\//.test(e)) return e;
-  return `https://${e}`;
-}
-
-export function pemCertificates(pem: string): string[] {
-  return pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+function invalidToken(tokenId: string): TsadmError {
+  return new TsadmError('E_TRUST', `token id "${tokenId}" is invalid for this cluster or it has expired. Use "tsadm token create" on the control-plane node to create a new valid token`, {
+    hint: 'list the valid tokens with `tsadm token list` on a control-plane node',
+  });
 }

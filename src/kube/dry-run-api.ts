@@ -1,4 +1,5 @@
 import { dumpYaml } from '../config/serialize.js';
+import type { ApiJournal } from '../plan/journal.js';
 import { emitObject, type ApiLog } from './api-log.js';
 import { cloneJson } from './clone.js';
 import { comparableView, isSubset, mergePatch } from './compare.js';
@@ -19,9 +20,15 @@ export class DryRunKubeApi implements KubeApi {
   private reachable: boolean;
   private serial = 0;
 
-  constructor(private readonly inner: KubeApi | undefined, private readonly log: ApiLog) {
-    this.server = inner?.server ?? 'https://dry-run.invalid';
+  /** `plan`: where the planned writes and the first-seen objects are recorded (plan/journal.ts). */
+  constructor(
+    private readonly inner: KubeApi | undefined,
+    private readonly log: ApiLog,
+    private readonly plan?: { readonly journal: ApiJournal; readonly kubeconfig: string; readonly server?: string },
+  ) {
+    this.server = inner?.server ?? plan?.server ?? 'https://dry-run.invalid';
     this.reachable = inner !== undefined;
+    plan?.journal.noteCluster(plan.kubeconfig, this.server, this.reachable);
   }
 
   async get<T extends KubeObject = KubeObject>(kind: KindName, name: string, namespace?: string): Promise<T | undefined> {
@@ -29,7 +36,14 @@ export class DryRunKubeApi implements KubeApi {
     this.log.info(`Resource name: "${name}"`, { prefix: 'dryrun', verbosity: 1 });
     const local = this.overlay.get(key(kind, name, namespace));
     if (local) return cloneJson(local) as T;
-    return this.read(() => this.inner!.get<T>(kind, name, namespace), undefined);
+    const remote = await this.read(() => this.inner!.get<T>(kind, name, namespace), undefined);
+    // A Node's resourceVersion moves with every heartbeat; its patches carry their own before-state.
+    if (this.plan && kind !== 'Node') {
+      this.plan.journal.noteObject({
+        kubeconfig: this.plan.kubeconfig, kind, name, ...(namespace ? { namespace } : {}), resourceVersion: remote?.metadata.resourceVersion ?? null,
+      });
+    }
+    return remote;
   }
 
   async list<T extends KubeObject = KubeObject>(kind: KindName, namespace: string | undefined, options: ListOptions = {}): Promise<T[]> {
@@ -49,17 +63,24 @@ export class DryRunKubeApi implements KubeApi {
     if (existing) {
       throw new ApiError(`create ${describeObject(obj.kind, obj.metadata.name, obj.metadata.namespace)}: already exists`, 409, 'AlreadyExists');
     }
-    return this.write('CREATE', 'would-create', obj);
+    const stored = this.write('CREATE', 'would-create', obj);
+    this.journal({ type: 'object', verb: 'create', kubeconfig: '', object: obj, ...placeholder(stored) });
+    return stored;
   }
 
   async ensure<T extends KubeObject>(desired: T, mode: EnsureMode = 'update'): Promise<EnsureResult<T>> {
     const existing = await this.get<T>(desired.kind as KindName, desired.metadata.name, desired.metadata.namespace);
-    if (!existing) return { action: 'created', object: this.write('CREATE', 'would-create', desired) };
+    if (!existing) {
+      const stored = this.write('CREATE', 'would-create', desired);
+      this.journal({ type: 'object', verb: 'create', kubeconfig: '', object: desired, ...placeholder(stored) });
+      return { action: 'created', object: stored };
+    }
     if (mode === 'retain' || isSubset(comparableView(desired), existing)) {
       emitObject(this.log, 'unchanged', desired);
       return { action: 'unchanged', object: existing };
     }
     const merged = { ...desired, metadata: { ...desired.metadata, uid: existing.metadata.uid, resourceVersion: existing.metadata.resourceVersion } };
+    this.journal({ type: 'object', verb: 'update', kubeconfig: '', object: desired, existing });
     return { action: 'updated', object: this.write('UPDATE', 'would-update', merged) };
   }
 
@@ -68,6 +89,7 @@ export class DryRunKubeApi implements KubeApi {
     this.action('DELETE', kind, 0);
     this.log.info(`Resource name: "${name}"`, { prefix: 'dryrun' });
     this.overlay.delete(key(kind, name, namespace));
+    if (existing) this.journal({ type: 'object', verb: 'delete', kubeconfig: '', kind, name, ...(namespace ? { namespace } : {}), existing });
     return existing !== undefined;
   }
 
@@ -89,6 +111,7 @@ export class DryRunKubeApi implements KubeApi {
     this.log.info(`Resource name: "${name}"`, { prefix: 'dryrun' });
     this.log.info(`Attached patch:\n\t${JSON.stringify(patch)}`, { prefix: 'dryrun' });
     this.overlay.set(key('Node', name), { ...node, metadata: { ...node.metadata, ...after.metadata }, spec: { ...(node.spec ?? {}), ...after.spec } });
+    this.journal({ type: 'object', verb: 'patch', kubeconfig: '', kind: 'Node', name, before, after });
     emitObject(this.log, 'would-update', node);
     return 'patched';
   }
@@ -112,6 +135,11 @@ export class DryRunKubeApi implements KubeApi {
     return cloneJson(stored);
   }
 
+  private journal(step: Parameters<ApiJournal['record']>[0]): void {
+    if (!this.plan) return;
+    this.plan.journal.record({ ...step, kubeconfig: this.plan.kubeconfig } as typeof step, this.log.phase);
+  }
+
   private action(verb: string, kind: string, verbosity: number): void {
     this.log.info(`Would perform action ${verb} on resource "${pluralOf(kind)}" in API group "${groupVersionLabel(kind)}"`, { prefix: 'dryrun', verbosity });
   }
@@ -124,12 +152,19 @@ export class DryRunKubeApi implements KubeApi {
     } catch (err) {
       if (isApiError(err) && err.status === 0) {
         this.reachable = false;
+        if (this.plan) this.plan.journal.noteCluster(this.plan.kubeconfig, this.server, false);
         this.log.info(`the API server at ${this.server} is not reachable; dry-run assumes an empty cluster`, { prefix: 'dryrun', verbosity: 1 });
         return fallback;
       }
       throw err;
     }
   }
+}
+
+/** The uid the dry run made up for an object it would create (later objects may point at it). */
+function placeholder(stored: KubeObject): { placeholderUid?: string } {
+  const uid = stored.metadata.uid;
+  return uid?.startsWith('dry-run-') ? { placeholderUid: uid } : {};
 }
 
 function key(kind: string, name: string, namespace?: string): string {

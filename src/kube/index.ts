@@ -1,7 +1,7 @@
 /**
  * The Kubernetes API seam: only what tsadm needs (create-or-update / create-or-retain with
- * "no change → no write", Node patches, token Secrets, healthz). Real (@kubernetes/client-node
- * loaded on first use) or dry-run; every write is an `object` event.
+ * "no change → no write", Node patches, token Secrets, healthz). Real (JSON over HTTPS, the kubeconfig
+ * resolved by kubeconfig-connection.ts) or dry-run; every write is an `object` event.
  */
 export { openKubeApi, type OpenKubeApiOptions } from './open.js';
 export { RestKubeApi, type RestKubeApiOptions } from './rest-api.js';

@@ -1,5 +1,6 @@
 import { TsadmError } from '../errors.js';
 import type { Host } from '../host/host.js';
+import { journalOf } from '../plan/journal.js';
 import type { ApiLog } from './api-log.js';
 import { DryRunKubeApi } from './dry-run-api.js';
 import { RestKubeApi } from './rest-api.js';
@@ -24,10 +25,13 @@ export interface OpenKubeApiOptions {
 export async function openKubeApi(o: OpenKubeApiOptions): Promise<KubeApi> {
   const text = (await o.host.readFile(o.kubeconfigPath))?.toString('utf8');
   if (o.dryRun) {
-    if (text === undefined) return new DryRunKubeApi(undefined, o.log);
+    // A dry-run host's journal also records what the API calls would change (for --plan).
+    const journal = journalOf(o.host);
+    const plan = journal ? { journal, kubeconfig: o.kubeconfigPath } : undefined;
+    if (text === undefined) return new DryRunKubeApi(undefined, o.log, plan);
     const transport = await transportFromKubeconfig(text, o.kubeconfigPath, 2000).catch(() => undefined);
     const reader = transport ? new RestKubeApi(transport, { retry: NO_RETRY }) : undefined;
-    return new DryRunKubeApi(reader, o.log);
+    return new DryRunKubeApi(reader, o.log, plan && transport ? { ...plan, server: transport.server } : plan);
   }
   if (text === undefined) {
     throw new TsadmError('E_PRECONDITION', `couldn't read the kubeconfig ${o.kubeconfigPath}: no such file`, {

@@ -1,6 +1,6 @@
 import https from 'node:https';
 import http from 'node:http';
-import { TsadmError, errorMessage } from '../errors.js';
+import { resolveKubeconfigConnection, type Connection } from './kubeconfig-connection.js';
 
 /**
  * Raw JSON over HTTPS to one API server. Kept apart from the API logic so tests can replay
@@ -30,54 +30,24 @@ export interface RestTransport {
   close(): void;
 }
 
-/** The TLS and auth settings of a kubeconfig's current context, as client-node resolves them. */
-interface Connection {
-  readonly server: string;
-  readonly agentOptions: https.AgentOptions;
-  readonly headers: Readonly<Record<string, string>>;
-}
-
 /**
- * Loads a kubeconfig with @kubernetes/client-node — imported only here and only when a command
- * talks to a cluster, because loading it costs most of a second — and returns a transport.
+ * A transport to the cluster of a kubeconfig's current context. The kubeconfig is resolved by
+ * ./kubeconfig-connection.ts (no @kubernetes/client-node: loading it cost most of a second).
  */
 export async function transportFromKubeconfig(kubeconfigText: string, source: string, defaultTimeoutMs = 30_000): Promise<RestTransport> {
-  const conn = await resolveConnection(kubeconfigText, source);
+  const conn = await resolveKubeconfigConnection(kubeconfigText, source);
   return new HttpsTransport(conn, defaultTimeoutMs);
 }
 
-async function resolveConnection(text: string, source: string): Promise<Connection> {
-  const { KubeConfig } = await import('@kubernetes/client-node');
-  const kc = new KubeConfig();
-  try {
-    kc.loadFromString(text);
-  } catch (err) {
-    throw new TsadmError('E_PRECONDITION', `failed to load kubeconfig ${source}: ${errorMessage(err)}`, { hint: 'the file is not a valid kubeconfig' });
-  }
-  const cluster = kc.getCurrentCluster();
-  if (!cluster?.server) {
-    throw new TsadmError('E_PRECONDITION', `kubeconfig ${source} has no cluster for its current context`, { hint: 'check current-context in the kubeconfig' });
-  }
-  const opts: https.RequestOptions = {};
-  try {
-    await kc.applyToHTTPSOptions(opts);
-  } catch (err) {
-    throw new TsadmError('E_PRECONDITION', `failed to load credentials from kubeconfig ${source}: ${errorMessage(err)}`, { hint: 'check the certificate and key data in the kubeconfig' });
-  }
-  // client-node made a one-shot agent; we keep its TLS material and use a keep-alive agent.
-  (opts.agent as https.Agent | undefined)?.destroy();
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(opts.headers ?? {})) if (typeof v === 'string') headers[k] = v;
-  if (opts.auth) headers.Authorization = `Basic ${Buffer.from(opts.auth).toString('base64')}`;
-  const agentOptions: https.AgentOptions = {
+function agentOptions(conn: Connection): https.AgentOptions {
+  return {
     keepAlive: true,
-    ...(opts.ca !== undefined ? { ca: opts.ca } : {}),
-    ...(opts.cert !== undefined ? { cert: opts.cert } : {}),
-    ...(opts.key !== undefined ? { key: opts.key } : {}),
-    ...(opts.rejectUnauthorized !== undefined ? { rejectUnauthorized: opts.rejectUnauthorized } : {}),
-    ...(cluster.tlsServerName ? { servername: cluster.tlsServerName } : {}),
+    ...(conn.ca !== undefined ? { ca: conn.ca } : {}),
+    ...(conn.cert !== undefined ? { cert: conn.cert } : {}),
+    ...(conn.key !== undefined ? { key: conn.key } : {}),
+    ...(conn.rejectUnauthorized !== undefined ? { rejectUnauthorized: conn.rejectUnauthorized } : {}),
+    ...(conn.tlsServerName ? { servername: conn.tlsServerName } : {}),
   };
-  return { server: cluster.server.replace(/\/+$/, ''), agentOptions, headers };
 }
 
 class HttpsTransport implements RestTransport {
@@ -88,7 +58,7 @@ class HttpsTransport implements RestTransport {
   constructor(private readonly conn: Connection, private readonly defaultTimeoutMs: number) {
     this.server = conn.server;
     this.secure = conn.server.startsWith('https:');
-    this.agent = this.secure ? new https.Agent(conn.agentOptions) : new http.Agent({ keepAlive: true });
+    this.agent = this.secure ? new https.Agent(agentOptions(conn)) : new http.Agent({ keepAlive: true });
   }
 
   request(req: RestRequest): Promise<RestResponse> {

@@ -2,9 +2,11 @@
  * Thin helpers over node-forge's ASN.1 layer (the robust, key-agnostic part of forge). forge
  * works on "binary strings" (one char per byte); these helpers keep Buffers at the edges.
  */
-import forge from 'node-forge';
+import type forge from 'node-forge';
+// Only forge's ASN.1 module (with its util/oids): `import 'node-forge'` evaluates and, bundled,
+// parses all of forge (~600 KB: TLS, PKCS#12, …) at every start, even for `tsadm version`.
+import asn1 from 'node-forge/lib/asn1.js';
 
-const { asn1 } = forge;
 export type Asn1 = forge.asn1.Asn1;
 export const Class = asn1.Class;
 export const Type = asn1.Type;
@@ -111,12 +113,12 @@ export function bytesOf(node: Asn1 | undefined): Buffer {
 /** Go marshals a string as PrintableString when every character allows it, else UTF8String. */
 export function directoryString(value: string): Asn1 {
   if (/^[A-Za-z0-9 '()+,\-./:=?]*$/.test(value)) return asn1.create(Class.UNIVERSAL, Type.PRINTABLESTRING, false, value);
-  return asn1.create(Class.UNIVERSAL, Type.UTF8, false, forge.util.encodeUtf8(value));
+  return asn1.create(Class.UNIVERSAL, Type.UTF8, false, Buffer.from(value, 'utf8').toString('binary'));
 }
 
 export function readString(node: Asn1): string {
   const raw = node.value as string;
-  if (node.type === Type.UTF8) return forge.util.decodeUtf8(raw);
+  if (node.type === Type.UTF8) return Buffer.from(raw, 'binary').toString('utf8');
   if (node.type === Type.BMPSTRING) {
     const b = fromBinary(raw);
     let out = '';

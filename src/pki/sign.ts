@@ -18,6 +18,11 @@ import { OID, type ExtKeyUsage, type KeyUsage } from './oids.js';
 
 export interface CertificateTemplate {
   readonly subject: DistinguishedName;
+  /**
+   * DER of a subject Name to write verbatim instead of encoding `subject` (renewal keeps an
+   * existing certificate's subject byte for byte, whatever attributes and encodings it used).
+   */
+  readonly rawSubject?: Buffer;
   readonly serial: bigint;
   readonly notBefore: Date;
   readonly notAfter: Date;
@@ -90,7 +95,7 @@ function extensionsFor(t: CertificateTemplate, spki: Buffer, issuer: Certificate
 export function signCertificate(template: CertificateTemplate, subjectKey: KeyObject, signer: SignerInfo): Certificate {
   const spki = spkiDer(subjectKey);
   const scheme = signatureSchemeFor(signer.privateKey);
-  const subject = encodeName(template.subject);
+  const subject = template.rawSubject ? parseDer(template.rawSubject) : encodeName(template.subject);
   // A leaf's issuer is the CA's subject byte for byte, whatever encoding the CA used.
   const issuer = signer.certificate ? parseDer(signer.certificate.rawSubject) : subject;
   const tbs = seq([

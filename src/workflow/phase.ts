@@ -22,7 +22,22 @@ export interface Phase<C> {
   skipIf?(ctx: C): string | undefined | Promise<string | undefined>;
   /** Leaves only. */
   run?(ctx: C): Promise<void>;
+  /**
+   * The phase's exit check: whether its result is in place on this node (certificates chain and
+   * SANs, manifest present and pod running, objects present). Used by `tsadm check` and by
+   * `init --resume` to trust a phase done earlier. Phases without one get src/check's table entry.
+   */
+  verify?(ctx: C): Promise<readonly CheckFinding[]>;
   readonly children?: readonly Phase<C>[];
+}
+
+/** One result of an exit check: what was checked, whether it holds, and why not. */
+export interface CheckFinding {
+  readonly check: string;
+  readonly ok: boolean;
+  readonly detail?: string;
+  /** A warning does not fail the check (e.g. a certificate expiring soon). */
+  readonly warning?: boolean;
 }
 
 /** A phase's path in the tree: "certs/apiserver". */

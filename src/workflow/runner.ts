@@ -1,5 +1,5 @@
 import { TsadmError, errorMessage, isTsadmError } from '../errors.js';
-import type { Host } from '../host/host.js';
+import type { FileRecord, Host } from '../host/host.js';
 import type { PhaseLogger } from '../log/logger.js';
 import { flatten, type Phase, type PhasePath } from './phase.js';
 import { computeSelection } from './selection.js';
@@ -8,6 +8,16 @@ export interface RunOptions {
   /** Paths to run (with descendants); empty = all. */
   readonly filter: readonly string[];
   readonly skip: readonly string[];
+}
+
+/**
+ * Seams around each leaf (resume uses them): `skip` may give a reason to not run a phase (it is
+ * reported as skipped with that reason); `finished` hears how each phase that ran ended, with
+ * the files it wrote.
+ */
+export interface PhaseHooks<C> {
+  skip?(path: PhasePath, phase: Phase<C>, ctx: C): Promise<string | undefined>;
+  finished?(path: PhasePath, phase: Phase<C>, ctx: C, result: { readonly status: 'ok' | 'failed'; readonly writes: readonly FileRecord[] }): Promise<void>;
 }
 
 export interface RunContext {
@@ -20,7 +30,7 @@ export interface RunContext {
  * Runs the selected phases of a tree in order. A parent whose skipIf gives a reason skips its
  * whole subtree. A failure is wrapped once with the phase path and stops the run.
  */
-export async function runPhases<C extends RunContext>(tree: readonly Phase<C>[], ctx: C, options: RunOptions): Promise<void> {
+export async function runPhases<C extends RunContext>(tree: readonly Phase<C>[], ctx: C, options: RunOptions & { readonly hooks?: PhaseHooks<C> }): Promise<void> {
   const selection = computeSelection(tree, options.filter, options.skip);
   const skippedSubtrees: PhasePath[] = [];
   const log = ctx.log;
@@ -40,6 +50,11 @@ export async function runPhases<C extends RunContext>(tree: readonly Phase<C>[],
       continue;
     }
     if (!phase.run) continue;
+    const hookReason = await options.hooks?.skip?.(path, phase, ctx);
+    if (hookReason !== undefined) {
+      finish(log, path, 'skipped', 0, hookReason);
+      continue;
+    }
     const started = Date.now();
     const writesBefore = ctx.host?.writes.length ?? 0;
     log.phase = path;
@@ -49,11 +64,13 @@ export async function runPhases<C extends RunContext>(tree: readonly Phase<C>[],
     } catch (err) {
       finish(log, path, 'failed', Date.now() - started);
       log.phase = undefined;
+      await options.hooks?.finished?.(path, phase, ctx, { status: 'failed', writes: ctx.host?.writes.slice(writesBefore) ?? [] });
       throw wrapPhaseError(path, err);
     }
     reportWrites(ctx, writesBefore);
     finish(log, path, 'ok', Date.now() - started);
     log.phase = undefined;
+    await options.hooks?.finished?.(path, phase, ctx, { status: 'ok', writes: ctx.host?.writes.slice(writesBefore) ?? [] });
   }
 }
 

@@ -3,6 +3,10 @@ import type { ResolvedInitConfig, ResolvedJoinConfig, ResolvedResetConfig } from
 import type { Host } from '../host/host.js';
 import type { PhaseLogger } from '../log/logger.js';
 import type { VersionProfile } from '../versions/table.js';
+import type { JoinDeps } from '../phases/join/deps.js';
+import type { JoinRunState } from '../phases/join/state.js';
+import type { ResetDeps } from '../phases/reset/deps.js';
+import type { ResetRunState } from '../phases/reset/state.js';
 
 /** What every phase gets: the seams, never raw flags. */
 export interface BaseCtx {
@@ -47,9 +51,20 @@ export interface InitCtx extends BaseCtx {
 export interface JoinCtx extends BaseCtx {
   readonly cfg: ResolvedJoinConfig;
   readonly flags: FlagValues;
+  /** Discovery, API and etcd clients, machine facts (real, or test doubles). */
+  readonly deps: JoinDeps;
+  /** Discovery and the cluster's configuration, computed once per run (see phases/join/state.ts). */
+  readonly state: JoinRunState;
 }
 
 export interface ResetCtx extends BaseCtx {
   readonly cfg: ResolvedResetConfig;
   readonly flags: FlagValues;
+  readonly options: {
+    /** The admin kubeconfig used for the cluster-side steps (--kubeconfig, default /etc/kubernetes/admin.conf). */
+    readonly kubeconfigPath: string;
+  };
+  /** The confirmation prompt, API/etcd/CRI clients, machine facts (real, or test doubles). */
+  readonly deps: ResetDeps;
+  readonly state: ResetRunState;
 }

@@ -21,6 +21,8 @@ import {
 import { addonPhase } from '../phases/addons/index.js';
 import type { InitCtx } from './context.js';
 import { reportDryRun } from './dry-run-report.js';
+import { startInitResume } from '../resume/init.js';
+import type { ResumeSession } from '../resume/session.js';
 import { createRuntime, readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
 
 /**
@@ -55,7 +57,7 @@ export function initWorkflow(env: CommandEnv): WorkflowSpec<InitCtx> {
     name: 'init',
     describe: 'Run this command in order to set up the Kubernetes control plane',
     phases,
-    extraFlags: ['skip-certificate-key-print', 'skip-token-print', 'upload-certs', 'certificate-key', 'token', 'token-ttl', 'kubeconfig-dir'],
+    extraFlags: ['skip-certificate-key-print', 'skip-token-print', 'upload-certs', 'certificate-key', 'token', 'token-ttl', 'kubeconfig-dir', 'resume'],
     example: 'tsadm init --kubernetes-version v1.20.2 --pod-network-cidr 10.244.0.0/16',
     run: (request) => runInit(request, env),
   };
@@ -63,14 +65,19 @@ export function initWorkflow(env: CommandEnv): WorkflowSpec<InitCtx> {
 
 export async function runInit(request: WorkflowRequest, env: CommandEnv): Promise<void> {
   const rt = await createRuntime(request.flags, env);
+  // Completed phases are recorded so a failed init can continue with --resume (src/resume).
+  let resume: ResumeSession<InitCtx> | undefined;
   try {
     const ctx = await buildInitContext(request.flags, rt);
     if (!request.single) ctx.log.info(`Using Kubernetes version: ${ctx.cfg.cluster.kubernetesVersion}`, { prefix: 'init' });
     for (const w of ctx.cfg.warnings) ctx.log.warn(w, { prefix: 'config' });
-    await runPhases(initPhases(ctx.versions), ctx, { filter: request.filter, skip: ctx.cfg.init.skipPhases });
+    resume = await startInitResume(ctx, { resume: request.flags.resume === true, single: request.single });
+    await runPhases(initPhases(ctx.versions), ctx, { filter: request.filter, skip: ctx.cfg.init.skipPhases, ...(resume ? { hooks: resume.hooks } : {}) });
+    await resume?.complete();
     if (rt.dryRun) reportDryRun(rt.host, rt.log);
     rt.log.event({ type: 'result', ts: rt.log.ts(), command: 'init', ok: true, data: resultData(ctx) });
-  } catch (err) {
+  } catch (caught) {
+    const err = resume ? await resume.failed(caught) : caught;
     rt.log.event({ type: 'result', ts: rt.log.ts(), command: 'init', ok: false, error: errorData(err) });
     throw err;
   } finally {

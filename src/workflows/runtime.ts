@@ -3,11 +3,13 @@ import type { FlagValues } from '../cli/flags.js';
 import { TsadmError } from '../errors.js';
 import { DryRunHost } from '../host/dry-run-host.js';
 import type { Host } from '../host/host.js';
+import { acquireMachineLock, type MachineLock } from '../host/lock.js';
 import { RootedHost } from '../host/rooted-host.js';
 import type { Reporter } from '../log/events.js';
 import { JsonReporter } from '../log/json-reporter.js';
 import { PhaseLogger } from '../log/logger.js';
 import { PlainReporter } from '../log/plain-reporter.js';
+import { PlanReporter } from '../plan/reporter.js';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 
@@ -24,9 +26,19 @@ export interface Runtime {
   readonly json: boolean;
   readonly dryRun: boolean;
   readonly startTime: Date;
+  /** The machine lock, held until the reporter is closed (mutating workflow runs only). */
+  readonly lock?: MachineLock;
 }
 
-export async function createRuntime(flags: FlagValues, env: CommandEnv): Promise<Runtime> {
+export interface RuntimeOptions {
+  /**
+   * The workflow that changes the machine ("init", "join", "reset"): the run takes the machine
+   * lock (src/host/lock.ts) unless it is a dry run, so two of them cannot interleave.
+   */
+  readonly lock?: string;
+}
+
+export async function createRuntime(flags: FlagValues, env: CommandEnv, options: RuntimeOptions = {}): Promise<Runtime> {
   const verbosity = Number(flags.v ?? 0) || 0;
   const output = String(flags.output ?? 'text');
   if (output !== 'text' && output !== 'json') {
@@ -35,15 +47,30 @@ export async function createRuntime(flags: FlagValues, env: CommandEnv): Promise
   const json = output === 'json';
   const root = await resolveRootfs(flags.rootfs as string | undefined);
   const rooted = new RootedHost(root);
-  const dryRun = flags['dry-run'] === true;
+  const planFile = flags.plan as string | undefined;
+  if (flags['plan-without-keys'] === true && planFile === undefined) {
+    throw new TsadmError('E_USAGE', '--plan-without-keys needs --plan <file>', { hint: 'e.g. --dry-run --plan plan.json --plan-without-keys' });
+  }
+  // A plan is made by a dry run: --plan implies --dry-run, so it can never change the machine.
+  const dryRun = flags['dry-run'] === true || planFile !== undefined;
   const host = dryRun ? new DryRunHost(rooted) : rooted;
-  const reporter: Reporter = json
+  // Taken before anything is read or written, so the second of two runs fails first and cleanly.
+  const lock = options.lock !== undefined && !dryRun ? acquireMachineLock(root, options.lock) : undefined;
+  const base: Reporter = json
     ? new JsonReporter(env.io.stdout)
     : useTaskView(env, verbosity)
       ? new (await import('../log/listr-reporter.js')).ListrReporter(env.io.stdout, env.io.stderr)
       : new PlainReporter({ verbosity, stdout: env.io.stdout, stderr: env.io.stderr });
+  // Every command closes its reporter in a `finally`: the lock goes with it.
+  const locked: Reporter = lock ? { emit: (e) => base.emit(e), close: async () => { try { await base.close(); } finally { lock.release(); } } } : base;
+  const startTime = new Date();
+  // --plan: the plan is written from the dry-run journal when the command closes its reporter.
+  const reporter = planFile !== undefined && host instanceof DryRunHost
+    ? new PlanReporter(locked, host.journal, { file: planFile, keys: flags['plan-without-keys'] !== true, rootfs: root, startTime })
+    : locked;
   const log = new PhaseLogger(reporter);
-  return { host, log, reporter, verbosity, json, dryRun, startTime: new Date() };
+  if (host instanceof DryRunHost) host.journal.currentPhase = () => log.phase;
+  return { host, log, reporter, verbosity, json, dryRun, startTime, ...(lock ? { lock } : {}) };
 }
 
 /** The listr2 task view only on an interactive terminal at the default verbosity (not in CI). */

@@ -16,6 +16,9 @@ import { kubeProxyConfiguration, proxyEnvVars } from './kube-proxy-render.js';
 export const corednsAddonPhase: Phase<InitCtx> = {
   name: 'coredns',
   summary: 'Install the CoreDNS addon to a Kubernetes cluster',
+  description: 'Install the CoreDNS addon components via the API server: its ConfigMap, RBAC rules, ServiceAccount, Deployment and the kube-dns Service. '
+    + 'A Corefile edited in the cluster is kept.',
+  example: '  # Installs the CoreDNS addon, functionally equivalent to what tsadm init does.\n  tsadm init phase addon coredns --config config.yaml',
   flags: ['config', 'kubeconfig', 'kubernetes-version', 'image-repository', 'feature-gates', 'service-dns-domain', 'service-cidr'],
   skipIf: (ctx) => (ctx.cfg.cluster.dns.disabled ? 'the DNS addon is disabled in the ClusterConfiguration (dns.disabled)' : undefined),
   async run(ctx) {
@@ -32,6 +35,8 @@ export const corednsAddonPhase: Phase<InitCtx> = {
 export const kubeProxyAddonPhase: Phase<InitCtx> = {
   name: 'kube-proxy',
   summary: 'Install the kube-proxy addon to a Kubernetes cluster',
+  description: 'Install the kube-proxy addon components via the API server: its ServiceAccount, ConfigMap, RBAC rules and DaemonSet.',
+  example: '  # Installs the kube-proxy addon, functionally equivalent to what tsadm init does.\n  tsadm init phase addon kube-proxy --config config.yaml --pod-network-cidr 10.244.0.0/16',
   flags: ['config', 'kubeconfig', 'kubernetes-version', 'image-repository', 'apiserver-advertise-address', 'control-plane-endpoint', 'apiserver-bind-port', 'pod-network-cidr'],
   skipIf: (ctx) => (ctx.cfg.cluster.proxy.disabled ? 'the kube-proxy addon is disabled in the ClusterConfiguration (proxy.disabled)' : undefined),
   async run(ctx) {
@@ -65,5 +70,7 @@ function dnsIpOf(serviceSubnet: string): string {
 export const addonPhase: Phase<InitCtx> = {
   name: 'addon',
   summary: 'Install required addons for passing conformance tests',
+  description: 'Install the CoreDNS and kube-proxy addons through the API server.',
+  example: '  # Installs the CoreDNS and the kube-proxy addons, functionally equivalent to what tsadm init does.\n  tsadm init phase addon all --config config.yaml',
   children: [corednsAddonPhase, kubeProxyAddonPhase],
 };

@@ -12,11 +12,12 @@ import { readPrivateKey } from './load.js';
 import { csrPath, keyPath } from './paths.js';
 import { keyPoolFor } from './run-state.js';
 
-export async function ensureCsr(ctx: PkiCtx, row: CertRow, want: CertConfig): Promise<void> {
+/** `announce: false` drops the "instead of certificate" line (`certs generate-csr` makes only CSRs). */
+export async function ensureCsr(ctx: PkiCtx, row: CertRow, want: CertConfig, opts: { announce?: boolean } = {}): Promise<void> {
   const dir = ctx.options.csrDir || ctx.cfg.cluster.certificatesDir;
   const keyFile = keyPath(dir, row.baseName);
   const csrFile = csrPath(dir, row.baseName);
-  ctx.log.info(`Generating CSR for ${row.baseName} instead of certificate`);
+  if (opts.announce !== false) ctx.log.info(`Generating CSR for ${row.baseName} instead of certificate`);
   const [key, csrData] = await Promise.all([readPrivateKey(ctx.host, keyFile), ctx.host.readFile(csrFile)]);
   if (key || csrData) {
     if (!key || !csrData) {

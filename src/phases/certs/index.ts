@@ -6,3 +6,7 @@ export { caValidity, leafValidity, type Validity } from './validity.js';
 export { pkiFiles, publicKeyPath, csrPath, keyPath } from './paths.js';
 export { keyPoolFor } from './run-state.js';
 export type { PkiCtx } from './context.js';
+export { readCertificate, readPrivateKey } from './load.js';
+export { ensureCsr } from './csr-only.js';
+export { ensureServiceAccountKey } from './sa.js';
+export { leafProblems } from './check.js';

@@ -50,6 +50,7 @@ function certPhase(row: CertRow): Phase<InitCtx> {
     summary: `Generate the ${row.longName}`,
     description: `Generate the ${row.longName}, and save them into ${row.baseName}.crt and ${row.baseName}.key files.\n\n`
       + 'If both files already exist, tsadm skips the generation step and existing files will be used.',
+    example: `  # Generates the ${row.baseName} certificate and key, functionally equivalent to what tsadm init does.\n  tsadm init phase certs ${row.name} --config config.yaml`,
     flags: row.flags,
     run: async (ctx) => {
       await beginLeaf(ctx, row.name);
@@ -64,6 +65,7 @@ const saPhase: Phase<InitCtx> = {
   summary: 'Generate a private key for signing service account tokens along with its public key',
   description: 'Generate the private key for signing service account tokens along with its public key, and save them into sa.key and sa.pub files.\n\n'
     + 'If both files already exist, tsadm skips the generation step and existing files will be used.',
+  example: '  # Generates sa.key and sa.pub, functionally equivalent to what tsadm init does.\n  tsadm init phase certs sa --cert-dir /etc/kubernetes/pki',
   flags: ['cert-dir', 'config', 'kubernetes-version'],
   run: async (ctx) => {
     await beginLeaf(ctx, SA_BASE_NAME);
@@ -74,5 +76,9 @@ const saPhase: Phase<InitCtx> = {
 export const certsPhase: Phase<InitCtx> = {
   name: 'certs',
   summary: 'Certificate generation',
+  description: 'Generate the certificate authorities and the certificates of the control plane, and the service account key pair, '
+    + 'under the certificate directory (/etc/kubernetes/pki by default). Existing valid files are reused.',
+  example: '  # Generates every certificate, functionally equivalent to what tsadm init does.\n  tsadm init phase certs all --config config.yaml\n\n'
+    + '  # Generates the API server certificate with an extra SAN.\n  tsadm init phase certs apiserver --apiserver-cert-extra-sans api.example.com',
   children: [...CERT_ROWS.map(certPhase), saPhase],
 };

@@ -12,13 +12,17 @@ import { keyPath, pkiFiles, publicKeyPath } from './paths.js';
 import { keyPoolFor } from './run-state.js';
 import { SA_BASE_NAME } from './cert-table.js';
 
-export async function ensureServiceAccountKey(ctx: PkiCtx): Promise<void> {
+/**
+ * `evenWithExternalCA`: make the pair in external-CA mode too (`certs generate-csr` prepares
+ * every key such an init needs; the sa pair is never signed, so the CA's key does not matter).
+ */
+export async function ensureServiceAccountKey(ctx: PkiCtx, opts: { evenWithExternalCA?: boolean } = {}): Promise<void> {
   const dir = ctx.cfg.cluster.certificatesDir;
   const keyFile = keyPath(dir, SA_BASE_NAME);
   const pubFile = publicKeyPath(dir, SA_BASE_NAME);
   const ca = pkiFiles(dir, 'ca');
   // External CA mode (ca.crt without ca.key): kubeadm leaves the sa keys to the user.
-  if ((await ctx.host.stat(ca.cert)) && !(await ctx.host.stat(ca.key))) {
+  if (!opts.evenWithExternalCA && (await ctx.host.stat(ca.cert)) && !(await ctx.host.stat(ca.key))) {
     ctx.log.info('Using existing sa keys');
     if (!(await ctx.host.stat(keyFile))) ctx.log.warn(`external CA mode: ${keyFile} does not exist; provide the service-account key pair`);
     return;

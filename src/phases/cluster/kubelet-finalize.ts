@@ -72,12 +72,16 @@ export function kubeletFinalizePhaseFor(versions?: Pick<VersionProfile, 'kubelet
   return {
     name: 'kubelet-finalize',
     summary: 'Updates settings relevant to the kubelet after TLS bootstrap',
+    description: 'Update the settings of the kubelet that depend on its TLS bootstrap having happened.',
     example: '  # Updates settings relevant to the kubelet after TLS bootstrap\n  tsadm init phase kubelet-finalize all --config',
     children: [
       {
         name,
         aliases: FINALIZE_NAMES.filter((n) => n !== name),
         summary: 'Enable kubelet client certificate rotation',
+        description: 'Point kubelet.conf at the rotating client certificate /var/lib/kubelet/pki/kubelet-client-current.pem '
+          + 'instead of the embedded one, so the kubelet renews its own client certificate.',
+        example: '  # Enables client certificate rotation of the kubelet.\n  tsadm init phase kubelet-finalize enable-client-cert-rotation --config config.yaml',
         flags: ['config', 'cert-dir'],
         run: runCertRotation,
       },

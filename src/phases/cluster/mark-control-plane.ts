@@ -72,6 +72,8 @@ export const markControlPlanePhase: Phase<InitCtx> = {
   name: 'mark-control-plane',
   aliases: ['mark-master'],
   summary: 'Mark a node as a control-plane',
+  description: 'Mark this node as a control-plane node: add the control-plane labels and the taints of nodeRegistration.taints '
+    + '(by default the NoSchedule control-plane taint) to its Node object.',
   example: '  # Applies control-plane label and taint to the current node, functionally equivalent to what executed by tsadm init.\n  tsadm init phase mark-control-plane --config config.yaml\n\n  # Applies control-plane label and taint to a specific node\n  tsadm init phase mark-control-plane --node-name myNode',
   flags: ['config', 'kubeconfig', 'node-name'],
   async run(ctx) {

@@ -79,6 +79,9 @@ export function renderClosingText(i: ClosingTextInput): { text: string; worker: 
 export const showJoinCommandPhase: Phase<InitCtx> = {
   name: 'show-join-command',
   summary: 'Show the join command for control-plane and worker node',
+  description: 'Print what init prints at its end: how to use the admin kubeconfig, and the `tsadm join` commands for control-plane '
+    + 'and worker nodes with each bootstrap token and the CA certificate hash (tokens withheld with --skip-token-print).',
+  example: '  # Prints the join commands for the tokens of the configuration.\n  tsadm init phase show-join-command --config config.yaml',
   flags: ['config', 'kubeconfig', 'skip-token-print', 'skip-certificate-key-print', 'upload-certs', 'certificate-key'],
   async run(ctx) {
     const kubeconfigPath = ctx.options.kubeconfigPath;

@@ -43,6 +43,9 @@ export async function uploadCerts(api: KubeApi, input: UploadCertsInput, log: Pi
 export const uploadCertsPhase: Phase<InitCtx> = {
   name: 'upload-certs',
   summary: `Upload certificates to ${KUBEADM_CERTS_SECRET}`,
+  description: `Upload the control-plane certificates (CAs, service account and front-proxy keys) to the ${KUBEADM_CERTS_SECRET} Secret, `
+    + 'encrypted with the certificate key, so that `tsadm join --control-plane --certificate-key` can fetch them (for two hours).',
+  example: '  # Uploads the certificates with a new certificate key, and prints the key.\n  tsadm init phase upload-certs --upload-certs --config config.yaml',
   flags: ['config', 'kubeconfig', 'upload-certs', 'certificate-key', 'skip-certificate-key-print'],
   async run(ctx) {
     if (!ctx.options.uploadCerts) {

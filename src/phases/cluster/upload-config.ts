@@ -67,10 +67,16 @@ export const uploadConfigPhase: Phase<InitCtx> = {
   name: 'upload-config',
   aliases: ['uploadconfig'],
   summary: 'Upload the kubeadm and kubelet configuration to a ConfigMap',
+  description: 'Upload the ClusterConfiguration to the kubeadm-config ConfigMap and the KubeletConfiguration to the kubelet-config ConfigMap '
+    + 'in kube-system, with the RBAC rules that let nodes read them, so that join and upgrade find them.',
+  example: '  # Uploads both configurations, functionally equivalent to what tsadm init does.\n  tsadm init phase upload-config all --config config.yaml',
   children: [
     {
       name: 'kubeadm',
       summary: 'Upload the kubeadm ClusterConfiguration to a ConfigMap',
+      description: 'Upload the kubeadm ClusterConfiguration to a ConfigMap called kubeadm-config in the kube-system namespace. '
+        + 'This enables correct configuration of system components and a seamless user experience when upgrading.',
+      example: '  # Uploads the configuration of your cluster\n  tsadm init phase upload-config kubeadm --config=myConfig.yaml',
       flags: ['config', 'kubeconfig'],
       async run(ctx) {
         const api = await kubeFor(ctx);
@@ -86,6 +92,9 @@ export const uploadConfigPhase: Phase<InitCtx> = {
     {
       name: 'kubelet',
       summary: 'Upload the kubelet component config to a ConfigMap',
+      description: 'Upload the kubelet configuration extracted from the kubeadm InitConfiguration object to a kubelet-config ConfigMap '
+        + 'in the cluster, and annotate the Node with its CRI socket.',
+      example: '  # Upload the kubelet configuration from the kubeadm Config file to a ConfigMap in the cluster.\n  tsadm init phase upload-config kubelet --config kubeadm.yaml',
       flags: ['config', 'kubeconfig', 'cri-socket', 'node-name'],
       async run(ctx) {
         const api = await kubeFor(ctx);

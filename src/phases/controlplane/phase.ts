@@ -44,6 +44,8 @@ function componentPhase(name: string, component: Exclude<StaticPodComponent, 'et
   return {
     name,
     summary: `Generates the ${component} static Pod manifest`,
+    description: `Generate the static Pod manifest of ${component} in ${MANIFESTS_DIR} from the ClusterConfiguration (extra args, volumes and --patches included); an identical manifest is left untouched.`,
+    example: `  # Generates the ${component} static Pod manifest, functionally equivalent to what tsadm init does.\n  tsadm init phase control-plane ${name} --config config.yaml`,
     flags: [...COMMON_FLAGS, ...flags],
     run: (ctx) => runControlPlaneComponent(ctx, component),
   };
@@ -54,6 +56,8 @@ export const controlPlanePhase: Phase<InitCtx> = {
   summary: 'Generate all static Pod manifest files necessary to establish the control plane',
   description: 'Generate the static Pod manifests of kube-apiserver, kube-controller-manager and kube-scheduler in '
     + `${MANIFESTS_DIR}; the kubelet starts them. Existing identical manifests are left untouched.`,
+  example: '  # Generates all static Pod manifest files for control plane components,\n  # functionally equivalent to what tsadm init does.\n  tsadm init phase control-plane all --config config.yaml\n\n'
+    + '  # Generates the kube-apiserver manifest with an extra flag.\n  tsadm init phase control-plane apiserver --config config.yaml --patches ./patches',
   children: [
     componentPhase('apiserver', 'kube-apiserver', ['apiserver-advertise-address', 'apiserver-bind-port', 'service-cidr', 'service-dns-domain', 'control-plane-endpoint']),
     componentPhase('controller-manager', 'kube-controller-manager', ['pod-network-cidr', 'service-cidr']),

@@ -29,11 +29,14 @@ export async function runLocalEtcd(ctx: InitCtx): Promise<void> {
 export const etcdPhase: Phase<InitCtx> = {
   name: 'etcd',
   summary: 'Generate static Pod manifest file for local etcd',
+  description: 'Generate the static Pod manifest of the local (stacked) etcd member; nothing is done with external etcd.',
+  example: '  # Generates the etcd static Pod manifest, functionally equivalent to what tsadm init does.\n  tsadm init phase etcd all --config config.yaml',
   children: [
     {
       name: 'local',
       summary: 'Generate the static Pod manifest file for a local, single-node local etcd instance',
       description: `Generate the static Pod manifest of a local etcd member in ${MANIFESTS_DIR} and create its data directory (0700).`,
+      example: '  # Generates the static Pod manifest file for etcd, functionally equivalent to what tsadm init does.\n  tsadm init phase etcd local --config config.yaml',
       flags: ['cert-dir', 'image-repository', 'patches'],
       skipIf: (ctx) => (ctx.cfg.cluster.etcd.mode === 'external' ? 'External etcd mode: Skipping etcd static pod generation' : undefined),
       run: runLocalEtcd,

@@ -35,6 +35,7 @@ function kubeconfigFilePhase(row: KubeconfigRow): Phase<InitCtx> {
     name: row.name,
     summary: row.summary,
     description: row.description,
+    example: `  # Generates ${row.file}, functionally equivalent to what tsadm init does.\n  tsadm init phase kubeconfig ${row.name} --config config.yaml`,
     flags: row.flags,
     ...(row.exists ? { skipIf: (ctx: InitCtx) => (row.exists?.(ctx.versions) ? undefined : `${row.file} does not exist in Kubernetes ${ctx.cfg.cluster.kubernetesVersion}`) } : {}),
     run: async (ctx) => {
@@ -47,5 +48,8 @@ function kubeconfigFilePhase(row: KubeconfigRow): Phase<InitCtx> {
 export const kubeconfigPhase: Phase<InitCtx> = {
   name: 'kubeconfig',
   summary: 'Generate all kubeconfig files necessary to establish the control plane and the admin kubeconfig file',
+  description: 'Generate the kubeconfig files of the admin, the kubelet, the controller-manager and the scheduler (and the super-admin from 1.29) '
+    + 'in /etc/kubernetes, with client certificates signed by the cluster CA. Existing files for the same CA and server are reused.',
+  example: '  # Generates every kubeconfig file, functionally equivalent to what tsadm init does.\n  tsadm init phase kubeconfig all --config config.yaml',
   children: KUBECONFIG_ROWS.map(kubeconfigFilePhase),
 };

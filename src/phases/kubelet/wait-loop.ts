@@ -22,7 +22,10 @@ export interface TargetState {
 export interface WaitOptions {
   readonly timeoutMs: number;
   readonly check: HealthCheck;
-  /** First retry delay; doubled after each failure up to maxIntervalMs. */
+  /**
+   * First retry delay; doubled after each failure up to maxIntervalMs (default 500 ms, kubeadm's
+   * own poll interval: a 2 s cap made tsadm notice a ready component up to 2 s late, twice per init).
+   */
   readonly initialIntervalMs?: number;
   readonly maxIntervalMs?: number;
   /** How often to report the targets still not ready. */
@@ -67,7 +70,7 @@ export async function waitForHealthy(targets: readonly HealthTarget[], opts: Wai
       } catch {
         return; // aborted: the deadline passed
       }
-      interval = Math.min(interval * 2, opts.maxIntervalMs ?? 2_000);
+      interval = Math.min(interval * 2, opts.maxIntervalMs ?? 500);
     }
   };
 

@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// `npm run bench`: tsadm side by side with the reference kubeadm v1.20.2 (issue 8).
+//
+//   node bench/bench.mjs [--quick] [--runs N] [--cluster-runs N] [--only micro|cluster] [--no-join] [--out FILE]
+//
+// micro   (host, temp dirs): init phase certs all / kubeconfig all with RSA-2048 and ECDSA-P256,
+//         cold start of `version` and `token generate`; default 7 pairs (--quick: 3).
+// cluster (harness machines b1..b4 = 10.250.0.71-74): full init on a fresh machine with the e2e
+//         config, then join of a second fresh machine until its Node is registered; default 3
+//         pairs (--quick: 1). Needs root and `npm run provision`.
+// Runs alternate kubeadm/tsadm (order swapped each pair); reported are medians and the median of
+// the per-pair ratios tsadm/kubeadm. Writes the raw runs as JSON (default bench/results/latest.json).
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpus, totalmem } from 'node:os';
+import path from 'node:path';
+import { load1, requireGnuTime } from './lib/exec.mjs';
+import { REPO, SCRATCH, cpuModel, snapshotTsadm, versions } from './lib/tools.mjs';
+import { renderReport } from './report.mjs';
+import { runMicro } from './micro.mjs';
+import { runCluster } from './cluster.mjs';
+
+function parseArgs(argv) {
+  const o = { quick: false, only: undefined, join: true, out: path.join(REPO, 'bench', 'results', 'latest.json') };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--quick') o.quick = true;
+    else if (a === '--no-join') o.join = false;
+    else if (a === '--runs') o.runs = Number(argv[++i]);
+    else if (a === '--cluster-runs') o.clusterRuns = Number(argv[++i]);
+    else if (a === '--only') o.only = argv[++i];
+    else if (a === '--out') o.out = path.resolve(argv[++i]);
+    else throw new Error(`unknown argument ${a} (see the header of bench/bench.mjs)`);
+  }
+  o.runs ??= o.quick ? 3 : 7;
+  o.clusterRuns ??= o.quick ? 1 : 3;
+  return o;
+}
+
+const MACHINES = {
+  kubeadm: { cp: { name: 'b1', ip: '10.250.0.71' }, worker: { name: 'b3', ip: '10.250.0.73' } },
+  tsadm: { cp: { name: 'b2', ip: '10.250.0.72' }, worker: { name: 'b4', ip: '10.250.0.74' } },
+};
+
+/** Whether this build has `join` (yargs prints the global help for an unknown command, so look for a join-only flag). */
+function hasJoin(argv) {
+  try {
+    return execFileSync(argv[0], [...argv.slice(1), 'join', '--help'], { stdio: ['ignore', 'pipe', 'pipe'] }).toString().includes('--discovery-token-unsafe-skip-ca-verification');
+  } catch {
+    return false;
+  }
+}
+
+const opts = parseArgs(process.argv.slice(2));
+const log = (msg) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+requireGnuTime();
+const tsadmArgv = snapshotTsadm();
+try {
+  const env = {
+    date: new Date().toISOString(),
+    cpu: `${cpus().length} × ${cpuModel()}`,
+    memGb: Math.round(totalmem() / 2 ** 30),
+    kernel: execFileSync('uname', ['-r']).toString().trim(),
+    loadAtStart: load1(),
+    versions: versions(tsadmArgv),
+    opts,
+  };
+  log(`kubeadm ${env.versions.kubeadm}, tsadm ${env.versions.tsadm}, node ${env.versions.node}; load ${env.loadAtStart}`);
+  const results = { env };
+  if (opts.only !== 'cluster') results.micro = await runMicro({ tsadmArgv, runs: opts.runs, log });
+  if (opts.only !== 'micro') {
+    const tsadmJoin = opts.join && hasJoin(tsadmArgv);
+    if (!tsadmJoin) log('tsadm has no usable `join` command in this build: join measured for kubeadm only');
+    results.tsadmJoin = tsadmJoin;
+    results.cluster = await runCluster({ tsadmArgv, runs: opts.clusterRuns, log, machines: MACHINES, tsadmJoin, join: opts.join });
+  }
+  results.env.loadAtEnd = load1();
+  mkdirSync(path.dirname(opts.out), { recursive: true });
+  writeFileSync(opts.out, JSON.stringify(results, null, 2) + '\n');
+  process.stdout.write(renderReport(results) + '\n');
+  log(`raw runs: ${opts.out}`);
+} finally {
+  rmSync(SCRATCH, { recursive: true, force: true });
+}

@@ -1,0 +1,56 @@
+// Renders bench results (see bench.mjs) as Markdown tables: medians and paired ratios.
+import { fmt, median, pairedRatio, table } from './lib/stats.mjs';
+
+const pick = (runs, key) => runs.map((r) => r[key]);
+
+function microTable(micro) {
+  const rows = Object.entries(micro).map(([name, r]) => {
+    const k = pick(r.kubeadm, 'wallMs');
+    const t = pick(r.tsadm, 'wallMs');
+    return [name, String(k.length), fmt(median(k)), fmt(median(t)), fmt(pairedRatio(t, k), 2),
+      fmt(median(pick(r.kubeadm, 'cpuMs'))), fmt(median(pick(r.tsadm, 'cpuMs'))),
+      r.rss ? `${fmt(Math.max(...pick(r.kubeadm, 'maxRssMb')))} / ${fmt(Math.max(...pick(r.tsadm, 'maxRssMb')))}` : '',
+      fmt(median(pick([...r.kubeadm, ...r.tsadm], 'load')), 2)];
+  });
+  const sum = (a, b) => a.map((x, i) => x + b[i]);
+  for (const alg of ['RSA-2048', 'ECDSA-P256']) {
+    const c = micro[`certs all (${alg})`];
+    const kc = micro[`kubeconfig all (${alg})`];
+    if (!c || !kc) continue;
+    const k = sum(pick(c.kubeadm, 'wallMs'), pick(kc.kubeadm, 'wallMs'));
+    const t = sum(pick(c.tsadm, 'wallMs'), pick(kc.tsadm, 'wallMs'));
+    rows.push([`**certs + kubeconfig (${alg})**`, String(k.length), fmt(median(k)), fmt(median(t)), `**${fmt(pairedRatio(t, k), 2)}**`, '', '', '', '']);
+  }
+  return table(['case', 'pairs', 'kubeadm ms', 'tsadm ms', 'ratio t/k', 'kubeadm cpu ms', 'tsadm cpu ms', 'max RSS MB k / t', 'load'], rows);
+}
+
+function clusterTable(cluster) {
+  const k = cluster.kubeadm;
+  const t = cluster.tsadm;
+  const ki = k.map((r) => r.init);
+  const ti = t.map((r) => r.init);
+  const s = (x) => fmt(x / 1000, 2);
+  const row = (label, key, conv = s) => [label, conv(median(pick(ki, key))), conv(median(pick(ti, key))), fmt(pairedRatio(pick(ti, key), pick(ki, key)), 2)];
+  const rows = [
+    row('init wall, s (command start → exit, control plane healthy)', 'wallMs'),
+    row('  of which waiting for components (kubelet + control plane, from the tool log), s', 'waitMs'),
+    row("  the rest: the tool's own work (certs, files, API writes), s", 'ownMs'),
+    row('init CPU time (user+sys), s', 'cpuMs'),
+    row('init max RSS, MB', 'maxRssMb', (x) => fmt(x)),
+  ];
+  const kj = k.map((r) => r.join).filter(Boolean);
+  const tj = t.map((r) => r.join).filter(Boolean);
+  if (kj.length) {
+    const jrow = (label, key, conv = s) => [label, conv(median(pick(kj, key))), tj.length ? conv(median(pick(tj, key))) : 'not measurable', tj.length ? fmt(pairedRatio(pick(tj, key), pick(kj, key)), 2) : 'n/a'];
+    rows.push(jrow('join wall to Node registered, s', 'wallMs'), jrow('join CPU time, s', 'cpuMs'), jrow('join max RSS, MB', 'maxRssMb', (x) => fmt(x)));
+  }
+  return `${k.length} pair(s); init loads: ${[...ki, ...ti].map((r) => r.load).join(', ')}\n\n` + table(['full cluster', 'kubeadm', 'tsadm', 'ratio t/k'], rows);
+}
+
+export function renderReport(results) {
+  const e = results.env;
+  const parts = [`## Results ${e.date}`, '', `${e.cpu}, ${e.memGb} GiB, Linux ${e.kernel}; kubeadm ${e.versions.kubeadm}, tsadm ${e.versions.tsadm}, Node ${e.versions.node}; load ${e.loadAtStart} → ${e.loadAtEnd}`, ''];
+  if (results.micro) parts.push('### Tool-only commands (wall, medians)', '', microTable(results.micro), '');
+  if (results.cluster) parts.push('### Full init and join (medians)', '', clusterTable(results.cluster), '');
+  return parts.join('\n');
+}

@@ -1,0 +1,58 @@
+// Builds dist/tsadm: one executable file that runs on a machine without Node.js (Node's
+// single-executable applications). Steps: bundle the CLI into one CommonJS file (SEA runs a
+// CommonJS script and its require() sees only built-in modules, so every dependency and every
+// dynamic import is inlined); turn it into a SEA blob with `node --experimental-sea-config`;
+// copy this node binary and inject the blob with postject (the sentinel fuse tells node to run it).
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const work = path.join(repo, 'dist', 'sea');
+const out = path.join(repo, 'dist', 'tsadm');
+const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+
+const [major] = process.versions.node.split('.').map(Number);
+if (major < 20) throw new Error(`build:sea needs Node.js >= 20 (this is ${process.version})`);
+
+let inject;
+try {
+  ({ inject } = await import('postject'));
+} catch {
+  console.error('build:sea needs the postject package (a devDependency): run `npm ci` first');
+  process.exit(1);
+}
+
+rmSync(work, { recursive: true, force: true });
+mkdirSync(work, { recursive: true });
+const pkg = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8'));
+const main = path.join(work, 'tsadm.cjs');
+await build({
+  entryPoints: [path.join(repo, 'src/entry.ts')],
+  outfile: main,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  legalComments: 'none',
+  logLevel: 'warning',
+  define: {
+    __TSADM_VERSION__: JSON.stringify(pkg.version),
+    // ESM dependencies read import.meta.url; in the executable it is the executable itself.
+    'import.meta.url': '__tsadm_import_meta_url',
+  },
+  banner: { js: "const __tsadm_import_meta_url = require('node:url').pathToFileURL(process.execPath).href;" },
+});
+
+const blob = path.join(work, 'tsadm.blob');
+const config = path.join(work, 'sea-config.json');
+writeFileSync(config, JSON.stringify({ main, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: false }));
+execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: 'inherit' });
+
+rmSync(out, { force: true });
+copyFileSync(process.execPath, out);
+chmodSync(out, 0o755);
+await inject(out, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: FUSE });
+console.log(`built ${path.relative(repo, out)} (${Math.round(readFileSync(out).length / 1e6)} MB, Node.js ${process.version} inside)`);

@@ -1,0 +1,75 @@
+/**
+ * What the certificate lifecycle commands work on: the node's PKI and kubeconfig dirs through the
+ * host seam, and the cluster configuration (from --config, else kubeadm's defaults, as kubeadm
+ * falls back to when it cannot read the kubeadm-config ConfigMap). It satisfies the certs
+ * phases' PkiCtx, so their CA loading, key and CSR helpers are reused as they are.
+ */
+import { resolveInitConfig } from '../config/load.js';
+import type { ResolvedInitConfig } from '../config/types.js';
+import { KUBERNETES_DIR } from '../constants.js';
+import { defaultRouteAddress, nodeHostname } from '../host/network.js';
+import type { Logger } from '../log/events.js';
+import type { PkiCtx } from '../phases/certs/index.js';
+import { profileFor } from '../versions/resolve.js';
+import { readConfigFile, type Runtime } from '../workflows/runtime.js';
+
+export interface LifecycleCtx extends PkiCtx {
+  /** Where admin.conf & co. live (--kubeconfig-dir). */
+  readonly kubeconfigDir: string;
+  readonly certDir: string;
+}
+
+export interface LifecycleOptions {
+  /** --config: a kubeadm configuration file (InitConfiguration/ClusterConfiguration). */
+  readonly config?: string;
+  /** --cert-dir: wins over the configuration's certificatesDir, as in kubeadm. */
+  readonly certDir?: string;
+  readonly kubeconfigDir?: string;
+  /**
+   * Whether the node's advertise address matters (CSRs, kubeconfig servers). When it does not
+   * (expiration checks, renewals read everything from the existing files), a machine without a
+   * default route still gets a valid configuration: RFC 5737's TEST-NET-1 address stands in.
+   */
+  readonly needsAdvertiseAddress: boolean;
+}
+
+const PLACEHOLDER_ADDRESS = '192.0.2.1';
+
+export function lifecycleConfig(opts: LifecycleOptions, configText: string | undefined, env: { hostname: string; address?: string; now: Date }): ResolvedInitConfig {
+  const address = env.address ?? (opts.needsAdvertiseAddress ? undefined : PLACEHOLDER_ADDRESS);
+  const cfg = resolveInitConfig({
+    ...(configText !== undefined ? { configText } : {}),
+    ...(opts.config !== undefined ? { configPath: opts.config } : {}),
+    flags: opts.config !== undefined ? { config: opts.config } : {},
+    env: { hostname: env.hostname, ...(address ? { defaultAdvertiseAddress: address } : {}), now: env.now },
+  });
+  if (opts.certDir === undefined || opts.certDir === '') return cfg;
+  return { ...cfg, cluster: { ...cfg.cluster, certificatesDir: opts.certDir } };
+}
+
+export async function buildLifecycleCtx(rt: Runtime, opts: LifecycleOptions): Promise<LifecycleCtx> {
+  const configText = await readConfigFile(opts.config);
+  const address = defaultRouteAddress();
+  const cfg = lifecycleConfig(opts, configText, { hostname: nodeHostname(), ...(address ? { address } : {}), now: rt.startTime });
+  const kubeconfigDir = opts.kubeconfigDir || KUBERNETES_DIR;
+  return {
+    host: rt.host,
+    log: rt.log,
+    cfg,
+    versions: profileFor(cfg.cluster.kubernetesVersion),
+    startTime: rt.startTime,
+    options: { csrOnly: false, csrDir: undefined, kubeconfigDir },
+    kubeconfigDir,
+    certDir: cfg.cluster.certificatesDir,
+  };
+}
+
+type InfoWarn = Pick<Logger, 'info' | 'warn'>;
+
+/** A logger whose lines carry a fixed "[prefix]" (as phases get from the runner). */
+export function prefixed(log: InfoWarn, prefix: string): InfoWarn {
+  return {
+    info: (message, opts) => log.info(message, { prefix, ...opts }),
+    warn: (message, opts) => log.warn(message, { prefix, ...opts }),
+  };
+}

@@ -1,0 +1,76 @@
+import { errorMessage } from '../errors.js';
+import { DryRunHost } from '../host/dry-run-host.js';
+import type { Host } from '../host/host.js';
+import { RootedHost } from '../host/rooted-host.js';
+import type { Reporter } from '../log/events.js';
+import { PhaseLogger } from '../log/logger.js';
+import { journalOf, type JournalStep } from '../plan/journal.js';
+import { diffNode, nodeView } from '../plan/diff.js';
+import type { CheckFinding, Phase } from '../workflow/phase.js';
+
+const SILENT: Reporter = { emit: () => undefined, close: async () => undefined };
+
+/**
+ * The generic exit check: "would running this phase again change anything?" The phase runs as a
+ * dry run against this node (files through a dry-run overlay, the live cluster read-only); every
+ * file it would write differently and every object it would create, update or patch is a
+ * finding. It is exactly the phase's own notion of done (kubeadm's reuse rules included: a
+ * certificate with a missing SAN makes the certs phase refuse, which is reported as is).
+ */
+export async function wouldChange<C extends { readonly host: Host; readonly log: PhaseLogger; readonly dryRun: boolean }>(
+  path: string,
+  phase: Phase<C>,
+  ctx: C,
+): Promise<CheckFinding[]> {
+  if (!phase.run) return [];
+  const host = new DryRunHost(new RootedHost(ctx.host.root));
+  const log = new PhaseLogger(SILENT);
+  log.phase = path;
+  // A copy of the context on the dry-run seams; run state (e.g. a certificate key) is not shared back.
+  const probe = { ...ctx, host, log, dryRun: true, ...('state' in ctx ? { state: { ...(ctx as { state: object }).state } } : {}) } as C;
+  try {
+    const reason = await phase.skipIf?.(probe);
+    if (reason !== undefined) return [{ check: path, ok: true, warning: true, detail: `not applicable: ${reason}` }];
+    await phase.run(probe);
+  } catch (err) {
+    return [{ check: path, ok: false, detail: errorMessage(err) }];
+  }
+  const journal = journalOf(host)!;
+  const unreachable = [...journal.clusters.values()].filter((c) => !c.reachable);
+  const findings = journal.steps.flatMap((s) => finding(path, s));
+  const [api, other] = [findings.filter((f) => f.api), findings.filter((f) => !f.api)];
+  const out: CheckFinding[] = other.map(({ api: _a, ...f }) => f);
+  if (api.length > 0 && unreachable.length > 0) {
+    out.push({ check: `${path}: API objects`, ok: true, warning: true, detail: `not checked: the cluster at ${unreachable.map((c) => c.server).join(', ')} does not answer` });
+  } else {
+    out.push(...api.map(({ api: _a, ...f }) => f));
+  }
+  if (out.length === 0) out.push({ check: path, ok: true, detail: 'in place (running the phase again would change nothing)' });
+  return out;
+}
+
+type Found = CheckFinding & { readonly api?: true };
+
+function finding(path: string, s: JournalStep): Found[] {
+  switch (s.type) {
+    case 'file':
+      return s.unchanged ? [{ check: s.path, ok: true, detail: 'present and as expected' }] : [{ check: s.path, ok: false, detail: `missing or different (the ${path} phase would write it)` }];
+    case 'object': {
+      if (s.verb === 'patch') {
+        const diff = diffNode(nodeView(s.before), nodeView(s.after));
+        if (diff.length === 0) return [];
+        return [{ api: true, check: `Node ${s.name}`, ok: false, detail: `lacks ${diff.map((d) => `${d.op} ${d.path}${d.to !== undefined ? `=${JSON.stringify(d.to)}` : ''}`).join(', ')}` }];
+      }
+      if (s.verb === 'delete') return [{ api: true, check: `${s.kind} ${s.name}`, ok: false, detail: 'present but should not be' }];
+      const o = s.object;
+      const what = `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`;
+      // A bootstrap token init makes up is unknown to a later check: its absence is not a failure.
+      if (s.verb === 'create' && o.kind === 'Secret' && (o as { type?: string }).type === 'bootstrap.kubernetes.io/token') {
+        return [{ api: true, check: what, ok: true, warning: true, detail: 'token not found (a token init made up is not known to this check; give it with --config to check it)' }];
+      }
+      return [{ api: true, check: what, ok: false, detail: s.verb === 'create' ? 'missing' : 'differs from what tsadm writes' }];
+    }
+    default:
+      return []; // service restarts, directories, commands: what a phase does, not what it leaves
+  }
+}

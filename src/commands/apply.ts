@@ -1,0 +1,66 @@
+import type { Argv } from 'yargs';
+import type { FlagName } from '../cli/flags.js';
+import { addFlags, flagValuesFrom } from '../cli/workflow-command.js';
+import { openKubeApi } from '../kube/open.js';
+import { DEFAULT_RETRY, NO_RETRY } from '../kube/retry.js';
+import { applyPlan } from '../plan/apply.js';
+import { readPlanFile } from '../plan/file.js';
+import { createRuntime, type CommandEnv } from '../workflows/runtime.js';
+import { errorData } from '../workflows/init.js';
+
+const FLAGS: readonly FlagName[] = ['rootfs', 'dry-run', 'output', 'v'];
+
+/**
+ * `tsadm apply <plan>`: carries out a plan made by `--dry-run --plan`, exactly: the same bytes
+ * and modes, the same objects, the same service actions, in the same order; refuses if what the
+ * plan was made against has changed. `--dry-run` only runs the checks.
+ */
+export function registerApplyCommand(y: Argv, env: CommandEnv): Argv {
+  return y.command(
+    'apply <plan>',
+    'Apply a plan made with --dry-run --plan, refusing if the machine or cluster changed since',
+    (c) => addFlags(c, FLAGS)
+      .positional('plan', { type: 'string', describe: 'The plan file (JSON) written by --plan' })
+      .usage(
+        'tsadm apply <plan>\n\n'
+        + 'Carries out a plan made by `tsadm init|join|reset [phase …] --dry-run --plan <file>`: writes exactly the files it lists '
+        + '(content, mode), sends exactly its API objects and runs its service actions, in order. Before changing anything it '
+        + 'checks that every file the plan read or writes still has the sha256 and mode it had, and that every API object it read '
+        + 'still has the same resourceVersion, and refuses naming each difference. Files and objects that already are as the plan '
+        + 'leaves them count as done, so an interrupted apply can be run again.',
+      )
+      .example('tsadm init --dry-run --plan plan.json && tsadm apply plan.json', 'Review, then apply an init')
+      .example('tsadm apply plan.json --dry-run', 'Only check that the plan still applies')
+      .example('tsadm apply plan.json --rootfs /mnt/node -o json', 'Apply into a root folder, with JSON events')
+      .strict(),
+    async (argv) => {
+      const flags = flagValuesFrom(argv, FLAGS);
+      const rt = await createRuntime({ ...flags, 'dry-run': false }, env, { lock: 'apply' });
+      const checkOnly = flags['dry-run'] === true;
+      try {
+        const file = String(argv.plan);
+        const plan = await readPlanFile(file);
+        const host = rt.host;
+        const summary = await applyPlan(plan, {
+          host,
+          log: rt.log,
+          openApi: (kubeconfigPath, quick) => openKubeApi({ host, kubeconfigPath, log: rt.log, dryRun: false, retry: quick ? NO_RETRY : DEFAULT_RETRY }),
+        }, { checkOnly });
+        if (summary.applied) rt.log.info(`Applied ${summary.steps} steps from ${file}`, { prefix: 'apply' });
+        else rt.log.info(`The plan can be applied (${summary.steps} steps); nothing was changed (--dry-run)`, { prefix: 'apply' });
+        rt.log.event({
+          type: 'result', ts: rt.log.ts(), command: 'apply', ok: true,
+          data: { plan: file, planCommand: plan.command, steps: summary.steps, applied: summary.applied, ...(summary.applied ? plan.result ?? {} : {}) },
+        });
+        if (summary.applied && typeof plan.result?.joinCommand === 'string') {
+          rt.log.info(`Join a worker node with:\n${plan.result.joinCommand}`, { prefix: 'apply' });
+        }
+      } catch (err) {
+        rt.log.event({ type: 'result', ts: rt.log.ts(), command: 'apply', ok: false, error: errorData(err) });
+        throw err;
+      } finally {
+        await rt.reporter.close();
+      }
+    },
+  );
+}

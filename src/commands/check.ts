@@ -1,0 +1,63 @@
+import type { Argv } from 'yargs';
+import type { FlagName } from '../cli/flags.js';
+import { addFlags, flagValuesFrom } from '../cli/workflow-command.js';
+import { runChecks, type PhaseCheck } from '../check/run.js';
+import { TsadmError } from '../errors.js';
+import { flagsOfTree } from '../workflow/phase.js';
+import { buildInitContext, errorData, initPhases } from '../workflows/init.js';
+import { createRuntime, type CommandEnv } from '../workflows/runtime.js';
+
+/**
+ * `tsadm check [phase…]`: the exit checks of init's phases on this node (or a root folder with
+ * --rootfs), like the exit criteria of each stage of a deployment: certificates (chain, SANs,
+ * keys, expiry), kubeconfigs, kubelet files, static pod manifests (and their pods answering),
+ * API objects (when the cluster answers). Exit status 1 when a check fails.
+ */
+export function registerCheckCommand(y: Argv, env: CommandEnv): Argv {
+  const flags: FlagName[] = [
+    ...new Set<FlagName>(['config', 'rootfs', 'v', 'output', 'kubeconfig', 'kubeconfig-dir', 'upload-certs', ...flagsOfTree(initPhases())]),
+  ].filter((f) => !['dry-run', 'plan', 'plan-without-keys', 'skip-phases', 'ignore-preflight-errors', 'csr-only', 'csr-dir', 'skip-token-print', 'skip-certificate-key-print'].includes(f));
+  return y.command(
+    'check [phases..]',
+    'Check that the result of each init phase is in place (certificates, kubeconfigs, manifests and pods, API objects)',
+    (c) => addFlags(c, flags)
+      .positional('phases', { type: 'string', array: true, describe: 'Phases to check, e.g. "certs", "certs/apiserver", "control-plane" (default: all)' })
+      .usage(
+        'tsadm check [phase…]\n\n'
+        + 'Runs the exit check of each selected init phase against this node, or a root folder with --rootfs, and reports '
+        + 'every finding. Certificates: present, key matches, chained to their CA, subject, usages and SANs as this '
+        + 'configuration asks, valid now (warning 30 days before expiry). Other phases: running the phase again would change '
+        + 'nothing (kubeconfigs, kubelet files, static pod manifests, API objects); static pods and the kubelet also answer '
+        + 'on their health endpoints. Pass the same --config (or flags) as init so the expected SANs and objects match.',
+      )
+      .example('tsadm check', 'Check everything init made on this node')
+      .example('tsadm check certs --rootfs /mnt/node', 'Check the certificates in a root folder')
+      .example('tsadm check control-plane etcd -o json', 'Check the static pods, as JSON events')
+      .strict(),
+    async (argv) => {
+      const values = flagValuesFrom(argv, flags);
+      const rt = await createRuntime(values, env);
+      let checks: PhaseCheck[] = [];
+      try {
+        const ctx = await buildInitContext(values, rt);
+        const filter = ((argv.phases as string[] | undefined) ?? []).map(String);
+        checks = await runChecks(initPhases(ctx.versions), ctx, filter, rt.log);
+        const failed = checks.filter((c) => !c.ok);
+        const warned = checks.filter((c) => c.ok && c.warning);
+        rt.log.info(`${checks.length - failed.length - warned.length} ok, ${warned.length} warnings, ${failed.length} failed`, { prefix: 'check' });
+        if (failed.length > 0) {
+          throw new TsadmError('E_PRECONDITION', `${failed.length} check${failed.length > 1 ? 's' : ''} failed (first: ${failed[0]!.phase} ${failed[0]!.check}: ${failed[0]!.detail ?? ''})`, {
+            details: failed.map((f) => `${f.phase}  ${f.check}: ${f.detail ?? ''}`),
+            hint: 'run the failing phases again (tsadm init phase <phase>) or fix what they name',
+          });
+        }
+        rt.log.event({ type: 'result', ts: rt.log.ts(), command: 'check', ok: true, data: { checks } });
+      } catch (err) {
+        rt.log.event({ type: 'result', ts: rt.log.ts(), command: 'check', ok: false, data: { checks }, error: errorData(err) });
+        throw err;
+      } finally {
+        await rt.reporter.close();
+      }
+    },
+  );
+}

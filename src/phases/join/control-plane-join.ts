@@ -1,0 +1,162 @@
+/**
+ * `control-plane-join` (join --control-plane, after kubelet-start): etcd (announce this member
+ * through etcd's API, then write its static pod with --initial-cluster-state=existing and wait
+ * for the cluster — kubeadm's order, so the member starts right after it is added),
+ * update-status (ClusterStatus, v1beta2 clusters), mark-control-plane (labels and taints).
+ * Idempotency: a member already announced is not added again; objects are compared first.
+ * Dry-run: no member is added and nothing is waited for; the manifest and API writes are listed.
+ */
+import { formatDuration } from '../../config/duration.js';
+import { MODES } from '../../constants.js';
+import { etcdClientURL, etcdPeerURL, initialClusterFor, memberByPeerURL, type EtcdMember } from '../../etcd-client/index.js';
+import { staticPodConfigFromInit } from '../../manifest/inputs.js';
+import { patchedManifest, writeManifest } from '../../manifest/write.js';
+import type { Phase } from '../../workflow/phase.js';
+import type { JoinCtx } from '../../workflows/context.js';
+import { controlPlaneTaints, markControlPlane } from '../cluster/mark-control-plane.js';
+import { uploadKubeadmConfig } from '../cluster/upload-config.js';
+import { renderEtcdPod } from '../etcd/render.js';
+import { TsadmError } from '../../errors.js';
+import type { NodeObject } from '../../kube/types.js';
+import { etcdCall, etcdClientForCluster } from './etcd-endpoints.js';
+import { adminApi, clusterConfig, initView } from './state.js';
+
+const notControlPlane = (ctx: JoinCtx): string | undefined => (ctx.cfg.join.controlPlane ? undefined : 'not a control-plane join (--control-plane is not set)');
+
+async function externalEtcd(ctx: JoinCtx): Promise<string | undefined> {
+  if (!ctx.cfg.join.controlPlane) return undefined;
+  const cluster = await clusterConfig(ctx);
+  return cluster.init.cluster.etcd.mode === 'external' ? 'using external etcd - no local stacked instance added' : undefined;
+}
+
+export async function runEtcdJoin(ctx: JoinCtx): Promise<void> {
+  const view = await initView(ctx, 'etcd');
+  const { cluster, init } = view.cfg;
+  if (cluster.etcd.mode !== 'local') return;
+  const nodeName = init.nodeRegistration.name;
+  const advertise = init.localAPIEndpoint.advertiseAddress;
+  const peerURL = etcdPeerURL(advertise);
+  await ctx.host.mkdir(cluster.etcd.dataDir, MODES.etcdDataDir);
+  const client = await etcdClientForCluster(ctx);
+  let members: readonly EtcdMember[] = await etcdCall(() => client.memberList(), 'list the etcd members');
+  if (!memberByPeerURL(members, peerURL) && !ctx.dryRun && view.versions.controlPlane.etcdEphemeralStorage) {
+    await waitForEphemeralStorage(ctx, nodeName);
+  }
+  if (memberByPeerURL(members, peerURL)) {
+    view.log.info(`etcd member ${peerURL} is already part of the cluster; not adding it again`);
+  } else if (ctx.dryRun) {
+    view.log.info(`Would announce new etcd member ${nodeName} (${peerURL}) to the existing etcd cluster`);
+    members = [...members, { id: '0', name: nodeName, peerURLs: [peerURL], clientURLs: [], isLearner: false }];
+  } else {
+    view.log.debug(`Adding etcd member: ${peerURL}`);
+    members = (await etcdCall(() => client.memberAdd(peerURL), `add the etcd member ${peerURL}`)).members;
+    view.log.info('Announced new etcd member joining to the existing etcd cluster');
+  }
+  const initialCluster = initialClusterFor(members, peerURL, nodeName);
+  view.log.debug(`Updated etcd member list: ${initialCluster.map((m) => `${m.name}=${m.peerURL}`).join(',')}`);
+  view.log.info('Creating static Pod manifest for "etcd"');
+  const pod = renderEtcdPod(staticPodConfigFromInit(view.cfg), view.versions, { initialCluster });
+  const manifest = await patchedManifest(view, 'etcd', pod, init.patches?.directory, view.versions);
+  await writeManifest(view, 'etcd', manifest);
+  if (ctx.dryRun) return;
+  const { retries, intervalMs } = ctx.deps.etcdHealthChecks;
+  client.addEndpoint(etcdClientURL(advertise));
+  view.log.info(`Waiting for the new etcd member to join the cluster. This can take up to ${formatDuration(retries * intervalMs)}`);
+  await etcdCall(() => client.waitForClusterAvailable(retries, intervalMs, (statuses, attempt) => {
+    const pending = statuses.filter((s) => !s.ok).map((s) => s.endpoint).join(', ');
+    view.log.debug(`[${attempt}/${retries}] etcd cluster not available yet${pending ? ` (${pending})` : ''}`);
+  }), 'wait for the etcd cluster to be available');
+}
+
+/**
+ * The etcd pod requests ephemeral-storage (1.20–1.2x). A kubelet that has just started does not
+ * know its node's ephemeral-storage yet and rejects such a static pod for good
+ * (UnexpectedAdmissionError); since the member is announced before the pod starts, a rejected pod
+ * would leave the cluster without quorum. So the member is added only once the Node reports it.
+ */
+async function waitForEphemeralStorage(ctx: JoinCtx, nodeName: string, timeoutMs = 120_000): Promise<void> {
+  const api = await adminApi(ctx);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const node = await api.get<NodeObject>('Node', nodeName).catch(() => undefined);
+    const allocatable = (node?.status as { allocatable?: Record<string, string> } | undefined)?.allocatable?.['ephemeral-storage'];
+    if (allocatable !== undefined && allocatable !== '0') return;
+    if (Date.now() >= deadline) {
+      throw new TsadmError('E_TIMEOUT', `the kubelet did not report the ephemeral-storage of Node "${nodeName}" within ${formatDuration(timeoutMs)}; the etcd member was not added`, {
+        hint: 'the etcd static pod requests ephemeral-storage, which the kubelet admits only once it knows the node\'s storage; check the kubelet log',
+      });
+    }
+    ctx.log.debug(`waiting for Node "${nodeName}" to report its ephemeral-storage before adding the etcd member`, { prefix: 'etcd' });
+    await ctx.deps.sleep(1000);
+  }
+}
+
+export async function runCheckEtcd(ctx: JoinCtx): Promise<void> {
+  ctx.log.info('Checking that the etcd cluster is healthy', { prefix: 'check-etcd' });
+  const client = await etcdClientForCluster(ctx);
+  const { healthy, statuses } = await client.clusterHealth();
+  if (!healthy) {
+    const bad = statuses.map((s) => `${s.endpoint}: ${s.ok ? `leader ${s.leader ?? 'unknown'}` : s.error ?? 'unhealthy'}`).join('; ');
+    throw new TsadmError('E_PRECONDITION', `etcd cluster is not healthy: ${bad}`, {
+      hint: 'a new member must not be added to an unhealthy etcd cluster; fix the existing members first',
+    });
+  }
+}
+
+export const checkEtcdPhase: Phase<JoinCtx> = {
+  name: 'check-etcd',
+  summary: 'Check that the local etcd cluster is healthy before adding a member',
+  hidden: true,
+  skipIf: async (ctx) => notControlPlane(ctx) ?? (await externalEtcd(ctx)),
+  run: runCheckEtcd,
+};
+
+export const controlPlaneJoinPhase: Phase<JoinCtx> = {
+  name: 'control-plane-join',
+  summary: 'Join a machine as a control plane instance',
+  skipIf: notControlPlane,
+  children: [
+    {
+      name: 'etcd',
+      summary: 'Add a new local etcd member',
+      description: 'Announce this node as a new member of the stacked etcd cluster, write its etcd static Pod manifest and wait until the cluster is available.',
+      flags: ['config', 'apiserver-advertise-address', 'control-plane', 'node-name', 'patches'],
+      skipIf: externalEtcd,
+      run: runEtcdJoin,
+    },
+    {
+      name: 'update-status',
+      summary: 'Register the new control-plane node into the ClusterStatus maintained in the kubeadm-config ConfigMap',
+      flags: ['config', 'apiserver-advertise-address', 'control-plane', 'node-name'],
+      skipIf: async (ctx) => {
+        if (!ctx.cfg.join.controlPlane) return undefined;
+        const cluster = await clusterConfig(ctx);
+        return cluster.versions.controlPlane.clusterStatus ? undefined : `Kubernetes ${cluster.init.cluster.kubernetesVersion} keeps no ClusterStatus`;
+      },
+      async run(ctx) {
+        const cluster = await clusterConfig(ctx);
+        const api = await adminApi(ctx);
+        const { nodeRegistration, localAPIEndpoint } = cluster.init.init;
+        await uploadKubeadmConfig(api, {
+          clusterConfigurationYaml: cluster.clusterConfigurationYaml,
+          clusterStatus: { nodeName: nodeRegistration.name, endpoint: localAPIEndpoint, apiVersion: cluster.versions.configApiVersion },
+        }, ctx.log);
+      },
+    },
+    {
+      name: 'mark-control-plane',
+      summary: 'Mark a node as a control-plane',
+      flags: ['config', 'control-plane', 'node-name'],
+      async run(ctx) {
+        const cluster = await clusterConfig(ctx);
+        const api = await adminApi(ctx);
+        await markControlPlane(api, {
+          nodeName: cluster.init.init.nodeRegistration.name,
+          labels: cluster.versions.controlPlane.markLabels,
+          taints: controlPlaneTaints(cluster.init.init.nodeRegistration.taints, cluster.versions),
+          logStyle: cluster.versions.controlPlane.markLogStyle,
+        }, ctx.log);
+      },
+    },
+  ],
+};

@@ -1,0 +1,6 @@
+import type { FlagName } from '../../cli/flags.js';
+
+/** Every flag that decides how this node finds and trusts the cluster. */
+export const DISCOVERY_FLAGS: readonly FlagName[] = [
+  'config', 'token', 'discovery-file', 'discovery-token', 'discovery-token-ca-cert-hash', 'discovery-token-unsafe-skip-ca-verification', 'tls-bootstrap-token',
+];

@@ -1,0 +1,135 @@
+import { KUBECONFIG_FILES, KUBERNETES_DIR } from '../../constants.js';
+import { TsadmError } from '../../errors.js';
+import { detectCriSocket } from '../../host/cri.js';
+import { bootstrapKubeconfig, type JoinDiscovery } from '../../join/index.js';
+import type { KubeApi } from '../../kube/types.js';
+import type { PhaseLogger } from '../../log/logger.js';
+import type { InitCtx, JoinCtx } from '../../workflows/context.js';
+import { profileFor } from '../../versions/resolve.js';
+import { buildJoinClusterConfig, fetchClusterConfigTexts, storedKubernetesVersion, type JoinClusterConfig } from './cluster-config.js';
+
+/**
+ * What the phases of one join run share, computed on first use and kept (kubeadm's joinData
+ * getters): discovery runs once, when the first phase needs it, and nothing is written before
+ * it succeeded; the cluster's configuration is read once with the bootstrap credentials.
+ */
+export interface JoinRunState {
+  discovery?: Promise<JoinDiscovery>;
+  bootstrapApi?: Promise<KubeApi>;
+  cluster?: Promise<JoinClusterConfig>;
+  adminApi?: Promise<KubeApi>;
+  /** Init-shaped views of this node for the shared renderers, one per log prefix. */
+  readonly views: Map<string, InitCtx>;
+  /** Clients to close when the command ends. */
+  readonly clients: KubeApi[];
+}
+
+export function newJoinRunState(): JoinRunState {
+  return { views: new Map(), clients: [] };
+}
+
+export function discovery(ctx: JoinCtx): Promise<JoinDiscovery> {
+  ctx.state.discovery ??= ctx.deps.discover(ctx.cfg.join.discovery, ctx.log);
+  return ctx.state.discovery;
+}
+
+/** The API with the TLS bootstrap credentials, verified against the discovered CA. */
+export function bootstrapApi(ctx: JoinCtx): Promise<KubeApi> {
+  ctx.state.bootstrapApi ??= (async () => {
+    const disc = await discovery(ctx);
+    const api = await ctx.deps.openApi(bootstrapKubeconfig(disc, 'kubernetes'), 'the TLS bootstrap credentials', ctx.log, ctx.dryRun);
+    ctx.state.clients.push(api);
+    return api;
+  })();
+  return ctx.state.bootstrapApi;
+}
+
+export function clusterConfig(ctx: JoinCtx): Promise<JoinClusterConfig> {
+  ctx.state.cluster ??= (async () => {
+    const disc = await discovery(ctx);
+    const api = await bootstrapApi(ctx);
+    ctx.log.info('Reading configuration from the cluster...', { prefix: 'preflight' });
+    ctx.log.info("FYI: You can look at this config file with 'kubectl -n kube-system get cm kubeadm-config -o yaml'", { prefix: 'preflight' });
+    const texts = await fetchClusterConfigTexts(api);
+    const join = ctx.cfg.join;
+    let criSocket = join.nodeRegistration.criSocket;
+    if (criSocket === '') {
+      const v = profileFor(storedKubernetesVersion(texts.clusterConfigurationYaml));
+      criSocket = await detectCriSocket(ctx.host, { dockershimEra: v.kubelet.containerRuntimeRemoteFlag, asUrl: v.kubelet.criSocketUrl });
+    }
+    // A worker has no API endpoint; its node address only fills the shared renderers' slot
+    // (never rendered for a worker), so an unusable one falls back to a documentation address.
+    const local = await ctx.deps.localAddress(disc.server);
+    const nodeAddress = join.controlPlane?.localAPIEndpoint.advertiseAddress
+      ?? (local !== undefined && !isLoopback(local) ? local : '192.0.2.1');
+    return buildJoinClusterConfig(texts, {
+      join: { ...join, nodeRegistration: { ...join.nodeRegistration, criSocket } },
+      nodeAddress,
+      now: ctx.startTime,
+    });
+  })();
+  return ctx.state.cluster;
+}
+
+/** admin.conf of this new control plane (written by control-plane-prepare/kubeconfig). */
+export function adminApi(ctx: JoinCtx): Promise<KubeApi> {
+  ctx.state.adminApi ??= (async () => {
+    const file = `${KUBERNETES_DIR}/${KUBECONFIG_FILES.admin}`;
+    const text = (await ctx.host.readFile(file))?.toString('utf8');
+    if (text === undefined) {
+      throw new TsadmError('E_PRECONDITION', `couldn't read ${file}: no such file`, {
+        hint: 'it is written by `tsadm join phase control-plane-prepare kubeconfig`; run that phase first',
+      });
+    }
+    const api = await ctx.deps.openApi(text, file, ctx.log, ctx.dryRun);
+    ctx.state.clients.push(api);
+    return api;
+  })();
+  ctx.state.adminApi.catch(() => { ctx.state.adminApi = undefined; });
+  return ctx.state.adminApi;
+}
+
+/**
+ * This node seen as an init of its own (same host, same run), so the init phases' logic
+ * (certs, kubeconfig, static pods) applies as is; its lines carry kubeadm's join prefixes.
+ */
+export async function initView(ctx: JoinCtx, prefix: string): Promise<InitCtx> {
+  const existing = ctx.state.views.get(prefix);
+  if (existing) return existing;
+  const cluster = await clusterConfig(ctx);
+  const view: InitCtx = {
+    host: ctx.host,
+    log: prefixedLogger(ctx.log, prefix),
+    dryRun: ctx.dryRun,
+    clock: ctx.clock,
+    startTime: ctx.startTime,
+    cfg: cluster.init,
+    versions: cluster.versions,
+    options: {
+      kubeconfigDir: KUBERNETES_DIR,
+      kubeconfigPath: `${KUBERNETES_DIR}/${KUBECONFIG_FILES.admin}`,
+      csrOnly: false,
+      csrDir: undefined,
+      uploadCerts: false,
+      skipTokenPrint: true,
+      skipCertificateKeyPrint: true,
+      flags: ctx.flags,
+    },
+    state: {},
+  };
+  ctx.state.views.set(prefix, view);
+  return view;
+}
+
+/** A logger whose lines default to a prefix (kubeadm's "[certs] …" inside a join phase). */
+export function prefixedLogger(log: PhaseLogger, prefix: string): PhaseLogger {
+  const view = Object.create(log) as PhaseLogger;
+  view.info = (message, opts = {}) => log.info(message, { ...opts, prefix: opts.prefix ?? prefix });
+  view.warn = (message, opts = {}) => log.warn(message, { ...opts, prefix: opts.prefix ?? prefix });
+  view.debug = (message, opts = {}) => log.debug(message, { ...opts, prefix: opts.prefix ?? prefix });
+  return view;
+}
+
+function isLoopback(address: string): boolean {
+  return address.startsWith('127.') || address === '::1' || address.startsWith('::ffff:127.');
+}

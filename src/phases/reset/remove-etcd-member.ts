@@ -1,0 +1,55 @@
+/**
+ * reset `remove-etcd-member`: remove this node's member from the stacked etcd cluster through
+ * etcd's API (mutual TLS with the healthcheck-client identity), unless it is the last member.
+ * Best effort, as in kubeadm: a failure is a warning with the manual command.
+ * Dry-run: the member is looked up, not removed.
+ */
+import path from 'node:path';
+import { errorMessage } from '../../errors.js';
+import { etcdTlsFromDir, memberByPeerURL } from '../../etcd-client/index.js';
+import type { Phase } from '../../workflow/phase.js';
+import type { ResetCtx } from '../../workflows/context.js';
+import { localEtcd } from './state.js';
+
+export async function runRemoveEtcdMember(ctx: ResetCtx): Promise<void> {
+  const local = await localEtcd(ctx);
+  if (!local) {
+    ctx.log.info('No etcd config found. Assuming external etcd', { prefix: 'reset' });
+    ctx.log.info('Please, manually reset etcd to prevent further issues', { prefix: 'reset' });
+    return;
+  }
+  const peerURL = local.peerURLs[0];
+  try {
+    const tls = await etcdTlsFromDir(ctx.host, ctx.cfg.reset.certificatesDir);
+    // This member first (it knows the cluster), then whatever the member list says.
+    const client = ctx.deps.etcdClient([...local.clientURLs, 'https://127.0.0.1:2379'], tls);
+    const members = await client.sync();
+    const me = (peerURL ? memberByPeerURL(members, peerURL) : undefined) ?? members.find((m) => m.name !== '' && m.name === local.name);
+    if (!me) {
+      ctx.log.warn(`this node's etcd member (${peerURL ?? local.name ?? 'unknown'}) is not in the etcd cluster; nothing to remove`, { prefix: 'reset' });
+      return;
+    }
+    if (members.length === 1) {
+      ctx.log.info('This is the only remaining etcd member in the etcd cluster, skip removing it', { prefix: 'etcd', verbosity: 1 });
+      return;
+    }
+    if (ctx.dryRun) {
+      ctx.log.info(`Would remove etcd member "${me.name}" (${me.peerURLs.join(',')}, id ${me.id})`, { prefix: 'reset' });
+      return;
+    }
+    const remaining = await client.memberRemove(me.id, local.clientURLs);
+    ctx.log.info(`Removed etcd member "${me.name}" (${me.peerURLs.join(',')}); ${remaining.length} member(s) remain`, { prefix: 'reset' });
+  } catch (err) {
+    const certs = path.posix.join(ctx.cfg.reset.certificatesDir, 'etcd');
+    ctx.log.warn(`failed to remove etcd member: ${errorMessage(err)}, please manually remove this etcd member using etcdctl `
+      + `(etcdctl --cacert ${certs}/ca.crt --cert ${certs}/healthcheck-client.crt --key ${certs}/healthcheck-client.key member remove <id>)`, { prefix: 'reset' });
+  }
+}
+
+export const removeEtcdMemberPhase: Phase<ResetCtx> = {
+  name: 'remove-etcd-member',
+  summary: 'Remove a local etcd member.',
+  description: 'Remove the local etcd member of this control-plane node from the etcd cluster (not when it is the last one).',
+  flags: ['cert-dir', 'kubeconfig'],
+  run: runRemoveEtcdMember,
+};

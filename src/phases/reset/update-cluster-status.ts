@@ -1,0 +1,48 @@
+/**
+ * reset `update-cluster-status` (1.20, v1beta2 clusters): remove this control plane from the
+ * ClusterStatus in kubeadm-config. Best effort, as in kubeadm: a failure is a warning, so a
+ * machine whose cluster is gone can still be reset.
+ */
+import { errorMessage } from '../../errors.js';
+import type { ConfigMapObject } from '../../kube/types.js';
+import type { Phase } from '../../workflow/phase.js';
+import type { ResetCtx } from '../../workflows/context.js';
+import { KUBE_SYSTEM, KUBEADM_CONFIG_CM, kubeadmConfigMap } from '../cluster/upload-config-render.js';
+import { clusterStatusWithout } from './cluster-status.js';
+import { APISERVER_MANIFEST, adminApi, nodeName } from './state.js';
+
+export async function runUpdateClusterStatus(ctx: ResetCtx): Promise<void> {
+  const api = await adminApi(ctx);
+  if (!api) {
+    ctx.log.info(`No ${ctx.options.kubeconfigPath}: this node is not removed from the ClusterStatus`, { prefix: 'reset' });
+    return;
+  }
+  try {
+    const cm = await api.get<ConfigMapObject>('ConfigMap', KUBEADM_CONFIG_CM, KUBE_SYSTEM);
+    const status = cm?.data?.ClusterStatus;
+    const cluster = cm?.data?.ClusterConfiguration;
+    if (!cm || status === undefined || cluster === undefined) {
+      ctx.log.debug('the cluster keeps no ClusterStatus: nothing to update', { prefix: 'reset' });
+      return;
+    }
+    const name = await nodeName(ctx);
+    const updated = clusterStatusWithout(status, name);
+    if (updated === undefined) {
+      ctx.log.debug(`node "${name}" is not in the ClusterStatus`, { prefix: 'reset' });
+      return;
+    }
+    ctx.log.info(`Removing info for node "${name}" from the ConfigMap "${KUBEADM_CONFIG_CM}" in the "${KUBE_SYSTEM}" Namespace`, { prefix: 'reset' });
+    await api.ensure(kubeadmConfigMap(cluster, updated));
+  } catch (err) {
+    ctx.log.warn(`Failed to remove the node from ClusterStatus: ${errorMessage(err)}`, { prefix: 'reset' });
+  }
+}
+
+export const updateClusterStatusPhase: Phase<ResetCtx> = {
+  name: 'update-cluster-status',
+  summary: 'Remove this node from the ClusterStatus object.',
+  description: 'Remove this control-plane node from the ClusterStatus in the kubeadm-config ConfigMap (v1beta2 clusters).',
+  flags: ['kubeconfig'],
+  skipIf: async (ctx) => ((await ctx.host.stat(APISERVER_MANIFEST)) ? undefined : 'not a control-plane node (no kube-apiserver manifest)'),
+  run: runUpdateClusterStatus,
+};

@@ -1,0 +1,73 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { TsadmError, errorMessage } from '../errors.js';
+import { writeFileAtomic } from '../host/atomic-write.js';
+import { PLAN_API_VERSION, PLAN_KIND, type Plan } from './types.js';
+
+/**
+ * The plan file on the machine running tsadm (like --config: relative to the working directory,
+ * not under --rootfs). A plan with key material is created 0600 from the start (atomic write
+ * with the final mode), a review copy 0644.
+ */
+export async function writePlanFile(file: string, plan: Plan): Promise<void> {
+  const target = path.resolve(file);
+  try {
+    await writeFileAtomic(target, `${JSON.stringify(plan, null, 2)}\n`, plan.keyMaterial ? 0o600 : 0o644);
+  } catch (err) {
+    throw new TsadmError('E_PRECONDITION', `cannot write the plan to ${file}: ${errorMessage(err)}`, {
+      cause: err,
+      hint: 'pass --plan a path in an existing, writable directory',
+    });
+  }
+}
+
+const STEP_TYPES = new Set(['file', 'mkdir', 'remove', 'exec', 'service', 'wait', 'object']);
+
+export async function readPlanFile(file: string): Promise<Plan> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    throw new TsadmError('E_USAGE', `cannot read the plan ${file}: ${errorMessage(err)}`, { cause: err, hint: 'make one with `tsadm init --dry-run --plan <file>`' });
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw invalid(file, `not JSON (${errorMessage(err)})`);
+  }
+  return validatePlan(data, file);
+}
+
+/** Pure: the shape checks apply relies on (a hand-edited or foreign file fails here, not half-way). */
+export function validatePlan(data: unknown, file = 'plan'): Plan {
+  if (!isObject(data)) throw invalid(file, 'not a JSON object');
+  if (data.kind !== PLAN_KIND || data.apiVersion !== PLAN_API_VERSION) {
+    throw invalid(file, `apiVersion/kind are ${String(data.apiVersion)}/${String(data.kind)}, want ${PLAN_API_VERSION}/${PLAN_KIND}`);
+  }
+  if (typeof data.keyMaterial !== 'boolean' || typeof data.command !== 'string' || !Array.isArray(data.steps) || !isObject(data.preconditions)) {
+    throw invalid(file, 'keyMaterial, command, steps or preconditions is missing');
+  }
+  const pre = data.preconditions;
+  if (!Array.isArray(pre.files) || !Array.isArray(pre.clusters) || !Array.isArray(pre.objects)) throw invalid(file, 'preconditions.files, .clusters or .objects is missing');
+  data.steps.forEach((s, i) => {
+    if (!isObject(s) || typeof s.type !== 'string' || !STEP_TYPES.has(s.type)) throw invalid(file, `steps[${i}] has no known type`);
+    if ((s.type === 'file' || s.type === 'mkdir' || s.type === 'remove') && (typeof s.path !== 'string' || !s.path.startsWith('/'))) {
+      throw invalid(file, `steps[${i}].path must be an absolute host path`);
+    }
+    if ((s.type === 'file' || s.type === 'mkdir') && (typeof s.mode !== 'string' || !/^0[0-7]{3,4}$/.test(s.mode))) throw invalid(file, `steps[${i}].mode must be octal like "0644"`);
+    if (s.type === 'file' && (typeof s.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(s.sha256))) throw invalid(file, `steps[${i}].sha256 is not a sha256`);
+    if (s.type === 'object' && (typeof s.kubeconfig !== 'string' || typeof s.kind !== 'string' || typeof s.name !== 'string')) {
+      throw invalid(file, `steps[${i}] needs kubeconfig, kind and name`);
+    }
+  });
+  return data as unknown as Plan;
+}
+
+function invalid(file: string, why: string): TsadmError {
+  return new TsadmError('E_CONFIG_INVALID', `${file} is not a usable tsadm plan: ${why}`, { hint: 'make a new plan with `tsadm init --dry-run --plan <file>`' });
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}

@@ -1,0 +1,101 @@
+import type { FileKind } from '../host/host.js';
+import type { KubeObject, MutableNode } from '../kube/types.js';
+
+/**
+ * What a dry run would do, recorded by the dry-run seams (DryRunHost, DryRunKubeApi) as it
+ * happens, plus what the machine and the cluster looked like when each thing was first looked
+ * at. A plan (plan/build.ts) is made from it; no workflow knows about it, so init, join, reset
+ * and every single phase get plans for free.
+ */
+
+/** A host path as the dry run first saw it on the real machine (before any planned write). */
+export type FileState =
+  | { readonly state: 'absent' }
+  | { readonly state: 'file'; readonly sha256: string; readonly mode: number }
+  | { readonly state: 'directory' }
+  | { readonly state: 'other' };
+
+/** An API object as the dry run first read it from the cluster (null = it did not exist). */
+export interface ObjectState {
+  readonly kubeconfig: string;
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name: string;
+  readonly resourceVersion: string | null;
+}
+
+/** A cluster the dry run talked to, by the kubeconfig it was reached through. */
+export interface ClusterState {
+  readonly kubeconfig: string;
+  readonly server: string;
+  /** False when it did not answer (the dry run then assumed an empty cluster). */
+  reachable: boolean;
+}
+
+export type ObjectStep =
+  | { readonly type: 'object'; readonly verb: 'create' | 'update'; readonly kubeconfig: string; readonly object: KubeObject; readonly existing?: KubeObject; readonly placeholderUid?: string }
+  | { readonly type: 'object'; readonly verb: 'delete'; readonly kubeconfig: string; readonly kind: string; readonly namespace?: string; readonly name: string; readonly existing?: KubeObject }
+  | { readonly type: 'object'; readonly verb: 'patch'; readonly kubeconfig: string; readonly kind: 'Node'; readonly name: string; readonly before: MutableNode; readonly after: MutableNode };
+
+export type HostStep =
+  | { readonly type: 'file'; readonly path: string; readonly mode: number; readonly kind: FileKind; readonly description: string; readonly sha256: string; readonly content: Buffer; readonly unchanged: boolean }
+  | { readonly type: 'mkdir'; readonly path: string; readonly mode: number }
+  | { readonly type: 'remove'; readonly path: string }
+  | { readonly type: 'exec'; readonly command: string; readonly args: readonly string[] }
+  | { readonly type: 'service'; readonly action: 'start' | 'stop' | 'restart'; readonly unit: string };
+
+export type JournalStep = (HostStep | ObjectStep) & { readonly phase?: string };
+
+/** What DryRunKubeApi reports to (kept narrow so the API layer does not depend on plans). */
+export interface ApiJournal {
+  noteCluster(kubeconfig: string, server: string, reachable: boolean): void;
+  noteObject(state: ObjectState): void;
+  record(step: ObjectStep, phase?: string): void;
+}
+
+/** Paths whose content is the kernel's, not the machine's configuration: never preconditions. */
+const VOLATILE = ['/proc/', '/sys/', '/dev/', '/run/'];
+
+export class PlanJournal implements ApiJournal {
+  readonly steps: JournalStep[] = [];
+  readonly files = new Map<string, FileState>();
+  readonly objects = new Map<string, ObjectState>();
+  readonly clusters = new Map<string, ClusterState>();
+  /** The phase running now (the runtime points it at the logger's current phase). */
+  currentPhase: () => string | undefined = () => undefined;
+
+  /** Whether a host path still needs its first-sight state (volatile kernel paths never do). */
+  wantsFile(path: string): boolean {
+    return !this.files.has(path) && !VOLATILE.some((v) => path.startsWith(v));
+  }
+
+  /** First sight of a host path wins: later looks would see the dry run's own writes. */
+  noteFile(path: string, state: FileState): void {
+    if (this.wantsFile(path)) this.files.set(path, state);
+  }
+
+  noteCluster(kubeconfig: string, server: string, reachable: boolean): void {
+    const known = this.clusters.get(kubeconfig);
+    if (known) known.reachable = known.reachable && reachable;
+    else this.clusters.set(kubeconfig, { kubeconfig, server, reachable });
+  }
+
+  noteObject(state: ObjectState): void {
+    const key = objectKey(state.kubeconfig, state.kind, state.name, state.namespace);
+    if (!this.objects.has(key)) this.objects.set(key, state);
+  }
+
+  record(step: HostStep | ObjectStep, phase: string | undefined = this.currentPhase()): void {
+    this.steps.push({ ...step, ...(phase !== undefined ? { phase } : {}) });
+  }
+}
+
+export function objectKey(kubeconfig: string, kind: string, name: string, namespace?: string): string {
+  return `${kubeconfig}|${kind}|${namespace ?? ''}|${name}`;
+}
+
+/** The journal of a dry-run host (any other host has none). */
+export function journalOf(host: object): PlanJournal | undefined {
+  const journal = (host as { journal?: unknown }).journal;
+  return journal instanceof PlanJournal ? journal : undefined;
+}

@@ -1,0 +1,127 @@
+/**
+ * The plan file (`--plan plan.json`, read by `tsadm apply`): plain JSON, documented in
+ * docs/plan.md. Steps run in order; preconditions say what the machine and the cluster looked
+ * like when the plan was made, so apply can refuse when they changed.
+ */
+export const PLAN_API_VERSION = 'tsadm/v1alpha1';
+export const PLAN_KIND = 'Plan';
+
+export type PlanFileState =
+  | { readonly path: string; readonly state: 'absent' | 'directory' | 'other' }
+  | { readonly path: string; readonly state: 'file'; readonly sha256: string; readonly mode: string };
+
+export interface PlanCluster {
+  readonly kubeconfig: string;
+  readonly server: string;
+  readonly reachable: boolean;
+}
+
+export interface PlanObjectState {
+  readonly kubeconfig: string;
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name: string;
+  /** null: the object did not exist. */
+  readonly resourceVersion: string | null;
+}
+
+/** One change of an object: a JSON pointer into it, with the old and the new value. */
+export interface DiffOp {
+  readonly op: 'add' | 'replace' | 'remove';
+  readonly path: string;
+  readonly from?: unknown;
+  readonly to?: unknown;
+}
+
+/** The parts of a Node tsadm patches. */
+export interface NodeView {
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+  readonly taints: readonly { readonly key: string; readonly value?: string; readonly effect: string }[];
+}
+
+interface Base {
+  readonly phase?: string;
+}
+
+export interface FileStep extends Base {
+  readonly type: 'file';
+  readonly path: string;
+  /** Octal, e.g. "0600". */
+  readonly mode: string;
+  readonly kind: string;
+  readonly description: string;
+  readonly size: number;
+  readonly sha256: string;
+  /** The target already had these bytes and this mode at plan time. */
+  readonly unchanged: boolean;
+  /** Content as UTF-8 text, or as base64 when it is not text; neither when redacted. */
+  readonly text?: string;
+  readonly base64?: string;
+  readonly redacted?: true;
+}
+
+export type PlanStep =
+  | FileStep
+  | (Base & { readonly type: 'mkdir'; readonly path: string; readonly mode: string })
+  | (Base & { readonly type: 'remove'; readonly path: string })
+  | (Base & { readonly type: 'exec'; readonly command: string; readonly args: readonly string[] })
+  | (Base & { readonly type: 'service'; readonly action: 'start' | 'stop' | 'restart'; readonly unit: string })
+  | (Base & { readonly type: 'wait'; readonly for: 'api-server'; readonly kubeconfig: string; readonly server: string; readonly timeoutSeconds: number })
+  | ObjectPlanStep;
+
+export type ObjectPlanStep =
+  | (Base & {
+    readonly type: 'object'; readonly verb: 'create' | 'update'; readonly kubeconfig: string;
+    readonly kind: string; readonly namespace?: string; readonly name: string;
+    /** Changes against the object as it existed (update only). */
+    readonly diff?: readonly DiffOp[];
+    /** The object to send. A uid "dry-run-N" stands for the uid the server gives an object this plan creates. */
+    readonly object: Readonly<Record<string, unknown>>;
+    readonly placeholderUid?: string;
+  })
+  | (Base & { readonly type: 'object'; readonly verb: 'delete'; readonly kubeconfig: string; readonly kind: string; readonly namespace?: string; readonly name: string })
+  | (Base & {
+    readonly type: 'object'; readonly verb: 'patch'; readonly kubeconfig: string; readonly kind: 'Node'; readonly name: string;
+    readonly before: NodeView; readonly after: NodeView; readonly diff: readonly DiffOp[];
+  });
+
+export interface Plan {
+  /** First key on purpose: says whether the file holds key material. */
+  readonly note: string;
+  readonly apiVersion: typeof PLAN_API_VERSION;
+  readonly kind: typeof PLAN_KIND;
+  /** True when private keys, kubeconfigs, tokens and Secret data are in the plan (apply needs them). */
+  readonly keyMaterial: boolean;
+  readonly createdAt: string;
+  readonly tsadmVersion: string;
+  /** The command that made it, e.g. "init" or "init phase certs all". */
+  readonly command: string;
+  /** The phases the dry run ran, in order. */
+  readonly phases: readonly string[];
+  /** --rootfs at plan time ("/" for the machine itself). */
+  readonly rootfs: string;
+  readonly preconditions: {
+    readonly files: readonly PlanFileState[];
+    readonly clusters: readonly PlanCluster[];
+    readonly objects: readonly PlanObjectState[];
+  };
+  readonly steps: readonly PlanStep[];
+  /** The command's result (e.g. the join commands), shown again by apply; absent without key material. */
+  readonly result?: Readonly<Record<string, unknown>>;
+}
+
+export const NOTE_WITH_KEYS =
+  'CONTAINS PRIVATE KEYS AND SECRETS: this plan holds the private keys, kubeconfigs, tokens and Secret data it would write, '
+  + 'so that `tsadm apply` writes exactly them. Keep it as you keep /etc/kubernetes/pki (mode 0600, root only) and delete it after applying.';
+export const NOTE_WITHOUT_KEYS =
+  'Review copy: private keys, kubeconfigs, tokens and Secret data are replaced by their sha256; `tsadm apply` refuses it. '
+  + 'Make the plan without --plan-without-keys to apply it.';
+
+export function modeString(mode: number): string {
+  return `0${mode.toString(8).padStart(3, '0')}`;
+}
+
+export function parseMode(mode: string): number {
+  return Number.parseInt(mode, 8);
+}

@@ -1,0 +1,86 @@
+import { FLAG_NAMES, type FlagValues } from '../cli/flags.js';
+import type { WorkflowRequest, WorkflowSpec } from '../cli/workflow-command.js';
+import { resolveJoinConfig } from '../config/load.js';
+import { defaultRouteAddress, nodeHostname } from '../host/network.js';
+import { validateTree, type Phase } from '../workflow/phase.js';
+import { runPhases } from '../workflow/runner.js';
+import {
+  checkEtcdPhase, controlPlaneJoinPhase, controlPlanePreparePhase, joinDoneText, joinKubeletStartPhase, joinPreflightPhase, newJoinRunState, realJoinDeps,
+  type JoinDeps,
+} from '../phases/join/index.js';
+import type { JoinCtx } from './context.js';
+import { reportDryRun } from './dry-run-report.js';
+import { errorData } from './init.js';
+import { createRuntime, readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
+
+/** kubeadm 1.20's join phases, in its order (check-etcd hidden, as there). */
+export function joinPhases(): Phase<JoinCtx>[] {
+  return [joinPreflightPhase, controlPlanePreparePhase, checkEtcdPhase, joinKubeletStartPhase, controlPlaneJoinPhase];
+}
+
+export interface JoinWorkflowOptions {
+  /** Seams for tests (fake discovery, quicker polls); the real ones by default. */
+  readonly deps?: Partial<JoinDeps>;
+}
+
+export function joinWorkflow(env: CommandEnv, opts: JoinWorkflowOptions = {}): WorkflowSpec<JoinCtx> {
+  const phases = joinPhases();
+  validateTree(phases, FLAG_NAMES);
+  return {
+    name: 'join',
+    describe: 'Run this on any machine you wish to join an existing cluster',
+    positional: '[api-server-endpoint]',
+    phases,
+    extraFlags: ['patches'],
+    example: 'tsadm join 10.0.0.10:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:<hash>',
+    run: (request) => runJoin(request, env, opts),
+  };
+}
+
+export async function runJoin(request: WorkflowRequest, env: CommandEnv, opts: JoinWorkflowOptions = {}): Promise<void> {
+  const rt = await createRuntime(request.flags, env);
+  let ctx: JoinCtx | undefined;
+  try {
+    ctx = await buildJoinContext(request, rt, realJoinDeps(opts.deps));
+    for (const w of ctx.cfg.warnings) ctx.log.warn(w, { prefix: 'config' });
+    await runPhases(joinPhases(), ctx, { filter: request.filter, skip: ctx.cfg.join.skipPhases });
+    const controlPlane = ctx.cfg.join.controlPlane !== undefined;
+    const stackedEtcd = (await ctx.state.cluster?.catch(() => undefined))?.init.cluster.etcd.mode === 'local';
+    if (!request.single && !rt.dryRun) ctx.log.output(joinDoneText(controlPlane, stackedEtcd));
+    if (rt.dryRun) reportDryRun(rt.host, rt.log);
+    rt.log.event({ type: 'result', ts: rt.log.ts(), command: 'join', ok: true, data: { controlPlane, dryRun: rt.dryRun, nodeName: ctx.cfg.join.nodeRegistration.name } });
+  } catch (err) {
+    rt.log.event({ type: 'result', ts: rt.log.ts(), command: 'join', ok: false, error: errorData(err) });
+    throw err;
+  } finally {
+    for (const c of ctx?.state.clients ?? []) c.close();
+    await rt.reporter.close();
+  }
+}
+
+/** Resolves the join configuration once; `join` and every `join phase …` build it the same way. */
+export async function buildJoinContext(request: Pick<WorkflowRequest, 'flags' | 'positionals'>, rt: Runtime, deps: JoinDeps): Promise<JoinCtx> {
+  const flags: FlagValues = request.flags;
+  const configPath = flags.config as string | undefined;
+  const configText = await readConfigFile(configPath);
+  const address = defaultRouteAddress();
+  const endpoint = request.positionals[0];
+  const cfg = resolveJoinConfig({
+    ...(configText !== undefined ? { configText } : {}),
+    ...(configPath !== undefined ? { configPath } : {}),
+    ...(endpoint !== undefined ? { apiServerEndpoint: endpoint } : {}),
+    flags,
+    env: { hostname: nodeHostname(), ...(address ? { defaultAdvertiseAddress: address } : {}), now: rt.startTime },
+  });
+  return {
+    host: rt.host,
+    log: rt.log,
+    dryRun: rt.dryRun,
+    clock: () => new Date(),
+    startTime: rt.startTime,
+    cfg,
+    flags,
+    deps,
+    state: newJoinRunState(),
+  };
+}

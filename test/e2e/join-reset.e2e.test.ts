@@ -1,0 +1,192 @@
+/**
+ * join and reset on harness machines j1..j4 (10.250.0.21–24), each step a "Done when" of issue 6:
+ *   tsadm init j1 + tsadm join j2 → both Ready;
+ *   a wrong CA hash / a wrong token on j3 fail in discovery and leave nothing behind;
+ *   tsadm join --control-plane --certificate-key on j3 → 2 healthy etcd members, a second
+ *   apiserver, the Node labelled and tainted;
+ *   tsadm reset --force on j3 (control plane) and j2 (worker) → the etcd member and ClusterStatus
+ *   entry are gone, and both machines join again;
+ *   tsadm reset of j1, the reference kubeadm v1.20.2 inits a cluster there, tsadm joins worker j4 → Ready.
+ * Only these machines are created and destroyed (never destroyAll: other suites share the host).
+ */
+import { createHash } from 'node:crypto';
+import {
+  createMachine, destroyMachine, kubeadmConfig, kubectl, machineExec, machineLog, nodeReadiness, provision, referenceInit, requireComponents,
+  tsadm, waitClusterReady, waitFor, writeSharedFile, type ExecResult, type Machine,
+} from './harness.js';
+
+const J1: Machine = { name: 'j1', ip: '10.250.0.21' };
+const J2: Machine = { name: 'j2', ip: '10.250.0.22' };
+const J3: Machine = { name: 'j3', ip: '10.250.0.23' };
+const J4: Machine = { name: 'j4', ip: '10.250.0.24' };
+const ALL = [J1, J2, J3, J4];
+const MIN = 60_000;
+const CRI = '/run/containerd/containerd.sock';
+
+interface JoinInfo { endpoint: string; token: string; hash: string; certificateKey?: string }
+let joinInfo: JoinInfo;
+
+/** The join parameters init printed (tsadm and kubeadm print the same command). */
+function parseJoin(output: string): JoinInfo {
+  const flat = output.replace(/\\\r?\n/g, ' ');
+  const endpoint = /(?:tsadm|kubeadm) join (\S+)/.exec(flat)?.[1];
+  const token = /--token (\S+)/.exec(flat)?.[1];
+  const hash = /--discovery-token-ca-cert-hash (\S+)/.exec(flat)?.[1];
+  const key = /--certificate-key (\S+)/.exec(flat)?.[1];
+  if (!endpoint || !token || !hash) throw new Error(`no join command in:\n${output}`);
+  return { endpoint, token, hash, ...(key ? { certificateKey: key } : {}) };
+}
+
+function workerJoinArgs(info: JoinInfo, overrides: Partial<JoinInfo> = {}): string[] {
+  const i = { ...info, ...overrides };
+  return ['join', i.endpoint, '--token', i.token, '--discovery-token-ca-cert-hash', i.hash, '--cri-socket', CRI];
+}
+
+async function tsadmOk(m: Machine, args: string[], timeoutMs = 6 * MIN): Promise<ExecResult> {
+  const r = await tsadm(m.name, args, { reject: false, timeoutMs });
+  if (r.exitCode !== 0) throw new Error(`tsadm ${args.join(' ')} on ${m.name} exited ${r.exitCode}:\n${r.all}\n--- kubelet\n${machineLog(m.name)}`);
+  return r;
+}
+
+/** Every file under the directories join and reset touch, for before/after comparisons. */
+async function stateFiles(m: Machine): Promise<string> {
+  return (await machineExec(m.name, ['sh', '-c', 'find /etc/kubernetes /var/lib/kubelet /var/lib/etcd -xdev 2>/dev/null | sort'])).stdout;
+}
+
+/** POST to etcd's JSON gateway on machine M with the healthcheck-client identity. */
+async function etcd(m: Machine, endpoint: string, api: string): Promise<any> {
+  const r = await machineExec(m.name, ['sh', '-c',
+    `cd /etc/kubernetes/pki/etcd && curl -sS --max-time 10 --cacert ca.crt --cert healthcheck-client.crt --key healthcheck-client.key -X POST ${endpoint}${api} -d '{}'`]);
+  return JSON.parse(r.stdout);
+}
+
+async function clusterStatus(cp: Machine): Promise<string> {
+  return kubectl(cp.name, ['-n', 'kube-system', 'get', 'cm', 'kubeadm-config', '-o', 'jsonpath={.data.ClusterStatus}']);
+}
+
+beforeAll(async () => {
+  await provision();
+  requireComponents();
+  for (const m of ALL) await destroyMachine(m.name); // leftovers of an interrupted run of this suite
+  await Promise.all([J1, J2, J3].map((m) => createMachine(m.name, m.ip)));
+}, 20 * MIN);
+
+afterAll(async () => {
+  for (const m of ALL) await destroyMachine(m.name).catch(() => undefined);
+}, 5 * MIN);
+
+describe('tsadm join and reset on the harness', () => {
+  test('tsadm init on j1, tsadm join on j2: both Nodes Ready', async () => {
+    const config = writeSharedFile('tsadm-j1.yaml', await kubeadmConfig(J1.ip, J1.name));
+    const init = await tsadmOk(J1, ['init', '--config', config, '--upload-certs']);
+    joinInfo = parseJoin(init.stdout);
+    expect(joinInfo.endpoint).toBe(`${J1.ip}:6443`);
+    expect(joinInfo.certificateKey).toMatch(/^[0-9a-f]{64}$/);
+
+    const join = await tsadmOk(J2, workerJoinArgs(joinInfo));
+    expect(join.stdout).toContain('[kubelet-start] Waiting for the kubelet to perform the TLS Bootstrap...');
+    expect(join.stdout).toContain('This node has joined the cluster:');
+    // The bootstrap token does not stay on disk; the kubelet has its own credentials.
+    const files = await stateFiles(J2);
+    expect(files).not.toContain('bootstrap-kubelet.conf');
+    expect(files).toContain('/etc/kubernetes/kubelet.conf');
+    expect(files).toContain('/var/lib/kubelet/pki/kubelet-client-current.pem');
+
+    await waitClusterReady(J1, [J1, J2]);
+    const node = JSON.parse(await kubectl(J1.name, ['get', 'node', 'j2', '-o', 'json']));
+    expect(node.metadata.annotations['kubeadm.alpha.kubernetes.io/cri-socket']).toBe(CRI);
+  }, 15 * MIN);
+
+  test('a wrong CA hash fails before any credential is used and names the hash it saw; a wrong token fails clearly; neither leaves files', async () => {
+    const before = await stateFiles(J3);
+    const wrongHash = `sha256:${'0'.repeat(64)}`;
+    const bad = await tsadm(J3.name, workerJoinArgs(joinInfo, { hash: wrongHash }), { reject: false, timeoutMs: 2 * MIN });
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stderr).toContain(`error: error execution phase preflight: cluster CA found in cluster-info ConfigMap is invalid: none of the public keys "${joinInfo.hash}" are pinned`);
+    // Only the anonymous cluster-info fetch happened: the bootstrap token was never presented.
+    expect(bad.stdout).toContain('(anonymous, not yet trusted)');
+    expect(bad.stdout).not.toContain('Reading configuration from the cluster');
+
+    const secret = joinInfo.token.split('.')[1] as string;
+    const wrongToken = `${joinInfo.token.split('.')[0]}.${secret.split('').reverse().join('')}`;
+    const badToken = await tsadm(J3.name, workerJoinArgs(joinInfo, { token: wrongToken }), { reject: false, timeoutMs: 2 * MIN });
+    expect(badToken.exitCode).toBe(1);
+    expect(badToken.stderr).toContain("failed to verify JWS signature of received cluster info object, can't trust this API Server");
+    expect(`${badToken.stdout}${badToken.stderr}`).not.toContain(secret);
+
+    const unknownToken = await tsadm(J3.name, workerJoinArgs(joinInfo, { token: 'zzzzzz.0123456789abcdef' }), { reject: false, timeoutMs: 2 * MIN });
+    expect(unknownToken.exitCode).toBe(1);
+    expect(unknownToken.stderr).toContain('token id "zzzzzz" is invalid for this cluster or it has expired');
+
+    expect(await stateFiles(J3)).toBe(before);
+  }, 10 * MIN);
+
+  test('tsadm join --control-plane --certificate-key on j3: 2 healthy etcd members, a second apiserver, the Node labelled and tainted', async () => {
+    const r = await tsadmOk(J3, [...workerJoinArgs(joinInfo), '--control-plane', '--certificate-key', joinInfo.certificateKey as string, '--apiserver-advertise-address', J3.ip]);
+    expect(r.stdout).toContain('[etcd] Announced new etcd member joining to the existing etcd cluster');
+    expect(r.stdout).toContain('This node has joined the cluster and a new control plane instance was created:');
+
+    const members = (await etcd(J3, `https://${J3.ip}:2379`, '/v3/cluster/member/list')).members as { name: string; clientURLs: string[] }[];
+    expect(members.map((m) => m.name).sort()).toEqual(['j1', 'j3']);
+    const statuses = await Promise.all([J1, J3].map((m) => etcd(J3, `https://${m.ip}:2379`, '/v3/maintenance/status')));
+    expect(new Set(statuses.map((s) => s.leader)).size).toBe(1);
+    expect(statuses[0].leader).not.toBe('0');
+
+    // The new API server answers with the cluster's CA on its own address.
+    await waitFor(async () => (await machineExec(J3.name, ['kubectl', '--kubeconfig', '/etc/kubernetes/admin.conf', '--server', `https://${J3.ip}:6443`, 'get', '--raw', '/healthz'], { reject: false })).stdout === 'ok', 3 * MIN, 'the API server on j3 healthy');
+    await waitFor(async () => (await nodeReadiness(J1.name)).j3 === 'True', 5 * MIN, 'j3 Ready');
+    const node = JSON.parse(await kubectl(J1.name, ['get', 'node', 'j3', '-o', 'json']));
+    expect(node.metadata.labels).toMatchObject({ 'node-role.kubernetes.io/master': '', 'node-role.kubernetes.io/control-plane': '' });
+    expect(node.spec.taints).toEqual([{ key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' }]);
+    expect(await clusterStatus(J1)).toContain('j3:\n    advertiseAddress: 10.250.0.23');
+  }, 10 * MIN);
+
+  test('tsadm reset --force on j3 (control plane) and j2 (worker): etcd member and ClusterStatus entry gone; both join again', async () => {
+    const r3 = await tsadmOk(J3, ['reset', '--force']);
+    expect(r3.stdout).toContain('[reset] Removed etcd member "j3"');
+    expect(r3.stdout).toContain('The reset process does not clean CNI configuration');
+    const members = (await etcd(J1, `https://${J1.ip}:2379`, '/v3/cluster/member/list')).members as { name: string }[];
+    expect(members.map((m) => m.name)).toEqual(['j1']);
+    expect(await clusterStatus(J1)).not.toContain('j3:');
+
+    await tsadmOk(J2, ['reset', '--force']);
+    for (const m of [J2, J3]) {
+      const left = (await machineExec(m.name, ['sh', '-c', 'find /etc/kubernetes/manifests /etc/kubernetes/pki /var/lib/kubelet /var/lib/etcd -mindepth 1; ls /etc/kubernetes/*.conf 2>/dev/null; true'])).stdout;
+      expect(left.trim()).toBe('');
+      // Nothing of the cluster runs any more.
+      const pods = await machineExec(m.name, ['sh', '-c', 'ctr -n k8s.io tasks list -q | wc -l']);
+      expect(pods.stdout.trim()).toBe('0');
+    }
+
+    // As an admin would: the old Node objects go, then the machines join again.
+    await kubectl(J1.name, ['delete', 'node', 'j2', 'j3']);
+    await tsadmOk(J2, workerJoinArgs(joinInfo));
+    await tsadmOk(J3, [...workerJoinArgs(joinInfo), '--control-plane', '--certificate-key', joinInfo.certificateKey as string, '--apiserver-advertise-address', J3.ip]);
+    await waitFor(async () => {
+      const ready = await nodeReadiness(J1.name);
+      return ready.j2 === 'True' && ready.j3 === 'True';
+    }, 5 * MIN, 'j2 and j3 Ready after rejoining');
+    const again = (await etcd(J1, `https://${J1.ip}:2379`, '/v3/cluster/member/list')).members as { name: string }[];
+    expect(again.map((m) => m.name).sort()).toEqual(['j1', 'j3']);
+  }, 15 * MIN);
+
+  test('tsadm reset of j1, reference kubeadm init there, tsadm join of worker j4: Ready', async () => {
+    // Take the cluster's last control plane down first (j3's etcd member would otherwise keep a quorum).
+    await tsadmOk(J3, ['reset', '--force']);
+    await tsadmOk(J2, ['reset', '--force']);
+    const reset = await tsadmOk(J1, ['reset', '--force']);
+    expect(reset.stderr).not.toContain('failed to remove etcd member');
+    // The harness plays systemd: `systemctl restart kubelet` (which kubeadm runs) is "want running" here.
+    await machineExec(J1.name, ['sh', '-c', '"$TSADM_SERVICE_MANAGER" start kubelet']);
+    const ref = await referenceInit(J1);
+    const info = parseJoin(ref.output);
+    await createMachine(J4.name, J4.ip);
+    const join = await tsadmOk(J4, workerJoinArgs(info));
+    expect(join.stdout).toContain('This node has joined the cluster:');
+    await waitClusterReady(J1, [J1, J4]);
+    // What tsadm wrote is what the reference kubeadm wrote on its own node for the cluster-wide settings.
+    const mine = (await machineExec(J4.name, ['sha256sum', '/var/lib/kubelet/config.yaml'])).stdout.split(' ')[0];
+    const theirs = JSON.parse(await kubectl(J1.name, ['-n', 'kube-system', 'get', 'cm', 'kubelet-config-1.20', '-o', 'json'])).data.kubelet as string;
+    expect(mine).toBe(createHash('sha256').update(theirs).digest('hex'));
+  }, 15 * MIN);
+});

@@ -1,0 +1,35 @@
+import { clientEndpoints, initialClusterFor, memberByPeerURL, parseMembers } from '../../../src/etcd-client/members.js';
+import { etcdClientURL, etcdPeerURL } from '../../../src/etcd-client/urls.js';
+
+/** The gateway's answer to MemberAdd right after adding cp2 (captured from etcd 3.4.23). */
+const ADD_ANSWER = {
+  header: { cluster_id: '14881547697142661360', member_id: '4301148627022507964', raft_term: '4' },
+  member: { ID: '15795064964672239865', peerURLs: ['https://10.250.0.23:2380'] },
+  members: [
+    { ID: '4301148627022507964', name: 'cp1', peerURLs: ['https://10.250.0.21:2380'], clientURLs: ['https://10.250.0.21:2379'] },
+    { ID: '15795064964672239865', peerURLs: ['https://10.250.0.23:2380'] },
+  ],
+};
+
+test('ids stay exact decimal strings (they do not fit a JS number)', () => {
+  const members = parseMembers(ADD_ANSWER);
+  expect(members.map((m) => m.id)).toEqual(['4301148627022507964', '15795064964672239865']);
+  expect(Number(members[1]?.id).toString()).not.toBe(members[1]?.id);
+  expect(members[1]).toEqual({ id: '15795064964672239865', name: '', peerURLs: ['https://10.250.0.23:2380'], clientURLs: [], isLearner: false });
+});
+
+test('the new member gets the node name in --initial-cluster (it has none until it starts)', () => {
+  const members = parseMembers(ADD_ANSWER);
+  expect(initialClusterFor(members, 'https://10.250.0.23:2380', 'cp2')).toEqual([
+    { name: 'cp1', peerURL: 'https://10.250.0.21:2380' },
+    { name: 'cp2', peerURL: 'https://10.250.0.23:2380' },
+  ]);
+  expect(memberByPeerURL(members, 'https://10.250.0.23:2380')?.id).toBe('15795064964672239865');
+  expect(memberByPeerURL(members, 'https://10.250.0.99:2380')).toBeUndefined();
+  expect(clientEndpoints(members)).toEqual(['https://10.250.0.21:2379']);
+});
+
+test('URLs as kubeadm builds them', () => {
+  expect(etcdClientURL('10.0.0.1')).toBe('https://10.0.0.1:2379');
+  expect(etcdPeerURL('fd00::1')).toBe('https://[fd00::1]:2380');
+});

@@ -1,0 +1,91 @@
+/**
+ * The kubeconfig resolution that replaced @kubernetes/client-node (issue 8): data and file
+ * fields, relative paths, credentials, and the refusals. Connecting with it to a real API server
+ * is covered by real-api.test.ts and real-token.test.ts.
+ */
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { resolveKubeconfigConnection } from '../../../src/kube/kubeconfig-connection.js';
+import { isTsadmError } from '../../../src/errors.js';
+
+const b64 = (s: string): string => Buffer.from(s).toString('base64');
+
+function kubeconfig(cluster: string, user: string, current = 'ctx'): string {
+  return `apiVersion: v1
+kind: Config
+current-context: ${current}
+contexts:
+- name: other
+  context: {cluster: nope, user: nope}
+- name: ctx
+  context: {cluster: c1, user: u1}
+clusters:
+- name: nope
+  cluster: {server: https://wrong:1}
+- name: c1
+  cluster:
+${cluster}
+users:
+- name: u1
+  user:
+${user}
+`;
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'kcconn-'));
+  mkdirSync(path.join(dir, 'pki'));
+  writeFileSync(path.join(dir, 'pki', 'ca.crt'), 'CA-FILE');
+  writeFileSync(path.join(dir, 'pki', 'client.crt'), 'CERT-FILE');
+  writeFileSync(path.join(dir, 'pki', 'client.key'), 'KEY-FILE');
+  writeFileSync(path.join(dir, 'token'), 'file-token\n');
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('resolveKubeconfigConnection', () => {
+  test('embedded data of the current context (as kubeadm writes admin.conf); trailing slash trimmed', async () => {
+    const text = kubeconfig(`    server: https://10.0.0.1:6443/\n    certificate-authority-data: ${b64('CA')}`, `    client-certificate-data: ${b64('CERT')}\n    client-key-data: ${b64('KEY')}`);
+    const c = await resolveKubeconfigConnection(text, '/etc/kubernetes/admin.conf');
+    expect(c.server).toBe('https://10.0.0.1:6443');
+    expect([c.ca?.toString(), c.cert?.toString(), c.key?.toString()]).toEqual(['CA', 'CERT', 'KEY']);
+    expect(c.headers).toEqual({});
+    expect(c.rejectUnauthorized).toBeUndefined();
+  });
+
+  test('file fields resolve against the kubeconfig directory (kubelet.conf style); token file; tls-server-name; insecure', async () => {
+    const text = kubeconfig(
+      '    server: https://10.0.0.1:6443\n    certificate-authority: pki/ca.crt\n    tls-server-name: kubernetes\n    insecure-skip-tls-verify: true',
+      `    client-certificate: pki/client.crt\n    client-key: ${path.join(dir, 'pki', 'client.key')}\n    tokenFile: token`,
+    );
+    const c = await resolveKubeconfigConnection(text, path.join(dir, 'kubelet.conf'));
+    expect([c.ca?.toString(), c.cert?.toString(), c.key?.toString()]).toEqual(['CA-FILE', 'CERT-FILE', 'KEY-FILE']);
+    expect(c.headers).toEqual({ Authorization: 'Bearer file-token' });
+    expect(c.tlsServerName).toBe('kubernetes');
+    expect(c.rejectUnauthorized).toBe(false);
+  });
+
+  test('an inline token wins over basic auth; basic auth alone becomes a Basic header', async () => {
+    const tok = await resolveKubeconfigConnection(kubeconfig('    server: https://h:1', '    token: abc.def\n    username: u\n    password: p'), 'x');
+    expect(tok.headers).toEqual({ Authorization: 'Bearer abc.def' });
+    const basic = await resolveKubeconfigConnection(kubeconfig('    server: https://h:1', '    username: u\n    password: p'), 'x');
+    expect(basic.headers).toEqual({ Authorization: `Basic ${b64('u:p')}` });
+  });
+
+  test('refusals: no current cluster, exec plugin, unreadable file, not YAML', async () => {
+    const reject = async (text: string): Promise<string> => {
+      try {
+        await resolveKubeconfigConnection(text, path.join(dir, 'k.conf'));
+      } catch (err) {
+        expect(isTsadmError(err)).toBe(true);
+        return (err as Error).message;
+      }
+      throw new Error('resolved');
+    };
+    expect(await reject(kubeconfig('    server: https://h:1', '    token: t', 'missing'))).toContain('has no cluster for its current context');
+    expect(await reject(kubeconfig('    server: https://h:1', '    exec: {command: aws}'))).toContain('exec and auth-provider credentials are not supported');
+    expect(await reject(kubeconfig('    server: https://h:1', '    client-certificate: pki/absent.crt'))).toContain('cannot read client-certificate pki/absent.crt');
+    expect(await reject('clusters: [')).toContain(`failed to load kubeconfig ${path.join(dir, 'k.conf')}`);
+  });
+});

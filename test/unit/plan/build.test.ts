@@ -1,0 +1,122 @@
+/**
+ * The pure parts of plans: building from a journal (order, wait before the first write to a
+ * cluster that did not answer, redaction), object and Node diffs, the Node patch replay, and
+ * the shape checks of a plan file.
+ */
+import { createHash } from 'node:crypto';
+import { buildPlan } from '../../../src/plan/build.js';
+import { diffNode, diffObject, nodePatchConflicts, replayNodePatch } from '../../../src/plan/diff.js';
+import { validatePlan } from '../../../src/plan/file.js';
+import { PlanJournal } from '../../../src/plan/journal.js';
+import type { MutableNode } from '../../../src/kube/types.js';
+import type { NodeView } from '../../../src/plan/types.js';
+
+const meta = { command: 'init', phases: ['a', 'b'], rootfs: '/', createdAt: new Date('2024-01-02T03:04:05Z'), tsadmVersion: '0.1.0', result: { joinCommand: 'tsadm join x --token abc.def' } };
+const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
+
+function journal(): PlanJournal {
+  const j = new PlanJournal();
+  j.noteFile('/etc/kubernetes/pki/ca.crt', { state: 'file', sha256: sha('ca'), mode: 0o644 });
+  j.noteFile('/proc/sys/net/ipv4/ip_forward', { state: 'file', sha256: sha('1'), mode: 0o644 });
+  j.noteFile('/etc/kubernetes/admin.conf', { state: 'absent' });
+  j.record({ type: 'file', path: '/etc/kubernetes/pki/sa.key', mode: 0o600, kind: 'private-key', description: 'sa key', sha256: sha('KEY'), content: Buffer.from('KEY'), unchanged: false }, 'certs/sa');
+  j.record({ type: 'file', path: '/etc/kubernetes/x.bin', mode: 0o644, kind: 'config', description: 'binary', sha256: createHash('sha256').update(Buffer.from([0, 1, 2])).digest('hex'), content: Buffer.from([0, 1, 2]), unchanged: false }, 'b');
+  j.record({ type: 'service', action: 'restart', unit: 'kubelet' }, 'kubelet-start');
+  j.noteCluster('/etc/kubernetes/admin.conf', 'https://10.0.0.1:6443', true);
+  j.noteCluster('/etc/kubernetes/admin.conf', 'https://10.0.0.1:6443', false); // a later failed read wins
+  const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'bootstrap-token-abc', namespace: 'kube-system' }, data: { 'token-secret': 'ZGVm' } };
+  j.record({ type: 'object', verb: 'create', kubeconfig: '/etc/kubernetes/admin.conf', object: secret, placeholderUid: 'dry-run-1' }, 'bootstrap-token');
+  j.record({
+    type: 'object', verb: 'update', kubeconfig: '/etc/kubernetes/admin.conf', object: { ...secret, data: { 'token-secret': 'bmV3' } },
+    existing: { ...secret, metadata: { ...secret.metadata, resourceVersion: '7' } },
+  }, 'bootstrap-token');
+  return j;
+}
+
+describe('buildPlan', () => {
+  test('with keys: steps in order, a wait before the first write to a cluster that did not answer, result kept', () => {
+    const plan = buildPlan(journal(), meta, { keys: true });
+    expect(Object.keys(plan)[0]).toBe('note');
+    expect(plan.steps.map((s) => s.type)).toEqual(['file', 'file', 'service', 'wait', 'object', 'object']);
+    expect(plan.steps[0]).toMatchObject({ phase: 'certs/sa', path: '/etc/kubernetes/pki/sa.key', mode: '0600', text: 'KEY', size: 3 });
+    expect(plan.steps[1]).toMatchObject({ base64: 'AAEC' });
+    expect(plan.steps[3]).toEqual({ phase: 'bootstrap-token', type: 'wait', for: 'api-server', kubeconfig: '/etc/kubernetes/admin.conf', server: 'https://10.0.0.1:6443', timeoutSeconds: 240 });
+    expect(plan.steps[4]).toMatchObject({ verb: 'create', placeholderUid: 'dry-run-1', object: { data: { 'token-secret': 'ZGVm' } } });
+    expect(plan.steps[5]).toMatchObject({ verb: 'update', diff: [{ op: 'replace', path: '/data/token-secret', from: 'ZGVm', to: 'bmV3' }] });
+    // Kernel files are never preconditions; first sight of the others is, sorted by path.
+    expect(plan.preconditions.files).toEqual([
+      { path: '/etc/kubernetes/admin.conf', state: 'absent' },
+      { path: '/etc/kubernetes/pki/ca.crt', state: 'file', sha256: sha('ca'), mode: '0644' },
+    ]);
+    expect(plan.result).toEqual(meta.result);
+  });
+
+  test('without keys: private keys, Secret values (in objects and diffs) and the result are replaced by hashes', () => {
+    const plan = buildPlan(journal(), meta, { keys: false });
+    expect(plan.keyMaterial).toBe(false);
+    expect(plan.steps[0]).toMatchObject({ redacted: true, sha256: sha('KEY') });
+    expect(plan.steps[0]).not.toHaveProperty('text');
+    expect(plan.steps[4]).toMatchObject({ object: { data: { 'token-secret': `sha256:${sha('ZGVm')}` } } });
+    expect(plan.steps[5]).toMatchObject({ diff: [{ from: `sha256:${sha('ZGVm')}`, to: `sha256:${sha('bmV3')}` }] });
+    expect(JSON.stringify(plan)).not.toMatch(/ZGVm|bmV3|"KEY"|--token/);
+    expect(plan.result).toBeUndefined();
+  });
+});
+
+describe('object and Node diffs', () => {
+  test('diffObject names only the fields tsadm sets that differ', () => {
+    const existing = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'ns', uid: 'u', resourceVersion: '3', labels: { keep: 'me' } }, data: { a: '1', b: '2' } };
+    const desired = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'ns' }, data: { a: '1', b: '3', 'c/d': 'new' } };
+    expect(diffObject(existing, desired)).toEqual([
+      { op: 'replace', path: '/data/b', from: '2', to: '3' },
+      { op: 'add', path: '/data/c~1d', to: 'new' },
+    ]);
+  });
+
+  const before: NodeView = { labels: { a: '1', gone: 'x' }, annotations: {}, taints: [{ key: 'old', effect: 'NoSchedule' }] };
+  const after: NodeView = { labels: { a: '1', role: '' }, annotations: { cri: 'sock' }, taints: [{ key: 'master', effect: 'NoSchedule' }] };
+
+  test('diffNode', () => {
+    expect(diffNode(before, after)).toEqual([
+      { op: 'remove', path: '/metadata/labels/gone', from: 'x' },
+      { op: 'add', path: '/metadata/labels/role', to: '' },
+      { op: 'add', path: '/metadata/annotations/cri', to: 'sock' },
+      { op: 'add', path: '/spec/taints/-', to: { key: 'master', effect: 'NoSchedule' } },
+      { op: 'remove', path: '/spec/taints', from: { key: 'old', effect: 'NoSchedule' } },
+    ]);
+  });
+
+  test('replayNodePatch changes what the plan changes and keeps what others set since', () => {
+    const live: MutableNode = {
+      metadata: { name: 'n', labels: { a: '1', gone: 'x', kubelet: 'set' }, annotations: { other: 'y' } },
+      spec: { taints: [{ key: 'old', effect: 'NoSchedule' }, { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }] },
+    };
+    replayNodePatch(live, before, after);
+    expect(live.metadata.labels).toEqual({ a: '1', kubelet: 'set', role: '' });
+    expect(live.metadata.annotations).toEqual({ other: 'y', cri: 'sock' });
+    expect(live.spec.taints).toEqual([{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }, { key: 'master', effect: 'NoSchedule' }]);
+  });
+
+  test('nodePatchConflicts: only the keys the patch changes, and not when they already have the planned value', () => {
+    expect(nodePatchConflicts({ labels: { a: '2', gone: 'x' }, annotations: {}, taints: [] }, before, after)).toEqual([]);
+    expect(nodePatchConflicts({ labels: { role: 'x' }, annotations: { cri: 'sock' }, taints: [] }, before, after)).toEqual([
+      'label role is "x", the plan expected absent',
+    ]);
+  });
+});
+
+describe('validatePlan', () => {
+  const good = buildPlan(journal(), meta, { keys: true });
+  test.each([
+    ['not an object', [], /not a JSON object/],
+    ['foreign kind', { ...good, kind: 'Other' }, /apiVersion\/kind are tsadm\/v1alpha1\/Other/],
+    ['relative path', { ...good, steps: [{ type: 'file', path: 'etc/x', mode: '0644', sha256: sha('') }] }, /steps\[0\]\.path must be an absolute host path/],
+    ['bad mode', { ...good, steps: [{ type: 'mkdir', path: '/x', mode: '644' }] }, /steps\[0\]\.mode must be octal/],
+    ['unknown step', { ...good, steps: [{ type: 'rm -rf' }] }, /steps\[0\] has no known type/],
+  ])('%s is refused', (_n, data, want) => {
+    expect(() => validatePlan(data)).toThrow(want);
+  });
+  test('a built plan passes', () => {
+    expect(validatePlan(JSON.parse(JSON.stringify(good)))).toEqual(JSON.parse(JSON.stringify(good)));
+  });
+});
