@@ -63,7 +63,7 @@ try {
     kernel: execFileSync('uname', ['-r']).toString().trim(),
     loadAtStart: load1(),
     versions: versions(tsadmArgv),
-    opts,
+    opts: { ...opts, out: path.relative(REPO, opts.out) },
   };
   log(`kubeadm ${env.versions.kubeadm}, tsadm ${env.versions.tsadm}, node ${env.versions.node}; load ${env.loadAtStart}`);
   const results = { env };
