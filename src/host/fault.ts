@@ -3,20 +3,25 @@
  * cleanup, like a power cut or SIGKILL) right after its Nth file write or API call.
  * TSADM_FAULT_STAGE=before-rename moves the kill point of the Nth write to the moment its temp
  * file is complete but not yet renamed over the target (a crash in the middle of a write); API
- * calls are still counted when they complete.
+ * calls are still counted when they complete. TSADM_FAULT_TRACE=1 prints every kill point as it
+ * passes ("tsadm: fault point #N: write /path"), so a test can pick N by what it hits.
  */
 export type FaultStage = 'done' | 'before-rename';
 
 let count = 0;
 const limit = Number.parseInt(process.env.TSADM_FAULT_AFTER ?? '', 10);
+const trace = process.env.TSADM_FAULT_TRACE === '1';
 const writeStage: FaultStage = process.env.TSADM_FAULT_STAGE === 'before-rename' ? 'before-rename' : 'done';
 
 export function checkFault(kind: 'write' | 'api', what: string, stage: FaultStage = 'done'): void {
-  if (!Number.isFinite(limit) || limit <= 0) return;
+  const armed = Number.isFinite(limit) && limit > 0;
+  if (!armed && !trace) return;
   if (stage !== (kind === 'write' ? writeStage : 'done')) return;
   count += 1;
-  if (count >= limit) {
-    process.stderr.write(`tsadm: fault injected after ${kind} #${count} (${what}${stage === 'done' ? '' : `, ${stage}`})\n`);
+  const where = `${kind} #${count} (${what}${stage === 'done' ? '' : `, ${stage}`})`;
+  if (trace) process.stderr.write(`tsadm: fault point ${where}\n`);
+  if (armed && count >= limit) {
+    process.stderr.write(`tsadm: fault injected after ${where}\n`);
     process.kill(process.pid, 'SIGKILL');
   }
 }

@@ -105,9 +105,11 @@ async function pollUnverified(url: string, input: TokenDiscoveryInput, deadline:
   let delay = input.pollIntervalMs ?? 500;
   let reason = 'not tried';
   let othersSignedSince: number | undefined;
+  let sawUnsignedForUs = false;
   for (;;) {
     const remaining = deadline - now();
-    if (remaining <= 0) break;
+    // Too little time left for a meaningful attempt: report what was seen so far.
+    if (remaining < 50) break;
     const answer = await fetchOnce(url, { kind: 'insecure' }, Math.min(remaining, 10_000))
       .catch((err): ClusterInfoAnswer => ({ kind: 'retry', reason: errorMessage(err) }));
     if (answer.kind === 'found') {
@@ -115,6 +117,7 @@ async function pollUnverified(url: string, input: TokenDiscoveryInput, deadline:
       // Signatures of other tokens but none for ours: the controller-manager is signing, just not this token.
       const others = signedTokenIds(answer.data);
       reason = `no JWS signature for token id "${input.tokenId}" in cluster-info (signed token ids: ${others.length > 0 ? others.length : 'none yet'})`;
+      sawUnsignedForUs = true;
       if (others.length > 0) {
         othersSignedSince ??= now();
         if (now() - othersSignedSince >= grace) throw invalidToken(input.tokenId);
@@ -126,7 +129,9 @@ async function pollUnverified(url: string, input: TokenDiscoveryInput, deadline:
     await sleepUntil(delay, deadline, now);
     delay = Math.min(delay * 2, 5000);
   }
-  if (reason.startsWith('no JWS signature')) throw invalidToken(input.tokenId);
+  // The server answered with cluster-info but never signed for this token: the token is the problem,
+  // even if the very last attempt then failed on the network.
+  if (sawUnsignedForUs) throw invalidToken(input.tokenId, reason.startsWith('no JWS signature') ? undefined : reason);
   throw new TsadmError('E_TIMEOUT', `could not fetch cluster-info from ${url} within ${Math.round(input.timeoutMs / 1000)}s: ${reason}`, {
     hint: 'check the API server endpoint and that it is reachable from this machine (and, with a discovery timeout set, that it is long enough)',
   });
@@ -161,8 +166,8 @@ async function pollPinned(url: string, caPem: string, deadline: number, deps: Di
   });
 }
 
-function invalidToken(tokenId: string): TsadmError {
+function invalidToken(tokenId: string, lastError?: string): TsadmError {
   return new TsadmError('E_TRUST', `token id "${tokenId}" is invalid for this cluster or it has expired. Use "tsadm token create" on the control-plane node to create a new valid token`, {
-    hint: 'list the valid tokens with `tsadm token list` on a control-plane node',
+    hint: `list the valid tokens with \`tsadm token list\` on a control-plane node${lastError ? ` (the last attempt to read cluster-info failed: ${lastError})` : ''}`,
   });
 }

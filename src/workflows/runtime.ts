@@ -36,6 +36,8 @@ export interface RuntimeOptions {
    * lock (src/host/lock.ts) unless it is a dry run, so two of them cannot interleave.
    */
   readonly lock?: string;
+  /** Plain lines even on a terminal (a command that asks a question, like reset's confirmation). */
+  readonly plain?: boolean;
 }
 
 export async function createRuntime(flags: FlagValues, env: CommandEnv, options: RuntimeOptions = {}): Promise<Runtime> {
@@ -58,7 +60,7 @@ export async function createRuntime(flags: FlagValues, env: CommandEnv, options:
   const lock = options.lock !== undefined && !dryRun ? acquireMachineLock(root, options.lock) : undefined;
   const base: Reporter = json
     ? new JsonReporter(env.io.stdout)
-    : useTaskView(env, verbosity)
+    : !options.plain && useTaskView(env, verbosity)
       ? new (await import('../log/listr-reporter.js')).ListrReporter(env.io.stdout, env.io.stderr)
       : new PlainReporter({ verbosity, stdout: env.io.stdout, stderr: env.io.stderr });
   // Every command closes its reporter in a `finally`: the lock goes with it.

@@ -19,6 +19,7 @@ import { renderEtcdPod } from '../etcd/render.js';
 import { TsadmError } from '../../errors.js';
 import type { NodeObject } from '../../kube/types.js';
 import { etcdCall, etcdClientForCluster } from './etcd-endpoints.js';
+import { DISCOVERY_FLAGS } from './flags.js';
 import { adminApi, clusterConfig, initView } from './state.js';
 
 const notControlPlane = (ctx: JoinCtx): string | undefined => (ctx.cfg.join.controlPlane ? undefined : 'not a control-plane join (--control-plane is not set)');
@@ -114,20 +115,28 @@ export const checkEtcdPhase: Phase<JoinCtx> = {
 export const controlPlaneJoinPhase: Phase<JoinCtx> = {
   name: 'control-plane-join',
   summary: 'Join a machine as a control plane instance',
+  description: 'Make this machine a control-plane instance of the cluster: a new stacked etcd member, its entry in ClusterStatus (v1beta2 clusters), the control-plane label and taint. Skipped without --control-plane.',
+  example: '# Joins a machine as a control plane instance\ntsadm join phase control-plane-join all 10.0.0.10:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:<hash> --control-plane --apiserver-advertise-address 10.0.0.11',
+  positional: '[api-server-endpoint]',
   skipIf: notControlPlane,
   children: [
     {
       name: 'etcd',
       summary: 'Add a new local etcd member',
       description: 'Announce this node as a new member of the stacked etcd cluster, write its etcd static Pod manifest and wait until the cluster is available.',
-      flags: ['config', 'apiserver-advertise-address', 'control-plane', 'node-name', 'patches'],
+      example: 'tsadm join phase control-plane-join etcd 10.0.0.10:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:<hash> --control-plane --apiserver-advertise-address 10.0.0.11',
+      positional: '[api-server-endpoint]',
+      flags: [...DISCOVERY_FLAGS, 'apiserver-advertise-address', 'control-plane', 'node-name', 'patches'],
       skipIf: externalEtcd,
       run: runEtcdJoin,
     },
     {
       name: 'update-status',
       summary: 'Register the new control-plane node into the ClusterStatus maintained in the kubeadm-config ConfigMap',
-      flags: ['config', 'apiserver-advertise-address', 'control-plane', 'node-name'],
+      description: 'Add this node and its API endpoint to the ClusterStatus in the kubeadm-config ConfigMap (clusters of Kubernetes v1.20, kubeadm.k8s.io/v1beta2); skipped for newer clusters, which keep no ClusterStatus.',
+      example: 'tsadm join phase control-plane-join update-status 10.0.0.10:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:<hash> --control-plane --apiserver-advertise-address 10.0.0.11',
+      positional: '[api-server-endpoint]',
+      flags: [...DISCOVERY_FLAGS, 'apiserver-advertise-address', 'control-plane', 'node-name'],
       skipIf: async (ctx) => {
         if (!ctx.cfg.join.controlPlane) return undefined;
         const cluster = await clusterConfig(ctx);
@@ -146,7 +155,10 @@ export const controlPlaneJoinPhase: Phase<JoinCtx> = {
     {
       name: 'mark-control-plane',
       summary: 'Mark a node as a control-plane',
-      flags: ['config', 'control-plane', 'node-name'],
+      description: 'Add the control-plane labels and taints (nodeRegistration.taints, or the version\'s default) to this node\'s Node object, keeping its other taints.',
+      example: 'tsadm join phase control-plane-join mark-control-plane 10.0.0.10:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:<hash> --control-plane' ,
+      positional: '[api-server-endpoint]',
+      flags: [...DISCOVERY_FLAGS, 'control-plane', 'node-name'],
       async run(ctx) {
         const cluster = await clusterConfig(ctx);
         const api = await adminApi(ctx);

@@ -21,6 +21,9 @@ import { runDownloadCerts } from './download-certs.js';
 import { DISCOVERY_FLAGS } from './flags.js';
 import { initView } from './state.js';
 
+/** The endpoint and discovery flags every example carries. */
+const EP_EX = '10.0.0.10:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:<hash>';
+
 const notControlPlane = (ctx: JoinCtx): string | undefined => (ctx.cfg.join.controlPlane ? undefined : 'not a control-plane join (--control-plane is not set)');
 
 /** The files kubeadm writes for a joining control plane (no kubelet.conf: the TLS bootstrap makes it). */
@@ -69,6 +72,9 @@ async function runControlPlane(ctx: JoinCtx): Promise<void> {
 export const controlPlanePreparePhase: Phase<JoinCtx> = {
   name: 'control-plane-prepare',
   summary: 'Prepare the machine for serving a control plane',
+  description: 'Prepare this machine for a new control-plane instance: the shared certificates, this node\'s certificates, its kubeconfig files and its static Pod manifests. Skipped without --control-plane.',
+  example: `# Prepares the machine for serving a control plane\ntsadm join phase control-plane-prepare all ${EP_EX} --control-plane --certificate-key <key>`,
+  positional: '[api-server-endpoint]',
   skipIf: notControlPlane,
   children: [
     {
@@ -77,6 +83,7 @@ export const controlPlanePreparePhase: Phase<JoinCtx> = {
       description: 'Download the shared certificates and keys (CAs, service-account keys, etcd CA) from the kubeadm-certs Secret, decrypting them with --certificate-key.',
       positional: '[api-server-endpoint]',
       flags: [...DISCOVERY_FLAGS, 'certificate-key', 'control-plane'],
+      example: `tsadm join phase control-plane-prepare download-certs ${EP_EX} --control-plane --certificate-key <key>`,
       skipIf: (ctx) => (ctx.cfg.join.controlPlane?.certificateKey ? undefined : 'no --certificate-key: the shared certificates must already be on this machine'),
       run: runDownloadCerts,
     },
@@ -85,6 +92,7 @@ export const controlPlanePreparePhase: Phase<JoinCtx> = {
       summary: 'Generate the certificates for the new control plane components',
       description: 'Generate this node\'s certificates (apiserver, kubelet client, front-proxy client, etcd server/peer/clients) signed by the shared CAs.',
       positional: '[api-server-endpoint]',
+      example: `tsadm join phase control-plane-prepare certs ${EP_EX} --control-plane --apiserver-advertise-address 10.0.0.11`,
       flags: [...DISCOVERY_FLAGS, 'apiserver-advertise-address', 'control-plane', 'node-name'],
       run: runCerts,
     },
@@ -93,6 +101,7 @@ export const controlPlanePreparePhase: Phase<JoinCtx> = {
       summary: 'Generate the kubeconfig for the new control plane components',
       description: 'Generate admin.conf, controller-manager.conf and scheduler.conf for this node.',
       positional: '[api-server-endpoint]',
+      example: `tsadm join phase control-plane-prepare kubeconfig ${EP_EX} --control-plane`,
       flags: [...DISCOVERY_FLAGS, 'control-plane'],
       run: runKubeconfigs,
     },
@@ -100,7 +109,9 @@ export const controlPlanePreparePhase: Phase<JoinCtx> = {
       name: 'control-plane',
       summary: 'Generate the manifests for the new control plane components',
       description: 'Generate the kube-apiserver, kube-controller-manager and kube-scheduler static Pod manifests of this node.',
-      flags: ['config', 'apiserver-advertise-address', 'apiserver-bind-port', 'control-plane', 'patches'],
+      example: `tsadm join phase control-plane-prepare control-plane ${EP_EX} --control-plane --apiserver-advertise-address 10.0.0.11`,
+      positional: '[api-server-endpoint]',
+      flags: [...DISCOVERY_FLAGS, 'apiserver-advertise-address', 'apiserver-bind-port', 'control-plane', 'patches'],
       run: runControlPlane,
     },
   ],

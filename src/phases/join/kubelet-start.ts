@@ -40,6 +40,7 @@ export const joinKubeletStartPhase: Phase<JoinCtx> = {
   name: 'kubelet-start',
   summary: 'Write kubelet settings, certificates and (re)start the kubelet',
   description: 'Write a file with KubeletConfiguration and an environment file with node specific kubelet settings, and then (re)start kubelet.',
+  example: '# Writes the kubelet files from the cluster\'s configuration, starts the kubelet and waits for its TLS bootstrap\ntsadm join phase kubelet-start 10.0.0.10:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:<hash>' ,
   positional: '[api-server-endpoint]',
   flags: [...DISCOVERY_FLAGS, 'cri-socket', 'node-name', 'patches'],
   run: runJoinKubeletStart,

@@ -120,6 +120,7 @@ export const cleanupNodePhase: Phase<ResetCtx> = {
   name: 'cleanup-node',
   summary: 'Run cleanup node.',
   description: 'Stop the kubelet, unmount its volumes, remove the pod sandboxes, and delete the files and directory contents tsadm/kubeadm created on this node.',
+  example: '# Cleans a node whose certificates live elsewhere\ntsadm reset phase cleanup-node --cert-dir /srv/kubernetes/pki',
   flags: ['cert-dir', 'cri-socket', 'cleanup-tmp-dir'],
   run: runCleanupNode,
 };

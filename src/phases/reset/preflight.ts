@@ -12,6 +12,7 @@ export const resetPreflightPhase: Phase<ResetCtx> = {
   name: 'preflight',
   summary: 'Run reset pre-flight checks',
   description: 'Ask for confirmation (unless --force) and check that tsadm runs as root.',
+  example: '# Asks for confirmation, then checks the user is root\ntsadm reset phase preflight',
   flags: ['force', 'ignore-preflight-errors'],
   async run(ctx) {
     if (!ctx.cfg.reset.force) {

@@ -50,6 +50,7 @@ export const removeEtcdMemberPhase: Phase<ResetCtx> = {
   name: 'remove-etcd-member',
   summary: 'Remove a local etcd member.',
   description: 'Remove the local etcd member of this control-plane node from the etcd cluster (not when it is the last one).',
+  example: 'tsadm reset phase remove-etcd-member',
   flags: ['cert-dir', 'kubeconfig'],
   run: runRemoveEtcdMember,
 };

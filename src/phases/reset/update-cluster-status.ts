@@ -42,6 +42,7 @@ export const updateClusterStatusPhase: Phase<ResetCtx> = {
   name: 'update-cluster-status',
   summary: 'Remove this node from the ClusterStatus object.',
   description: 'Remove this control-plane node from the ClusterStatus in the kubeadm-config ConfigMap (v1beta2 clusters).',
+  example: 'tsadm reset phase update-cluster-status --kubeconfig /etc/kubernetes/admin.conf',
   flags: ['kubeconfig'],
   skipIf: async (ctx) => ((await ctx.host.stat(APISERVER_MANIFEST)) ? undefined : 'not a control-plane node (no kube-apiserver manifest)'),
   run: runUpdateClusterStatus,

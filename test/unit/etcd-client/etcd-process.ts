@@ -73,7 +73,7 @@ export async function etcdLab(): Promise<EtcdLab> {
     },
     async stop(m) {
       const p = m.proc;
-      if (!p || p.exitCode !== null) return;
+      if (!p || !running(p)) return;
       await new Promise<void>((resolve) => {
         p.once('exit', () => resolve());
         p.kill('SIGTERM');
@@ -84,7 +84,7 @@ export async function etcdLab(): Promise<EtcdLab> {
       await new EtcdClient([m.client], { tls }).waitForClusterAvailable(60, 250);
     },
     async close() {
-      await Promise.all(procs.filter((p) => p.exitCode === null).map((p) => new Promise<void>((resolve) => {
+      await Promise.all(procs.filter(running).map((p) => new Promise<void>((resolve) => {
         p.once('exit', () => resolve());
         p.kill('SIGKILL');
       })));
@@ -92,4 +92,9 @@ export async function etcdLab(): Promise<EtcdLab> {
     },
   };
   return lab;
+}
+
+/** Still running: no exit code and not ended by a signal (a signalled process has exitCode null). */
+function running(p: ChildProcess): boolean {
+  return p.exitCode === null && p.signalCode === null;
 }

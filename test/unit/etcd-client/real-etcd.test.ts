@@ -28,7 +28,7 @@ describeIfEtcd('etcd client on real etcd', () => {
 
   afterAll(async () => {
     await lab?.close();
-  });
+  }, 30_000);
 
   test('lists the member with its uint64 id as a string, and reports status', async () => {
     const c = new EtcdClient([m1.client], { tls });

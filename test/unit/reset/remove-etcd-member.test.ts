@@ -39,7 +39,7 @@ describeIfEtcd('reset remove-etcd-member on real etcd', () => {
   afterAll(async () => {
     await lab?.close();
     for (const r of roots) rmSync(r, { recursive: true, force: true });
-  });
+  }, 30_000);
 
   /** A control-plane node's tree: its etcd manifest and the etcd client identity. */
   function nodeTree(m: EtcdMemberProcess): string {

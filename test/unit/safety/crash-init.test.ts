@@ -34,7 +34,8 @@ describeBuilt('kill in the middle of every write of a node-local init, re-run in
     const result = sweep({ base: undefined, cleanRoot, args: initArgs, rerun: (root) => [initArgs(root)], stage: 'before-rename', pki: 'full' });
     process.stdout.write(`crash-init kill points (before rename): ${result.killPoints}\n`);
     expect(result.problems).toEqual([]);
-    // 22 PKI files, 4 kubeconfigs, 2 kubelet files, 4 manifests.
-    expect(result.killPoints).toBe(32);
+    // At least the 32 files (22 PKI, 4 kubeconfigs, 2 kubelet files, 4 manifests); the resume
+    // state file (issue 10) adds its own writes.
+    expect(result.killPoints).toBeGreaterThanOrEqual(32);
   });
 });

@@ -31,7 +31,9 @@ const octal = (m: string | number | undefined, dflt: number): number => (m === u
 
 function applyStep(step: Step, root: string, vars: Record<string, string>): void {
   const at = (p: string): string => path.join(root, fill(p, vars));
-  const parent = (p: string): void => mkdirSync(path.dirname(p), { recursive: true });
+  const parent = (p: string): void => {
+    mkdirSync(path.dirname(p), { recursive: true });
+  };
   if ('baseline' in step) {
     cpSync(baselines[step.baseline] as string, root, { recursive: true, preserveTimestamps: true });
   } else if ('copy' in step) {

@@ -62,7 +62,8 @@ export function checkWhole(root: string): string[] {
         const doc = yaml.load(text) as Record<string, unknown> | undefined;
         if (!doc || typeof doc !== 'object' || !('apiVersion' in doc) || !('kind' in doc)) throw new Error('not a complete object');
       });
-    } else if (f.endsWith('.env')) problem = /^KUBELET_KUBEADM_ARGS=".*"\n$/s.test(text) ? undefined : `${f}: incomplete`;
+    } else if (f.endsWith('.json')) problem = tryParse(f, () => JSON.parse(text));
+    else if (f.endsWith('.env')) problem = /^KUBELET_KUBEADM_ARGS=".*"\n$/s.test(text) ? undefined : `${f}: incomplete`;
     if (problem) problems.push(problem);
   }
   return problems;
@@ -112,6 +113,11 @@ export function verifyPki(root: string, opts: { certsOnly?: boolean } = {}): str
     const caData = Buffer.from(doc.clusters[0]?.cluster['certificate-authority-data'] ?? '', 'base64').toString();
     if (!ca || new X509Certificate(caData).fingerprint256 !== ca.fingerprint256) problems.push(`${kc} does not trust ca.crt`);
     const user = doc.users[0]?.user ?? {};
+    // After kubelet-finalize, kubelet.conf points at the kubelet's own rotated certificate file.
+    if (kc === 'kubelet.conf' && user['client-certificate'] === '/var/lib/kubelet/pki/kubelet-client-current.pem' && user['client-certificate-data'] === undefined) {
+      if (modeOf(root, `/etc/kubernetes/${kc}`) !== 0o600) problems.push(`${kc} is not 0600`);
+      continue;
+    }
     const clientCert = new X509Certificate(Buffer.from(user['client-certificate-data'] ?? '', 'base64').toString());
     if (ca && !clientCert.verify(ca.publicKey)) problems.push(`${kc} client certificate is not signed by ca.crt`);
     if (!clientCert.checkPrivateKey(createPrivateKey(Buffer.from(user['client-key-data'] ?? '', 'base64').toString()))) {

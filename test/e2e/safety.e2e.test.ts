@@ -1,0 +1,310 @@
+/**
+ * Issue 9 on real machines (harness s1 = control plane, s2 = worker; real kubelet, containerd,
+ * etcd and apiserver v1.20.2):
+ *  - crash safety of a full `tsadm init` for a sample of kill points (file writes and API calls,
+ *    TSADM_FAULT_AFTER=N, a real SIGKILL): re-running init ends with the same files and modes as
+ *    a clean run, a consistent PKI, the same in-cluster objects, and a healthy control plane;
+ *    the same for a worker `tsadm join` at a few kill points;
+ *  - dry runs of init, token create, certs renew and reset on the live control plane, and of
+ *    join on the worker, change neither machine nor the cluster;
+ *  - the machine lock: a second init while one runs exits 1 naming the holder.
+ * The rootfs-level sweeps over every kill point are in test/unit/safety.
+ */
+import { execFileSync } from 'node:child_process';
+import { X509Certificate, createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  cacheDir, createMachine, destroyMachine, kubeadmConfig, kubectl, machineExec, nodeReadiness, provision, requireComponents, tsadmBin, waitFor,
+  writeSharedFile, type ExecOptions, type ExecResult, type Machine,
+} from './harness.js';
+import { verifyPki } from '../unit/safety/pki-check.js';
+import { TEMP_NAME, fileModes, snapshot } from '../unit/safety/support.js';
+
+const CP: Machine = { name: 's1', ip: '10.250.0.41' };
+const WORKER: Machine = { name: 's2', ip: '10.250.0.42' };
+const MIN = 60_000;
+const TOKEN = 'safe01.0123456789abcdef';
+
+/**
+ * Kill points are chosen by what they hit, from a clean run's trace (TSADM_FAULT_TRACE=1 prints
+ * "tsadm: fault point write #N (/path)" / "api #N (create Secret …)" for every write and
+ * mutating API call), so the sample keeps its meaning when phases add or move writes.
+ */
+const INIT_TARGETS: readonly [string, RegExp][] = [
+  ['the first key', /^write .*\/pki\/ca\.key$/],
+  ['a leaf certificate', /^write .*\/pki\/apiserver\.crt$/],
+  ['the service-account public key', /^write .*\/pki\/sa\.pub$/],
+  ['a kubeconfig', /^write .*\/admin\.conf$/],
+  ['the kubelet configuration', /^write \/var\/lib\/kubelet\/config\.yaml$/],
+  ['the apiserver manifest', /^write .*\/kube-apiserver\.yaml$/],
+  ['the etcd manifest', /^write .*\/etcd\.yaml$/],
+  ['the first API call', /^api /],
+  ['the bootstrap token', /^api .*bootstrap-token/],
+  ['the last API call', /^api /], // the last match: see pick()
+];
+const JOIN_TARGETS: readonly [string, RegExp][] = [
+  ['the cluster CA', /^write .*\/pki\/ca\.crt$/],
+  ['the bootstrap kubeconfig', /^write .*bootstrap-kubelet\.conf$/],
+  ['the kubelet configuration', /^write \/var\/lib\/kubelet\/config\.yaml$/],
+  ['the kubelet flags', /^write \/var\/lib\/kubelet\/kubeadm-flags\.env$/],
+];
+
+interface FaultPoint {
+  readonly n: number;
+  /** "write /path" or "api <what>". */
+  readonly what: string;
+}
+
+/** The kill points a run passed, from its TSADM_FAULT_TRACE output. */
+function tracePoints(stderr: string): FaultPoint[] {
+  return [...stderr.matchAll(/^tsadm: fault point (write|api) #(\d+) \((.*)\)$/gm)].map((m) => ({ n: Number(m[2]), what: `${m[1]} ${m[3]}` }));
+}
+
+/** For each target, the first point it matches (the last-API target: the last API point). */
+function pick(points: FaultPoint[], targets: readonly [string, RegExp][]): [string, FaultPoint][] {
+  const out: [string, FaultPoint][] = [];
+  for (const [label, re] of targets) {
+    const p = label === 'the last API call' ? [...points].reverse().find((x) => x.what.startsWith('api ')) : points.find((x) => re.test(x.what));
+    if (p) out.push([`${label} (#${p.n}, ${p.what})`, p]);
+  }
+  return out;
+}
+
+/**
+ * tsadm inside a machine: bin/tsadm, or $TSADM_TEST_BIN (a build under the shared cache, which
+ * machines see at the same path) to try a candidate build.
+ */
+function tsadm(machine: string, args: string[], opts: ExecOptions = {}): Promise<ExecResult> {
+  return machineExec(machine, ['node', process.env.TSADM_TEST_BIN ?? tsadmBin(), ...args], opts);
+}
+
+let configPath: string;
+let initPoints: FaultPoint[] = [];
+const report: string[] = [];
+
+beforeAll(async () => {
+  await provision();
+  requireComponents();
+  for (const m of [CP, WORKER]) await destroyMachine(m.name).catch(() => undefined);
+  await createMachine(CP.name, CP.ip);
+  await createMachine(WORKER.name, WORKER.ip);
+  // A fixed bootstrap token: a re-run must end with the same objects as one clean run.
+  const config = (await kubeadmConfig(CP.ip, CP.name)).replace('kind: InitConfiguration\n', `kind: InitConfiguration\nbootstrapTokens:\n- token: ${TOKEN}\n`);
+  configPath = writeSharedFile(`safety-${CP.name}.yaml`, config);
+}, 20 * MIN);
+
+afterAll(async () => {
+  for (const m of [CP, WORKER]) await destroyMachine(m.name).catch(() => undefined);
+  if (report.length) process.stdout.write(`safety e2e kill points:\n${report.join('\n')}\n`);
+}, 5 * MIN);
+
+/** The node's tsadm-managed files, copied out of the machine (its /etc is a private overlay). */
+function copyOut(machine: Machine): string {
+  const dir = mkdtempSync(path.join(tmpdir(), `tsadm-safety-${machine.name}-`));
+  const tar = path.join(cacheDir(), 'e2e-scratch', `safety-${machine.name}-${process.pid}.tar`);
+  execFileSync('bash', [path.join(process.cwd(), 'scripts/e2e/machine.sh'), 'exec', machine.name, '--', 'sh', '-c',
+    `cd / && tar -cf ${tar} etc/kubernetes var/lib/kubelet/config.yaml var/lib/kubelet/kubeadm-flags.env 2>/dev/null; true`]);
+  execFileSync('tar', ['-xpf', tar, '-C', dir]);
+  rmSync(tar, { force: true });
+  // Not tsadm's output: the resume state of issue 10 and files a reference kubeadm left in tmp.
+  rmSync(path.join(dir, 'etc/kubernetes/tmp'), { recursive: true, force: true });
+  return dir;
+}
+
+/** Objects init creates (kind/namespace/name), tokens by id; the cluster's own objects left out. */
+async function initObjects(machine: Machine): Promise<string[]> {
+  const lists = [
+    ['configmaps', 'kube-system'], ['configmaps', 'kube-public'], ['secrets', 'kube-system'], ['roles', 'kube-system'], ['roles', 'kube-public'],
+    ['rolebindings', 'kube-system'], ['rolebindings', 'kube-public'], ['deployments', 'kube-system'], ['daemonsets', 'kube-system'],
+    ['services', 'kube-system'], ['serviceaccounts', 'kube-system'], ['clusterroles', ''], ['clusterrolebindings', ''],
+  ];
+  const out: string[] = [];
+  for (const [kind, ns] of lists) {
+    const json = JSON.parse(await kubectl(machine.name, ['get', kind as string, '-o', 'json', ...(ns ? ['-n', ns] : [])]));
+    for (const item of json.items as { metadata: { name: string } }[]) {
+      const name = item.metadata.name;
+      // Service-account token secrets and controller-made objects are not init's doing.
+      if (/-token-[a-z0-9]{5}$/.test(name) || name.startsWith('system:') || name === 'kube-root-ca.crt' || name === 'extension-apiserver-authentication') continue;
+      out.push(`${kind}/${ns}/${name}`);
+    }
+  }
+  const node = JSON.parse(await kubectl(machine.name, ['get', 'node', machine.name, '-o', 'json']));
+  out.push(...Object.keys(node.metadata.labels).filter((l) => l.startsWith('node-role')).map((l) => `node-label/${l}`));
+  out.push(...(node.spec.taints ?? []).map((t: { key: string; effect: string }) => `node-taint/${t.key}:${t.effect}`));
+  return out.sort();
+}
+
+/** apiserver (with etcd), controller-manager and scheduler answer healthy. */
+async function controlPlaneHealthy(machine: Machine): Promise<void> {
+  await waitFor(async () => {
+    const r = await machineExec(machine.name, ['sh', '-c',
+      'kubectl --kubeconfig /etc/kubernetes/admin.conf get --raw /readyz && curl -sfk https://127.0.0.1:10257/healthz && curl -sfk https://127.0.0.1:10259/healthz'], { reject: false });
+    return r.exitCode === 0 && r.stdout === 'okokok';
+  }, 4 * MIN, `control plane of ${machine.name} healthy`, 3000);
+}
+
+async function reset(machine: Machine): Promise<void> {
+  await tsadm(machine.name, ['reset', '--force'], { timeoutMs: 3 * MIN });
+}
+
+const killed = (r: ExecResult): boolean => r.exitCode === 137 || /fault injected after/.test(r.stderr);
+
+/** sha256 pin of the control plane's current CA (it changes with every init after a reset). */
+async function caHash(): Promise<string> {
+  const pem = (await machineExec(CP.name, ['cat', '/etc/kubernetes/pki/ca.crt'])).stdout;
+  return `sha256:${createHash('sha256').update(new X509Certificate(pem).publicKey.export({ type: 'spki', format: 'der' })).digest('hex')}`;
+}
+const hit = (r: ExecResult): string => /fault injected after (.*)/.exec(r.stderr)?.[1] ?? 'not reached (the run completed)';
+
+describe('crash safety of a full init on a real machine', () => {
+  let cleanFiles: Record<string, string> = {};
+  let cleanObjects: string[] = [];
+
+  test('a clean init: the reference files, modes and objects', async () => {
+    const r = await tsadm(CP.name, ['init', '--config', configPath], { timeoutMs: 8 * MIN, env: { TSADM_FAULT_TRACE: '1' } });
+    expect(r.stdout).toContain('Your Kubernetes control-plane has initialized successfully!');
+    initPoints = tracePoints(r.stderr);
+    report.push(`a full init passes ${initPoints.length} kill points (${initPoints.filter((p) => p.what.startsWith('write')).length} writes, ${initPoints.filter((p) => p.what.startsWith('api')).length} API calls)`);
+    expect(pick(initPoints, INIT_TARGETS).map(([label]) => label.split(' (')[0])).toEqual(INIT_TARGETS.map(([label]) => label));
+    await controlPlaneHealthy(CP);
+    const dir = copyOut(CP);
+    try {
+      cleanFiles = fileModes(snapshot(dir));
+      expect(verifyPki(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    cleanObjects = await initObjects(CP);
+    expect(cleanObjects).toEqual(expect.arrayContaining(['configmaps/kube-system/kubeadm-config', `secrets/kube-system/bootstrap-token-${TOKEN.slice(0, 6)}`, 'daemonsets/kube-system/kube-proxy']));
+  }, 12 * MIN);
+
+  test.each(INIT_TARGETS.map(([label]) => label))('killed right after %s, init re-run: same files, PKI, objects; healthy', async (label) => {
+    const [, point] = pick(initPoints, INIT_TARGETS).find(([l]) => l.startsWith(label)) ?? [];
+    expect(point).toBeDefined();
+    const n = point?.n ?? 0;
+    await reset(CP);
+    const faulty = await tsadm(CP.name, ['init', '--config', configPath], { reject: false, timeoutMs: 8 * MIN, env: { TSADM_FAULT_AFTER: String(n) } });
+    report.push(`init, ${label}: N=${n}, hit ${hit(faulty)}`);
+    expect(killed(faulty)).toBe(true);
+    // The re-run meets the debris of the first (running static pods, existing files): kubeadm's
+    // answer is --ignore-preflight-errors, and every phase must then finish the job.
+    const rerun = await tsadm(CP.name, ['init', '--config', configPath, '--ignore-preflight-errors', 'all'], { reject: false, timeoutMs: 8 * MIN });
+    expect({ code: rerun.exitCode, err: rerun.exitCode === 0 ? '' : rerun.all.slice(-3000) }).toEqual({ code: 0, err: '' });
+    await controlPlaneHealthy(CP);
+    const dir = copyOut(CP);
+    try {
+      expect(fileModes(snapshot(dir))).toEqual(cleanFiles);
+      expect([...snapshot(dir).keys()].filter((p) => TEMP_NAME.test(p) || p.endsWith('/.tsadm.lock'))).toEqual([]);
+      expect(verifyPki(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(await initObjects(CP)).toEqual(cleanObjects);
+  }, 20 * MIN);
+});
+
+describe('dry runs on the live machines', () => {
+  /** sha256 of every tsadm-managed file (with modes) plus each object's resourceVersion. */
+  async function state(machine: Machine, cp: Machine): Promise<{ files: Record<string, string>; objects: Record<string, string> }> {
+    const dir = copyOut(machine);
+    const files: Record<string, string> = {};
+    try {
+      for (const [p, e] of snapshot(dir)) files[p] = `${e.type} ${e.mode.toString(8)} ${e.content ?? ''}`;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const objects: Record<string, string> = {};
+    const all = JSON.parse(await kubectl(cp.name, ['get', 'configmaps,secrets,roles,rolebindings,serviceaccounts,services,deployments,daemonsets', '-A', '-o', 'json']));
+    for (const item of all.items as { kind: string; metadata: { namespace: string; name: string; resourceVersion: string; generation?: number } }[]) {
+      // Controllers update workload status; only a spec change moves the generation.
+      const v = item.kind === 'Deployment' || item.kind === 'DaemonSet' ? `gen ${item.metadata.generation}` : item.metadata.resourceVersion;
+      objects[`${item.kind}/${item.metadata.namespace}/${item.metadata.name}`] = v;
+    }
+    for (const kind of ['clusterroles', 'clusterrolebindings', 'nodes']) {
+      const list = JSON.parse(await kubectl(cp.name, ['get', kind, '-o', 'json']));
+      for (const item of list.items as { metadata: { name: string; resourceVersion: string; labels?: object }; spec?: object }[]) {
+        // A Node's status (heartbeats) changes all the time: its labels and spec must not.
+        objects[`${kind}/${item.metadata.name}`] = kind === 'nodes' ? createHash('sha256').update(JSON.stringify([item.metadata.labels, item.spec])).digest('hex') : item.metadata.resourceVersion;
+      }
+    }
+    return { files, objects };
+  }
+
+  test('init, token create, certs renew and reset --dry-run on the control plane; join --dry-run on the worker', async () => {
+    await controlPlaneHealthy(CP);
+    const before = await state(CP, CP);
+    for (const args of [
+      ['init', '--dry-run', '--config', configPath, '--ignore-preflight-errors', 'all'],
+      ['token', 'create', '--dry-run'],
+      ['certs', 'renew', 'all', '--dry-run'],
+      ['reset', '--dry-run', '--force'],
+    ]) {
+      const r = await tsadm(CP.name, args, { reject: false, timeoutMs: 5 * MIN });
+      expect({ args, code: r.exitCode, err: r.exitCode === 0 ? '' : r.all.slice(-2000) }).toEqual({ args, code: 0, err: '' });
+    }
+    expect(await state(CP, CP)).toEqual(before);
+    await controlPlaneHealthy(CP);
+
+    const workerBefore = await state(WORKER, CP);
+    const join = await tsadm(WORKER.name, ['join', `${CP.ip}:6443`, '--token', TOKEN, '--discovery-token-ca-cert-hash', await caHash(), '--dry-run'], { reject: false, timeoutMs: 5 * MIN });
+    expect({ code: join.exitCode, err: join.exitCode === 0 ? '' : join.all.slice(-2000) }).toEqual({ code: 0, err: '' });
+    expect(await state(WORKER, CP)).toEqual(workerBefore);
+  }, 15 * MIN);
+});
+
+describe('crash safety of a worker join on a real machine', () => {
+  let joinArgs: string[] = [];
+  let joinPoints: FaultPoint[] = [];
+  const resetWorker = async (): Promise<void> => {
+    await tsadm(WORKER.name, ['reset', '--force'], { reject: false, timeoutMs: 3 * MIN });
+    await kubectl(CP.name, ['delete', 'node', WORKER.name, '--ignore-not-found'], { reject: false });
+  };
+
+  test('a clean join: its kill points', async () => {
+    joinArgs = ['join', `${CP.ip}:6443`, '--token', TOKEN, '--discovery-token-ca-cert-hash', await caHash()];
+    const r = await tsadm(WORKER.name, joinArgs, { reject: false, timeoutMs: 8 * MIN, env: { TSADM_FAULT_TRACE: '1' } });
+    expect({ code: r.exitCode, err: r.exitCode === 0 ? '' : r.all.slice(-3000) }).toEqual({ code: 0, err: '' });
+    joinPoints = tracePoints(r.stderr);
+    report.push(`a worker join passes ${joinPoints.length} kill points`);
+    await waitFor(async () => (await nodeReadiness(CP.name))[WORKER.name] === 'True', 5 * MIN, `${WORKER.name} Ready`, 3000);
+  }, 12 * MIN);
+
+  test.each(JOIN_TARGETS.map(([label]) => label))('killed right after %s, join re-run: the node registers and turns Ready', async (label) => {
+    const [, point] = pick(joinPoints, JOIN_TARGETS).find(([l]) => l.startsWith(label)) ?? [];
+    expect(point).toBeDefined();
+    const n = point?.n ?? 0;
+    await resetWorker();
+    const faulty = await tsadm(WORKER.name, joinArgs, { reject: false, timeoutMs: 8 * MIN, env: { TSADM_FAULT_AFTER: String(n) } });
+    report.push(`join, ${label}: N=${n}, hit ${hit(faulty)}`);
+    expect(killed(faulty)).toBe(true);
+    const rerun = await tsadm(WORKER.name, [...joinArgs, '--ignore-preflight-errors', 'all'], { reject: false, timeoutMs: 8 * MIN });
+    expect({ code: rerun.exitCode, err: rerun.exitCode === 0 ? '' : rerun.all.slice(-3000) }).toEqual({ code: 0, err: '' });
+    await waitFor(async () => (await nodeReadiness(CP.name))[WORKER.name] === 'True', 5 * MIN, `${WORKER.name} Ready`, 3000);
+    const dir = copyOut(WORKER);
+    try {
+      const files = Object.keys(fileModes(snapshot(dir)));
+      expect(files.filter((p) => TEMP_NAME.test(p) || p.endsWith('/.tsadm.lock'))).toEqual([]);
+      expect(files).toEqual(expect.arrayContaining(['/etc/kubernetes/kubelet.conf', '/etc/kubernetes/pki/ca.crt', '/var/lib/kubelet/config.yaml']));
+      expect(readFileSync(path.join(dir, 'etc/kubernetes/pki/ca.crt'), 'utf8')).toContain('BEGIN CERTIFICATE');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 20 * MIN);
+});
+
+describe('one tsadm at a time on a real machine', () => {
+  test('a second init while the first runs exits 1 naming the holder; the first completes', async () => {
+    await reset(CP);
+    const first = tsadm(CP.name, ['init', '--config', configPath], { reject: false, timeoutMs: 8 * MIN });
+    await waitFor(async () => (await machineExec(CP.name, ['test', '-f', '/etc/kubernetes/.tsadm.lock'], { reject: false })).exitCode === 0, MIN, 'the first init to take the lock', 200);
+    const second = await tsadm(CP.name, ['init', '--config', configPath, '--ignore-preflight-errors', 'all'], { reject: false, timeoutMs: 2 * MIN });
+    expect(second.exitCode).toBe(1);
+    expect(second.stderr.split('\n').filter((l) => l.startsWith('error: '))).toEqual([expect.stringMatching(/^error: another tsadm is running on this machine \("init", pid \d+, since /)]);
+    const done = await first;
+    expect({ code: done.exitCode, err: done.exitCode === 0 ? '' : done.all.slice(-2000) }).toEqual({ code: 0, err: '' });
+    expect((await machineExec(CP.name, ['test', '-e', '/etc/kubernetes/.tsadm.lock'], { reject: false })).exitCode).not.toBe(0);
+    await controlPlaneHealthy(CP);
+  }, 12 * MIN);
+});
