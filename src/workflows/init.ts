@@ -64,7 +64,7 @@ export function initWorkflow(env: CommandEnv): WorkflowSpec<InitCtx> {
 }
 
 export async function runInit(request: WorkflowRequest, env: CommandEnv): Promise<void> {
-  const rt = await createRuntime(request.flags, env);
+  const rt = await createRuntime(request.flags, env, { lock: 'init' });
   // Completed phases are recorded so a failed init can continue with --resume (src/resume).
   let resume: ResumeSession<InitCtx> | undefined;
   try {

@@ -38,7 +38,7 @@ export function joinWorkflow(env: CommandEnv, opts: JoinWorkflowOptions = {}): W
 }
 
 export async function runJoin(request: WorkflowRequest, env: CommandEnv, opts: JoinWorkflowOptions = {}): Promise<void> {
-  const rt = await createRuntime(request.flags, env);
+  const rt = await createRuntime(request.flags, env, { lock: 'join' });
   let ctx: JoinCtx | undefined;
   try {
     ctx = await buildJoinContext(request, rt, realJoinDeps(opts.deps));

@@ -36,7 +36,7 @@ export function resetWorkflow(env: CommandEnv, opts: ResetWorkflowOptions = {}):
 }
 
 export async function runReset(request: WorkflowRequest, env: CommandEnv, opts: ResetWorkflowOptions = {}): Promise<void> {
-  const rt = await createRuntime(request.flags, env, { plain: true });
+  const rt = await createRuntime(request.flags, env, { plain: true, lock: 'reset' });
   let ctx: ResetCtx | undefined;
   try {
     ctx = await buildResetContext(request.flags, rt, realResetDeps(env.io.stdin, opts.deps));

@@ -1,21 +1,22 @@
 /**
  * Leaf certificates (kubeadm's runCertPhase). An existing pair is reused only if it still fits
  * (see check.ts), otherwise the run stops with E_CONFLICT naming the file and what differs;
- * without the CA key (external CA) tsadm never signs, so a missing leaf is an error.
+ * without the CA key (external CA) tsadm never signs, so a missing leaf is an error. A key
+ * without its certificate (an interrupted run) gets its certificate issued.
  */
 import type { KeyObject } from 'node:crypto';
 import { TsadmError } from '../../errors.js';
 import { encodePrivateKeyPem, randomSerial, signCertificate, type Certificate } from '../../pki/index.js';
-import { loadCA, type LoadedCA } from './ca.js';
+import { loadCA, orphanKeyPair, type LoadedCA } from './ca.js';
 import { certRow, type CertConfig, type CertRow } from './cert-table.js';
 import { leafProblems } from './check.js';
 import type { PkiCtx } from './context.js';
 import { ensureCsr } from './csr-only.js';
 import { readPair } from './load.js';
-import { pkiFiles, type PkiFiles } from './paths.js';
+import { csrPath, pkiFiles, type PkiFiles } from './paths.js';
 import { keyPoolFor } from './run-state.js';
 import { leafValidity } from './validity.js';
-import { writeKeyAndCert } from './write.js';
+import { writeCertOnly, writeKeyAndCert } from './write.js';
 
 export async function ensureLeaf(ctx: PkiCtx, row: CertRow): Promise<void> {
   const files = pkiFiles(ctx.cfg.cluster.certificatesDir, row.baseName);
@@ -24,12 +25,13 @@ export async function ensureLeaf(ctx: PkiCtx, row: CertRow): Promise<void> {
   const { cert, key } = await readPair(ctx.host, files);
   if (cert) return reuse(ctx, row, files, cert, key, want);
   if (ctx.options.csrOnly) return ensureCsr(ctx, row, want);
-  if (key) {
-    throw new TsadmError('E_CONFLICT', `${files.key} exists but its certificate ${files.cert} does not`, {
-      hint: `restore ${files.cert}, or remove ${files.key} to let tsadm create a new pair`,
+  if (key && (await ctx.host.readFile(csrPath(ctx.cfg.cluster.certificatesDir, row.baseName))) !== undefined) {
+    // A key beside a CSR is waiting for an external CA's signature: not an interrupted run.
+    throw new TsadmError('E_CONFLICT', `${files.key} and its CSR exist but its certificate ${files.cert} does not`, {
+      hint: `sign ${csrPath(ctx.cfg.cluster.certificatesDir, row.baseName)} with your CA and place the certificate at ${files.cert}, or remove the key and CSR to let tsadm create a new pair`,
     });
   }
-  return issue(ctx, row, files, want);
+  return issue(ctx, row, files, want, key);
 }
 
 async function requireCA(ctx: PkiCtx, row: CertRow): Promise<LoadedCA> {
@@ -60,14 +62,15 @@ async function reuse(ctx: PkiCtx, row: CertRow, files: PkiFiles, cert: Certifica
   ctx.log.info(`Using existing ${row.baseName} certificate and key on disk`);
 }
 
-async function issue(ctx: PkiCtx, row: CertRow, files: PkiFiles, want: CertConfig): Promise<void> {
+/** Signs a new leaf; `orphanKey` is a key already on disk without its certificate (see orphanKeyPair). */
+async function issue(ctx: PkiCtx, row: CertRow, files: PkiFiles, want: CertConfig, orphanKey?: KeyObject): Promise<void> {
   const ca = await requireCA(ctx, row);
   if (!ca.key) {
     throw new TsadmError('E_PRECONDITION', `external CA mode: ${files.cert} is missing and tsadm cannot sign it without ${ca.keyFile}`, {
       hint: `sign the "${row.baseName}" certificate with your CA and place it at ${files.cert} with its key ${files.key} (--csr-only writes the key and a CSR), or provide ${ca.keyFile}`,
     });
   }
-  const pair = await keyPoolFor(ctx).take(`certs/${row.name}`, ctx.cfg.cluster.encryptionAlgorithm);
+  const pair = orphanKey ? orphanKeyPair(ctx, files, orphanKey) : await keyPoolFor(ctx).take(`certs/${row.name}`, ctx.cfg.cluster.encryptionAlgorithm);
   const issued = signCertificate({
     subject: want.subject,
     serial: randomSerial(),
@@ -78,8 +81,13 @@ async function issue(ctx: PkiCtx, row: CertRow, files: PkiFiles, want: CertConfi
     dnsNames: want.altNames.dnsNames,
     ipAddresses: want.altNames.ipAddresses,
   }, pair.publicKey, { privateKey: ca.key, certificate: ca.cert });
-  ctx.log.info(`Generating "${row.baseName}" certificate and key`);
-  await writeKeyAndCert(ctx.host, files, encodePrivateKeyPem(pair.privateKey), issued.pem, row.baseName);
+  if (orphanKey) {
+    ctx.log.info(`Generating "${row.baseName}" certificate for the existing key`);
+    await writeCertOnly(ctx.host, files, issued.pem, row.baseName);
+  } else {
+    ctx.log.info(`Generating "${row.baseName}" certificate and key`);
+    await writeKeyAndCert(ctx.host, files, encodePrivateKeyPem(pair.privateKey), issued.pem, row.baseName);
+  }
   if (want.usages.includes('serverAuth')) {
     ctx.log.info(`${row.baseName} serving cert is signed for DNS names [${issued.dnsNames.join(' ')}] and IPs [${issued.ipAddresses.join(' ')}]`);
   }

@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import { rmSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { X509Certificate, createPrivateKey } from 'node:crypto';
 import type { ClusterConfiguration, InitConfiguration } from '../../../src/config/types.js';
 import { TsadmError } from '../../../src/errors.js';
 import { keyPoolFor } from '../../../src/phases/certs/index.js';
@@ -226,12 +227,28 @@ describe('reuse refused with E_CONFLICT naming the file and the difference', () 
     expect(err.message).toContain('apiserver-kubelet-client.crt cannot be reused: the private key does not match the certificate');
   });
 
-  test('a certificate without its key, a key without its certificate', async () => {
+  test('a certificate without its key is refused; a key without its certificate gets its certificate', async () => {
     rmSync(root.at(`${PKI}/etcd/peer.key`));
     expect((await failure(certsAll(root))).message).toContain('/etc/kubernetes/pki/etcd/peer.crt exists but its key /etc/kubernetes/pki/etcd/peer.key does not');
     rmSync(root.at(`${PKI}/etcd/peer.crt`));
-    writeFileSync(root.at(`${PKI}/etcd/peer.key`), readFileSync(root.at(`${PKI}/etcd/server.key`)));
-    expect((await failure(certsAll(root))).message).toContain('/etc/kubernetes/pki/etcd/peer.key exists but its certificate /etc/kubernetes/pki/etcd/peer.crt does not');
+    const orphanKey = readFileSync(root.at(`${PKI}/etcd/server.key`));
+    writeFileSync(root.at(`${PKI}/etcd/peer.key`), orphanKey);
+    // What a run killed between the key and the certificate leaves: re-running recovers.
+    await certsAll(root);
+    expect(readFileSync(root.at(`${PKI}/etcd/peer.key`))).toEqual(orphanKey);
+    const peer = new X509Certificate(readFileSync(root.at(`${PKI}/etcd/peer.crt`)));
+    expect(peer.checkPrivateKey(createPrivateKey(orphanKey))).toBe(true);
+    expect(peer.verify(new X509Certificate(readFileSync(root.at(`${PKI}/etcd/ca.crt`))).publicKey)).toBe(true);
+  });
+
+  test('a CA key without its certificate gets a self-signed CA certificate for that key', async () => {
+    const caKey = readFileSync(root.at(`${PKI}/front-proxy-ca.key`));
+    for (const f of ['front-proxy-ca.crt', 'front-proxy-client.crt', 'front-proxy-client.key']) rmSync(root.at(`${PKI}/${f}`));
+    await certsAll(root);
+    const ca = new X509Certificate(readFileSync(root.at(`${PKI}/front-proxy-ca.crt`)));
+    expect(ca.ca).toBe(true);
+    expect(ca.checkPrivateKey(createPrivateKey(caKey))).toBe(true);
+    expect(new X509Certificate(readFileSync(root.at(`${PKI}/front-proxy-client.crt`))).verify(ca.publicKey)).toBe(true);
   });
 
   test('an expired leaf', async () => {
@@ -423,6 +440,22 @@ describe('--csr-only', () => {
       await runCerts({ ...again.ctx, options: { ...again.ctx.options, csrOnly: true, csrDir: '/tmp/csrs' } });
       expect(again.reporter.lines()).toContain('Using the existing "apiserver" CSR');
       expect(listTree(root.at('/tmp/csrs'))).toEqual(csrs);
+    } finally {
+      root.cleanup();
+    }
+  });
+
+  test('a key beside its CSR waits for the external CA: a run without --csr-only refuses to sign it', async () => {
+    const root = tempRoot();
+    try {
+      const { ctx } = initCtxFor(config(), root.dir, { now: NOW });
+      await runCerts({ ...ctx, options: { ...ctx.options, csrOnly: true } });
+      expect(existsSync(root.at(`${PKI}/apiserver.csr`))).toBe(true);
+      const key = readFileSync(root.at(`${PKI}/apiserver.key`));
+      const err = await failure(certsAll(root));
+      expect(err.message).toContain('/etc/kubernetes/pki/apiserver.key and its CSR exist but its certificate /etc/kubernetes/pki/apiserver.crt does not');
+      expect(existsSync(root.at(`${PKI}/apiserver.crt`))).toBe(false);
+      expect(readFileSync(root.at(`${PKI}/apiserver.key`))).toEqual(key);
     } finally {
       root.cleanup();
     }

@@ -3,7 +3,7 @@
  * through the built CLI: a non-zero exit (the one the case names), exactly one "error:" line on
  * stderr naming the problem, no internal error or stack trace, and nothing written or changed —
  * the rootfs, the directory beside it and the config file are snapshotted (content, mode,
- * mtime) before and after.
+ * mtime) before and after. SAFETY_DEBUG=1 prints each case's error line (to review messages).
  */
 import { jest } from '@jest/globals';
 import { spawnSync } from 'node:child_process';

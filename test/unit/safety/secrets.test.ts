@@ -6,7 +6,8 @@
  * certificate-key, init's join commands and certificate key as kubeadm prints them, kubeconfig
  * user's own new key). The kubeadm-certs Secret holds only AES-GCM ciphertext that the
  * certificate key opens, and is owned by a two-hour bootstrap token: deleting the token (as the
- * tokencleaner does at expiry) makes the garbage collector delete it.
+ * tokencleaner does at expiry) makes the garbage collector delete it. SAFETY_DEBUG=1 keeps each
+ * run's output in /tmp/secrets-<run>.txt.
  */
 import { jest } from '@jest/globals';
 import { createDecipheriv } from 'node:crypto';
