@@ -34,6 +34,8 @@ export function buildCli(argv: readonly string[], io: CliIO): Argv {
     .wrap(Math.min(120, (io.stdout as { columns?: number }).columns ?? 100))
     .exitProcess(false)
     .fail((msg, err) => {
+      // A coerce function's error reaches here re-thrown by yargs as a YError with its message.
+      if (err && err.name === 'YError') throw usageError(err.message);
       throw err ?? usageError(msg);
     });
   skipHelpCache(y);

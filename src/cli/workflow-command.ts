@@ -1,4 +1,5 @@
 import type { Argv, ArgumentsCamelCase } from 'yargs';
+import { TsadmError } from '../errors.js';
 import { FLAGS, WORKFLOW_FLAGS, type FlagName, type FlagValues } from './flags.js';
 import { flagsOf, flagsOfTree, type Phase } from '../workflow/phase.js';
 import { phaseHelpTree } from './help.js';
@@ -49,10 +50,27 @@ export function addFlags(y: Argv, names: readonly FlagName[]): Argv {
     if ('alias' in spec) opt.alias = spec.alias;
     if ('defaultDescription' in spec) opt.defaultDescription = spec.defaultDescription;
     if (spec.type === 'string' || spec.type === 'number') opt.requiresArg = true;
+    if (name === 'v') Object.assign(opt, VERBOSITY_OPTION);
     y.option(name, opt);
   }
   return y;
 }
+
+/**
+ * -v takes a level 0–10 (kubeadm's klog accepts any non-negative integer; higher levels add
+ * nothing here). yargs would read "-v loud" as NaN and the run would go on at level 0.
+ */
+export function coerceVerbosity(value: unknown): number {
+  const last = Array.isArray(value) ? value[value.length - 1] : value;
+  const text = String(last).trim();
+  if (!/^\d+$/.test(text)) {
+    throw new TsadmError('E_USAGE', `invalid argument "${String(last)}" for "-v, --v" flag: the log level must be a non-negative integer`, { hint: 'use -v 0, -v 1 or -v 2' });
+  }
+  return Number(text);
+}
+
+/** -v as yargs must see it: read as text (a number type would turn "loud" into NaN first). */
+export const VERBOSITY_OPTION = { type: 'string', coerce: coerceVerbosity, requiresArg: true } as const;
 
 /** Only the flags the user set, under their canonical names; array flags split on commas. */
 export function flagValuesFrom(argv: ArgumentsCamelCase<Record<string, unknown>>, names: readonly FlagName[]): FlagValues {

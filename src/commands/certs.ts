@@ -1,6 +1,7 @@
 import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { generateCertificateKey } from '../phases/cluster/index.js';
 import type { CommandEnv } from '../workflows/runtime.js';
+import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
 import { createRuntime, type Runtime } from '../workflows/runtime.js';
 import type { FlagValues } from '../cli/flags.js';
 import { TsadmError } from '../errors.js';
@@ -105,7 +106,7 @@ export function pathOptions(o: Argv, opts: { kubeconfigDir?: boolean } = {}): Ar
   return o
     .option('config', { type: 'string', requiresArg: true, describe: 'Path to a kubeadm configuration file (InitConfiguration/ClusterConfiguration).' })
     .option('rootfs', { type: 'string', requiresArg: true, describe: 'Path to the real host root filesystem: every host path resolves under it.' })
-    .option('v', { type: 'number', describe: 'Log level verbosity.' });
+    .option('v', { ...VERBOSITY_OPTION, describe: 'Log level verbosity.' });
 }
 
 export function paths(argv: Args): { config?: string; certDir?: string; kubeconfigDir?: string } {

@@ -5,6 +5,7 @@ import { openKubeApi } from '../kube/open.js';
 import type { KubeApi } from '../kube/types.js';
 import { TOKEN_CREATE_DEFAULTS, tokenCreate, tokenDelete, tokenGenerate, tokenList } from '../token/index.js';
 import type { TokenListFormat } from '../token/list-format.js';
+import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
 import { createRuntime, type CommandEnv, type Runtime } from '../workflows/runtime.js';
 import type { FlagValues } from '../cli/flags.js';
 
@@ -20,7 +21,7 @@ export function registerTokenCommand(y: Argv, env: CommandEnv): Argv {
       .option('kubeconfig', { type: 'string', requiresArg: true, describe: 'The kubeconfig file to use when talking to the cluster.', defaultDescription: DEFAULT_ADMIN_KUBECONFIG })
       .option('dry-run', { type: 'boolean', describe: 'Whether to enable dry-run mode or not' })
       .option('rootfs', { type: 'string', requiresArg: true, describe: 'Path to the real host root filesystem.' })
-      .option('v', { type: 'number', describe: 'Log level verbosity.' });
+      .option('v', { ...VERBOSITY_OPTION, describe: 'Log level verbosity.' });
   return y.command('token', 'Manage bootstrap tokens', (t) =>
     t
       .command(

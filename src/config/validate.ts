@@ -25,7 +25,7 @@ import {
   validateVolumes,
   type Out,
 } from './validate-fields.js';
-import { splitHostPort } from './net.js';
+import { isValidPort, splitHostPort } from './net.js';
 
 export const ENCRYPTION_ALGORITHMS = ['ECDSA-P256', 'ECDSA-P384', 'RSA-2048', 'RSA-3072', 'RSA-4096'] as const;
 const UNMOUNT_FLAGS = ['MNT_FORCE', 'MNT_DETACH', 'MNT_EXPIRE', 'UMOUNT_NOFOLLOW'];
@@ -121,6 +121,8 @@ export function validateJoinConfig(cfg: ResolvedJoinConfig): string[] {
     else {
       const split = splitHostPort(b.apiServerEndpoint);
       if ('error' in split) out.push(`${p}.apiServerEndpoint: invalid value ${q(b.apiServerEndpoint)}: ${split.error}`);
+      // kubeadm only splits host and port here and fails later, at every discovery attempt.
+      else if (!isValidPort(split.port)) out.push(`${p}.apiServerEndpoint: invalid value ${q(b.apiServerEndpoint)}: port ${split.port} must be a number between 1 and 65535`);
     }
     if (b.caCertHashes.length === 0 && !b.unsafeSkipCAVerification) {
       out.push(`${p}.caCertHashes: using token-based discovery without caCertHashes can be unsafe. Set unsafeSkipCAVerification as true in your kubeadm config file or pass --discovery-token-unsafe-skip-ca-verification flag to continue`);

@@ -62,6 +62,13 @@ export class DryRunHost implements Host {
     return [...names].sort();
   }
 
+  /** As the real run would refuse it; a file already planned or removed here is writable. */
+  async assertWritable(hostPath: string): Promise<void> {
+    const key = path.posix.normalize(hostPath);
+    if (this.files.has(key) || this.isRemoved(key)) return;
+    await this.inner.assertWritable(key);
+  }
+
   async writeFile(hostPath: string, data: Uint8Array | string, options: WriteOptions): Promise<FileRecord> {
     const key = path.posix.normalize(hostPath);
     const content = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data);

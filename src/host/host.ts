@@ -68,6 +68,12 @@ export interface Host {
   readdir(hostPath: string): Promise<string[]>;
   /** Atomic write with the given mode; parents created 0755 unless created before. */
   writeFile(hostPath: string, data: Uint8Array | string, options: WriteOptions): Promise<FileRecord>;
+  /**
+   * Throws the error writeFile would for reasons found on disk (a symbolic link or directory in
+   * the way, a link leading out of the rootfs), without writing: a phase that writes several
+   * files checks them all first, so a refusal leaves none of them changed.
+   */
+  assertWritable(hostPath: string): Promise<void>;
   mkdir(hostPath: string, mode: number): Promise<void>;
   /** Removes a file or directory tree. */
   remove(hostPath: string): Promise<void>;

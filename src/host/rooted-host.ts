@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { TsadmError, errorMessage } from '../errors.js';
@@ -75,8 +75,12 @@ export class RootedHost implements Host {
     }
   }
 
-  async writeFile(hostPath: string, data: Uint8Array | string, options: WriteOptions): Promise<FileRecord> {
-    const bytes = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data);
+  async assertWritable(hostPath: string): Promise<void> {
+    await this.writableTarget(hostPath);
+  }
+
+  /** The checks before a write; returns what is at the path now (a regular file or nothing). */
+  private async writableTarget(hostPath: string): Promise<{ real: string; existing: Stats | undefined }> {
     const real = this.resolve(hostPath);
     await assertInsideRoot(this.root, real, hostPath, { followFinal: false });
     const existing = await fs.lstat(real).catch(() => undefined);
@@ -88,6 +92,12 @@ export class RootedHost implements Host {
     if (existing?.isDirectory()) {
       throw new TsadmError('E_PRECONDITION', `cannot write ${hostPath}: a directory is in the way`);
     }
+    return { real, existing };
+  }
+
+  async writeFile(hostPath: string, data: Uint8Array | string, options: WriteOptions): Promise<FileRecord> {
+    const bytes = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data);
+    const { real, existing } = await this.writableTarget(hostPath);
     const sha256 = sha256Hex(bytes);
     const unchanged = existing !== undefined && (existing.mode & 0o7777) === options.mode
       && existing.size === bytes.length && sha256Hex(await readRegularFile(real, hostPath)) === sha256;

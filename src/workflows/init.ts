@@ -9,6 +9,7 @@ import { profileFor } from '../versions/resolve.js';
 import type { VersionProfile } from '../versions/table.js';
 import { validateTree, type Phase } from '../workflow/phase.js';
 import { runPhases } from '../workflow/runner.js';
+import { computeSelection } from '../workflow/selection.js';
 import { initPreflightPhase } from '../phases/preflight/index.js';
 import { certsPhase } from '../phases/certs/index.js';
 import { kubeconfigPhase } from '../phases/kubeconfig/index.js';
@@ -71,6 +72,8 @@ export async function runInit(request: WorkflowRequest, env: CommandEnv): Promis
     const ctx = await buildInitContext(request.flags, rt);
     if (!request.single) ctx.log.info(`Using Kubernetes version: ${ctx.cfg.cluster.kubernetesVersion}`, { prefix: 'init' });
     for (const w of ctx.cfg.warnings) ctx.log.warn(w, { prefix: 'config' });
+    // Refuse a bad phase name or --skip-phases entry before anything (the resume state) is written.
+    computeSelection(initPhases(ctx.versions), request.filter, ctx.cfg.init.skipPhases);
     resume = await startInitResume(ctx, { resume: request.flags.resume === true, single: request.single });
     await runPhases(initPhases(ctx.versions), ctx, { filter: request.filter, skip: ctx.cfg.init.skipPhases, ...(resume ? { hooks: resume.hooks } : {}) });
     await resume?.complete();

@@ -101,5 +101,14 @@ export async function readConfigFile(configPath: string | undefined): Promise<st
   if (st.size > 1024 * 1024) {
     throw new TsadmError('E_CONFIG_INVALID', `config file "${configPath}" is larger than 1 MiB`, { hint: 'a kubeadm configuration is a few KiB; check the file' });
   }
-  return fs.readFile(configPath, 'utf8');
+  return decodeUtf8(await fs.readFile(configPath), configPath);
+}
+
+/** YAML is UTF-8: refuse other bytes rather than read them as U+FFFD (kubeadm refuses too). */
+function decodeUtf8(data: Buffer, file: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(data);
+  } catch {
+    throw new TsadmError('E_CONFIG_INVALID', `config file "${file}" is not valid UTF-8`, { hint: 'save the file as UTF-8 text' });
+  }
 }

@@ -128,6 +128,9 @@ export async function runJoinKubeletStart(ctx: JoinCtx): Promise<void> {
   await refuseReadyNode(ctx, api, nodeName);
   const files = await renderKubeletFiles(ctx, cluster);
   const { host, log } = ctx;
+  // Every target is checked before the first write, so a refusal leaves the node as it was.
+  const targets = [BOOTSTRAP_KUBELET_CONF, KUBELET_CONFIG_FILE, ...(files.instanceConfig ? [KUBELET_INSTANCE_CONFIG_FILE] : []), KUBELET_FLAGS_ENV_FILE];
+  for (const file of targets) await host.assertWritable(file);
 
   log.debug(`writing bootstrap kubelet config file at ${BOOTSTRAP_KUBELET_CONF}`);
   await host.writeFile(BOOTSTRAP_KUBELET_CONF, files.bootstrapKubeconfig, { mode: MODES.kubeconfig, kind: 'kubeconfig', description: 'TLS bootstrap kubeconfig (bootstrap token)' });

@@ -6,8 +6,11 @@
  */
 import path from 'node:path';
 import { MODES } from '../../constants.js';
-import { TsadmError } from '../../errors.js';
-import { encodePrivateKeyPem, parseCertificatePem, randomSerial, signCertificate, type Certificate } from '../../pki/index.js';
+import type { KeyObject } from 'node:crypto';
+import { TsadmError, errorMessage } from '../../errors.js';
+import {
+  encodePrivateKeyPem, keyMatchesCertificate, parseCertificatePem, parsePrivateKeyPem, randomSerial, signCertificate, signedByProblem, type Certificate,
+} from '../../pki/index.js';
 import { loadCA } from '../certs/ca.js';
 import { certRow } from '../certs/cert-table.js';
 import type { PkiCtx } from '../certs/context.js';
@@ -16,7 +19,7 @@ import { keyPoolFor } from '../certs/run-state.js';
 import { leafValidity } from '../certs/validity.js';
 import { controlPlaneEndpointURL, localAPIEndpointURL } from './endpoint.js';
 import type { KubeconfigRow } from './kubeconfig-table.js';
-import { currentCluster } from './read.js';
+import { currentClientCert, currentCluster } from './read.js';
 import { renderKubeconfig } from './render.js';
 
 export function kubeconfigPath(ctx: Pick<PkiCtx, 'options'>, row: KubeconfigRow): string {
@@ -33,6 +36,43 @@ function sameCA(caData: Buffer, ca: Certificate): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Why the existing kubeconfig's client certificate cannot be used, or undefined. kubeadm checks
+ * only the CA, so a truncated or foreign client certificate would be kept and fail at first
+ * use. File paths (kubelet.conf points at the kubelet's rotated certificate after
+ * kubelet-finalize) are read relative to the kubeconfig's directory, as kubectl does.
+ */
+async function clientCertProblem(ctx: PkiCtx, file: string, text: string, ca: Certificate): Promise<string | undefined> {
+  const client = currentClientCert(text);
+  if (client === undefined) return undefined; // token or plugin: nothing of ours to check
+  if (typeof client === 'string') return client;
+  const read = async (data: Buffer | undefined, ref: string | undefined): Promise<Buffer | undefined> =>
+    data ?? (ref === undefined ? undefined : ctx.host.readFile(path.posix.resolve(path.posix.dirname(file), ref)));
+  let certPem: Buffer | undefined;
+  let keyPem: Buffer | undefined;
+  try {
+    certPem = await read(client.certData, client.certFile);
+    keyPem = await read(client.keyData, client.keyFile);
+  } catch (err) {
+    // The kubelet's rotated certificate is an absolute symlink, which --rootfs will not follow.
+    ctx.log.info(`Not checking the client certificate of "${file}": ${errorMessage(err)}`);
+    return undefined;
+  }
+  if (!certPem) return `its client certificate ${client.certFile ? `(${client.certFile}) ` : ''}is missing`;
+  if (!keyPem) return `its client key ${client.keyFile ? `(${client.keyFile}) ` : ''}is missing`;
+  let cert: Certificate;
+  let key: KeyObject;
+  try {
+    cert = parseCertificatePem(certPem, 'its client certificate');
+    key = parsePrivateKeyPem(keyPem, 'its client key');
+  } catch (err) {
+    return `it cannot be read: ${errorMessage(err)}`;
+  }
+  if (!keyMatchesCertificate(cert, key)) return 'its client key does not match its client certificate';
+  const problem = signedByProblem(cert, ca);
+  return problem ? `its client certificate is ${problem}` : undefined;
 }
 
 export async function ensureKubeconfig(ctx: PkiCtx, row: KubeconfigRow): Promise<void> {
@@ -57,6 +97,12 @@ export async function ensureKubeconfig(ctx: PkiCtx, row: KubeconfigRow): Promise
     if (!sameCA(caData, ca.cert)) {
       throw new TsadmError('E_CONFLICT', `a kubeconfig file "${file}" exists already but has got the wrong CA cert`, {
         hint: `remove ${file} to let tsadm write a new one for the CA in ${ca.certFile}`,
+      });
+    }
+    const clientProblem = await clientCertProblem(ctx, file, existing.toString('utf8'), ca.cert);
+    if (clientProblem) {
+      throw new TsadmError('E_CONFLICT', `a kubeconfig file "${file}" exists already but ${clientProblem}`, {
+        hint: ca.key ? `remove ${file} to let tsadm write a new one` : `replace ${file} with one whose client certificate your CA signed`,
       });
     }
     if (current.server !== server) {

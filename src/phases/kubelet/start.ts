@@ -67,6 +67,8 @@ export async function runKubeletStart(ctx: InitCtx, hostname: string): Promise<v
   const instance = nodeLocal ? instanceConfig(criSocket) : undefined;
   const config = await patchKubeletConfig(ctx, instance ? { ...rendered.config, containerRuntimeEndpoint: criSocket } : rendered.config);
 
+  // Every target is checked before the kubelet is stopped or any of them is written.
+  for (const file of [KUBELET_FLAGS_ENV_FILE, ...(instance ? [KUBELET_INSTANCE_CONFIG_FILE] : []), KUBELET_CONFIG_FILE]) await host.assertWritable(file);
   // Stop first so the kubelet never runs with half-written settings.
   await serviceAction(ctx, 'stop', "won't make sure the kubelet not running for a short period of time while setting up configuration for it.", 'unable to stop the kubelet service momentarily');
   // kubeadm creates the kubelet directory private (MkdirAll 0700); an existing one is left as is.
