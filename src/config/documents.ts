@@ -5,6 +5,7 @@
  * ignored with a warning, so one file can serve init and join as with kubeadm.
  */
 import { checkSchema, hasPath, isObj, type Obj } from './schema.js';
+import { COMPONENT_SCHEMAS } from './schema-components.js';
 import {
   COMPONENT_KINDS,
   KUBEADM_GROUP,
@@ -78,7 +79,10 @@ function readOne(value: Obj, apiVersion: string, kind: string, at: string, comma
       f.warnings.push(`ignored ${kind} document (${at}): "${command}" does not use it`);
       return;
     }
-    // Passed through unchecked: the kubelet and kube-proxy validate their own configuration.
+    // The types of known fields are checked (as kubeadm's decoding does); values and other
+    // fields are left for the kubelet and kube-proxy to validate.
+    const checked = checkSchema(value, COMPONENT_SCHEMAS[kind] ?? 'any', `${kind}, ${apiVersion}`);
+    f.errors.push(...checked.errors);
     docs[component.key] = structuredClone(value);
     return;
   }

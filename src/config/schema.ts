@@ -11,17 +11,21 @@ export type Schema =
   | 'string'
   | 'bool'
   | 'int'
+  /** Any JSON number (Go float32/float64 fields). */
+  | 'number'
   /** A string in Go duration syntax. */
   | 'duration'
   /** Anything (passed through unchecked). */
   | 'any'
   | { readonly list: Schema }
   | { readonly map: Schema }
-  | { readonly fields: Readonly<Record<string, Schema>> };
+  | { readonly fields: Readonly<Record<string, Schema>>; readonly open?: true };
 
 export const list = (item: Schema): Schema => ({ list: item });
 export const map = (value: Schema): Schema => ({ map: value });
 export const fields = (f: Readonly<Record<string, Schema>>): { readonly fields: Readonly<Record<string, Schema>> } => ({ fields: f });
+/** Known fields are checked, others passed through (component configs: their owners validate them). */
+export const openFields = (f: Readonly<Record<string, Schema>>): Schema => ({ fields: f, open: true });
 
 export type Obj = Record<string, unknown>;
 
@@ -69,6 +73,7 @@ function walk(value: unknown, schema: Schema, path: string, w: Walk): unknown {
   if (schema === 'string') return typeof value === 'string' ? value : fail('a string');
   if (schema === 'bool') return typeof value === 'boolean' ? value : fail('a boolean (true or false)');
   if (schema === 'int') return Number.isInteger(value) ? value : fail('an integer');
+  if (schema === 'number') return typeof value === 'number' ? value : fail('a number');
   if (schema === 'duration') {
     if (typeof value !== 'string') return fail('a duration string such as "4m0s"');
     const problem = checkDuration(value);
@@ -97,6 +102,10 @@ function walk(value: unknown, schema: Schema, path: string, w: Walk): unknown {
   for (const [key, item] of Object.entries(value)) {
     const childPath = joinPath(path, key);
     const child = schema.fields[key];
+    if (child === undefined && schema.open) {
+      out[key] = item;
+      continue;
+    }
     if (child === undefined) {
       const other = w.elsewhere(childPath);
       w.errors.push(`${childPath}: unknown field (${w.where}${other ? `; the field exists in ${other}` : ''})`);
