@@ -1,0 +1,54 @@
+/**
+ * What `tsadm version` prints, kept free of heavy imports: the launcher answers `version`
+ * (text, short, json) from this module alone, without loading the CLI (src/fast-path.ts).
+ */
+import { TsadmError } from '../errors.js';
+import { DEFAULT_PATCH, NEWEST_MINOR, SUPPORTED_MINORS } from '../versions/table.js';
+
+declare const __TSADM_VERSION__: string | undefined;
+
+/** The tool's version; injected by the bundler, read from package.json in tests. */
+export const TSADM_VERSION = typeof __TSADM_VERSION__ === 'string' ? __TSADM_VERSION__ : '0.0.0-dev';
+
+export interface VersionInfo {
+  readonly major: string;
+  readonly minor: string;
+  readonly gitVersion: string;
+  readonly nodeVersion: string;
+  readonly platform: string;
+  readonly defaultKubernetesVersion: string;
+  readonly supportedKubernetesVersions: string;
+}
+
+export function versionInfo(): VersionInfo {
+  const [major = '0', minor = '0'] = TSADM_VERSION.split('.');
+  return {
+    major,
+    minor,
+    gitVersion: `v${TSADM_VERSION}`,
+    nodeVersion: process.version,
+    platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
+    defaultKubernetesVersion: DEFAULT_PATCH[NEWEST_MINOR],
+    supportedKubernetesVersions: `v${SUPPORTED_MINORS[0]}-v${SUPPORTED_MINORS[SUPPORTED_MINORS.length - 1]}`,
+  };
+}
+
+/** Output formats this module renders without js-yaml. */
+export const LIGHT_VERSION_FORMATS: readonly string[] = ['', 'short', 'json'];
+
+/** Pure: the text kubeadm-style `version` prints; `yaml` is rendered by the caller's dumper. */
+export function formatVersion(info: VersionInfo, output: string, dumpYaml?: (value: unknown) => string): string {
+  switch (output) {
+    case '':
+      return `tsadm version: &version.Info{Major:"${info.major}", Minor:"${info.minor}", GitVersion:"${info.gitVersion}", NodeVersion:"${info.nodeVersion}", Platform:"${info.platform}", DefaultKubernetesVersion:"${info.defaultKubernetesVersion}"}\n`;
+    case 'short':
+      return `${info.gitVersion}\n`;
+    case 'json':
+      return `${JSON.stringify({ clientVersion: info }, null, 2)}\n`;
+    case 'yaml':
+      if (dumpYaml) return dumpYaml({ clientVersion: info });
+      throw new TsadmError('E_INTERNAL', 'version: no YAML dumper given');
+    default:
+      throw new TsadmError('E_USAGE', `invalid output format: ${output}`, { hint: 'use -o json, yaml or short' });
+  }
+}
