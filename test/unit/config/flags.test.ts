@@ -8,6 +8,11 @@ import { configError, ENV, errorLines, withConfig } from './support.js';
 const CLUSTER = 'apiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\n';
 
 describe('init flags map onto kubeadm\'s fields', () => {
+  test('--apiserver-bind-port 0 means unset, as in kubeadm (its defaulting runs after the flags): 6443', () => {
+    const cfg = resolveInitConfig({ flags: { 'apiserver-advertise-address': '10.0.0.5', 'apiserver-bind-port': 0 }, env: ENV });
+    expect(cfg.init.localAPIEndpoint).toEqual({ advertiseAddress: '10.0.0.5', bindPort: 6443 });
+  });
+
   test('every config-bound init flag', () => {
     const cfg = resolveInitConfig({
       flags: {
