@@ -32,7 +32,7 @@ export interface RestTransport {
 
 /**
  * A transport to the cluster of a kubeconfig's current context. The kubeconfig is resolved by
- * ./kubeconfig-connection.ts (no @kubernetes/client-node: loading it cost most of a second).
+ * ./kubeconfig-connection.ts (client-node's KubeConfig, loaded on first use).
  */
 export async function transportFromKubeconfig(kubeconfigText: string, source: string, defaultTimeoutMs = 30_000): Promise<RestTransport> {
   const conn = await resolveKubeconfigConnection(kubeconfigText, source);

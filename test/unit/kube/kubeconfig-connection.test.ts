@@ -1,9 +1,10 @@
 /**
- * The kubeconfig resolution that replaced @kubernetes/client-node (issue 8): data and file
- * fields, relative paths, credentials, and the refusals. Connecting with it to a real API server
- * is covered by real-api.test.ts and real-token.test.ts.
+ * Kubeconfig resolution through @kubernetes/client-node's KubeConfig: data and file fields,
+ * relative paths, credentials (token, basic auth, a real exec credential plugin), and the
+ * refusals. Connecting with it to a real API server is covered by real-api.test.ts and
+ * real-token.test.ts.
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { resolveKubeconfigConnection } from '../../../src/kube/kubeconfig-connection.js';
@@ -40,7 +41,12 @@ beforeAll(() => {
   writeFileSync(path.join(dir, 'pki', 'ca.crt'), 'CA-FILE');
   writeFileSync(path.join(dir, 'pki', 'client.crt'), 'CERT-FILE');
   writeFileSync(path.join(dir, 'pki', 'client.key'), 'KEY-FILE');
-  writeFileSync(path.join(dir, 'token'), 'file-token\n');
+  // A credential plugin as kubectl runs them: prints an ExecCredential with a token.
+  writeFileSync(
+    path.join(dir, 'cred-plugin'),
+    '#!/bin/sh\necho \'{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{"token":"plugin-token-\'"$1"\'"}}\'\n',
+  );
+  chmodSync(path.join(dir, 'cred-plugin'), 0o755);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -54,14 +60,14 @@ describe('resolveKubeconfigConnection', () => {
     expect(c.rejectUnauthorized).toBeUndefined();
   });
 
-  test('file fields resolve against the kubeconfig directory (kubelet.conf style); token file; tls-server-name; insecure', async () => {
+  test('file fields resolve against the kubeconfig directory (kubelet.conf style); tls-server-name; insecure', async () => {
     const text = kubeconfig(
       '    server: https://10.0.0.1:6443\n    certificate-authority: pki/ca.crt\n    tls-server-name: kubernetes\n    insecure-skip-tls-verify: true',
-      `    client-certificate: pki/client.crt\n    client-key: ${path.join(dir, 'pki', 'client.key')}\n    tokenFile: token`,
+      `    client-certificate: pki/client.crt\n    client-key: ${path.join(dir, 'pki', 'client.key')}`,
     );
     const c = await resolveKubeconfigConnection(text, path.join(dir, 'kubelet.conf'));
     expect([c.ca?.toString(), c.cert?.toString(), c.key?.toString()]).toEqual(['CA-FILE', 'CERT-FILE', 'KEY-FILE']);
-    expect(c.headers).toEqual({ Authorization: 'Bearer file-token' });
+    expect(c.headers).toEqual({});
     expect(c.tlsServerName).toBe('kubernetes');
     expect(c.rejectUnauthorized).toBe(false);
   });
@@ -73,7 +79,16 @@ describe('resolveKubeconfigConnection', () => {
     expect(basic.headers).toEqual({ Authorization: `Basic ${b64('u:p')}` });
   });
 
-  test('refusals: no current cluster, exec plugin, unreadable file, not YAML', async () => {
+  test('an exec credential plugin is run and its token used', async () => {
+    const text = kubeconfig(
+      '    server: https://h:1',
+      `    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n      command: ${path.join(dir, 'cred-plugin')}\n      args: [abc]`,
+    );
+    const c = await resolveKubeconfigConnection(text, path.join(dir, 'k.conf'));
+    expect(c.headers).toEqual({ Authorization: 'Bearer plugin-token-abc' });
+  });
+
+  test('refusals: no current cluster, failing plugin, unreadable file, not YAML', async () => {
     const reject = async (text: string): Promise<string> => {
       try {
         await resolveKubeconfigConnection(text, path.join(dir, 'k.conf'));
@@ -84,8 +99,8 @@ describe('resolveKubeconfigConnection', () => {
       throw new Error('resolved');
     };
     expect(await reject(kubeconfig('    server: https://h:1', '    token: t', 'missing'))).toContain('has no cluster for its current context');
-    expect(await reject(kubeconfig('    server: https://h:1', '    exec: {command: aws}'))).toContain('exec and auth-provider credentials are not supported');
-    expect(await reject(kubeconfig('    server: https://h:1', '    client-certificate: pki/absent.crt'))).toContain('cannot read client-certificate pki/absent.crt');
+    expect(await reject(kubeconfig('    server: https://h:1', `    exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: ${path.join(dir, 'absent-plugin')}}`))).toContain('cannot resolve its credentials');
+    expect(await reject(kubeconfig('    server: https://h:1', '    client-certificate: pki/absent.crt'))).toMatch(/cannot resolve its credentials: .*pki\/absent\.crt/);
     expect(await reject('clusters: [')).toContain(`failed to load kubeconfig ${path.join(dir, 'k.conf')}`);
   });
 });
