@@ -52,8 +52,8 @@ export async function discoverByToken(input: TokenDiscoveryInput, deps: Discover
   deps.log.info(`Requesting cluster-info from "${base}" (anonymous, not yet trusted)`, { prefix: 'discovery' });
   const first = await pollUnverified(url, input, deadline, deps);
 
-  const jws = first.data[`${JWS_KEY_PREFIX}${input.tokenId}`] as string;
-  if (!verifyDetachedSignature(jws, first.kubeconfig, input.tokenId, input.tokenSecret)) {
+  const jws = first.data[`${JWS_KEY_PREFIX}${input.tokenId}`];
+  if (!(await verifyDetachedSignature(jws, first.kubeconfig, input.tokenId, input.tokenSecret))) {
     throw new TsadmError('E_TRUST', "failed to verify JWS signature of received cluster info object, can't trust this API Server", {
       hint: `the token secret does not match token id "${input.tokenId}" on this cluster: check --token (tsadm token list on a control-plane node); if it is right, something between you and ${base} changed the answer`,
     });

@@ -1,25 +1,38 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { FlattenedSign, flattenedVerify } from 'jose';
 
 /**
  * The detached JWS the controller-manager's bootstrapsigner puts on cluster-info as
- * `jws-kubeconfig-<token-id>` (k8s.io/cluster-bootstrap/token/jws). The header bytes are fixed
- * because verifiers recompute the whole string and compare.
+ * `jws-kubeconfig-<token-id>` (k8s.io/cluster-bootstrap/token/jws): HS256 over the kubeconfig,
+ * keyed by the token secret, with the payload left out ("header..signature"). Signing and
+ * verification are jose's.
  */
-export function computeDetachedSignature(content: string, tokenId: string, tokenSecret: string): string {
-  const header = b64url(Buffer.from(`{"alg":"HS256","kid":"${tokenId}"}`, 'utf8'));
-  const payload = b64url(Buffer.from(content, 'utf8'));
+const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+/** The signature the bootstrapsigner would write for CONTENT and the token (tests and dry runs use it). */
+export async function computeDetachedSignature(content: string, tokenId: string, tokenSecret: string): Promise<string> {
+  // Header key order alg, kid is what Go's encoder writes, so the string equals the cluster's.
   // The HMAC key is the 16-character secret only, not "id.secret".
-  const sig = createHmac('sha256', tokenSecret).update(`${header}.${payload}`).digest();
-  return `${header}..${b64url(sig)}`;
+  const jws = await new FlattenedSign(utf8(content)).setProtectedHeader({ alg: 'HS256', kid: tokenId }).sign(utf8(tokenSecret));
+  return `${jws.protected}..${jws.signature}`;
 }
 
-/** Constant-time check of a detached signature against content and token. */
-export function verifyDetachedSignature(detached: string, content: string, tokenId: string, tokenSecret: string): boolean {
-  const expected = Buffer.from(computeDetachedSignature(content, tokenId, tokenSecret));
-  const given = Buffer.from(detached);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-function b64url(buf: Buffer): string {
-  return buf.toString('base64url');
+/**
+ * True when DETACHED is a valid HS256 signature of CONTENT by the token's secret, for that
+ * token id. Anything else (malformed, another algorithm, another kid, another key) is false.
+ */
+export async function verifyDetachedSignature(detached: unknown, content: string, tokenId: string, tokenSecret: string): Promise<boolean> {
+  if (typeof detached !== 'string') return false;
+  const parts = detached.split('.');
+  if (parts.length !== 3 || parts[1] !== '') return false;
+  const [protectedHeader = '', , signature = ''] = parts;
+  try {
+    const { protectedHeader: header } = await flattenedVerify(
+      { protected: protectedHeader, payload: Buffer.from(content, 'utf8').toString('base64url'), signature },
+      utf8(tokenSecret),
+      { algorithms: ['HS256'] },
+    );
+    return header?.kid === tokenId;
+  } catch {
+    return false;
+  }
 }

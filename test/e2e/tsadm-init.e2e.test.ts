@@ -104,8 +104,8 @@ describe('tsadm init on a harness machine', () => {
       const body = JSON.parse(r.body);
       return body.data[`jws-kubeconfig-${id}`] ? body : undefined;
     }, 2 * MIN, 'the bootstrapsigner to sign cluster-info');
-    expect(verifyDetachedSignature(cm.data[`jws-kubeconfig-${id}`], cm.data.kubeconfig, id as string, secret as string)).toBe(true);
-    expect(verifyDetachedSignature(cm.data[`jws-kubeconfig-${id}`], cm.data.kubeconfig, id as string, 'wrongwrongwrong0')).toBe(false);
+    expect(await verifyDetachedSignature(cm.data[`jws-kubeconfig-${id}`], cm.data.kubeconfig, id as string, secret as string)).toBe(true);
+    expect(await verifyDetachedSignature(cm.data[`jws-kubeconfig-${id}`], cm.data.kubeconfig, id as string, 'wrongwrongwrong0')).toBe(false);
     // Anonymous access stops at cluster-info.
     expect((await anonymousGet(`https://${CP.ip}:6443/api/v1/namespaces/kube-system/configmaps/kubeadm-config`)).status).toBe(403);
   }, 3 * MIN);

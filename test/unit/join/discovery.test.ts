@@ -64,7 +64,7 @@ describe('token discovery', () => {
     const s = await server(serving);
     // cluster-info may name another address than the one typed on the command line: that one is used.
     const kubeconfig = clusterInfoKubeconfig('https://127.0.0.1:6443', clusterCA.pem);
-    s.data = signedClusterInfo(kubeconfig, [TOKEN, { id: 'zzzzzz', secret: 'aaaaaaaaaaaaaaaa' }]);
+    s.data = await signedClusterInfo(kubeconfig, [TOKEN, { id: 'zzzzzz', secret: 'aaaaaaaaaaaaaaaa' }]);
     const result = await discoverByToken(input(s), { log: silent });
     expect(result.server).toBe('https://127.0.0.1:6443');
     expect(result.caPem).toBe(clusterCA.pem);
@@ -78,14 +78,14 @@ describe('token discovery', () => {
 
   test('any of several pins may match, case-insensitively', async () => {
     const s = await server(serving);
-    s.data = signedClusterInfo(clusterInfoKubeconfig(s.url, clusterCA.pem), [TOKEN]);
+    s.data = await signedClusterInfo(clusterInfoKubeconfig(s.url, clusterCA.pem), [TOKEN]);
     const pins = [caCertHash(otherCA.pem), caCertHash(clusterCA.pem).toUpperCase().replace('SHA256', 'sha256')];
     await expect(discoverByToken(input(s, { caCertHashes: pins }), { log: silent })).resolves.toMatchObject({ server: s.url });
   });
 
   test('a CA that does not match the pin fails before any credential is used, naming the hash it saw', async () => {
     const s = await server(serving);
-    s.data = signedClusterInfo(clusterInfoKubeconfig(s.url, clusterCA.pem), [TOKEN]);
+    s.data = await signedClusterInfo(clusterInfoKubeconfig(s.url, clusterCA.pem), [TOKEN]);
     const wrongPin = `sha256:${'1'.repeat(64)}`;
     const err = await failure(discoverByToken(input(s, { caCertHashes: [wrongPin] }), { log: silent }));
     expect(err.code).toBe('E_TRUST');
@@ -98,7 +98,7 @@ describe('token discovery', () => {
 
   test('a forged signature (another secret) is refused', async () => {
     const s = await server(serving);
-    s.data = signedClusterInfo(clusterInfoKubeconfig(s.url, clusterCA.pem), [{ id: TOKEN.id, secret: 'ffffffffffffffff' }]);
+    s.data = await signedClusterInfo(clusterInfoKubeconfig(s.url, clusterCA.pem), [{ id: TOKEN.id, secret: 'ffffffffffffffff' }]);
     const err = await failure(discoverByToken(input(s), { log: silent }));
     expect(err.code).toBe('E_TRUST');
     expect(err.message).toBe("failed to verify JWS signature of received cluster info object, can't trust this API Server");
@@ -108,7 +108,7 @@ describe('token discovery', () => {
 
   test('a cluster-info whose kubeconfig was changed after signing is refused', async () => {
     const s = await server(serving);
-    const signed = signedClusterInfo(clusterInfoKubeconfig(s.url, clusterCA.pem), [TOKEN]);
+    const signed = await signedClusterInfo(clusterInfoKubeconfig(s.url, clusterCA.pem), [TOKEN]);
     s.data = { ...signed, kubeconfig: clusterInfoKubeconfig(s.url, otherCA.pem) };
     const err = await failure(discoverByToken(input(s, { caCertHashes: [caCertHash(otherCA.pem)] }), { log: silent }));
     expect(err.message).toContain('failed to verify JWS signature');
@@ -116,7 +116,7 @@ describe('token discovery', () => {
 
   test('a missing signature for this token while others are signed: invalid token after the grace period', async () => {
     const s = await server(serving);
-    s.data = signedClusterInfo(clusterInfoKubeconfig(s.url, clusterCA.pem), [{ id: 'zzzzzz', secret: 'aaaaaaaaaaaaaaaa' }]);
+    s.data = await signedClusterInfo(clusterInfoKubeconfig(s.url, clusterCA.pem), [{ id: 'zzzzzz', secret: 'aaaaaaaaaaaaaaaa' }]);
     const started = Date.now();
     const err = await failure(discoverByToken(input(s, { missingSignatureGraceMs: 300 }), { log: silent }));
     expect(err.code).toBe('E_TRUST');
@@ -137,7 +137,8 @@ describe('token discovery', () => {
   test('the signature appears later (bootstrapsigner lag): discovery keeps polling and succeeds', async () => {
     const s = await server(serving);
     const kubeconfig = clusterInfoKubeconfig(s.url, clusterCA.pem);
-    s.onClusterInfo = (n) => (n < 3 ? { kubeconfig } : signedClusterInfo(kubeconfig, [TOKEN]));
+    const signed = await signedClusterInfo(kubeconfig, [TOKEN]);
+    s.onClusterInfo = (n) => (n < 3 ? { kubeconfig } : signed);
     await expect(discoverByToken(input(s), { log: silent })).resolves.toMatchObject({ server: s.url });
     expect(s.requests.length).toBeGreaterThanOrEqual(4);
   });
@@ -145,7 +146,7 @@ describe('token discovery', () => {
   test('a server whose certificate the cluster-info CA does not vouch for is refused at the pinned fetch', async () => {
     // A man in the middle relays the genuine (signed, pinned) cluster-info but presents its own certificate.
     const s = await server(servingByOther);
-    s.data = signedClusterInfo(clusterInfoKubeconfig(s.url, clusterCA.pem), [TOKEN]);
+    s.data = await signedClusterInfo(clusterInfoKubeconfig(s.url, clusterCA.pem), [TOKEN]);
     const err = await failure(discoverByToken(input(s), { log: silent }));
     expect(err.code).toBe('E_TRUST');
     expect(err.message).toContain("the API server's TLS certificate does not validate against the cluster CA");
@@ -158,7 +159,8 @@ describe('token discovery', () => {
     const s = await server(serving);
     const first = clusterInfoKubeconfig(s.url, clusterCA.pem);
     const second = `${first}# changed\n`;
-    s.onClusterInfo = (n) => signedClusterInfo(n === 1 ? first : second, [TOKEN]);
+    const [signedFirst, signedSecond] = await Promise.all([signedClusterInfo(first, [TOKEN]), signedClusterInfo(second, [TOKEN])]);
+    s.onClusterInfo = (n) => (n === 1 ? signedFirst : signedSecond);
     const err = await failure(discoverByToken(input(s), { log: silent }));
     expect(err.code).toBe('E_TRUST');
     expect(err.message).toContain('differs from the validated one');
@@ -187,7 +189,7 @@ describe('token discovery', () => {
 
   test('no pins: refused unless unsafe skip is explicit, which warns and then succeeds', async () => {
     const s = await server(serving);
-    s.data = signedClusterInfo(clusterInfoKubeconfig(s.url, clusterCA.pem), [TOKEN]);
+    s.data = await signedClusterInfo(clusterInfoKubeconfig(s.url, clusterCA.pem), [TOKEN]);
     const err = await failure(discoverByToken(input(s, { caCertHashes: [] }), { log: silent }));
     expect(err.code).toBe('E_CONFIG_INVALID');
     const warnings: string[] = [];
@@ -201,7 +203,7 @@ describe('token discovery', () => {
     const s = await server(serving);
     const one = clusterInfoKubeconfig(s.url, clusterCA.pem);
     const two = one.replace('  name: ""\n', `  name: ""\n- cluster:\n    server: ${s.url}\n  name: other\n`);
-    s.data = signedClusterInfo(two, [TOKEN]);
+    s.data = await signedClusterInfo(two, [TOKEN]);
     const err = await failure(discoverByToken(input(s), { log: silent }));
     expect(err.message).toBe('expected exactly one cluster in the cluster-info ConfigMap, found 2');
   });

@@ -122,8 +122,8 @@ export async function startFakeApiServer(pair: TestPair): Promise<FakeApiServer>
 }
 
 /** cluster-info data signed for a token (the controller-manager's bootstrapsigner output). */
-export function signedClusterInfo(kubeconfig: string, tokens: ReadonlyArray<{ id: string; secret: string }>): Record<string, string> {
+export async function signedClusterInfo(kubeconfig: string, tokens: ReadonlyArray<{ id: string; secret: string }>): Promise<Record<string, string>> {
   const data: Record<string, string> = { kubeconfig };
-  for (const t of tokens) data[`jws-kubeconfig-${t.id}`] = computeDetachedSignature(kubeconfig, t.id, t.secret);
+  for (const t of tokens) data[`jws-kubeconfig-${t.id}`] = await computeDetachedSignature(kubeconfig, t.id, t.secret);
   return data;
 }

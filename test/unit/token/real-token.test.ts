@@ -97,7 +97,7 @@ describeWithApiServer('token commands on a real cluster', () => {
       const c = await api.get<ConfigMapObject>('ConfigMap', 'cluster-info', 'kube-public');
       return c?.data?.['jws-kubeconfig-sssss1'] ? c : undefined;
     });
-    expect(cm.data?.['jws-kubeconfig-sssss1']).toBe(computeDetachedSignature(cm.data?.kubeconfig as string, 'sssss1', '0123456789abcdef'));
+    expect(cm.data?.['jws-kubeconfig-sssss1']).toBe(await computeDetachedSignature(cm.data?.kubeconfig as string, 'sssss1', '0123456789abcdef'));
     await tokenDelete(['sssss1'], api);
     await waitFor(async () => {
       const c = await api.get<ConfigMapObject>('ConfigMap', 'cluster-info', 'kube-public');
