@@ -11,7 +11,9 @@
 import { formatDuration } from '../../config/duration.js';
 import { KUBECONFIG_FILES, KUBELET_CONFIG_FILE, KUBELET_DIR, KUBELET_FLAGS_ENV_FILE, KUBERNETES_DIR, MODES } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
+import { readClientCredentials } from '../../certs-lifecycle/kubeconfig-credentials.js';
 import { bootstrapKubeconfig } from '../../join/index.js';
+import { parseCertificatePem, signedByProblem, validityProblem } from '../../pki/index.js';
 import { isForbidden } from '../../kube/errors.js';
 import type { KubeApi, NodeObject } from '../../kube/types.js';
 import { imageRepository } from '../../manifest/inputs.js';
@@ -98,7 +100,12 @@ async function renderKubeletFiles(ctx: JoinCtx, cluster: JoinClusterConfig): Pro
   };
 }
 
-/** kubeadm refuses before the TLS bootstrap when a Ready Node already carries this name. */
+/**
+ * kubeadm refuses before the TLS bootstrap when a Ready Node already carries this name. tsadm
+ * makes one exception, so that re-running a join killed after the TLS bootstrap completes it
+ * instead of locking the machine out: the Node is this machine when the local kubelet.conf holds
+ * a valid client certificate for system:node:<name>, signed by the CA discovery pinned.
+ */
 async function refuseReadyNode(ctx: JoinCtx, api: KubeApi, nodeName: string): Promise<void> {
   ctx.log.debug(`Checking for an existing Node in the cluster with name "${nodeName}" and status "Ready"`);
   let node: NodeObject | undefined;
@@ -114,9 +121,39 @@ async function refuseReadyNode(ctx: JoinCtx, api: KubeApi, nodeName: string): Pr
   }
   const conditions = (node?.status as { conditions?: Array<{ type?: string; status?: string }> } | undefined)?.conditions ?? [];
   if (conditions.some((c) => c.type === 'Ready' && c.status === 'True')) {
+    const notMine = await notThisMachinesNode(ctx, nodeName);
+    if (notMine === undefined) {
+      ctx.log.warn(`the Ready Node "${nodeName}" is this machine (${KUBELET_CONF} holds its credentials from this cluster): completing its join`);
+      return;
+    }
+    ctx.log.debug(`the Ready Node "${nodeName}" is not this machine's: ${notMine}`);
     throw new TsadmError('E_CONFLICT', `a Node with name "${nodeName}" and status "Ready" already exists in the cluster. You must delete the existing Node or change the name of this new joining Node`, {
       hint: `kubectl delete node ${nodeName} (if that machine is gone), or join with --node-name <another name>`,
     });
+  }
+}
+
+/**
+ * Why the local kubelet.conf does not show that this machine is Node NAME, or undefined when it
+ * does: it must authenticate as system:node:NAME (group system:nodes) with a current certificate
+ * signed by the cluster CA that discovery pinned.
+ */
+async function notThisMachinesNode(ctx: JoinCtx, nodeName: string): Promise<string | undefined> {
+  const text = (await ctx.host.readFile(KUBELET_CONF))?.toString('utf8');
+  if (text === undefined) return `there is no ${KUBELET_CONF}`;
+  const creds = readClientCredentials(text, KUBELET_CONF);
+  if (typeof creds === 'string') return creds;
+  const pem = creds.certPem ?? (creds.certFile ? await ctx.host.readFile(creds.certFile) : undefined);
+  if (!pem) return `${KUBELET_CONF} has no client certificate`;
+  try {
+    const cert = parseCertificatePem(pem, KUBELET_CONF);
+    const ca = parseCertificatePem((await discovery(ctx)).caPem, 'cluster CA');
+    if (cert.subject.commonName !== `system:node:${nodeName}` || !cert.subject.organization.includes('system:nodes')) {
+      return `its client certificate is for "${cert.subject.text}"`;
+    }
+    return validityProblem(cert, new Date()) ?? signedByProblem(cert, ca);
+  } catch (err) {
+    return (err as Error).message;
   }
 }
 

@@ -161,6 +161,38 @@ describeWithApiServer('join against a real API server', () => {
     expect(readdirSync(root)).toEqual([]);
   }, 60_000);
 
+  test('a re-run of a join killed after the TLS bootstrap completes: the Ready Node is this machine; another machine\'s name is still refused', async () => {
+    // A Node as a kubelet registers it (with its hostname label), then Ready.
+    const markReady = async (name: string): Promise<void> => {
+      await admin.create({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name } } });
+      const now = new Date().toISOString();
+      const r = await server.request('PATCH', `/api/v1/nodes/${name}/status`, {
+        auth: 'admin', contentType: 'application/merge-patch+json',
+        body: { status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'ok', lastHeartbeatTime: now, lastTransitionTime: now }] } },
+      });
+      expect(r.status).toBe(200);
+    };
+    // The first run got as far as the kubelet's own credentials (kubelet.conf) and a Ready Node.
+    await markReady('w7');
+    const root = newRoot();
+    mkdirSync(path.join(root, 'etc/kubernetes'), { recursive: true });
+    writeFileSync(path.join(root, 'etc/kubernetes/kubelet.conf'), server.clientKubeconfig('system:node:w7', 'system:nodes'), { mode: 0o600 });
+    const { reporter } = await join(root, { 'node-name': 'w7' });
+    expect(reporter.lines().join('\n')).toContain('the Ready Node "w7" is this machine');
+    expect(readFileSync(path.join(root, 'var/lib/kubelet/config.yaml'), 'utf8')).toBe(KUBELET_CONFIG);
+    expect(existsSync(path.join(root, 'etc/kubernetes/bootstrap-kubelet.conf'))).toBe(false);
+    const node = await admin.get<NodeObject>('Node', 'w7');
+    expect(node?.metadata.annotations?.['kubeadm.alpha.kubernetes.io/cri-socket']).toBe('/run/containerd/containerd.sock');
+
+    // Credentials of another node do not make a Ready Node this machine's.
+    await markReady('w8');
+    const other = newRoot();
+    mkdirSync(path.join(other, 'etc/kubernetes'), { recursive: true });
+    writeFileSync(path.join(other, 'etc/kubernetes/kubelet.conf'), server.clientKubeconfig('system:node:w7', 'system:nodes'), { mode: 0o600 });
+    const err = await join(other, { 'node-name': 'w8' }).catch((e: unknown) => e);
+    expect((err as Error).message).toContain('a Node with name "w8" and status "Ready" already exists in the cluster');
+  }, 60_000);
+
   test('a wrong CA pin or a wrong token secret fails in preflight and writes nothing', async () => {
     const root = newRoot();
     const pinErr = await join(root, { 'discovery-token-ca-cert-hash': [`sha256:${'0'.repeat(64)}`] }).catch((e: unknown) => e) as TsadmError;
