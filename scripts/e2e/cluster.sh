@@ -5,9 +5,9 @@
 #   cluster.sh down    remove the machines and the switch (leaves the provisioning cache)
 #   cluster.sh status  nodes and pods of a running cluster
 #
-# TSADM_CLUSTER_TOOL=tsadm (default) bootstraps with tsadm where it has the phases and says which it
-# lacks (those run with the reference kubeadm); TSADM_CLUSTER_TOOL=kubeadm uses kubeadm only.
-# TSADM_CLUSTER_KUBEADM_PHASES="etcd addon …" sends those top-level phases to kubeadm anyway.
+# TSADM_CLUSTER_TOOL=tsadm (default) bootstraps with tsadm (init on cp1, join on w1);
+# TSADM_CLUSTER_TOOL=kubeadm does the same with the reference kubeadm v1.20.2, for comparison.
+# TSADM_INIT_FLAGS / TSADM_JOIN_FLAGS add flags to tsadm's init / join.
 set -euo pipefail
 # shellcheck source=lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -20,14 +20,6 @@ OUT=$CACHE/cluster
 MACHINE="$E2E_DIR/machine.sh"
 TSADM="$REPO_ROOT/bin/tsadm"
 CRI_SOCKET=/run/containerd/containerd.sock
-# kubeadm v1.20's top-level phases; the parent ones run through their "all" child.
-INIT_PHASES=(preflight certs kubeconfig kubelet-start control-plane etcd upload-config upload-certs
-  mark-control-plane bootstrap-token kubelet-finalize addon)
-JOIN_PHASES=(preflight control-plane-prepare kubelet-start control-plane-join)
-declare -A PHASE_ARGS=([certs]="certs all" [kubeconfig]="kubeconfig all" [control-plane]="control-plane all"
-  [etcd]="etcd local" [upload-config]="upload-config all" [kubelet-finalize]="kubelet-finalize all"
-  [addon]="addon all")
-
 STAGE_TIMES=()
 # stage NAME FUNCTION: run and time one stage.
 stage() {
@@ -53,44 +45,11 @@ wait_for() {
   log "$what after $((SECONDS - t0))s"
 }
 
-# --- tool choice -----------------------------------------------------------------------------
-tsadm_runs() { [[ -f $TSADM ]] && node "$TSADM" --help >/dev/null 2>&1; }
-# tsadm_has CMD PHASE: tsadm offers `CMD phase PHASE` (kubeadm-compatible CLI). Its help must name
-# the phase: CLI libraries answer --help of an unknown subcommand with the parent's help and exit 0.
-tsadm_has() {
-  local out
-  out=$(node "$TSADM" "$1" phase "$2" --help 2>&1) && grep -q "$1 phase $2\b" <<<"$out"
-}
-
-# choose_phases CMD PHASES…: sets HAVE (phases tsadm has) and LACK (the others).
-choose_phases() {
-  local cmd=$1 p
-  shift
-  HAVE=() LACK=()
-  if [[ $TOOL == kubeadm ]] || ! tsadm_runs; then
-    LACK=("$@")
-  else
-    for p in "$@"; do
-      if ! contains "$p" ${TSADM_CLUSTER_KUBEADM_PHASES:-} && tsadm_has "$cmd" "$p"; then
-        HAVE+=("$p")
-      else
-        LACK+=("$p")
-      fi
-    done
-  fi
-}
-
-explain_choice() {
-  local cmd=$1
-  if [[ $TOOL == kubeadm ]]; then
-    log "$cmd: TSADM_CLUSTER_TOOL=kubeadm: using the reference kubeadm"
-  elif ! tsadm_runs; then
-    log "$cmd: tsadm lacks phases ${LACK[*]} (it does not run: try npm run build); using reference kubeadm for them"
-  elif ((${#LACK[@]} > 0)); then
-    log "$cmd: tsadm lacks phases ${LACK[*]}; using reference kubeadm for them"
-  else
-    log "$cmd: tsadm has every phase: using tsadm"
-  fi
+# --- tool ----------------------------------------------------------------------------------
+# tsadm must be built (npm run cluster builds first); say so plainly rather than failing inside a machine.
+require_tool() {
+  [[ $TOOL == kubeadm ]] && return 0
+  [[ -f $REPO_ROOT/dist/tsadm.mjs ]] || die "tsadm is not built: run npm run build (npm run cluster does it)"
 }
 
 # run_logged LOG CMD…: run CMD showing its output and keeping it in LOG; fail with a pointer to LOG.
@@ -104,8 +63,6 @@ run_logged() {
   ((rc == 0)) || die "$* failed (exit $rc); see $logfile"
 }
 
-contains() { local x=$1; shift; printf '%s\n' "$@" | grep -qx -- "$x"; }
-
 # --- stages ----------------------------------------------------------------------------------
 do_provision() { bash "$E2E_DIR/provision.sh"; }
 
@@ -117,74 +74,42 @@ do_machines() {
 do_init() {
   mkdir -p "$OUT"
   "$E2E_DIR/kubeadm-config.sh" "$CP_IP" "$CP" >"$OUT/kubeadm-config.yaml"
-  choose_phases init "${INIT_PHASES[@]}"
-  explain_choice init
-  if ((${#HAVE[@]} == 0)); then
-    # Reference kubeadm end to end. Preflight needs crictl, which Debian lacks: skipped (the
-    # images it would pull are imported already).
+  if [[ $TOOL == kubeadm ]]; then
+    log "init: the reference kubeadm (TSADM_CLUSTER_TOOL=kubeadm)"
+    # Its preflight needs crictl, which Debian lacks: skipped (the images it would pull are imported already).
     run_logged "$OUT/init.log" in_cp kubeadm init --config "$OUT/kubeadm-config.yaml" --skip-phases=preflight
-  elif ((${#LACK[@]} == 0)); then
+  else
+    log "init: tsadm"
     # shellcheck disable=SC2086
     run_logged "$OUT/init.log" in_cp node "$TSADM" init --config "$OUT/kubeadm-config.yaml" ${TSADM_INIT_FLAGS:-}
-  else
-    run_logged "$OUT/init.log" init_by_phases
   fi
   in_cp cat /etc/kubernetes/admin.conf >"$OUT/admin.conf"
   chmod 600 "$OUT/admin.conf"
 }
 
-# Mixed init: each phase from tsadm when it has it, else from kubeadm (preflight only from tsadm).
-init_by_phases() {
-  local p args
-  for p in "${INIT_PHASES[@]}"; do
-    args=${PHASE_ARGS[$p]:-$p}
-    if contains "$p" "${HAVE[@]}"; then
-      log "init phase $p: tsadm"
-      # shellcheck disable=SC2086
-      in_cp node "$TSADM" init phase $args --config "$OUT/kubeadm-config.yaml" || return 1
-    elif [[ $p == preflight ]]; then
-      log "init phase preflight: skipped (kubeadm's needs crictl)"
-    else
-      log "init phase $p: kubeadm"
-      # shellcheck disable=SC2086
-      in_cp kubeadm init phase $args --config "$OUT/kubeadm-config.yaml" || return 1
-    fi
-    # kubeadm's hidden wait-control-plane phase sits between etcd and upload-config.
-    [[ $p == etcd ]] && wait_for 240 "the API server" kubectl_cp get --raw=/healthz
-  done
-  # Printed as kubeadm does, so join_command finds it in the log.
-  kubectl_join_command
-}
-
-kubectl_join_command() { in_cp kubeadm token create --print-join-command; }
-
-# The worker join command kubeadm/tsadm printed (continuation lines joined), or a fresh one.
+# The worker join command init printed (continuation lines joined), or a fresh one from the same tool.
 join_command() {
   local cmd
-  cmd=$(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$OUT/init.log" | grep -E '^\s*kubeadm join ' |
+  cmd=$(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$OUT/init.log" | grep -E '^\s*(kubeadm|tsadm) join ' |
     grep -v -- '--control-plane' | tail -1 | sed 's/^\s*//; s/\s\+/ /g' || true)
-  [[ -n $cmd ]] || cmd=$(kubectl_join_command)
+  if [[ -z $cmd ]]; then
+    if [[ $TOOL == kubeadm ]]; then cmd=$(in_cp kubeadm token create --print-join-command)
+    else cmd=$(in_cp node "$TSADM" token create --print-join-command); fi
+  fi
   echo "$cmd"
 }
 
 do_join() {
   local cmd args
   cmd=$(join_command)
-  log "join command: $cmd"
-  read -r -a args <<<"${cmd#kubeadm join }"
-  choose_phases join "${JOIN_PHASES[@]}"
-  explain_choice join
-  if ((${#HAVE[@]} == 0)); then
+  log "join command: ${cmd%% --token *} --token <redacted> --discovery-token-ca-cert-hash ${cmd##* --discovery-token-ca-cert-hash }"
+  read -r -a args <<<"$cmd"
+  args=("${args[@]:2}") # drop "kubeadm join" / "tsadm join"
+  if [[ $TOOL == kubeadm ]]; then
     run_logged "$OUT/join.log" "$MACHINE" exec "$WORKER" -- kubeadm join "${args[@]}" --cri-socket "$CRI_SOCKET" --skip-phases=preflight
-  elif ((${#LACK[@]} == 0)); then
+  else
     # shellcheck disable=SC2086
     run_logged "$OUT/join.log" "$MACHINE" exec "$WORKER" -- node "$TSADM" join "${args[@]}" --cri-socket "$CRI_SOCKET" ${TSADM_JOIN_FLAGS:-}
-  else
-    # A worker needs only kubelet-start (control-plane-prepare/-join do nothing for it).
-    local tool=(kubeadm)
-    contains kubelet-start "${HAVE[@]}" && tool=(node "$TSADM")
-    log "join phase kubelet-start: ${tool[*]}"
-    run_logged "$OUT/join.log" "$MACHINE" exec "$WORKER" -- "${tool[@]}" join phase kubelet-start "${args[@]}" --cri-socket "$CRI_SOCKET"
   fi
 }
 
@@ -236,6 +161,7 @@ cluster_healthy() {
 
 cmd_up() {
   [[ $TOOL == tsadm || $TOOL == kubeadm ]] || die "TSADM_CLUSTER_TOOL must be tsadm or kubeadm"
+  require_tool
   stage provision do_provision
   if cluster_healthy; then
     log "cluster already up"
