@@ -331,3 +331,14 @@ export async function hostTraces(): Promise<HostTraces> {
   const stateDirEntries = existsSync(machinesDir) ? readdirSync(machinesDir) : [];
   return { processes, netns, links, mounts, cgroupRoots, iptables, stateDirEntries };
 }
+
+/** Asserts that teardown left the host as BASELINE found it, and no machine cgroup root or state behind. */
+export function expectHostAsBefore(after: HostTraces, baseline: HostTraces): void {
+  expect(after.processes).toEqual(baseline.processes);
+  expect(after.netns).toEqual(baseline.netns);
+  expect(after.links).toEqual(baseline.links);
+  expect(after.mounts).toEqual(baseline.mounts);
+  expect(after.cgroupRoots).toEqual([]);
+  expect(after.iptables).toEqual(baseline.iptables);
+  expect(after.stateDirEntries).toEqual([]);
+}

@@ -6,6 +6,7 @@
 import {
   createMachine,
   destroyAll,
+  expectHostAsBefore,
   hostTraces,
   kubectl,
   machineExec,
@@ -124,13 +125,6 @@ describe('reference kubeadm on harness machines', () => {
 
     await destroyAll();
 
-    const after = await hostTraces();
-    expect(after.processes).toEqual(baseline.processes);
-    expect(after.netns).toEqual(baseline.netns);
-    expect(after.links).toEqual(baseline.links);
-    expect(after.mounts).toEqual(baseline.mounts);
-    expect(after.cgroupRoots).toEqual([]);
-    expect(after.iptables).toEqual(baseline.iptables);
-    expect(after.stateDirEntries).toEqual([]);
+    expectHostAsBefore(await hostTraces(), baseline);
   }, 5 * MIN);
 });
