@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // What start-up has to load: bundles the CLI like scripts/build.mjs (into a temp dir) and prints
 // the bytes per package in the entry chunk and in the chunks it imports statically (dynamic
-// imports — listr2, grpc, execa — are loaded only by the commands that need them).
+// imports — listr2, grpc, execa, client-node's config module — are loaded only by the commands that need them).
 //   node bench/bundle-report.mjs
 import { build } from 'esbuild';
 import { mkdtempSync, rmSync } from 'node:fs';

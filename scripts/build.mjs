@@ -1,5 +1,5 @@
 // Bundles the CLI into dist/tsadm.mjs. Heavy modules that only some commands need
-// (listr2, execa, gRPC) stay behind dynamic import() so they are split into
+// (listr2, execa, gRPC, client-node's KubeConfig) stay behind dynamic import() so they are split into
 // separate chunks and loaded only by the commands that use them.
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';

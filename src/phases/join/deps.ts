@@ -29,7 +29,8 @@ export interface JoinDeps {
   hostname(): string;
   /** The local address this machine uses towards a server URL (a worker's node address). */
   localAddress(serverUrl: string): Promise<string | undefined>;
-  /** How often to look for kubelet.conf while the kubelet bootstraps (kubeadm 1.20: 5 s; modern 1 s). */
+  /** How often to look for kubelet.conf while the kubelet bootstraps (kubeadm 1.20: 5 s; modern 1 s; tsadm 0.5 s, as its other
+   * readiness polls: a stat per poll, and the join returns up to half a second sooner). */
   readonly tlsBootstrapPollMs: number;
   /** etcd: kubeadm waits 8 × 5 s for a new member to join. */
   readonly etcdHealthChecks: { readonly retries: number; readonly intervalMs: number };
@@ -51,7 +52,7 @@ export function realJoinDeps(overrides: Partial<JoinDeps> = {}): JoinDeps {
     system: realSystem,
     hostname: () => osHostname().trim().toLowerCase(),
     localAddress: localAddressTowards,
-    tlsBootstrapPollMs: 1000,
+    tlsBootstrapPollMs: 500,
     etcdHealthChecks: { retries: 8, intervalMs: 5000 },
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     ...overrides,
