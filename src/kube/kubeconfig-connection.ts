@@ -1,12 +1,13 @@
 /**
  * The TLS and auth settings of a kubeconfig's current context, resolved by
  * @kubernetes/client-node's KubeConfig (embedded or file CA, client certificate and key, bearer
- * token or token file, basic auth, exec and auth-provider plugins, tls-server-name,
- * insecure-skip-tls-verify), so tsadm reads kubeconfigs the way the Kubernetes clients do.
+ * token, basic auth, exec and auth-provider plugins, tls-server-name, insecure-skip-tls-verify),
+ * so tsadm reads kubeconfigs the way the Kubernetes clients do.
  *
  * Only client-node's config module is imported, and only here, when a command opens a
- * connection: that module alone bundles to ~0.8 MB (the package's index pulls in every typed API,
- * ~14 MB, which cost ~220 ms CPU and ~57 MB RSS per command; BENCHMARKS.md). Requests themselves
+ * connection: that module alone bundles to a 1.4 MB chunk (~0.16 s CPU to load); the package's
+ * index pulls in every typed API, ~14 MB, which cost ~220 ms CPU and ~57 MB RSS per command
+ * (BENCHMARKS.md). Requests themselves
  * go through ./transport.ts as raw JSON, because client-node's typed models rewrite objects and
  * would break "no change → no write".
  */

@@ -8,7 +8,7 @@ import { FlattenedSign, flattenedVerify } from 'jose';
  */
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 
-/** The signature the bootstrapsigner would write for CONTENT and the token (tests and dry runs use it). */
+/** The signature the bootstrapsigner would write for CONTENT and the token (tests sign cluster-info with it). */
 export async function computeDetachedSignature(content: string, tokenId: string, tokenSecret: string): Promise<string> {
   // Header key order alg, kid is what Go's encoder writes, so the string equals the cluster's.
   // The HMAC key is the 16-character secret only, not "id.secret".
