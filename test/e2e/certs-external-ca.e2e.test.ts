@@ -17,7 +17,7 @@ const MIN = 60_000;
 const SIGN_SCRIPT = String.raw`
 set -eu
 CFG=$1; TSADM="node $2"
-O=/root/outside-pki; P=/etc/kubernetes/pki; K=/etc/kubernetes
+O=/var/lib/outside-pki; P=/etc/kubernetes/pki; K=/etc/kubernetes
 mkdir -p $O/etcd $P/etcd
 ca() {
   openssl req -x509 -newkey rsa:2048 -nodes -keyout $O/$1.key -out $O/$1.crt -days 3650 -subj "/O=Example Corp/CN=$2" \

@@ -7,7 +7,7 @@
 import { execa } from 'execa';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { cacheDir, destroyAll, expectHostAsBefore, hostTraces, provision, repoRoot, requireComponents, type HostTraces } from './harness.js';
+import { cacheDir, cleanHostBaseline, destroyAll, expectHostAsBefore, hostTraces, repoRoot, type HostTraces } from './harness.js';
 import { componentsBinDir } from '../helpers/components.js';
 
 const MIN = 60_000;
@@ -26,10 +26,7 @@ async function clusterSh(action: 'up' | 'down'): Promise<{ exitCode: number; all
 }
 
 beforeAll(async () => {
-  await provision();
-  requireComponents();
-  await destroyAll();
-  baseline = await hostTraces();
+  baseline = await cleanHostBaseline();
 }, 20 * MIN);
 
 afterAll(async () => {

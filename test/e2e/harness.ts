@@ -9,7 +9,7 @@
 import { execa } from 'execa';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { cacheDir } from '../helpers/components.js';
+import { cacheDir, requireComponents } from '../helpers/components.js';
 
 export { cacheDir, referenceKubeadmPath, requireComponents } from '../helpers/components.js';
 
@@ -330,6 +330,17 @@ export async function hostTraces(): Promise<HostTraces> {
   const machinesDir = path.join(stateDir(), 'machines');
   const stateDirEntries = existsSync(machinesDir) ? readdirSync(machinesDir) : [];
   return { processes, netns, links, mounts, cgroupRoots, iptables, stateDirEntries };
+}
+
+/**
+ * Provision (cheap when cached), remove machines an interrupted run may have left, and return
+ * the host's traces as they are now: the baseline teardown must return to.
+ */
+export async function cleanHostBaseline(): Promise<HostTraces> {
+  await provision();
+  requireComponents();
+  await destroyAll();
+  return hostTraces();
 }
 
 /** Asserts that teardown left the host as BASELINE found it, and no machine cgroup root or state behind. */

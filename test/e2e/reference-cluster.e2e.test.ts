@@ -4,6 +4,7 @@
  * service-manager seam; and teardown leaves nothing behind on the host.
  */
 import {
+  cleanHostBaseline,
   createMachine,
   destroyAll,
   expectHostAsBefore,
@@ -11,10 +12,8 @@ import {
   kubectl,
   machineExec,
   podPhases,
-  provision,
   referenceInit,
   referenceJoin,
-  requireComponents,
   waitClusterReady,
   waitFor,
   type HostTraces,
@@ -30,11 +29,7 @@ const TEST_TIMEOUT = 15 * MIN;
 let baseline: HostTraces;
 
 beforeAll(async () => {
-  await provision();
-  requireComponents();
-  // A previous, interrupted run may have left machines: start clean, then remember the host.
-  await destroyAll();
-  baseline = await hostTraces();
+  baseline = await cleanHostBaseline();
 }, 20 * MIN);
 
 afterAll(async () => {

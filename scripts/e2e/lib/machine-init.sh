@@ -30,7 +30,7 @@ for i in "${!SHARES[@]}"; do
 done
 
 # Writable copies of the host's system dirs: /etc/kubernetes, /etc/cni, /var/log/pods,
-# /usr/libexec/kubernetes, /root/.kube ... stay inside the machine.
+# /usr/libexec/kubernetes, root's ~/.kube ... stay inside the machine.
 for d in etc usr var root; do
   mkdir -p "$MACHINE_RUN/ovl/$d/upper" "$MACHINE_RUN/ovl/$d/work"
   mount -t overlay "tsadm-$d" -o "lowerdir=/$d,upperdir=$MACHINE_RUN/ovl/$d/upper,workdir=$MACHINE_RUN/ovl/$d/work" "/$d"
