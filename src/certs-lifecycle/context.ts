@@ -9,7 +9,7 @@ import type { ResolvedInitConfig } from '../config/types.js';
 import { KUBERNETES_DIR } from '../constants.js';
 import { defaultRouteAddress, nodeHostname } from '../host/network.js';
 import type { Logger } from '../log/events.js';
-import type { PkiCtx } from '../phases/certs/index.js';
+import type { PkiCtx } from '../phases/certs/context.js';
 import { profileFor } from '../versions/resolve.js';
 import { readConfigFile, type Runtime } from '../workflows/runtime.js';
 

@@ -4,7 +4,7 @@
  * write new embedded ones back while keeping every other field of the file.
  */
 import yaml from 'js-yaml';
-import { dumpKubeconfig } from '../phases/kubeconfig/index.js';
+import { dumpKubeconfig } from '../phases/kubeconfig/render.js';
 
 export interface ClientCredentials {
   readonly userName: string;

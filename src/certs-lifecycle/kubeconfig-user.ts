@@ -6,9 +6,14 @@
  * the CA's own expiry. The server is the control-plane endpoint, as for admin.conf.
  */
 import { TsadmError } from '../errors.js';
-import { certRow, leafValidity, loadCA } from '../phases/certs/index.js';
-import { controlPlaneEndpointURL, renderKubeconfig } from '../phases/kubeconfig/index.js';
-import { encodePrivateKeyPem, generateKeyPair, randomSerial, signCertificate } from '../pki/index.js';
+import { certRow } from '../phases/certs/cert-table.js';
+import { leafValidity } from '../phases/certs/validity.js';
+import { loadCA } from '../phases/certs/ca.js';
+import { controlPlaneEndpointURL } from '../phases/kubeconfig/endpoint.js';
+import { renderKubeconfig } from '../phases/kubeconfig/render.js';
+import { encodePrivateKeyPem, generateKeyPair } from '../pki/keys.js';
+import { randomSerial } from '../pki/serial.js';
+import { signCertificate } from '../pki/sign.js';
 import type { LifecycleCtx } from './context.js';
 
 export interface KubeconfigUserOptions {

@@ -7,8 +7,10 @@ import type { KeyObject } from 'node:crypto';
 import path from 'node:path';
 import { TsadmError } from '../errors.js';
 import type { Host } from '../host/host.js';
-import { parseCertificatePem, parsePrivateKeyPem, type Certificate } from '../pki/index.js';
-import { pkiFiles, readCertificate, readPrivateKey } from '../phases/certs/index.js';
+import { parseCertificatePem, type Certificate } from '../pki/certificate.js';
+import { parsePrivateKeyPem } from '../pki/keys.js';
+import { pkiFiles } from '../phases/certs/paths.js';
+import { readCertificate, readPrivateKey } from '../phases/certs/load.js';
 import type { CertEntry, KubeconfigEntry } from './inventory.js';
 import { readClientCredentials } from './kubeconfig-credentials.js';
 

@@ -4,8 +4,11 @@
  * new validity period computed as the certs phase computes it, capped at the CA's own expiry.
  */
 import type { ClusterConfiguration } from '../config/types.js';
-import { leafValidity } from '../phases/certs/index.js';
-import { randomSerial, type Certificate, type CertificateTemplate, type ExtKeyUsage } from '../pki/index.js';
+import { leafValidity } from '../phases/certs/validity.js';
+import { randomSerial } from '../pki/serial.js';
+import type { Certificate } from '../pki/certificate.js';
+import type { CertificateTemplate } from '../pki/sign.js';
+import type { ExtKeyUsage } from '../pki/oids.js';
 import type { VersionProfile } from '../versions/table.js';
 
 export interface RenewalTemplate {

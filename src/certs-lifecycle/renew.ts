@@ -12,10 +12,13 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import { MODES } from '../constants.js';
 import { TsadmError } from '../errors.js';
 import type { FileKind } from '../host/host.js';
-import { certRow, loadCA, pkiFiles, type LoadedCA } from '../phases/certs/index.js';
-import {
-  encodePrivateKeyPem, generateKeyPair, isSignedBy, keyAlgorithmOf, keyMatchesCertificate, signCertificate, type Certificate,
-} from '../pki/index.js';
+import { certRow } from '../phases/certs/cert-table.js';
+import { loadCA, type LoadedCA } from '../phases/certs/ca.js';
+import { pkiFiles } from '../phases/certs/paths.js';
+import { encodePrivateKeyPem, generateKeyPair, keyAlgorithmOf } from '../pki/keys.js';
+import { isSignedBy, keyMatchesCertificate } from '../pki/verify.js';
+import { signCertificate } from '../pki/sign.js';
+import type { Certificate } from '../pki/certificate.js';
 import type { LifecycleCtx } from './context.js';
 import { componentsToRestart, inventory, type CertEntry, type Component } from './inventory.js';
 import { withClientCredentials } from './kubeconfig-credentials.js';

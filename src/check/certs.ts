@@ -1,8 +1,11 @@
 import { createPublicKey } from 'node:crypto';
 import { errorMessage } from '../errors.js';
-import { CERT_ROWS, SA_BASE_NAME, leafProblems, pkiFiles, publicKeyPath, readCertificate, readPrivateKey, type CertRow } from '../phases/certs/index.js';
-import { signedByProblem, validityProblem, keyMatchesCertificate } from '../pki/index.js';
-import type { CheckFinding } from '../workflow/phase.js';
+import { CERT_ROWS, SA_BASE_NAME, type CertRow } from '../phases/certs/cert-table.js';
+import { leafProblems } from '../phases/certs/check.js';
+import { pkiFiles, publicKeyPath } from '../phases/certs/paths.js';
+import { readCertificate, readPrivateKey } from '../phases/certs/load.js';
+import { signedByProblem, validityProblem, keyMatchesCertificate } from '../pki/verify.js';
+import type { CheckFinding } from '../engine/phase.js';
 import type { InitCtx } from '../workflows/context.js';
 
 const DAY = 24 * 3600 * 1000;

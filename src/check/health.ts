@@ -1,7 +1,7 @@
 import { PORTS } from '../constants.js';
 import { controlPlaneHealthTargets, kubeletHealthTarget } from '../phases/kubelet/targets.js';
 import { httpHealthCheck, type HealthCheck } from '../phases/kubelet/http-check.js';
-import type { CheckFinding } from '../workflow/phase.js';
+import type { CheckFinding } from '../engine/phase.js';
 import type { InitCtx } from '../workflows/context.js';
 
 /** The component a phase leaves running, by the health endpoint that answers when its pod runs. */

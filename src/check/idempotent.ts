@@ -6,7 +6,7 @@ import type { Reporter } from '../log/events.js';
 import { PhaseLogger } from '../log/logger.js';
 import { journalOf, type JournalStep } from '../plan/journal.js';
 import { diffNode, nodeView } from '../plan/diff.js';
-import type { CheckFinding, Phase } from '../workflow/phase.js';
+import type { CheckFinding, Phase } from '../engine/phase.js';
 
 const SILENT: Reporter = { emit: () => undefined, close: async () => undefined };
 

@@ -1,7 +1,7 @@
 import { openKubeApi } from '../kube/open.js';
 import { NO_RETRY } from '../kube/retry.js';
-import { CERT_ROWS, SA_BASE_NAME } from '../phases/certs/index.js';
-import type { CheckFinding, Phase } from '../workflow/phase.js';
+import { CERT_ROWS, SA_BASE_NAME } from '../phases/certs/cert-table.js';
+import type { CheckFinding, Phase } from '../engine/phase.js';
 import type { InitCtx } from '../workflows/context.js';
 import { checkCertificate, checkServiceAccountKey } from './certs.js';
 import { checkHealth } from './health.js';

@@ -1,7 +1,7 @@
 import { errorMessage } from '../errors.js';
 import type { PhaseLogger } from '../log/logger.js';
-import { flatten, type CheckFinding, type Phase } from '../workflow/phase.js';
-import { computeSelection } from '../workflow/selection.js';
+import { flatten, type CheckFinding, type Phase } from '../engine/phase.js';
+import { computeSelection } from '../engine/selection.js';
 import type { InitCtx } from '../workflows/context.js';
 import { verifierFor } from './registry.js';
 

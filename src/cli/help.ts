@@ -1,4 +1,4 @@
-import type { Phase } from '../workflow/phase.js';
+import type { Phase } from '../engine/phase.js';
 
 /** kubeadm's indented phase list (Runner.Help): parents by name, children as "/name". */
 export function phaseHelpTree<C>(phases: readonly Phase<C>[]): string {

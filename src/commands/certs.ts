@@ -1,11 +1,13 @@
 import type { Argv, ArgumentsCamelCase } from 'yargs';
-import { generateCertificateKey } from '../phases/cluster/index.js';
+import { generateCertificateKey } from '../phases/cluster/upload-certs-render.js';
 import type { CommandEnv } from '../workflows/runtime.js';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
 import { createRuntime, type Runtime } from '../workflows/runtime.js';
 import type { FlagValues } from '../cli/flags.js';
 import { TsadmError } from '../errors.js';
-import { EXIT_EXPIRING, parseThreshold, renewableNames, type ExpirationFormat } from '../certs-lifecycle/index.js';
+import { EXIT_EXPIRING, parseThreshold } from '../certs-lifecycle/threshold.js';
+import { renewableNames } from '../certs-lifecycle/inventory.js';
+import type { ExpirationFormat } from '../certs-lifecycle/expiration-format.js';
 import { runCheckExpiration, runGenerateCsr, runRenew } from '../certs-lifecycle/run.js';
 
 type Args = ArgumentsCamelCase<Record<string, unknown>>;

@@ -3,7 +3,7 @@ import type { FlagName } from '../cli/flags.js';
 import { addFlags, flagValuesFrom } from '../cli/workflow-command.js';
 import { runChecks, type PhaseCheck } from '../check/run.js';
 import { TsadmError } from '../errors.js';
-import { flagsOfTree } from '../workflow/phase.js';
+import { flagsOfTree } from '../engine/phase.js';
 import { buildInitContext, errorData, initPhases } from '../workflows/init.js';
 import { createRuntime, type CommandEnv } from '../workflows/runtime.js';
 

@@ -3,7 +3,7 @@ import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
 import { TsadmError } from '../errors.js';
 import { openKubeApi } from '../kube/open.js';
 import type { KubeApi } from '../kube/types.js';
-import { TOKEN_CREATE_DEFAULTS, tokenCreate, tokenDelete, tokenGenerate, tokenList } from '../token/index.js';
+import { TOKEN_CREATE_DEFAULTS, tokenCreate, tokenDelete, tokenGenerate, tokenList } from '../token/commands.js';
 import type { TokenListFormat } from '../token/list-format.js';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
 import { createRuntime, type CommandEnv, type Runtime } from '../workflows/runtime.js';

@@ -1,6 +1,6 @@
 import { TsadmError, errorMessage } from '../errors.js';
 import type { Logger } from '../log/events.js';
-import { caCertHash } from '../pki/index.js';
+import { caCertHash } from '../pki/hash.js';
 import { verifyDetachedSignature } from '../token/jws.js';
 import {
   CLUSTER_INFO_PATH, JWS_KEY_PREFIX, endpointURL, parseClusterInfoKubeconfig, pemCertificates, readClusterInfoAnswer, signedTokenIds,

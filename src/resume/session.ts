@@ -2,8 +2,8 @@ import { TsadmError, errorMessage, isTsadmError } from '../errors.js';
 import type { Host } from '../host/host.js';
 import { sha256Hex } from '../host/rooted-host.js';
 import type { PhaseLogger } from '../log/logger.js';
-import type { CheckFinding, Phase } from '../workflow/phase.js';
-import type { PhaseHooks } from '../workflow/runner.js';
+import type { CheckFinding, Phase } from '../engine/phase.js';
+import type { PhaseHooks } from '../engine/runner.js';
 import { inputDigest } from './digest.js';
 import { STATE_FILE, STATE_VERSION, readState, writeState, type PhaseRecord, type RunState } from './state.js';
 

@@ -1,6 +1,6 @@
 import yaml from 'js-yaml';
 import { TsadmError } from '../errors.js';
-import { caCertHash } from '../pki/index.js';
+import { caCertHash } from '../pki/hash.js';
 
 /**
  * The `join` command kubeadm prints (cmd/kubeadm/app/cmd/util/join.go), with "tsadm" for

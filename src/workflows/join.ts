@@ -2,12 +2,15 @@ import { FLAG_NAMES, type FlagValues } from '../cli/flags.js';
 import type { WorkflowRequest, WorkflowSpec } from '../cli/workflow-command.js';
 import { resolveJoinConfig } from '../config/load.js';
 import { defaultRouteAddress, nodeHostname } from '../host/network.js';
-import { validateTree, type Phase } from '../workflow/phase.js';
-import { runPhases } from '../workflow/runner.js';
-import {
-  checkEtcdPhase, controlPlaneJoinPhase, controlPlanePreparePhase, joinDoneText, joinKubeletStartPhase, joinPreflightPhase, newJoinRunState, realJoinDeps,
-  type JoinDeps,
-} from '../phases/join/index.js';
+import { validateTree, type Phase } from '../engine/phase.js';
+import { runPhases } from '../engine/runner.js';
+import { checkEtcdPhase, controlPlaneJoinPhase } from '../phases/join/control-plane-join.js';
+import { controlPlanePreparePhase } from '../phases/join/control-plane-prepare.js';
+import { joinDoneText } from '../phases/join/closing.js';
+import { joinKubeletStartPhase } from '../phases/join/kubelet-start.js';
+import { joinPreflightPhase } from '../phases/join/preflight.js';
+import { newJoinRunState } from '../phases/join/state.js';
+import { realJoinDeps, type JoinDeps } from '../phases/join/deps.js';
 import type { JoinCtx } from './context.js';
 import { reportDryRun } from './dry-run-report.js';
 import { errorData } from './init.js';

@@ -3,11 +3,14 @@ import type { WorkflowRequest, WorkflowSpec } from '../cli/workflow-command.js';
 import { resolveResetConfig } from '../config/load.js';
 import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
 import { nodeHostname } from '../host/network.js';
-import { validateTree, type Phase } from '../workflow/phase.js';
-import { runPhases } from '../workflow/runner.js';
-import {
-  cleanupNodePhase, newResetRunState, realResetDeps, removeEtcdMemberPhase, resetPreflightPhase, updateClusterStatusPhase, type ResetDeps,
-} from '../phases/reset/index.js';
+import { validateTree, type Phase } from '../engine/phase.js';
+import { runPhases } from '../engine/runner.js';
+import { cleanupNodePhase } from '../phases/reset/cleanup-node.js';
+import { newResetRunState } from '../phases/reset/state.js';
+import { realResetDeps, type ResetDeps } from '../phases/reset/deps.js';
+import { removeEtcdMemberPhase } from '../phases/reset/remove-etcd-member.js';
+import { resetPreflightPhase } from '../phases/reset/preflight.js';
+import { updateClusterStatusPhase } from '../phases/reset/update-cluster-status.js';
 import type { ResetCtx } from './context.js';
 import { reportDryRun } from './dry-run-report.js';
 import { errorData } from './init.js';

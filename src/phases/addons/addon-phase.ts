@@ -1,4 +1,4 @@
-import type { Phase } from '../../workflow/phase.js';
+import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
 import { kubeFor } from '../cluster/api.js';
 import { controlPlaneEndpointFor } from '../kubeconfig/endpoint.js';

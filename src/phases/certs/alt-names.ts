@@ -5,7 +5,8 @@
  */
 import type { ResolvedInitConfig } from '../../config/types.js';
 import { TsadmError } from '../../errors.js';
-import { indexedIP, isDNS1123Subdomain, isWildcardDNS1123Subdomain, normalizeIP } from '../../pki/index.js';
+import { indexedIP, normalizeIP } from '../../pki/ip.js';
+import { isDNS1123Subdomain, isWildcardDNS1123Subdomain } from '../../pki/hostnames.js';
 import { parseHostPort } from '../kubeconfig/endpoint.js';
 
 export interface AltNames {

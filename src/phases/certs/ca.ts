@@ -5,9 +5,10 @@
  */
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { TsadmError } from '../../errors.js';
-import {
-  encodePrivateKeyPem, keyMatchesCertificate, signCertificate, validityProblem, type Certificate,
-} from '../../pki/index.js';
+import { encodePrivateKeyPem } from '../../pki/keys.js';
+import { keyMatchesCertificate, validityProblem } from '../../pki/verify.js';
+import { signCertificate } from '../../pki/sign.js';
+import type { Certificate } from '../../pki/certificate.js';
 import type { CertRow } from './cert-table.js';
 import type { PkiCtx } from './context.js';
 import { keyPoolFor } from './run-state.js';

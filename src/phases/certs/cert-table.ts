@@ -5,7 +5,8 @@
  */
 import type { FlagName } from '../../cli/flags.js';
 import type { ResolvedInitConfig } from '../../config/types.js';
-import type { DistinguishedName, ExtKeyUsage } from '../../pki/index.js';
+import type { DistinguishedName } from '../../pki/name.js';
+import type { ExtKeyUsage } from '../../pki/oids.js';
 import type { VersionProfile } from '../../versions/table.js';
 import { NO_ALT_NAMES, apiServerAltNames, etcdAltNames, type AltNames } from './alt-names.js';
 

@@ -5,7 +5,8 @@
 import { createPublicKey } from 'node:crypto';
 import { TsadmError } from '../../errors.js';
 import { MODES } from '../../constants.js';
-import { createCsr, encodePrivateKeyPem, parseCsrPem, sameKey } from '../../pki/index.js';
+import { createCsr, parseCsrPem } from '../../pki/csr.js';
+import { encodePrivateKeyPem, sameKey } from '../../pki/keys.js';
 import type { CertConfig, CertRow } from './cert-table.js';
 import type { PkiCtx } from './context.js';
 import { readPrivateKey } from './load.js';

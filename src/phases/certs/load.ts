@@ -2,7 +2,8 @@
 import type { KeyObject } from 'node:crypto';
 import { TsadmError, isTsadmError } from '../../errors.js';
 import type { Host } from '../../host/host.js';
-import { parseCertificatePem, parsePrivateKeyPem, parsePublicKeyPem, type Certificate } from '../../pki/index.js';
+import { parseCertificatePem, type Certificate } from '../../pki/certificate.js';
+import { parsePrivateKeyPem, parsePublicKeyPem } from '../../pki/keys.js';
 import type { PkiFiles } from './paths.js';
 
 export interface ExistingPair {

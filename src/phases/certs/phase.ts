@@ -7,7 +7,7 @@
  * stop the run with E_CONFLICT; a CA without its key (external CA) is used but never signs.
  * Dry-run: the same code on a DryRunHost; nothing reaches the disk.
  */
-import type { Phase } from '../../workflow/phase.js';
+import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
 import { ensureCA } from './ca.js';
 import { CERT_ROWS, SA_BASE_NAME, type CertRow } from './cert-table.js';

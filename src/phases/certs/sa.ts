@@ -5,7 +5,7 @@
  */
 import { TsadmError } from '../../errors.js';
 import { MODES } from '../../constants.js';
-import { encodePrivateKeyPem, encodePublicKeyPem, sameKey } from '../../pki/index.js';
+import { encodePrivateKeyPem, encodePublicKeyPem, sameKey } from '../../pki/keys.js';
 import type { PkiCtx } from './context.js';
 import { readPrivateKey, readPublicKey } from './load.js';
 import { keyPath, pkiFiles, publicKeyPath } from './paths.js';

@@ -4,7 +4,8 @@
  * command's start and uses random serials. Times are whole seconds, as X.509 stores them.
  */
 import type { ClusterConfiguration } from '../../config/types.js';
-import { randomSerial, type Certificate } from '../../pki/index.js';
+import { randomSerial } from '../../pki/serial.js';
+import type { Certificate } from '../../pki/certificate.js';
 import type { VersionProfile } from '../../versions/table.js';
 
 export interface Validity {

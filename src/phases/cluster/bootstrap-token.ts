@@ -6,7 +6,7 @@ import type { KubeApi, SecretObject } from '../../kube/types.js';
 import { parseToken, tokenSecretName } from '../../token/bootstrap-token.js';
 import { parseRfc3339 } from '../../token/rfc3339.js';
 import { tokenToSecret, TOKEN_NAMESPACE } from '../../token/secret.js';
-import type { Phase } from '../../workflow/phase.js';
+import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
 import { clusterAdminsBinding, kubeFor } from './api.js';
 import { CLUSTER_INFO_CM, KUBE_PUBLIC, clusterInfoConfigMap, clusterInfoKubeconfig, clusterInfoRbac, nodeBootstrapRbac } from './bootstrap-token-render.js';

@@ -4,7 +4,7 @@ import { dumpYaml } from '../../config/serialize.js';
 import { KUBECONFIG_FILES, KUBELET_DIR, MODES } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
 import type { VersionProfile } from '../../versions/table.js';
-import type { Phase } from '../../workflow/phase.js';
+import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
 
 /**

@@ -2,7 +2,7 @@ import type { Taint as ConfigTaint } from '../../config/types.js';
 import type { Logger } from '../../log/events.js';
 import type { KubeApi, NodeMutation, PatchNodeOptions, Taint } from '../../kube/types.js';
 import type { VersionProfile } from '../../versions/table.js';
-import type { Phase } from '../../workflow/phase.js';
+import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
 import { kubeFor } from './api.js';
 import { PATCH_NODE_OPTIONS } from './node-patch.js';

@@ -3,7 +3,7 @@ import type { Logger } from '../../log/events.js';
 import type { KubeApi } from '../../kube/types.js';
 import { generateToken, type RandomSource } from '../../token/bootstrap-token.js';
 import { tokenToSecret } from '../../token/secret.js';
-import type { Phase } from '../../workflow/phase.js';
+import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
 import { kubeFor } from './api.js';
 import {

@@ -14,7 +14,7 @@ import { gatherHostFacts } from '../../manifest/host-facts.js';
 import { staticPodConfigFromInit } from '../../manifest/inputs.js';
 import type { StaticPodComponent } from '../../manifest/pod.js';
 import { patchedManifest, writeManifest } from '../../manifest/write.js';
-import type { Phase } from '../../workflow/phase.js';
+import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
 import { apiServerWarnings } from './apiserver.js';
 import { renderStaticPod } from './render.js';

@@ -10,7 +10,7 @@
 import { MANIFESTS_DIR, MODES } from '../../constants.js';
 import { staticPodConfigFromInit } from '../../manifest/inputs.js';
 import { patchedManifest, writeManifest } from '../../manifest/write.js';
-import type { Phase } from '../../workflow/phase.js';
+import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
 import { renderEtcdPod } from './render.js';
 

@@ -8,10 +8,11 @@
  */
 import { formatDuration } from '../../config/duration.js';
 import { MODES } from '../../constants.js';
-import { etcdClientURL, etcdPeerURL, initialClusterFor, memberByPeerURL, type EtcdMember } from '../../etcd-client/index.js';
+import { etcdClientURL, etcdPeerURL } from '../../etcd-client/urls.js';
+import { initialClusterFor, memberByPeerURL, type EtcdMember } from '../../etcd-client/members.js';
 import { staticPodConfigFromInit } from '../../manifest/inputs.js';
 import { patchedManifest, writeManifest } from '../../manifest/write.js';
-import type { Phase } from '../../workflow/phase.js';
+import type { Phase } from '../../engine/phase.js';
 import type { JoinCtx } from '../../workflows/context.js';
 import { controlPlaneTaints, markControlPlane } from '../cluster/mark-control-plane.js';
 import { uploadKubeadmConfig } from '../cluster/upload-config.js';

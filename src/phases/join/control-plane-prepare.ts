@@ -5,7 +5,7 @@
  * Skipped for workers. Idempotency and dry-run: those of the init phases.
  */
 import { TsadmError } from '../../errors.js';
-import type { Phase } from '../../workflow/phase.js';
+import type { Phase } from '../../engine/phase.js';
 import type { JoinCtx } from '../../workflows/context.js';
 import { ensureCA, loadCA } from '../certs/ca.js';
 import { CERT_ROWS } from '../certs/cert-table.js';

@@ -1,7 +1,8 @@
 import { hostname as osHostname } from 'node:os';
 import type { Discovery } from '../../config/types.js';
-import { EtcdClient, type EtcdTls } from '../../etcd-client/index.js';
-import { discover, type DiscoverDeps, type JoinDiscovery } from '../../join/index.js';
+import { EtcdClient } from '../../etcd-client/client.js';
+import type { EtcdTls } from '../../etcd-client/transport.js';
+import { discover, type DiscoverDeps, type JoinDiscovery } from '../../join/discover.js';
 import { DryRunKubeApi } from '../../kube/dry-run-api.js';
 import type { ApiLog } from '../../kube/api-log.js';
 import { RestKubeApi } from '../../kube/rest-api.js';

@@ -1,7 +1,9 @@
 import yaml from 'js-yaml';
 import { KUBECONFIG_FILES, KUBERNETES_DIR } from '../../constants.js';
 import { TsadmError, errorMessage } from '../../errors.js';
-import { EtcdClient, EtcdRequestError, etcdClientURL, etcdTlsFromDir } from '../../etcd-client/index.js';
+import { EtcdClient } from '../../etcd-client/client.js';
+import { EtcdRequestError } from '../../etcd-client/transport.js';
+import { etcdClientURL, etcdTlsFromDir } from '../../etcd-client/urls.js';
 import type { JoinCtx } from '../../workflows/context.js';
 import { ETCD_ADVERTISE_CLIENT_URLS_ANNOTATION } from '../etcd/render.js';
 import { clusterConfig } from './state.js';

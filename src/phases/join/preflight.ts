@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { PORTS } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
-import type { Phase } from '../../workflow/phase.js';
+import type { Phase } from '../../engine/phase.js';
 import type { JoinCtx } from '../../workflows/context.js';
 import { joinChecks } from '../preflight/checks.js';
 import { runChecks } from '../preflight/run-checks.js';

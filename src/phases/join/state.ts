@@ -1,7 +1,7 @@
 import { KUBECONFIG_FILES, KUBERNETES_DIR } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
 import { detectCriSocket } from '../../host/cri.js';
-import { bootstrapKubeconfig, type JoinDiscovery } from '../../join/index.js';
+import { bootstrapKubeconfig, type JoinDiscovery } from '../../join/discover.js';
 import type { KubeApi } from '../../kube/types.js';
 import type { PhaseLogger } from '../../log/logger.js';
 import type { InitCtx, JoinCtx } from '../../workflows/context.js';

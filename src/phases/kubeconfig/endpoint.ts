@@ -4,7 +4,8 @@
  */
 import type { APIEndpoint, ResolvedInitConfig } from '../../config/types.js';
 import { TsadmError } from '../../errors.js';
-import { isDNS1123Subdomain, normalizeIP } from '../../pki/index.js';
+import { isDNS1123Subdomain } from '../../pki/hostnames.js';
+import { normalizeIP } from '../../pki/ip.js';
 
 export interface HostPort {
   readonly host: string;

@@ -8,9 +8,11 @@ import path from 'node:path';
 import { MODES } from '../../constants.js';
 import type { KeyObject } from 'node:crypto';
 import { TsadmError, errorMessage } from '../../errors.js';
-import {
-  encodePrivateKeyPem, keyMatchesCertificate, parseCertificatePem, parsePrivateKeyPem, randomSerial, signCertificate, signedByProblem, type Certificate,
-} from '../../pki/index.js';
+import { encodePrivateKeyPem, parsePrivateKeyPem } from '../../pki/keys.js';
+import { keyMatchesCertificate, signedByProblem } from '../../pki/verify.js';
+import { parseCertificatePem, type Certificate } from '../../pki/certificate.js';
+import { randomSerial } from '../../pki/serial.js';
+import { signCertificate } from '../../pki/sign.js';
 import { loadCA } from '../certs/ca.js';
 import { certRow } from '../certs/cert-table.js';
 import type { PkiCtx } from '../certs/context.js';

@@ -5,7 +5,7 @@
 import type { FlagName } from '../../cli/flags.js';
 import type { ResolvedInitConfig } from '../../config/types.js';
 import { KUBECONFIG_FILES } from '../../constants.js';
-import type { DistinguishedName } from '../../pki/index.js';
+import type { DistinguishedName } from '../../pki/name.js';
 import type { VersionProfile } from '../../versions/table.js';
 
 export type ServerKind = 'control-plane-endpoint' | 'local';

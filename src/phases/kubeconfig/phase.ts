@@ -5,7 +5,7 @@
  * Idempotency: an existing file with the same CA is kept untouched (see ensure.ts).
  * Dry-run: the same code on a DryRunHost; nothing reaches the disk.
  */
-import type { Phase } from '../../workflow/phase.js';
+import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
 import type { PkiCtx } from '../certs/context.js';
 import { groupStateFor } from '../certs/run-state.js';

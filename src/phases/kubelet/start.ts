@@ -20,7 +20,7 @@ import { toKubeYaml } from '../../manifest/yaml.js';
 import { KUBELET_CONFIG_PATCH_TARGET, patchTargetsFor } from '../../patches/filename.js';
 import { patchTarget } from '../../patches/run.js';
 import { untyped } from '../../patches/schema.js';
-import type { Phase } from '../../workflow/phase.js';
+import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
 import { KUBELET_CONFIG_API_VERSION, renderKubeletConfig, type KubeletConfigInput } from './config.js';
 import { DOCKERSHIM_SOCKET, criSocketFor, renderKubeletFlagsEnv } from './flags-env.js';

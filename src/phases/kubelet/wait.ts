@@ -9,7 +9,7 @@
 import { formatDuration } from '../../config/duration.js';
 import { MANIFESTS_DIR } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
-import type { Phase } from '../../workflow/phase.js';
+import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
 import { DOCKERSHIM_SOCKET, criSocketFor } from './flags-env.js';
 import { httpHealthCheck, type HealthCheck } from './http-check.js';

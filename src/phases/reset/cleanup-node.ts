@@ -9,7 +9,7 @@ import path from 'node:path';
 import { KUBELET_DIR } from '../../constants.js';
 import { errorMessage } from '../../errors.js';
 import { detectCriSocket, socketPath } from '../../host/cri.js';
-import type { Phase } from '../../workflow/phase.js';
+import type { Phase } from '../../engine/phase.js';
 import type { ResetCtx } from '../../workflows/context.js';
 import { DEFAULT_CERT_DIR } from '../../constants.js';
 import { NOT_CLEANED_TEXT, cleanupPlan, mountsUnder } from './plan.js';

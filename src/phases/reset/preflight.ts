@@ -3,7 +3,7 @@
  * from stdin; without one (closed or empty input) reset stops rather than guess.
  */
 import { TsadmError } from '../../errors.js';
-import type { Phase } from '../../workflow/phase.js';
+import type { Phase } from '../../engine/phase.js';
 import type { ResetCtx } from '../../workflows/context.js';
 import { isPrivilegedUser } from '../preflight/checks.js';
 import { runChecks } from '../preflight/run-checks.js';

@@ -6,8 +6,9 @@
  */
 import path from 'node:path';
 import { errorMessage } from '../../errors.js';
-import { etcdTlsFromDir, memberByPeerURL } from '../../etcd-client/index.js';
-import type { Phase } from '../../workflow/phase.js';
+import { etcdTlsFromDir } from '../../etcd-client/urls.js';
+import { memberByPeerURL } from '../../etcd-client/members.js';
+import type { Phase } from '../../engine/phase.js';
 import type { ResetCtx } from '../../workflows/context.js';
 import { localEtcd } from './state.js';
 

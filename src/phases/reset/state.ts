@@ -1,7 +1,7 @@
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { KUBECONFIG_FILES, KUBERNETES_DIR, MANIFESTS_DIR } from '../../constants.js';
-import { parseCertificatePem } from '../../pki/index.js';
+import { parseCertificatePem } from '../../pki/certificate.js';
 import type { KubeApi } from '../../kube/types.js';
 import type { ResetCtx } from '../../workflows/context.js';
 import { parseEtcdManifest, type LocalEtcdMember } from './etcd-manifest.js';

@@ -5,7 +5,7 @@
  */
 import { errorMessage } from '../../errors.js';
 import type { ConfigMapObject } from '../../kube/types.js';
-import type { Phase } from '../../workflow/phase.js';
+import type { Phase } from '../../engine/phase.js';
 import type { ResetCtx } from '../../workflows/context.js';
 import { KUBE_SYSTEM, KUBEADM_CONFIG_CM, kubeadmConfigMap } from '../cluster/upload-config-render.js';
 import { clusterStatusWithout } from './cluster-status.js';

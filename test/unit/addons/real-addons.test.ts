@@ -5,7 +5,7 @@ import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
 import type { ResolvedInitConfig } from '../../../src/config/types.js';
 import type { TsadmEvent } from '../../../src/log/events.js';
 import { addonPhase } from '../../../src/phases/addons/addon-phase.js';
-import { runPhases } from '../../../src/workflow/runner.js';
+import { runPhases } from '../../../src/engine/runner.js';
 
 /** The addon phase against a real kube-apiserver v1.20.2: create, keep, update, skip. */
 describeWithApiServer('addon phase on a real cluster', () => {

@@ -8,9 +8,12 @@ import { jest } from '@jest/globals';
 import { rmSync, writeFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
-import { generateKeyPair, parseCertificatePem, parsePrivateKeyPem, randomSerial, signCertificate } from '../../../src/pki/index.js';
+import { generateKeyPair, parsePrivateKeyPem } from '../../../src/pki/keys.js';
+import { parseCertificatePem } from '../../../src/pki/certificate.js';
+import { randomSerial } from '../../../src/pki/serial.js';
+import { signCertificate } from '../../../src/pki/sign.js';
 import { readFileSync } from 'node:fs';
-import { EXIT_EXPIRING } from '../../../src/certs-lifecycle/index.js';
+import { EXIT_EXPIRING } from '../../../src/certs-lifecycle/threshold.js';
 import { KC, KUBEADM, PKI, kubeadm, kubeadmExpiration, kubeadmPki, parseExpirationTable, runCli, tsadmPki, writeConfig, type ExpirationRow } from './helpers.js';
 
 jest.setTimeout(120_000);

@@ -3,11 +3,14 @@
  * reference kubeadm), the restart mapping, the renewal template and the kubeconfig credential
  * helpers (pure parts).
  */
-import { generateKeyPair, randomSerial, signCertificate, type Certificate } from '../../../src/pki/index.js';
-import {
-  componentsToRestart, inventory, readClientCredentials, renewableNames, renewalTemplate, withClientCredentials,
-} from '../../../src/certs-lifecycle/index.js';
-import { renderKubeconfig } from '../../../src/phases/kubeconfig/index.js';
+import { generateKeyPair } from '../../../src/pki/keys.js';
+import { randomSerial } from '../../../src/pki/serial.js';
+import { signCertificate } from '../../../src/pki/sign.js';
+import type { Certificate } from '../../../src/pki/certificate.js';
+import { componentsToRestart, inventory, renewableNames } from '../../../src/certs-lifecycle/inventory.js';
+import { readClientCredentials, withClientCredentials } from '../../../src/certs-lifecycle/kubeconfig-credentials.js';
+import { renewalTemplate } from '../../../src/certs-lifecycle/renew-template.js';
+import { renderKubeconfig } from '../../../src/phases/kubeconfig/render.js';
 import { profileFor } from '../../../src/versions/resolve.js';
 import { KUBEADM, kubeadm } from './helpers.js';
 

@@ -6,7 +6,9 @@ import { jest } from '@jest/globals';
 import { rmSync, writeFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
-import { parseCertificatePem, parsePrivateKeyPem, keyMatchesCertificate } from '../../../src/pki/index.js';
+import { parseCertificatePem } from '../../../src/pki/certificate.js';
+import { parsePrivateKeyPem } from '../../../src/pki/keys.js';
+import { keyMatchesCertificate } from '../../../src/pki/verify.js';
 import { openssl, verifyWith } from '../certs/pki-test-utils.js';
 import { KUBEADM, PKI, kubeadm, runCli, tsadmPki } from './helpers.js';
 

@@ -8,7 +8,8 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RootedHost } from '../../../src/host/rooted-host.js';
-import { probeFromManifest, restartStaticPod, runProbe } from '../../../src/certs-lifecycle/index.js';
+import { probeFromManifest, runProbe } from '../../../src/certs-lifecycle/probe.js';
+import { restartStaticPod } from '../../../src/certs-lifecycle/restart.js';
 import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
 
 const MANIFEST = '/etc/kubernetes/manifests/kube-scheduler.yaml';

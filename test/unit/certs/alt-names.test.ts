@@ -1,4 +1,4 @@
-import { apiServerAltNames, apiServerServiceIP, etcdAltNames } from '../../../src/phases/certs/index.js';
+import { apiServerAltNames, apiServerServiceIP, etcdAltNames } from '../../../src/phases/certs/alt-names.js';
 import { fixtureInitConfig } from '../../helpers/config-fixture.js';
 import type { ClusterConfiguration, InitConfiguration } from '../../../src/config/types.js';
 

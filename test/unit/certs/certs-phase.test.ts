@@ -3,9 +3,9 @@ import { rmSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import type { ClusterConfiguration, InitConfiguration } from '../../../src/config/types.js';
 import { TsadmError } from '../../../src/errors.js';
-import { keyPoolFor } from '../../../src/phases/certs/index.js';
+import { keyPoolFor } from '../../../src/phases/certs/run-state.js';
 import { prefetchCertKeys } from '../../../src/phases/certs/prefetch.js';
-import { parseCertificatePem } from '../../../src/pki/index.js';
+import { parseCertificatePem } from '../../../src/pki/certificate.js';
 import { fixtureInitConfig } from '../../helpers/config-fixture.js';
 import { initCtxFor } from '../../helpers/phase-ctx.js';
 import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
@@ -477,9 +477,9 @@ describe('extra SAN warnings', () => {
 
 describe('phase tree', () => {
   test('one child per certificate plus sa, valid names and flags (the CLI adds "all")', async () => {
-    const { certsPhase } = await import('../../../src/phases/certs/index.js');
-    const { kubeconfigPhase } = await import('../../../src/phases/kubeconfig/index.js');
-    const { validateTree, flagsOf } = await import('../../../src/workflow/phase.js');
+    const { certsPhase } = await import('../../../src/phases/certs/phase.js');
+    const { kubeconfigPhase } = await import('../../../src/phases/kubeconfig/phase.js');
+    const { validateTree, flagsOf } = await import('../../../src/engine/phase.js');
     const { FLAG_NAMES } = await import('../../../src/cli/flags.js');
     expect(() => validateTree([certsPhase, kubeconfigPhase], FLAG_NAMES)).not.toThrow();
     expect(certsPhase.children?.map((c) => c.name)).toEqual([
@@ -503,7 +503,7 @@ describe('starting from an existing CA (test/fixtures/pki)', () => {
       expect(readFileSync(root.at(`${PKI}/ca.crt`), 'utf8')).toBe(fixture('ca.crt'));
       expect(reporter.lines()).toContain('Using existing ca certificate authority');
       expect(verifyWith(root.at(`${PKI}/ca.crt`), root.at(`${PKI}/apiserver.crt`))).toBe(true);
-      const { caCertHash } = await import('../../../src/pki/index.js');
+      const { caCertHash } = await import('../../../src/pki/hash.js');
       expect(caCertHash(fixture('ca.crt'))).toBe(fixture('ca.hash').trim());
     } finally {
       root.cleanup();

@@ -3,9 +3,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runPhases } from '../../../src/workflow/runner.js';
-import { certsPhase } from '../../../src/phases/certs/index.js';
-import { kubeconfigPhase } from '../../../src/phases/kubeconfig/index.js';
+import { runPhases } from '../../../src/engine/runner.js';
+import { certsPhase } from '../../../src/phases/certs/phase.js';
+import { kubeconfigPhase } from '../../../src/phases/kubeconfig/phase.js';
 import type { InitCtx } from '../../../src/workflows/context.js';
 
 /** Runs openssl with args; stdin optional. Throws with stderr on failure. */

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { flatten } from '../../../src/workflow/phase.js';
+import { flatten } from '../../../src/engine/phase.js';
 import { initPhases } from '../../../src/workflows/init.js';
 import { tempRoot } from '../../helpers/temp-root.js';
 import { runCli } from './helpers.js';

@@ -6,7 +6,7 @@ import { RootedHost } from '../../../src/host/rooted-host.js';
 import type { ServiceAction, ServiceResult } from '../../../src/host/host.js';
 import { kubeletFinalizePhase, kubeletFinalizePhaseFor } from '../../../src/phases/cluster/kubelet-finalize.js';
 import { VERSION_TABLE } from '../../../src/versions/table.js';
-import { runPhases } from '../../../src/workflow/runner.js';
+import { runPhases } from '../../../src/engine/runner.js';
 import type { InitCtx } from '../../../src/workflows/context.js';
 
 /** A host whose service manager is recorded instead of run. */

@@ -1,9 +1,12 @@
 import { FLAG_NAMES } from '../../../src/cli/flags.js';
-import { addonPhase } from '../../../src/phases/addons/index.js';
-import {
-  bootstrapTokenPhase, kubeletFinalizePhase, kubeletFinalizePhaseFor, markControlPlanePhase, showJoinCommandPhase, uploadCertsPhase, uploadConfigPhase,
-} from '../../../src/phases/cluster/index.js';
-import { flatten, validateTree } from '../../../src/workflow/phase.js';
+import { addonPhase } from '../../../src/phases/addons/addon-phase.js';
+import { bootstrapTokenPhase } from '../../../src/phases/cluster/bootstrap-token.js';
+import { kubeletFinalizePhase, kubeletFinalizePhaseFor } from '../../../src/phases/cluster/kubelet-finalize.js';
+import { markControlPlanePhase } from '../../../src/phases/cluster/mark-control-plane.js';
+import { showJoinCommandPhase } from '../../../src/phases/cluster/show-join-command.js';
+import { uploadCertsPhase } from '../../../src/phases/cluster/upload-certs.js';
+import { uploadConfigPhase } from '../../../src/phases/cluster/upload-config.js';
+import { flatten, validateTree } from '../../../src/engine/phase.js';
 import { VERSION_TABLE } from '../../../src/versions/table.js';
 
 describe('the API phases as a tree', () => {

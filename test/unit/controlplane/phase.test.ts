@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import type { ResolvedInitConfig } from '../../../src/config/types.js';
 import { controlPlanePhase } from '../../../src/phases/controlplane/phase.js';
 import { etcdPhase } from '../../../src/phases/etcd/phase.js';
-import { runPhases } from '../../../src/workflow/runner.js';
+import { runPhases } from '../../../src/engine/runner.js';
 import { fixtureInitConfig } from '../../helpers/config-fixture.js';
 import { initCtxFor } from '../../helpers/phase-ctx.js';
 import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
@@ -112,8 +112,8 @@ describe('control-plane and etcd phases on a temp root', () => {
 describe('phase trees', () => {
   test('are valid (kebab-case names, leaves with run, known flags)', async () => {
     const { FLAG_NAMES } = await import('../../../src/cli/flags.js');
-    const { validateTree } = await import('../../../src/workflow/phase.js');
-    const kubelet = await import('../../../src/phases/kubelet/index.js');
+    const { validateTree } = await import('../../../src/engine/phase.js');
+    const kubelet = { ...(await import('../../../src/phases/kubelet/start.js')), ...(await import('../../../src/phases/kubelet/wait.js')) };
     expect(() => validateTree([controlPlanePhase, etcdPhase, kubelet.kubeletStartPhase, kubelet.waitForKubeletPhase, kubelet.waitControlPlanePhase], FLAG_NAMES)).not.toThrow();
   });
 });

@@ -7,7 +7,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { EtcdClient, type EtcdTls } from '../../../src/etcd-client/index.js';
+import { EtcdClient } from '../../../src/etcd-client/client.js';
+import type { EtcdTls } from '../../../src/etcd-client/transport.js';
 import { issue, makeCA, type TestCA, type TestPair } from '../join/tls-fixtures.js';
 
 export const ETCD_BIN = process.env.TSADM_ETCD_BIN ?? '/usr/bin/etcd';

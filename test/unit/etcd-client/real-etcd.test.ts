@@ -3,7 +3,9 @@
  * member and start it with the --initial-cluster the client computed, wait for the cluster,
  * remove the member again — plus the refusals (unknown member, foreign client certificate).
  */
-import { EtcdClient, EtcdRequestError, initialClusterFor, memberByPeerURL, type EtcdTls } from '../../../src/etcd-client/index.js';
+import { EtcdClient } from '../../../src/etcd-client/client.js';
+import { EtcdRequestError, type EtcdTls } from '../../../src/etcd-client/transport.js';
+import { initialClusterFor, memberByPeerURL } from '../../../src/etcd-client/members.js';
 import { issue, makeCA } from '../join/tls-fixtures.js';
 import { etcdAvailable, etcdLab, freePort, type EtcdLab, type EtcdMemberProcess } from './etcd-process.js';
 

@@ -6,7 +6,7 @@
 import { TsadmError } from '../../../src/errors.js';
 import { discoverByToken, type TokenDiscoveryInput } from '../../../src/join/discovery.js';
 import { httpsGet } from '../../../src/join/https-get.js';
-import { caCertHash } from '../../../src/pki/index.js';
+import { caCertHash } from '../../../src/pki/hash.js';
 import {
   clusterInfoKubeconfig, issue, makeCA, signedClusterInfo, startFakeApiServer, type FakeApiServer, type TestCA, type TestPair,
 } from './tls-fixtures.js';

@@ -6,7 +6,9 @@
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { generateKeyPair, encodePrivateKeyPem } from '../../../src/pki/keys.js';
-import { signCertificate, randomSerial, type Certificate } from '../../../src/pki/index.js';
+import { signCertificate } from '../../../src/pki/sign.js';
+import { randomSerial } from '../../../src/pki/serial.js';
+import type { Certificate } from '../../../src/pki/certificate.js';
 import type { KeyObject } from 'node:crypto';
 import { computeDetachedSignature } from '../../../src/token/jws.js';
 

@@ -1,6 +1,4 @@
-import {
-  apiEndpointURL, controlPlaneEndpointURL, localAPIEndpointURL, parseHostPort, resolveControlPlaneEndpoint,
-} from '../../../src/phases/kubeconfig/index.js';
+import { apiEndpointURL, controlPlaneEndpointURL, localAPIEndpointURL, parseHostPort, resolveControlPlaneEndpoint } from '../../../src/phases/kubeconfig/endpoint.js';
 import { fixtureInitConfig } from '../../helpers/config-fixture.js';
 
 const cfg = (controlPlaneEndpoint: string, advertiseAddress = '10.0.0.5', bindPort = 6443) =>

@@ -1,4 +1,5 @@
-import { currentCluster, renderKubeconfig } from '../../../src/phases/kubeconfig/index.js';
+import { currentCluster } from '../../../src/phases/kubeconfig/read.js';
+import { renderKubeconfig } from '../../../src/phases/kubeconfig/render.js';
 
 const CA = '-----BEGIN CERTIFICATE-----\nQUJD\n-----END CERTIFICATE-----\n';
 

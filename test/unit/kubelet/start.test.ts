@@ -3,7 +3,7 @@ import type { ResolvedInitConfig } from '../../../src/config/types.js';
 import type { ServiceAction, ServiceResult } from '../../../src/host/host.js';
 import { RootedHost } from '../../../src/host/rooted-host.js';
 import { makeKubeletStartPhase } from '../../../src/phases/kubelet/start.js';
-import { runPhases } from '../../../src/workflow/runner.js';
+import { runPhases } from '../../../src/engine/runner.js';
 import { DEFAULT_PATCH } from '../../../src/versions/table.js';
 import { profileFor } from '../../../src/versions/resolve.js';
 import type { InitCtx } from '../../../src/workflows/context.js';

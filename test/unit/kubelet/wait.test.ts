@@ -10,7 +10,7 @@ import { httpHealthCheck, type HealthCheck } from '../../../src/phases/kubelet/h
 import { controlPlaneHealthTargets, kubeletHealthTarget } from '../../../src/phases/kubelet/targets.js';
 import { makeWaitControlPlanePhase, makeWaitForKubeletPhase } from '../../../src/phases/kubelet/wait.js';
 import { waitForHealthy } from '../../../src/phases/kubelet/wait-loop.js';
-import { runPhases } from '../../../src/workflow/runner.js';
+import { runPhases } from '../../../src/engine/runner.js';
 import { DEFAULT_PATCH, VERSION_TABLE } from '../../../src/versions/table.js';
 import type { ResolvedInitConfig } from '../../../src/config/types.js';
 import { fixtureInitConfig } from '../../helpers/config-fixture.js';

@@ -2,7 +2,7 @@ import { cpSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { controlPlanePhase } from '../../../src/phases/controlplane/phase.js';
 import { etcdPhase } from '../../../src/phases/etcd/phase.js';
-import { runPhases } from '../../../src/workflow/runner.js';
+import { runPhases } from '../../../src/engine/runner.js';
 import { fixtureInitConfig } from '../../helpers/config-fixture.js';
 import { initCtxFor } from '../../helpers/phase-ctx.js';
 import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';

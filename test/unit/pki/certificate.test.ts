@@ -1,8 +1,9 @@
 import { X509Certificate } from 'node:crypto';
-import {
-  caCertHash, certificateCovers, certificateSpkiHash, encodePrivateKeyPem, generateKeyPair, isSignedBy, keyMatchesCertificate, parseCertificatePem,
-  signCertificate, signedByProblem, validityProblem, type CertificateTemplate, type KeyAlgorithm,
-} from '../../../src/pki/index.js';
+import { caCertHash } from '../../../src/pki/hash.js';
+import { certificateCovers, certificateSpkiHash, isSignedBy, keyMatchesCertificate, signedByProblem, validityProblem } from '../../../src/pki/verify.js';
+import { encodePrivateKeyPem, generateKeyPair, type KeyAlgorithm } from '../../../src/pki/keys.js';
+import { parseCertificatePem } from '../../../src/pki/certificate.js';
+import { signCertificate, type CertificateTemplate } from '../../../src/pki/sign.js';
 import { openssl, opensslText, sanLine, subjectOf, tempFile, verifyWith } from '../certs/pki-test-utils.js';
 
 const NOW = new Date('2026-03-01T10:00:00.750Z');
@@ -121,7 +122,7 @@ describe('signCertificate', () => {
     const caKeyFile = tempFile('ca.key', caKey);
     const caPem = openssl(['req', '-x509', '-new', '-key', caKeyFile, '-subj', '/C=DE/O=Example Corp/CN=Example Root', '-days', '2', '-utf8']);
     const ca = parseCertificatePem(caPem);
-    const { parsePrivateKeyPem } = await import('../../../src/pki/index.js');
+    const { parsePrivateKeyPem } = await import('../../../src/pki/keys.js');
     const leafKeys = await generateKeyPair('ECDSA-P256');
     const leaf = signCertificate(leafTemplate, leafKeys.publicKey, { privateKey: parsePrivateKeyPem(caKey, 'ca.key'), certificate: ca });
     expect(leaf.rawIssuer.equals(ca.rawSubject)).toBe(true);

@@ -1,4 +1,5 @@
-import { createCsr, generateKeyPair, parseCsrPem } from '../../../src/pki/index.js';
+import { createCsr, parseCsrPem } from '../../../src/pki/csr.js';
+import { generateKeyPair } from '../../../src/pki/keys.js';
 import { openssl, tempFile } from '../certs/pki-test-utils.js';
 
 describe('createCsr', () => {

@@ -1,4 +1,5 @@
-import { indexedIP, isDNS1123Subdomain, isWildcardDNS1123Subdomain, normalizeIP } from '../../../src/pki/index.js';
+import { indexedIP, normalizeIP } from '../../../src/pki/ip.js';
+import { isDNS1123Subdomain, isWildcardDNS1123Subdomain } from '../../../src/pki/hostnames.js';
 
 describe('IP handling as Go net.ParseIP / String', () => {
   test.each([

@@ -1,7 +1,5 @@
 import { createPublicKey } from 'node:crypto';
-import {
-  describeKey, encodePrivateKeyPem, encodePublicKeyPem, generateKeyPair, keyAlgorithmOf, parsePrivateKeyPem, parsePublicKeyPem, sameKey, type KeyAlgorithm,
-} from '../../../src/pki/index.js';
+import { describeKey, encodePrivateKeyPem, encodePublicKeyPem, generateKeyPair, keyAlgorithmOf, parsePrivateKeyPem, parsePublicKeyPem, sameKey, type KeyAlgorithm } from '../../../src/pki/keys.js';
 import { TsadmError } from '../../../src/errors.js';
 import { openssl, tempFile } from '../certs/pki-test-utils.js';
 

@@ -4,7 +4,7 @@
  * command's help has an example; `tsadm completion` prints a bash script (and a zsh one under
  * zsh) and answers completion requests with the real subcommands and phases.
  */
-import { flatten, type Phase } from '../../../src/workflow/phase.js';
+import { flatten, type Phase } from '../../../src/engine/phase.js';
 import { initPhases } from '../../../src/workflows/init.js';
 import { runCli } from '../plan/run-cli.js';
 

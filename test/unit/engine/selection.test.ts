@@ -1,6 +1,6 @@
-import { computeSelection, normalizePath } from '../../../src/workflow/selection.js';
-import { flatten, flagsOf, validateTree, type Phase } from '../../../src/workflow/phase.js';
-import { runPhases } from '../../../src/workflow/runner.js';
+import { computeSelection, normalizePath } from '../../../src/engine/selection.js';
+import { flatten, flagsOf, validateTree, type Phase } from '../../../src/engine/phase.js';
+import { runPhases } from '../../../src/engine/runner.js';
 import { PhaseLogger } from '../../../src/log/logger.js';
 import { MemoryReporter } from '../../helpers/phase-ctx.js';
 import { TsadmError } from '../../../src/errors.js';

@@ -1,4 +1,4 @@
-import type { Phase } from '../../workflow/phase.js';
+import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
 import { initChecks } from './checks.js';
 import { runChecks } from './run-checks.js';
