@@ -4,6 +4,7 @@ import type { ConfigMapObject, KubeApi, PatchNodeOptions } from '../../kube/type
 import type { VersionProfile } from '../../versions/table.js';
 import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
+import { usesNodeLocalCriSocket } from '../kubelet/settings.js';
 import { kubeFor } from './api.js';
 import { PATCH_NODE_OPTIONS } from './node-patch.js';
 import { clusterConfigurationYaml, kubeletConfigurationYaml, nodeCriSocket } from './sources.js';
@@ -58,11 +59,6 @@ export async function uploadKubeletConfig(api: KubeApi, input: UploadKubeletConf
   }
 }
 
-/** NodeLocalCRISocket (feature gate; default per minor) keeps the socket off the Node object. */
-function nodeLocalCriSocket(ctx: InitCtx): boolean {
-  return ctx.cfg.cluster.featureGates.NodeLocalCRISocket ?? ctx.versions.kubelet.nodeLocalCriSocket;
-}
-
 export const uploadConfigPhase: Phase<InitCtx> = {
   name: 'upload-config',
   aliases: ['uploadconfig'],
@@ -103,7 +99,8 @@ export const uploadConfigPhase: Phase<InitCtx> = {
           kubeletConfigurationYaml: await kubeletConfigurationYaml(ctx),
           sign: !ctx.cfg.componentConfigs.userKubelet,
           nodeName: ctx.cfg.init.nodeRegistration.name,
-          criSocket: nodeLocalCriSocket(ctx) ? undefined : nodeCriSocket(ctx),
+          // NodeLocalCRISocket keeps the socket off the Node object.
+          criSocket: usesNodeLocalCriSocket(ctx.cfg.cluster, ctx.versions) ? undefined : nodeCriSocket(ctx),
         }, ctx.log);
       },
     },

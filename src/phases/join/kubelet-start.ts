@@ -9,7 +9,7 @@
  * listed; nothing is waited for.
  */
 import { formatDuration } from '../../config/duration.js';
-import { KUBECONFIG_FILES, KUBELET_CONFIG_FILE, KUBELET_DIR, KUBELET_FLAGS_ENV_FILE, KUBERNETES_DIR, MODES } from '../../constants.js';
+import { KUBECONFIG_FILES, KUBERNETES_DIR, MODES } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
 import { readClientCredentials } from '../../certs-lifecycle/kubeconfig-credentials.js';
 import { bootstrapKubeconfig } from '../../join/discover.js';
@@ -17,19 +17,11 @@ import { parseCertificatePem } from '../../pki/certificate.js';
 import { signedByProblem, validityProblem } from '../../pki/verify.js';
 import { isForbidden } from '../../kube/errors.js';
 import type { KubeApi, NodeObject } from '../../kube/types.js';
-import { imageRepository } from '../../manifest/inputs.js';
-import { isJsonObject, type JsonObject } from '../../manifest/json.js';
-import { imageRef } from '../../manifest/static-pod.js';
-import { toKubeYaml } from '../../manifest/yaml.js';
-import { KUBELET_CONFIG_PATCH_TARGET, patchTargetsFor } from '../../patches/filename.js';
-import { patchTarget } from '../../patches/run.js';
-import { untyped } from '../../patches/schema.js';
 import type { Phase } from '../../engine/phase.js';
 import type { JoinCtx } from '../../workflows/context.js';
 import { PATCH_NODE_OPTIONS } from '../cluster/node-patch.js';
 import { CRI_SOCKET_ANNOTATION } from '../cluster/upload-config-render.js';
-import { KUBELET_CONFIG_API_VERSION, renderKubeletConfig } from '../kubelet/config.js';
-import { criSocketFor, renderKubeletFlagsEnv } from '../kubelet/flags-env.js';
+import { assertKubeletFilesWritable, prepareKubeletFiles, writeKubeletFilesAndRestart, type KubeletSettings, type PreparedKubelet } from '../kubelet/settings.js';
 import type { JoinClusterConfig } from './cluster-config.js';
 import { DISCOVERY_FLAGS } from './flags.js';
 import { bootstrapApi, clusterConfig, discovery } from './state.js';
@@ -37,7 +29,6 @@ import { waitForTlsBootstrap } from './tls-bootstrap.js';
 
 export const BOOTSTRAP_KUBELET_CONF = `${KUBERNETES_DIR}/${KUBECONFIG_FILES.bootstrapKubelet}`;
 export const KUBELET_CONF = `${KUBERNETES_DIR}/${KUBECONFIG_FILES.kubelet}`;
-const KUBELET_INSTANCE_CONFIG_FILE = '/var/lib/kubelet/instance-config.yaml';
 
 export const joinKubeletStartPhase: Phase<JoinCtx> = {
   name: 'kubelet-start',
@@ -50,55 +41,25 @@ export const joinKubeletStartPhase: Phase<JoinCtx> = {
 };
 
 /** What kubelet-start writes, rendered in full before anything is touched. */
-interface KubeletFiles {
+interface JoinKubeletFiles extends PreparedKubelet {
   readonly bootstrapKubeconfig: string;
-  readonly config: JsonObject;
-  readonly instanceConfig?: JsonObject;
-  readonly flagsEnv: string;
-  readonly criSocket: string;
-  readonly nodeLocalCriSocket: boolean;
 }
 
-async function renderKubeletFiles(ctx: JoinCtx, cluster: JoinClusterConfig): Promise<KubeletFiles> {
+async function renderKubeletFiles(ctx: JoinCtx, cluster: JoinClusterConfig): Promise<JoinKubeletFiles> {
   const { init, versions } = cluster;
-  const nr = init.init.nodeRegistration;
   const disc = await discovery(ctx);
-  const criSocket = criSocketFor(nr.criSocket, versions);
-  const nodeLocal = versions.kubelet.criSocketUrl && (init.cluster.featureGates.NodeLocalCRISocket ?? versions.kubelet.nodeLocalCriSocket);
-  const resolved = await ctx.host.service('is-active', 'systemd-resolved');
-  const rendered = renderKubeletConfig({
+  const prepared = await prepareKubeletFiles(ctx, {
     cluster: init.cluster,
-    user: init.componentConfigs.kubelet,
-    criSocket,
-    systemdResolved: resolved.via === 'none' ? { error: 'no supported init system detected, skipping checking for services' } : resolved.ok,
-  }, versions);
-  for (const w of rendered.warnings) ctx.log.warn(w);
-  let config: JsonObject = nodeLocal ? { ...rendered.config, containerRuntimeEndpoint: criSocket } : rendered.config;
-  if (versions.kubelet.configPatchTarget && init.init.patches) {
-    const patched = await patchTarget(ctx, init.init.patches.directory, KUBELET_CONFIG_PATCH_TARGET, patchTargetsFor(versions), config, untyped(KUBELET_CONFIG_PATCH_TARGET));
-    if (!isJsonObject(patched)) {
-      throw new TsadmError('E_CONFIG_INVALID', `patches from "${init.init.patches.directory}" made the KubeletConfiguration invalid: it is no longer an object`, {
-        hint: `check the ${KUBELET_CONFIG_PATCH_TARGET} patch files`,
-      });
-    }
-    config = patched;
-  }
-  const flagsEnv = renderKubeletFlagsEnv({
-    nodeRegistration: nr,
+    kubeletConfig: init.componentConfigs.kubelet,
+    nodeRegistration: init.init.nodeRegistration,
     hostname: ctx.deps.hostname(),
-    pauseImage: imageRef(imageRepository(init.cluster, versions), 'pause', versions.images.pauseTag),
     // A control plane gets its taints from mark-control-plane; a worker registers with them.
     registerTaints: ctx.cfg.join.controlPlane === undefined,
-    nodeLocalCriSocket: nodeLocal,
-  }, versions);
-  return {
-    bootstrapKubeconfig: bootstrapKubeconfig(disc, init.cluster.clusterName),
-    config,
-    ...(nodeLocal ? { instanceConfig: { apiVersion: KUBELET_CONFIG_API_VERSION, kind: 'KubeletConfiguration', containerRuntimeEndpoint: criSocket } } : {}),
-    flagsEnv,
-    criSocket,
-    nodeLocalCriSocket: nodeLocal,
-  };
+    versions,
+    patchesDir: init.init.patches?.directory,
+    probeDockerCgroupDriver: false,
+  });
+  return { ...prepared, bootstrapKubeconfig: bootstrapKubeconfig(disc, init.cluster.clusterName) };
 }
 
 /**
@@ -164,43 +125,35 @@ export async function runJoinKubeletStart(ctx: JoinCtx): Promise<void> {
   const nodeName = cluster.init.init.nodeRegistration.name;
   const api = await bootstrapApi(ctx);
   await refuseReadyNode(ctx, api, nodeName);
-  const files = await renderKubeletFiles(ctx, cluster);
+  const prepared = await renderKubeletFiles(ctx, cluster);
   const { host, log } = ctx;
+  // kubeadm's join order: the configuration, the instance configuration, then the flags file.
+  const { files } = prepared;
+  const order = [files.config, ...(files.instanceConfig ? [files.instanceConfig] : []), files.flagsEnv];
   // Every target is checked before the first write, so a refusal leaves the node as it was.
-  const targets = [BOOTSTRAP_KUBELET_CONF, KUBELET_CONFIG_FILE, ...(files.instanceConfig ? [KUBELET_INSTANCE_CONFIG_FILE] : []), KUBELET_FLAGS_ENV_FILE];
-  for (const file of targets) await host.assertWritable(file);
+  await host.assertWritable(BOOTSTRAP_KUBELET_CONF);
+  await assertKubeletFilesWritable(host, order);
 
   log.debug(`writing bootstrap kubelet config file at ${BOOTSTRAP_KUBELET_CONF}`);
-  await host.writeFile(BOOTSTRAP_KUBELET_CONF, files.bootstrapKubeconfig, { mode: MODES.kubeconfig, kind: 'kubeconfig', description: 'TLS bootstrap kubeconfig (bootstrap token)' });
+  await host.writeFile(BOOTSTRAP_KUBELET_CONF, prepared.bootstrapKubeconfig, { mode: MODES.kubeconfig, kind: 'kubeconfig', description: 'TLS bootstrap kubeconfig (bootstrap token)' });
   try {
     if (!(await host.stat(join.caCertPath))) {
       log.debug(`writing CA certificate at ${join.caCertPath}`);
       await host.writeFile(join.caCertPath, (await discovery(ctx)).caPem, { mode: MODES.certificate, kind: 'certificate', description: 'cluster CA certificate (from discovery)' });
     }
-    await serviceAction(ctx, 'stop', "won't make sure the kubelet not running for a short period of time while setting up configuration for it.", 'unable to stop the kubelet service momentarily');
-    await host.mkdir(KUBELET_DIR, 0o700);
-    log.info(`Writing kubelet configuration to file "${KUBELET_CONFIG_FILE}"`);
-    await host.writeFile(KUBELET_CONFIG_FILE, toKubeYaml(files.config), { mode: MODES.kubeletFile, kind: 'config', description: 'kubelet configuration' });
-    if (files.instanceConfig) {
-      log.info(`Writing instance configuration to file "${KUBELET_INSTANCE_CONFIG_FILE}"`);
-      await host.writeFile(KUBELET_INSTANCE_CONFIG_FILE, toKubeYaml(files.instanceConfig), { mode: MODES.kubeletFile, kind: 'config', description: 'kubelet instance configuration' });
-    }
-    log.info(`Writing kubelet environment file with flags to file "${KUBELET_FLAGS_ENV_FILE}"`);
-    await host.writeFile(KUBELET_FLAGS_ENV_FILE, files.flagsEnv, { mode: MODES.kubeletFile, kind: 'config', description: 'kubelet environment file' });
-    log.info(ctx.dryRun ? 'Would start the kubelet' : 'Starting the kubelet');
-    await serviceAction(ctx, 'restart', "won't make sure the kubelet is running properly.", 'unable to start the kubelet service', 'Please ensure kubelet is reloaded and running manually.');
+    await writeKubeletFilesAndRestart(ctx, order);
     if (ctx.dryRun) {
       log.info('Would wait for the kubelet to perform the TLS Bootstrap, then for the Node to register');
       return;
     }
-    await afterKubeletStart(ctx, nodeName, files);
+    await afterKubeletStart(ctx, nodeName, prepared.settings);
   } finally {
     // The bootstrap token must not stay on disk, whatever happened (kubeadm defers the same removal).
     await host.remove(BOOTSTRAP_KUBELET_CONF);
   }
 }
 
-async function afterKubeletStart(ctx: JoinCtx, nodeName: string, files: KubeletFiles): Promise<void> {
+async function afterKubeletStart(ctx: JoinCtx, nodeName: string, settings: KubeletSettings): Promise<void> {
   const timeoutMs = ctx.cfg.join.timeouts.tlsBootstrapMs;
   ctx.log.info('Waiting for the kubelet to perform the TLS Bootstrap...');
   const started = Date.now();
@@ -216,11 +169,11 @@ async function afterKubeletStart(ctx: JoinCtx, nodeName: string, files: KubeletF
   const text = (await ctx.host.readFile(KUBELET_CONF))?.toString('utf8') ?? '';
   const api = await ctx.deps.openApi(text, KUBELET_CONF, ctx.log, ctx.dryRun);
   ctx.state.clients.push(api);
-  const socket = files.criSocket;
+  const socket = settings.criSocket;
   try {
     // Waits for the kubelet to register the Node (kubeadm's PatchNode waits the same way).
     await api.patchNode(nodeName, (n) => {
-      if (!files.nodeLocalCriSocket) n.metadata.annotations[CRI_SOCKET_ANNOTATION] = socket;
+      if (!settings.nodeLocalCriSocket) n.metadata.annotations[CRI_SOCKET_ANNOTATION] = socket;
     }, PATCH_NODE_OPTIONS);
   } catch (err) {
     throw new TsadmError('E_TIMEOUT', `the kubelet finished the TLS Bootstrap but the Node "${nodeName}" did not register: ${(err as Error).message}`, {
@@ -228,16 +181,5 @@ async function afterKubeletStart(ctx: JoinCtx, nodeName: string, files: KubeletF
       hint: `check the kubelet's log; the Node must appear in \`kubectl get nodes\` within ${formatDuration(PATCH_NODE_OPTIONS.timeoutMs)}`,
     });
   }
-  ctx.log.debug(files.nodeLocalCriSocket ? `Node "${nodeName}" registered` : `preserved the CRI socket "${socket}" on Node "${nodeName}"`);
-}
-
-async function serviceAction(ctx: JoinCtx, action: 'stop' | 'restart', noInitSystem: string, failure: string, followUp?: string): Promise<void> {
-  const result = await ctx.host.service(action, 'kubelet');
-  if (result.ok) return;
-  if (result.via === 'none') {
-    ctx.log.info(`no supported init system detected, ${noInitSystem}`);
-    return;
-  }
-  ctx.log.warn(`${failure}: [${result.message ?? `${action} failed`}]`);
-  if (followUp) ctx.log.warn(followUp);
+  ctx.log.debug(settings.nodeLocalCriSocket ? `Node "${nodeName}" registered` : `preserved the CRI socket "${socket}" on Node "${nodeName}"`);
 }
