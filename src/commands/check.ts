@@ -1,7 +1,7 @@
 import type { Argv } from 'yargs';
 import type { FlagName } from '../cli/flags.js';
 import { addFlags, flagValuesFrom } from '../cli/workflow-command.js';
-import { runChecks, type PhaseCheck } from '../check/run.js';
+import { verifyPhases, type PhaseFinding } from '../verify/run.js';
 import { TsadmError } from '../errors.js';
 import { flagsOfTree } from '../engine/phase.js';
 import { buildInitContext, errorData, initPhases } from '../workflows/init.js';
@@ -37,11 +37,11 @@ export function registerCheckCommand(y: Argv, env: CommandEnv): Argv {
     async (argv) => {
       const values = flagValuesFrom(argv, flags);
       const rt = await createRuntime(values, env);
-      let checks: PhaseCheck[] = [];
+      let checks: PhaseFinding[] = [];
       try {
         const ctx = await buildInitContext(values, rt);
         const filter = ((argv.phases as string[] | undefined) ?? []).map(String);
-        checks = await runChecks(initPhases(ctx.versions), ctx, filter, rt.log);
+        checks = await verifyPhases(initPhases(ctx.versions), ctx, filter, rt.log);
         const failed = checks.filter((c) => !c.ok);
         const warned = checks.filter((c) => c.ok && c.warning);
         rt.log.info(`${checks.length - failed.length - warned.length} ok, ${warned.length} warnings, ${failed.length} failed`, { prefix: 'check' });

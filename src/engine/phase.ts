@@ -25,9 +25,18 @@ export interface Phase<C> {
   /**
    * The phase's exit check: whether its result is in place on this node (certificates chain and
    * SANs, manifest present and pod running, objects present). Used by `tsadm check` and by
-   * `init --resume` to trust a phase done earlier. Phases without one get src/check's table entry.
+   * `init --resume` to trust a phase done earlier. A leaf without one (and without
+   * `noExitCheck`) is checked by running it again as a dry run: it is in place when that would
+   * change nothing (src/verify/exit-check.ts). `self` is where the phase sits in its tree.
    */
-  verify?(ctx: C): Promise<readonly CheckFinding[]>;
+  verify?(ctx: C, self: PhaseAt<C>): Promise<readonly CheckFinding[]>;
+  /**
+   * Declared by a leaf that leaves nothing on the node to check, saying what `init --resume`
+   * does with it: 'trusted-once-passed' — it only checks the machine (preflight), so a pass in
+   * an earlier run stands; 'always-runs' — its point is what it does at run time (wait, print
+   * the join command), so it runs again every time. `tsadm check` skips both.
+   */
+  readonly noExitCheck?: 'trusted-once-passed' | 'always-runs';
   readonly children?: readonly Phase<C>[];
 }
 
@@ -43,9 +52,13 @@ export interface CheckFinding {
 /** A phase's path in the tree: "certs/apiserver". */
 export type PhasePath = string;
 
-export interface FlatPhase<C> {
+/** A phase and its path in the tree. */
+export interface PhaseAt<C> {
   readonly path: PhasePath;
   readonly phase: Phase<C>;
+}
+
+export interface FlatPhase<C> extends PhaseAt<C> {
   readonly parent: PhasePath | undefined;
   readonly level: number;
 }
@@ -79,6 +92,8 @@ export function validateTree<C>(tree: readonly Phase<C>[], knownFlags: ReadonlyS
       const hasChildren = (p.children?.length ?? 0) > 0;
       if (hasChildren && p.run) problems.push(`${path}: has both run and children`);
       if (!hasChildren && !p.run) problems.push(`${path}: leaf without run`);
+      if (p.verify && p.noExitCheck) problems.push(`${path}: has both verify and noExitCheck`);
+      if (hasChildren && (p.verify || p.noExitCheck)) problems.push(`${path}: exit checks belong to leaves`);
       for (const f of p.flags ?? []) if (!knownFlags.has(f)) problems.push(`${path}: unknown flag "${f}"`);
       visit(p.children ?? [], path);
     }

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
  * Pure: the digest of what a phase's result depends on — the phase, the resolved configuration
  * and the run's options — as canonical JSON (keys sorted). Secrets and values made up anew on
  * every run (bootstrap tokens, the certificate key) are left out: a phase that depends on them
- * proves its result with its exit check instead (src/check), so a new random token never
+ * proves its result with its exit check instead (src/verify/exit-check.ts), so a new random token never
  * passes for an old one.
  */
 export function inputDigest(path: string, inputs: unknown): string {

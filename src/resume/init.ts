@@ -1,4 +1,4 @@
-import { verifierFor } from '../check/registry.js';
+import { exitCheckOf } from '../verify/exit-check.js';
 import type { InitCtx } from '../workflows/context.js';
 import { startResumableRun, type ResumeSession } from './session.js';
 
@@ -13,6 +13,6 @@ export async function startInitResume(ctx: InitCtx, o: { readonly resume: boolea
     command: 'init',
     resume: o.resume,
     inputs: (c) => ({ cfg: c.cfg, options: c.options }),
-    verify: (path, phase, c) => verifierFor(path, phase)?.(c),
+    verify: (path, phase, c) => exitCheckOf(path, phase)?.(c),
   });
 }

@@ -7,13 +7,6 @@ import type { PhaseHooks } from '../engine/runner.js';
 import { inputDigest } from './digest.js';
 import { STATE_FILE, STATE_VERSION, readState, writeState, type PhaseRecord, type RunState } from './state.js';
 
-/**
- * Phases whose point is what they do at run time (wait, print the join command): never skipped.
- * Everything else done earlier is skipped on --resume when its inputs are the same, the files it
- * left are unchanged and its exit check (if any) passes.
- */
-export const ALWAYS_RUN: ReadonlySet<string> = new Set(['wait-for-kubelet', 'wait-control-plane', 'show-join-command']);
-
 export interface ResumeOptions<C> {
   /** "init" (the command name in messages and in the state file). */
   readonly command: string;
@@ -23,7 +16,6 @@ export interface ResumeOptions<C> {
   inputs(ctx: C): unknown;
   /** The phase's exit check, if it has one. */
   verify(path: string, phase: Phase<C>, ctx: C): Promise<readonly CheckFinding[]> | undefined;
-  readonly alwaysRun?: ReadonlySet<string>;
   readonly now?: () => Date;
 }
 
@@ -58,12 +50,15 @@ export async function startResumableRun<C extends Ctx>(ctx: C, o: ResumeOptions<
     await writeState(host, state);
   };
   await save({});
-  const alwaysRun = o.alwaysRun ?? ALWAYS_RUN;
-
+  /**
+   * A phase done earlier is skipped on --resume when its inputs are the same, the files it left
+   * are unchanged and its exit check (if any) passes; except a phase that declares it always
+   * runs (its point is what it does at run time: wait, print the join command).
+   */
   const hooks: PhaseHooks<C> = {
     async skip(path, phase, c) {
       const rec = state.phases[path];
-      if (!o.resume || !rec || alwaysRun.has(path)) return undefined;
+      if (!o.resume || !rec || phase.noExitCheck === 'always-runs') return undefined;
       const why = await invalidReason(path, phase, c, rec);
       if (why) {
         log.info(`Running phase ${path} again: ${why}`, { prefix: 'resume' });

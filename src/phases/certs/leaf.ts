@@ -12,7 +12,7 @@ import { signCertificate } from '../../pki/sign.js';
 import type { Certificate } from '../../pki/certificate.js';
 import { loadCA, orphanKeyPair, type LoadedCA } from './ca.js';
 import { certRow, type CertConfig, type CertRow } from './cert-table.js';
-import { leafProblems } from './check.js';
+import { leafProblems } from './leaf-problems.js';
 import type { PkiCtx } from './context.js';
 import { ensureCsr } from './csr-only.js';
 import { readPair } from './load.js';

@@ -16,6 +16,7 @@ import { ensureLeaf } from './leaf.js';
 import { prefetchCertKeys } from './prefetch.js';
 import { groupStateFor } from './run-state.js';
 import { ensureServiceAccountKey } from './sa.js';
+import { verifyCertificate, verifyServiceAccountKey } from './verify.js';
 
 /**
  * Bookkeeping shared by every certs leaf: the folder line once per run (kubeadm prints it from
@@ -57,6 +58,7 @@ function certPhase(row: CertRow): Phase<InitCtx> {
       if (externalEtcdSkip(ctx, row)) return;
       await (row.caName ? ensureLeaf(ctx, row) : ensureCA(ctx, row));
     },
+    verify: (ctx) => verifyCertificate(ctx, row),
   };
 }
 
@@ -71,6 +73,7 @@ const saPhase: Phase<InitCtx> = {
     await beginLeaf(ctx, SA_BASE_NAME);
     await ensureServiceAccountKey(ctx);
   },
+  verify: verifyServiceAccountKey,
 };
 
 export const certsPhase: Phase<InitCtx> = {

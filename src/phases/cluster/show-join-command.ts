@@ -83,6 +83,7 @@ export const showJoinCommandPhase: Phase<InitCtx> = {
     + 'and worker nodes with each bootstrap token and the CA certificate hash (tokens withheld with --skip-token-print).',
   example: '  # Prints the join commands for the tokens of the configuration.\n  tsadm init phase show-join-command --config config.yaml',
   flags: ['config', 'kubeconfig', 'skip-token-print', 'skip-certificate-key-print', 'upload-certs', 'certificate-key'],
+  noExitCheck: 'always-runs',
   async run(ctx) {
     const kubeconfigPath = ctx.options.kubeconfigPath;
     const text = await ctx.host.readFile(kubeconfigPath);

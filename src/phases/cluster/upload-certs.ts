@@ -3,7 +3,8 @@ import type { Logger } from '../../log/events.js';
 import type { KubeApi } from '../../kube/types.js';
 import { generateToken, type RandomSource } from '../../token/bootstrap-token.js';
 import { tokenToSecret } from '../../token/secret.js';
-import type { Phase } from '../../engine/phase.js';
+import type { CheckFinding, Phase } from '../../engine/phase.js';
+import { openCheckApi } from '../../verify/api.js';
 import type { InitCtx } from '../../workflows/context.js';
 import { kubeFor } from './api.js';
 import {
@@ -40,6 +41,23 @@ export async function uploadCerts(api: KubeApi, input: UploadCertsInput, log: Pi
   for (const obj of kubeadmCertsRbac()) await api.ensure(obj);
 }
 
+/** upload-certs renews its Secret on every run by design: the exit check is that the Secret is there. */
+async function verifyUploadedCerts(ctx: InitCtx): Promise<CheckFinding[]> {
+  if (!ctx.options.uploadCerts) return [{ check: 'upload-certs', ok: true, warning: true, detail: 'not applicable without --upload-certs' }];
+  const api = await openCheckApi(ctx);
+  try {
+    if (!(await api.healthz())) return [{ check: `Secret ${KUBE_SYSTEM}/${KUBEADM_CERTS_SECRET}`, ok: true, warning: true, detail: `not checked: the cluster at ${api.server} does not answer` }];
+    const secret = await api.get('Secret', KUBEADM_CERTS_SECRET, KUBE_SYSTEM);
+    const known = ctx.cfg.init.certificateKey !== '';
+    return [
+      { check: `Secret ${KUBE_SYSTEM}/${KUBEADM_CERTS_SECRET}`, ok: secret !== undefined, detail: secret ? 'present' : 'missing' },
+      ...(known ? [] : [{ check: 'certificate key', ok: false, detail: 'not known to this run (init made it up): upload again to get one' }]),
+    ];
+  } finally {
+    api.close();
+  }
+}
+
 export const uploadCertsPhase: Phase<InitCtx> = {
   name: 'upload-certs',
   summary: `Upload certificates to ${KUBEADM_CERTS_SECRET}`,
@@ -65,4 +83,5 @@ export const uploadCertsPhase: Phase<InitCtx> = {
       ctx.log.info(certificateKey, { prefix: '' });
     }
   },
+  verify: verifyUploadedCerts,
 };

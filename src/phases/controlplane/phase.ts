@@ -15,7 +15,9 @@ import { staticPodConfigFromInit } from '../../manifest/inputs.js';
 import type { StaticPodComponent } from '../../manifest/pod.js';
 import { patchedManifest, writeManifest } from '../../manifest/write.js';
 import type { Phase } from '../../engine/phase.js';
+import { unchangedAndAnswering } from '../../verify/exit-check.js';
 import type { InitCtx } from '../../workflows/context.js';
+import { controlPlaneHealthTargets } from '../kubelet/targets.js';
 import { apiServerWarnings } from './apiserver.js';
 import { renderStaticPod } from './render.js';
 
@@ -48,6 +50,7 @@ function componentPhase(name: string, component: Exclude<StaticPodComponent, 'et
     example: `  # Generates the ${component} static Pod manifest, functionally equivalent to what tsadm init does.\n  tsadm init phase control-plane ${name} --config config.yaml`,
     flags: [...COMMON_FLAGS, ...flags],
     run: (ctx) => runControlPlaneComponent(ctx, component),
+    verify: unchangedAndAnswering((ctx) => controlPlaneHealthTargets(ctx.cfg, ctx.versions).find((t) => t.component === component)!),
   };
 }
 

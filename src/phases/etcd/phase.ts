@@ -7,10 +7,11 @@
  * Idempotency: identical bytes are not rewritten (the write is reported `unchanged`).
  * Dry-run: the same code on a DryRunHost; nothing reaches the disk.
  */
-import { MANIFESTS_DIR, MODES } from '../../constants.js';
+import { MANIFESTS_DIR, MODES, PORTS } from '../../constants.js';
 import { staticPodConfigFromInit } from '../../manifest/inputs.js';
 import { patchedManifest, writeManifest } from '../../manifest/write.js';
 import type { Phase } from '../../engine/phase.js';
+import { unchangedAndAnswering } from '../../verify/exit-check.js';
 import type { InitCtx } from '../../workflows/context.js';
 import { renderEtcdPod } from './render.js';
 
@@ -40,6 +41,8 @@ export const etcdPhase: Phase<InitCtx> = {
       flags: ['cert-dir', 'image-repository', 'patches'],
       skipIf: (ctx) => (ctx.cfg.cluster.etcd.mode === 'external' ? 'External etcd mode: Skipping etcd static pod generation' : undefined),
       run: runLocalEtcd,
+      // etcd's /health on its metrics port (plain HTTP on loopback): answers once the member runs.
+      verify: unchangedAndAnswering(() => ({ component: 'etcd', url: `http://127.0.0.1:${PORTS.etcdMetrics}/health` })),
     },
   ],
 };

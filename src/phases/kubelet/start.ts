@@ -12,7 +12,9 @@
  */
 import { hostname as osHostname } from 'node:os';
 import type { Phase } from '../../engine/phase.js';
+import { unchangedAndAnswering } from '../../verify/exit-check.js';
 import type { InitCtx } from '../../workflows/context.js';
+import { kubeletHealthTarget } from './targets.js';
 import { assertKubeletFilesWritable, prepareKubeletFiles, writeKubeletFilesAndRestart } from './settings.js';
 
 export interface KubeletStartOptions {
@@ -29,6 +31,7 @@ export function makeKubeletStartPhase(opts: KubeletStartOptions = {}): Phase<Ini
     example: '# Writes a dynamic environment file with kubelet flags from a InitConfiguration file.\ntsadm init phase kubelet-start --config config.yaml',
     flags: ['cri-socket', 'node-name', 'patches'],
     run: (ctx) => runKubeletStart(ctx, hostname()),
+    verify: unchangedAndAnswering((ctx) => kubeletHealthTarget(ctx.cfg)),
   };
 }
 

@@ -34,6 +34,7 @@ export function makeWaitControlPlanePhase(opts: WaitPhaseOptions = {}): Phase<In
     description: 'Wait until the kubelet, kube-apiserver, kube-controller-manager and kube-scheduler report healthy.',
     example: '  # Waits for the control plane started by the kubelet from the static Pod manifests.\n  tsadm init phase wait-control-plane --config config.yaml',
     skipIf: dryRunSkip('the control plane to become healthy'),
+    noExitCheck: 'always-runs',
     run: async (ctx) => {
       const timeoutMs = ctx.cfg.init.timeouts.controlPlaneComponentHealthCheckMs;
       const targets = opts.targets?.(ctx) ?? [kubeletHealthTarget(ctx.cfg), ...controlPlaneHealthTargets(ctx.cfg, ctx.versions)];
@@ -57,6 +58,7 @@ export function makeWaitForKubeletPhase(opts: WaitPhaseOptions = {}): Phase<Init
     description: 'Wait until the kubelet answers on its healthz endpoint (http://127.0.0.1:10248/healthz by default).',
     example: '  # Waits until the kubelet started by kubelet-start is healthy.\n  tsadm init phase wait-for-kubelet --config config.yaml',
     skipIf: dryRunSkip('a healthy kubelet'),
+    noExitCheck: 'always-runs',
     run: async (ctx) => {
       const timeoutMs = ctx.cfg.init.timeouts.kubeletHealthCheckMs;
       const targets = opts.targets?.(ctx) ?? [kubeletHealthTarget(ctx.cfg)];

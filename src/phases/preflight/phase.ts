@@ -15,6 +15,9 @@ export function initPreflightPhase(system: SystemProbe = realSystem): Phase<Init
     summary: 'Run pre-flight checks',
     description: 'Run pre-flight checks for tsadm init.',
     example: 'tsadm init phase preflight --config config.yaml',
+    // It checks the machine and leaves nothing; once passed, --resume does not ask again (the
+    // machine now runs what preflight refuses to find).
+    noExitCheck: 'trusted-once-passed',
     flags: ['config', 'cri-socket', 'ignore-preflight-errors', 'kubernetes-version', 'node-name', 'apiserver-advertise-address', 'apiserver-bind-port', 'pod-network-cidr', 'service-cidr'],
     async run(ctx) {
       const { cfg } = ctx;

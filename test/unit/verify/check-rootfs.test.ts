@@ -7,14 +7,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { PhaseCheck } from '../../../src/check/run.js';
+import type { PhaseFinding } from '../../../src/verify/run.js';
 import { CLUSTER_PHASES, LOCAL_INIT, events, runCli } from '../plan/run-cli.js';
 
 let root: string;
 const at = (p: string): string => path.join(root, p);
 const check = async (args: string[] = []) => {
   const r = await runCli(['check', '--rootfs', root, ...LOCAL_INIT, '-o', 'json', ...args]);
-  const result = events(r.stdout).at(-1) as unknown as { ok: boolean; data: { checks: PhaseCheck[] } };
+  const result = events(r.stdout).at(-1) as unknown as { ok: boolean; data: { checks: PhaseFinding[] } };
   return { code: r.code, stderr: r.stderr, checks: result.data.checks };
 };
 

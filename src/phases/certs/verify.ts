@@ -1,24 +1,27 @@
 import { createPublicKey } from 'node:crypto';
-import { errorMessage } from '../errors.js';
-import { CERT_ROWS, SA_BASE_NAME, type CertRow } from '../phases/certs/cert-table.js';
-import { leafProblems } from '../phases/certs/check.js';
-import { pkiFiles, publicKeyPath } from '../phases/certs/paths.js';
-import { readCertificate, readPrivateKey } from '../phases/certs/load.js';
-import { signedByProblem, validityProblem, keyMatchesCertificate } from '../pki/verify.js';
-import type { CheckFinding } from '../engine/phase.js';
-import type { InitCtx } from '../workflows/context.js';
+import { errorMessage } from '../../errors.js';
+import { signedByProblem, validityProblem, keyMatchesCertificate } from '../../pki/verify.js';
+import type { CheckFinding } from '../../engine/phase.js';
+import type { InitCtx } from '../../workflows/context.js';
+import { CERT_ROWS, SA_BASE_NAME, type CertRow } from './cert-table.js';
+import { leafProblems } from './leaf-problems.js';
+import { pkiFiles, publicKeyPath } from './paths.js';
+import { readCertificate, readPrivateKey } from './load.js';
 
 const DAY = 24 * 3600 * 1000;
 /** kubeadm's `certs check-expiration` flags nothing; 30 days is when renewals are usually planned. */
 export const EXPIRY_WARNING_MS = 30 * DAY;
 
 /**
- * The certs phase's exit check, with the reasons spelled out: each certificate exists, parses,
+ * The exit check of a certs leaf, with the reasons spelled out: each certificate exists, parses,
  * has its key, chains to its CA, has the subject, usages and SANs this configuration asks for,
  * and is valid now (a warning 30 days before it expires). A CA without its key is accepted as an
  * external CA.
  */
-export async function checkCertificate(ctx: InitCtx, row: CertRow, now: Date): Promise<CheckFinding[]> {
+export async function verifyCertificate(ctx: InitCtx, row: CertRow): Promise<CheckFinding[]> {
+  // With external etcd the etcd certificates are not this node's to make (the phase skips them).
+  if (row.etcd && ctx.cfg.cluster.etcd.mode !== 'local') return [];
+  const now = ctx.clock();
   const dir = ctx.cfg.cluster.certificatesDir;
   const files = pkiFiles(dir, row.baseName);
   const check = `${files.cert}`;
@@ -53,8 +56,8 @@ export async function checkCertificate(ctx: InitCtx, row: CertRow, now: Date): P
   }
 }
 
-/** sa.key and sa.pub exist and are one key pair. */
-export async function checkServiceAccountKey(ctx: InitCtx): Promise<CheckFinding[]> {
+/** The exit check of certs/sa: sa.key and sa.pub exist and are one key pair. */
+export async function verifyServiceAccountKey(ctx: InitCtx): Promise<CheckFinding[]> {
   const dir = ctx.cfg.cluster.certificatesDir;
   const { key: keyFile } = pkiFiles(dir, SA_BASE_NAME);
   const pubFile = publicKeyPath(dir, SA_BASE_NAME);

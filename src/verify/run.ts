@@ -3,22 +3,24 @@ import type { PhaseLogger } from '../log/logger.js';
 import { flatten, type CheckFinding, type Phase } from '../engine/phase.js';
 import { computeSelection } from '../engine/selection.js';
 import type { InitCtx } from '../workflows/context.js';
-import { verifierFor } from './registry.js';
+import { exitCheckOf } from './exit-check.js';
 
-export interface PhaseCheck extends CheckFinding {
+/** One finding of `tsadm check`, with the phase it belongs to. */
+export interface PhaseFinding extends CheckFinding {
   readonly phase: string;
 }
 
 /**
- * Runs the exit checks of the selected phases (all when none is named), in workflow order, and
- * logs each finding as it comes: `[check] ok   certs/apiserver  /etc/kubernetes/pki/apiserver.crt: …`.
+ * Walks the phase tree and runs the exit check of each selected phase (all when none is named),
+ * in workflow order, logging each finding as it comes:
+ * `[check] ok   certs/apiserver  /etc/kubernetes/pki/apiserver.crt: …`.
  */
-export async function runChecks(tree: readonly Phase<InitCtx>[], ctx: InitCtx, filter: readonly string[], log: PhaseLogger): Promise<PhaseCheck[]> {
+export async function verifyPhases(tree: readonly Phase<InitCtx>[], ctx: InitCtx, filter: readonly string[], log: PhaseLogger): Promise<PhaseFinding[]> {
   const selection = computeSelection(tree, filter, []);
-  const out: PhaseCheck[] = [];
+  const out: PhaseFinding[] = [];
   for (const { path, phase } of flatten(tree)) {
-    if (!selection.get(path) || !phase.run) continue;
-    const verify = verifierFor(path, phase);
+    if (!selection.get(path)) continue;
+    const verify = exitCheckOf(path, phase);
     if (!verify) continue;
     let findings: readonly CheckFinding[];
     try {
