@@ -5,7 +5,7 @@ import type { HealthTarget } from '../phases/kubelet/wait-loop.js';
 import { checkRunning } from './health.js';
 import { wouldChange } from './would-change.js';
 
-export type ExitCheck<C> = (ctx: C) => Promise<readonly CheckFinding[]>;
+type ExitCheck<C> = (ctx: C) => Promise<readonly CheckFinding[]>;
 
 /**
  * The exit check of a phase, as the phase declares it (the one notion `tsadm check` and

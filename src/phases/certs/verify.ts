@@ -10,7 +10,7 @@ import { readCertificate, readPrivateKey } from './load.js';
 
 const DAY = 24 * 3600 * 1000;
 /** kubeadm's `certs check-expiration` flags nothing; 30 days is when renewals are usually planned. */
-export const EXPIRY_WARNING_MS = 30 * DAY;
+const EXPIRY_WARNING_MS = 30 * DAY;
 
 /**
  * The exit check of a certs leaf, with the reasons spelled out: each certificate exists, parses,

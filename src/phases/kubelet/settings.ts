@@ -27,7 +27,7 @@ import { KUBELET_CONFIG_API_VERSION, renderKubeletConfig, type KubeletConfigInpu
 import { DOCKERSHIM_SOCKET, criSocketFor, renderKubeletFlagsEnv } from './flags-env.js';
 
 /** Written when NodeLocalCRISocket is on (1.34 beta, default on): this node's CRI endpoint. */
-export const KUBELET_INSTANCE_CONFIG_FILE = `${KUBELET_DIR}/instance-config.yaml`;
+const KUBELET_INSTANCE_CONFIG_FILE = `${KUBELET_DIR}/instance-config.yaml`;
 
 /**
  * NodeLocalCRISocket: the CRI endpoint lives in the node's kubelet configuration instead of the
@@ -40,12 +40,12 @@ export function usesNodeLocalCriSocket(cluster: Pick<ClusterConfiguration, 'feat
 }
 
 /** What kubeadm's kubelet defaults read from the machine; passed in so rendering stays pure. */
-export interface KubeletHostFacts {
+interface KubeletHostFacts {
   readonly systemdResolved: KubeletConfigInput['systemdResolved'];
   readonly dockerCgroupDriver?: KubeletConfigInput['dockerCgroupDriver'];
 }
 
-export interface KubeletSettingsInput {
+interface KubeletSettingsInput {
   readonly cluster: ClusterConfiguration;
   /** The KubeletConfiguration document the user (init) or the cluster's ConfigMap (join) gives. */
   readonly kubeletConfig: Readonly<Record<string, unknown>>;
@@ -71,7 +71,7 @@ export interface KubeletSettings {
 }
 
 /** Pure: the kubelet's settings for this node. */
-export function renderKubeletSettings(input: KubeletSettingsInput): KubeletSettings {
+function renderKubeletSettings(input: KubeletSettingsInput): KubeletSettings {
   const { cluster, versions, nodeRegistration } = input;
   const nodeLocal = usesNodeLocalCriSocket(cluster, versions);
   const criSocket = criSocketFor(nodeRegistration.criSocket, versions);
@@ -102,7 +102,7 @@ export function renderKubeletSettings(input: KubeletSettingsInput): KubeletSetti
 }
 
 /** One file kubelet-start writes. */
-export interface KubeletFile {
+interface KubeletFile {
   readonly path: string;
   readonly content: string;
   readonly mode: number;
@@ -111,14 +111,14 @@ export interface KubeletFile {
   readonly announce: string;
 }
 
-export interface KubeletFiles {
+interface KubeletFiles {
   readonly flagsEnv: KubeletFile;
   readonly config: KubeletFile;
   readonly instanceConfig?: KubeletFile;
 }
 
 /** Pure: the files, given the settings and the configuration after --patches. */
-export function kubeletFiles(settings: KubeletSettings, patchedConfig: JsonObject): KubeletFiles {
+function kubeletFiles(settings: KubeletSettings, patchedConfig: JsonObject): KubeletFiles {
   return {
     flagsEnv: {
       path: KUBELET_FLAGS_ENV_FILE, content: settings.flagsEnv, mode: MODES.kubeletFile, description: 'kubelet environment file',
@@ -140,13 +140,13 @@ export function kubeletFiles(settings: KubeletSettings, patchedConfig: JsonObjec
 }
 
 /** The effect context: the host seam and the log (dryRun changes wording only). */
-export interface KubeletStartCtx {
+interface KubeletStartCtx {
   readonly host: Host;
   readonly log: Logger;
   readonly dryRun: boolean;
 }
 
-export interface PrepareKubeletInput extends Omit<KubeletSettingsInput, 'hostFacts'> {
+interface PrepareKubeletInput extends Omit<KubeletSettingsInput, 'hostFacts'> {
   /** --patches (kubeletconfiguration target, 1.25+). */
   readonly patchesDir: string | undefined;
   /**

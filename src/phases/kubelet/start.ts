@@ -17,7 +17,7 @@ import type { InitCtx } from '../../workflows/context.js';
 import { kubeletHealthTarget } from './targets.js';
 import { assertKubeletFilesWritable, prepareKubeletFiles, writeKubeletFilesAndRestart } from './settings.js';
 
-export interface KubeletStartOptions {
+interface KubeletStartOptions {
   /** The machine's hostname (default: os.hostname(), lowercased and trimmed like kubeadm). */
   readonly hostname?: () => string;
 }
