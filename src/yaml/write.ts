@@ -1,6 +1,6 @@
-import { isJsonObject, type JsonValue } from './json.js';
-import { sortedKeys } from './yaml-keys.js';
-import { analyzeScalar, escapeFor, isBreak, isPrintable, scalarOf, type ScalarAnalysis, type ScalarStyle } from './yaml-scalar.js';
+import { isJsonObject, type JsonValue } from '../manifest/json.js';
+import { sortedKeys } from './key-order.js';
+import { analyzeScalar, escapeFor, isBreak, isPrintable, scalarOf, type ScalarAnalysis, type ScalarStyle } from './scalar.js';
 
 /**
  * YAML exactly as kubeadm writes it. kubeadm marshals objects to JSON and converts that to YAML
