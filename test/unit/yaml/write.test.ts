@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
 import type { JsonValue } from '../../../src/manifest/json.js';
-import { toKubeYaml } from '../../../src/yaml/write.js';
+import { toKubeYaml, toKubeYamlDocuments } from '../../../src/yaml/write.js';
 
 const MANIFESTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/manifests');
 const GOLDEN_DIR = path.join(MANIFESTS, 'v1.20.2');
@@ -26,5 +26,14 @@ describe('toKubeYaml', () => {
         expect(`${scenario}/${file}\n${toKubeYaml(yaml.load(text) as JsonValue)}`).toBe(`${scenario}/${file}\n${text}`);
       }
     }
+  });
+
+  test('undefined members vanish as after Go\'s json.Marshal with omitempty; null stays', () => {
+    expect(toKubeYaml({ b: undefined, a: { c: undefined, d: null }, e: [1, 'x'] })).toBe('a:\n  d: null\ne:\n- 1\n- x\n');
+  });
+
+  test('several documents are joined by "---" lines, each ending in a newline', () => {
+    expect(toKubeYamlDocuments([{ kind: 'A' }, { kind: 'B', list: [] }])).toBe('kind: A\n---\nkind: B\nlist: []\n');
+    expect(toKubeYamlDocuments([])).toBe('');
   });
 });
