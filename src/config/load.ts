@@ -18,7 +18,8 @@ import {
   validateMixedArguments,
   type Origins,
 } from './flag-overlay.js';
-import { parseIp, splitHostPort } from './net.js';
+import { splitHostPort } from '../net/host-port.js';
+import { parseIp } from '../net/ip.js';
 import type { NCluster, NInit, NJoin, NReset } from './normalized.js';
 import type { ResolvedInitConfig, ResolvedJoinConfig, ResolvedResetConfig } from './types.js';
 import type { Findings } from './upconvert.js';

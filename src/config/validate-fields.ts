@@ -5,7 +5,8 @@
  */
 import { isValidToken } from '../token/bootstrap-token.js';
 import { dns1123SubdomainErrors, wildcardSubdomainErrors } from './names.js';
-import { isGlobalUnicast, isLoopback, isValidPort, parseIp, splitHostPort } from './net.js';
+import { isValidPort, splitHostPort } from '../net/host-port.js';
+import { isGlobalUnicast, isLoopback, parseIp } from '../net/ip.js';
 import type { APIEndpoint, Arg, BootstrapToken, EnvVar, HostPathMount, NodeRegistration } from './types.js';
 
 export type Out = string[];

@@ -25,7 +25,7 @@ import {
   validateVolumes,
   type Out,
 } from './validate-fields.js';
-import { isValidPort, splitHostPort } from './net.js';
+import { isValidPort, splitHostPort } from '../net/host-port.js';
 
 export const ENCRYPTION_ALGORITHMS = ['ECDSA-P256', 'ECDSA-P384', 'RSA-2048', 'RSA-3072', 'RSA-4096'] as const;
 const UNMOUNT_FLAGS = ['MNT_FORCE', 'MNT_DETACH', 'MNT_EXPIRE', 'UMOUNT_NOFOLLOW'];
