@@ -3,9 +3,9 @@
  * the pod subnet against the controller-manager's node mask, plus a check kubeadm lacks: the pod
  * and service ranges must not overlap (routing breaks silently when they do).
  */
+import { cidrsOverlap, hostBits, parseCidr, rangeSize, type Cidr } from '../net/ip.js';
 import { dns1123SubdomainErrors } from './names.js';
 import type { Arg, ClusterConfiguration } from './types.js';
-import { cidrsOverlap, hostBits, parseCidr, rangeSize, type Cidr } from '../net/ip.js';
 import type { Out } from './validate-fields.js';
 
 /** kubeadm constants. */

@@ -4,9 +4,9 @@
  */
 import type { APIEndpoint, ResolvedInitConfig } from '../../config/types.js';
 import { TsadmError } from '../../errors.js';
-import { isDNS1123Subdomain } from '../../pki/hostnames.js';
 import { isValidPort, splitHostPort, type HostPort } from '../../net/host-port.js';
 import { canonicalIp } from '../../net/ip.js';
+import { isDNS1123Subdomain } from '../../pki/hostnames.js';
 
 /**
  * kubeadm's ParseHostPort: "host", "host:port", "ipv4:port", "[ipv6]:port" or a bare IPv6. The
