@@ -6,8 +6,9 @@ import { analyzeScalar, escapeFor, isBreak, isPrintable, scalarOf, type ScalarAn
  * The one YAML writer of tsadm: YAML exactly as kubeadm writes it. Every file and every printout
  * kubeadm produces in YAML — static Pod manifests (MarshalToYaml), kubelet configuration and
  * `config print` (MarshalToYamlForCodecs), kubeconfigs (clientcmd.Write), ConfigMap payloads,
- * dry-run object dumps, `token list -o yaml`, `certs check-expiration -o yaml` (the cli-runtime
- * YAML printer) and `version -o yaml` (sigs.k8s.io/yaml.Marshal) — goes the same way: Go's
+ * `token list -o yaml`, `certs check-expiration -o yaml` (the cli-runtime YAML printer) and
+ * `version -o yaml` (sigs.k8s.io/yaml.Marshal) — goes the same way (and tsadm's dry-run object
+ * dumps follow it): Go's
  * json.Marshal, then sigs.k8s.io/yaml's JSONToYAML, which reads the JSON back into generic maps
  * and writes them with gopkg.in/yaml.v2 (v2.2.8 in kubeadm 1.20): map keys sorted by yaml.v2's
  * own order, 2-space indent, block sequences not indented under their key, empty collections as
