@@ -5,7 +5,7 @@
  * are kubeadm's output.kubeadm.k8s.io/v1alpha3 CertificateExpirationInfo plus tsadm's fields
  * `path`, `expiring` and `expiringWithin` (docs/certs.md).
  */
-import { dumpYaml } from '../config/serialize.js';
+import { toKubeYaml } from '../yaml/write.js';
 import { shortHumanDuration, tabwrite } from '../token/list-format.js';
 import type { ExpirationItem, ExpirationReport } from './expiration.js';
 
@@ -73,6 +73,6 @@ export function formatExpiration(r: ExpirationReport, format: ExpirationFormat):
     case 'json':
       return `${JSON.stringify(expirationObject(r), null, 4)}\n`;
     case 'yaml':
-      return dumpYaml(expirationObject(r));
+      return toKubeYaml(expirationObject(r));
   }
 }

@@ -20,10 +20,11 @@ import { ensureServiceAccountKey } from '../phases/certs/sa.js';
 import { pkiFiles } from '../phases/certs/paths.js';
 import { readCertificate } from '../phases/certs/load.js';
 import { KUBECONFIG_ROWS, type KubeconfigRow } from '../phases/kubeconfig/kubeconfig-table.js';
-import { dumpKubeconfig, kubeconfigObject } from '../phases/kubeconfig/render.js';
+import { kubeconfigObject } from '../phases/kubeconfig/render.js';
 import { serverFor } from '../phases/kubeconfig/ensure.js';
 import { createCsr, parseCsrPem } from '../pki/csr.js';
 import { encodePrivateKeyPem, generateKeyPair, parsePrivateKeyPem, sameKey } from '../pki/keys.js';
+import { toKubeYaml } from '../yaml/write.js';
 import { prefixed, type LifecycleCtx } from './context.js';
 import { readClientCredentials } from './kubeconfig-credentials.js';
 
@@ -90,6 +91,6 @@ async function kubeconfigCsr(ctx: LifecycleCtx, row: KubeconfigRow): Promise<voi
   if (!caPem) delete cluster['certificate-authority-data'];
   delete (obj.users as { user: Record<string, unknown> }[])[0]?.user['client-certificate-data'];
   log(`Generating "${row.file}" key and CSR`);
-  await ctx.host.writeFile(file, dumpKubeconfig(obj), { mode: MODES.kubeconfig, kind: 'kubeconfig', description: `partial ${row.file} (client key, no certificate yet)` });
+  await ctx.host.writeFile(file, toKubeYaml(obj), { mode: MODES.kubeconfig, kind: 'kubeconfig', description: `partial ${row.file} (client key, no certificate yet)` });
   await ctx.host.writeFile(csrFile, csr.pem, { mode: MODES.key, kind: 'csr', description: `"${row.file}" certificate signing request` });
 }

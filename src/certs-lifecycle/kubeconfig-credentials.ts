@@ -4,7 +4,7 @@
  * write new embedded ones back while keeping every other field of the file.
  */
 import yaml from 'js-yaml';
-import { dumpKubeconfig } from '../phases/kubeconfig/render.js';
+import { toKubeYaml } from '../yaml/write.js';
 
 export interface ClientCredentials {
   readonly userName: string;
@@ -91,5 +91,5 @@ export function withClientCredentials(text: string, file: string, creds: { certP
     delete cluster['certificate-authority'];
     cluster['certificate-authority-data'] = Buffer.from(creds.caPem).toString('base64');
   }
-  return dumpKubeconfig(doc);
+  return toKubeYaml(doc);
 }

@@ -33,7 +33,7 @@ export function versionInfo(): VersionInfo {
   };
 }
 
-/** Output formats this module renders without js-yaml. */
+/** Output formats this module renders without the YAML writer (src/yaml/write.ts). */
 export const LIGHT_VERSION_FORMATS: readonly string[] = ['', 'short', 'json'];
 
 /** Pure: the text kubeadm-style `version` prints; `yaml` is rendered by the caller's dumper. */

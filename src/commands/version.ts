@@ -1,13 +1,13 @@
 import type { Argv } from 'yargs';
-import yaml from 'js-yaml';
 import type { CommandEnv } from '../workflows/runtime.js';
+import { toKubeYaml } from '../yaml/write.js';
 import { formatVersion as formatVersionWith, versionInfo, type VersionInfo } from './version-info.js';
 
 export { TSADM_VERSION, versionInfo, type VersionInfo } from './version-info.js';
 
-/** Pure: the text kubeadm-style `version` prints for an output format. */
+/** Pure: the text kubeadm-style `version` prints; yaml as kubeadm's sigs.k8s.io/yaml.Marshal writes it (keys sorted). */
 export function formatVersion(info: VersionInfo, output: string): string {
-  return formatVersionWith(info, output, (value) => yaml.dump(value, { lineWidth: -1 }));
+  return formatVersionWith(info, output, toKubeYaml);
 }
 
 export function registerVersionCommand(y: Argv, env: CommandEnv): Argv {

@@ -4,18 +4,19 @@
  * the zero-value fields kubeadm's Go serializer adds are left out (the components default them).
  */
 import { MANIFESTS_DIR, PORTS } from '../constants.js';
+import { formatIp, indexedIp, parseCidr } from '../net/ip.js';
 import type { VersionProfile } from '../versions/table.js';
 import { KUBE_PROXY_API_VERSION, KUBELET_API_VERSION } from './schema-kubeadm.js';
-import { formatIp, nthAddress, parseCidr } from './net.js';
 import type { ClusterConfiguration } from './types.js';
 
 export const COMPONENT_CONFIG_KINDS = ['KubeletConfiguration', 'KubeProxyConfiguration'] as const;
 export type ComponentConfigKind = (typeof COMPONENT_CONFIG_KINDS)[number];
 
-/** The 10th address of the first service subnet (kubeadm's cluster DNS IP). */
+/** The 10th address of the first service subnet (kubeadm's GetDNSIP); undefined when the subnet is too small. */
 export function clusterDnsIp(serviceSubnet: string): string | undefined {
   const first = parseCidr(serviceSubnet.split(',')[0]?.trim() ?? '');
-  return first ? formatIp(nthAddress(first, 10)) : undefined;
+  const ip = first && indexedIp(first, 10);
+  return ip && formatIp(ip);
 }
 
 export function kubeletDefaults(c: ClusterConfiguration, profile: VersionProfile): Record<string, unknown> {

@@ -5,6 +5,8 @@
  * E_CONFIG_INVALID error; only the --config mixing rule fails early, as in kubeadm.
  */
 import type { FlagValues } from '../cli/flags.js';
+import { splitHostPort } from '../net/host-port.js';
+import { parseIp } from '../net/ip.js';
 import { defaultCluster } from './defaults-cluster.js';
 import { defaultInit, defaultJoin, defaultReset } from './defaults.js';
 import { readConfigDocuments, type ConfigCommand, type ConfigDocuments } from './documents.js';
@@ -18,7 +20,6 @@ import {
   validateMixedArguments,
   type Origins,
 } from './flag-overlay.js';
-import { parseIp, splitHostPort } from './net.js';
 import type { NCluster, NInit, NJoin, NReset } from './normalized.js';
 import type { ResolvedInitConfig, ResolvedJoinConfig, ResolvedResetConfig } from './types.js';
 import type { Findings } from './upconvert.js';

@@ -7,9 +7,10 @@
 import { TsadmError } from '../errors.js';
 import { DEFAULT_KUBERNETES_VERSION, normalizeKubernetesVersion, profileFor } from '../versions/resolve.js';
 import type { VersionProfile } from '../versions/table.js';
+import { toKubeYaml, toKubeYamlDocuments } from '../yaml/write.js';
 import { COMPONENT_CONFIG_KINDS, kubeletDefaults, kubeProxyDefaults, type ComponentConfigKind } from './component-defaults.js';
 import { resolveInitConfig, resolveJoinConfig, type ConfigEnv } from './load.js';
-import { clusterToExternal, dumpDocuments, dumpYaml, initToExternal, joinToExternal, type KubeadmApiVersion } from './serialize.js';
+import { clusterToExternal, initToExternal, joinToExternal, type KubeadmApiVersion } from './serialize.js';
 import type { ClusterConfiguration, Taint } from './types.js';
 
 export const PLACEHOLDER_TOKEN = 'abcdef.0123456789abcdef';
@@ -57,7 +58,7 @@ export function printInitDefaults(opts: PrintInitOptions): string {
   const kinds = new Set(opts.componentConfigs as readonly ComponentConfigKind[]);
   if (kinds.has('KubeletConfiguration')) docs.push(kubeletDefaults(resolved.cluster, profile));
   if (kinds.has('KubeProxyConfiguration')) docs.push(kubeProxyDefaults(resolved.cluster));
-  return dumpDocuments(docs);
+  return toKubeYamlDocuments(docs);
 }
 
 export function printJoinDefaults(opts: PrintOptions = {}): string {
@@ -68,7 +69,7 @@ export function printJoinDefaults(opts: PrintOptions = {}): string {
     env: PLACEHOLDER_ENV,
   });
   const join = { ...resolved.join, nodeRegistration: { ...resolved.join.nodeRegistration, criSocket: placeholderCriSocket(profile) } };
-  return dumpYaml(joinToExternal(join, profile.configApiVersion));
+  return toKubeYaml(joinToExternal(join, profile.configApiVersion));
 }
 
 /**
@@ -81,7 +82,7 @@ export function serializeClusterConfiguration(cluster: ClusterConfiguration, api
   if (apiVersion !== 'kubeadm.k8s.io/v1beta4' && !cluster.apiServer.extraArgs.some((a) => a.name === 'authorization-mode')) {
     c = { ...cluster, apiServer: { ...cluster.apiServer, extraArgs: [...cluster.apiServer.extraArgs, { name: 'authorization-mode', value: 'Node,RBAC' }] } };
   }
-  return dumpYaml(clusterToExternal(c, apiVersion));
+  return toKubeYaml(clusterToExternal(c, apiVersion));
 }
 
 /** "node-role.kubernetes.io/master:NoSchedule" → {key, effect}. */

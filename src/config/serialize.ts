@@ -1,10 +1,9 @@
 /**
  * Resolved config → kubeadm's external documents for a given API version, with the field names
  * and omission rules of kubeadm's Go types (`omitempty` fields left out when empty, struct
- * fields such as `apiServer: {}` always present, `taints: null` when unset), and YAML written as
- * kubeadm writes it (sorted keys, list items not indented).
+ * fields such as `apiServer: {}` always present, `taints: null` when unset). The YAML text is
+ * src/yaml/write.ts's.
  */
-import yaml from 'js-yaml';
 import { formatDuration } from './duration.js';
 import { argsToMap } from './upconvert.js';
 import type { Arg, BootstrapToken, ClusterConfiguration, ControlPlaneComponent, EnvVar, HostPathMount, InitConfiguration, JoinConfiguration, NodeRegistration } from './types.js';
@@ -190,14 +189,4 @@ export function joinToExternal(j: JoinConfiguration, apiVersion: KubeadmApiVersi
     doc.timeouts = timeouts(j.timeouts);
   }
   return doc;
-}
-
-/** YAML as kubeadm (Go, sigs.k8s.io/yaml) writes it: sorted keys, unindented lists, double quotes. */
-export function dumpYaml(doc: unknown): string {
-  return yaml.dump(doc, { sortKeys: true, noArrayIndent: true, lineWidth: -1, noRefs: true, quotingType: '"' });
-}
-
-/** Several documents separated by "---", as `kubeadm config print` writes them. */
-export function dumpDocuments(docs: readonly unknown[]): string {
-  return docs.map(dumpYaml).join('---\n');
 }

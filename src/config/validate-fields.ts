@@ -3,9 +3,10 @@
  * function appends "<path>: <message>" lines to `out`; messages reuse kubeadm's wording so they
  * can be searched for.
  */
+import { isValidPort, splitHostPort } from '../net/host-port.js';
+import { isGlobalUnicast, isLoopback, parseIp } from '../net/ip.js';
 import { isValidToken } from '../token/bootstrap-token.js';
 import { dns1123SubdomainErrors, wildcardSubdomainErrors } from './names.js';
-import { isGlobalUnicast, isLoopback, isValidPort, parseIp, splitHostPort } from './net.js';
 import type { APIEndpoint, Arg, BootstrapToken, EnvVar, HostPathMount, NodeRegistration } from './types.js';
 
 export type Out = string[];

@@ -3,7 +3,7 @@
  * the pod subnet against the controller-manager's node mask, plus a check kubeadm lacks: the pod
  * and service ranges must not overlap (routing breaks silently when they do).
  */
-import { cidrsOverlap, hostBits, parseCidr, rangeSize, type Cidr } from './net.js';
+import { cidrsOverlap, hostBits, parseCidr, rangeSize, type Cidr } from '../net/ip.js';
 import { dns1123SubdomainErrors } from './names.js';
 import type { Arg, ClusterConfiguration } from './types.js';
 import type { Out } from './validate-fields.js';
@@ -23,8 +23,8 @@ export function validateNetworking(c: ClusterConfiguration, out: Out): void {
   const service = n.serviceSubnet === '' ? [] : parseSubnets(n.serviceSubnet, MIN_SERVICE_ADDRESSES, 'networking.serviceSubnet', dualStackGate, out);
   for (const s of service ?? []) {
     if (hostBits(s) > MAX_SERVICE_HOST_BITS) {
-      const bits = s.family === 4 ? 32 : 128;
-      out.push(`networking.serviceSubnet: invalid value ${q(s.text)}: specified service subnet is too large; for ${bits}-bit addresses, the mask must be >= ${bits - MAX_SERVICE_HOST_BITS}`);
+      // kubeadm reads the bit count from the mask (Mask.Size), so "::ffff:…/104" counts as 128-bit.
+      out.push(`networking.serviceSubnet: invalid value ${q(s.text)}: specified service subnet is too large; for ${s.bits}-bit addresses, the mask must be >= ${s.bits - MAX_SERVICE_HOST_BITS}`);
     }
   }
   const pod = n.podSubnet === '' ? [] : parseSubnets(n.podSubnet, MIN_POD_ADDRESSES, 'networking.podSubnet', dualStackGate, out);

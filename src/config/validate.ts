@@ -5,6 +5,7 @@
  * lines into the single E_CONFIG_INVALID error the user sees.
  */
 import { TsadmError } from '../errors.js';
+import { isValidPort, splitHostPort } from '../net/host-port.js';
 import { isKnownFeatureGate } from './feature-gates.js';
 import { isValidImageRepository } from './names.js';
 import type { ClusterConfiguration, JoinConfiguration, ResetConfiguration, ResolvedInitConfig, ResolvedJoinConfig, ResolvedResetConfig } from './types.js';
@@ -25,7 +26,6 @@ import {
   validateVolumes,
   type Out,
 } from './validate-fields.js';
-import { isValidPort, splitHostPort } from './net.js';
 
 export const ENCRYPTION_ALGORITHMS = ['ECDSA-P256', 'ECDSA-P384', 'RSA-2048', 'RSA-3072', 'RSA-4096'] as const;
 const UNMOUNT_FLAGS = ['MNT_FORCE', 'MNT_DETACH', 'MNT_EXPIRE', 'UMOUNT_NOFOLLOW'];

@@ -1,4 +1,4 @@
-import { dumpYaml } from '../config/serialize.js';
+import { toKubeYaml } from '../yaml/write.js';
 import type { ApiJournal } from '../plan/journal.js';
 import { emitObject, type ApiLog } from './api-log.js';
 import { cloneJson } from './clone.js';
@@ -186,7 +186,7 @@ function matches(obj: KubeObject, options: ListOptions): boolean {
 function dumpRedacted(obj: KubeObject): string {
   const data = (obj as { data?: Record<string, unknown> }).data;
   const shown = obj.kind === 'Secret' && data ? { ...obj, data: Object.fromEntries(Object.keys(data).map((k) => [k, '<redacted>'])) } : obj;
-  return dumpYaml(shown);
+  return toKubeYaml(shown);
 }
 
 function indentTab(text: string): string {

@@ -1,5 +1,5 @@
-import { isIPv6 } from 'node:net';
 import type { APIEndpoint, ClusterConfiguration, EnvVar, ResolvedInitConfig } from '../config/types.js';
+import { parseIp } from '../net/ip.js';
 import type { VersionProfile } from '../versions/table.js';
 
 /**
@@ -39,7 +39,7 @@ export function imageRepository(cluster: ClusterConfiguration, versions: Version
 
 /** Go's utilsnet.IsIPv6String: an IPv6 literal that is not an IPv4-mapped address. */
 export function isIPv6Address(address: string): boolean {
-  return isIPv6(address) && !/^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address);
+  return parseIp(address)?.family === 6;
 }
 
 /** Go's net.JoinHostPort: brackets around hosts containing a colon. */

@@ -15,7 +15,7 @@ import { isJsonObject, type JsonObject } from './json.js';
 import { normalizePatchedPod } from './normalize.js';
 import type { Pod, StaticPodComponent } from './pod.js';
 import { podToJson } from './static-pod.js';
-import { toKubeYaml } from './yaml.js';
+import { toKubeYaml } from '../yaml/write.js';
 
 export function manifestPath(component: StaticPodComponent): string {
   return path.posix.join(MANIFESTS_DIR, `${component}.yaml`);

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import {
   Class, Type, bitString, boolean, bytesOf, children, encodeDer, octetString, oid, parseDer, readOid, seq, tagged, toBinary, fromBinary, type Asn1,
 } from './asn1.js';
-import { ipFromBytes, ipToBytes } from './ip.js';
+import { formatIp, ipFromBytes, ipToBytes, parseIp, type Ip } from '../net/ip.js';
 import { EXT_KEY_USAGE_OIDS, KEY_USAGE_BITS, OID, type ExtKeyUsage, type KeyUsage } from './oids.js';
 
 export interface Extension {
@@ -51,7 +51,7 @@ export function authorityKeyIdExtension(keyId: Uint8Array): Extension {
 export function subjectAltNameExtension(dnsNames: readonly string[], ips: readonly string[]): Extension {
   const names = [
     ...dnsNames.map((d) => tagged(2, false, d)),
-    ...ips.map((ip) => tagged(7, false, toBinary(ipToBytes(ip)))),
+    ...ips.map((ip) => tagged(7, false, toBinary(ipToBytes(sanIp(ip))))),
   ];
   return { oid: OID.subjectAltName, critical: false, value: encodeDer(seq(names)) };
 }
@@ -122,10 +122,22 @@ export function decodeExtensions(list: Asn1 | undefined): DecodedExtensions {
         for (const n of children(value)) {
           if (n.tagClass !== Class.CONTEXT_SPECIFIC) continue;
           if (n.type === 2) dnsNames.push(n.value as string);
-          if (n.type === 7) ipAddresses.push(ipFromBytes(fromBinary(n.value as string)));
+          if (n.type === 7) ipAddresses.push(sanIpText(fromBinary(n.value as string)));
         }
         break;
     }
   }
   return { keyUsage, extKeyUsage, basicConstraints, subjectKeyId, authorityKeyId, dnsNames, ipAddresses, critical };
+}
+
+function sanIp(text: string): Ip {
+  const ip = parseIp(text);
+  if (ip === undefined) throw new TypeError(`not an IP address: ${text}`);
+  return ip;
+}
+
+/** An iPAddress SAN as text; a length other than 4 or 16 is shown, not hidden. */
+function sanIpText(bytes: Uint8Array): string {
+  const ip = ipFromBytes(bytes);
+  return ip ? formatIp(ip) : `<invalid IP ${Buffer.from(bytes).toString('hex')}>`;
 }

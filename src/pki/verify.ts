@@ -1,7 +1,7 @@
 /** Checks on certificates and keys tsadm finds on disk (kubeadm's reuse rules). */
 import type { KeyObject } from 'node:crypto';
 import type { Certificate } from './certificate.js';
-import { normalizeIP } from './ip.js';
+import { canonicalIp } from '../net/ip.js';
 import { spkiSha256 } from './keys.js';
 
 /**
@@ -44,7 +44,7 @@ export function certificateSpkiHash(cert: Certificate): string {
  * covers exactly one leftmost label.
  */
 export function certificateCovers(cert: Certificate, host: string): boolean {
-  const ip = normalizeIP(host.replace(/^\[(.*)\]$/, '$1'));
+  const ip = canonicalIp(host.replace(/^\[(.*)\]$/, '$1'));
   if (ip !== undefined) return cert.ipAddresses.includes(ip);
   const want = host.toLowerCase().replace(/\.$/, '');
   return cert.dnsNames.some((san) => matchHostname(san.toLowerCase().replace(/\.$/, ''), want));

@@ -1,4 +1,4 @@
-import { dumpYaml } from '../config/serialize.js';
+import { toKubeYamlDocuments } from '../yaml/write.js';
 import type { TokenInfo } from './secret.js';
 import { formatToken } from './bootstrap-token.js';
 import { formatRfc3339 } from './rfc3339.js';
@@ -85,5 +85,5 @@ export function tokenOutputObject(t: TokenInfo, apiVersion = TOKEN_OUTPUT_API_VE
 export function formatTokenObjects(tokens: readonly TokenInfo[], format: 'json' | 'yaml', apiVersion?: string): string {
   const objects = tokens.map((t) => tokenOutputObject(t, apiVersion));
   if (format === 'json') return objects.map((o) => `${JSON.stringify(o, null, 4)}\n`).join('');
-  return objects.map((o) => dumpYaml(o)).join('---\n');
+  return toKubeYamlDocuments(objects);
 }

@@ -1,4 +1,4 @@
-import { dumpYaml } from '../../config/serialize.js';
+import { toKubeYaml } from '../../yaml/write.js';
 import { NODE_BOOTSTRAP_TOKEN_GROUP } from '../../constants.js';
 import { COMPONENT_CONFIG_HASH_ANNOTATION, configMapHash } from '../../kube/configmap-hash.js';
 import type { ConfigMapObject, KubeObject } from '../../kube/types.js';
@@ -78,7 +78,7 @@ export function kubeProxyKubeconfig(server: string): string {
 /** Both values without a trailing newline, as kubeadm's `|-` template leaves them; signed unless user-supplied. */
 export function kubeProxyConfigMap(config: Record<string, unknown>, server: string, sign: boolean): ConfigMapObject {
   const data = {
-    [CONFIG_KEY]: dumpYaml(config).replace(/\n$/, ''),
+    [CONFIG_KEY]: toKubeYaml(config).replace(/\n$/, ''),
     [KUBECONFIG_KEY]: kubeProxyKubeconfig(server),
   };
   return {

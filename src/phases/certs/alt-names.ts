@@ -5,7 +5,7 @@
  */
 import type { ResolvedInitConfig } from '../../config/types.js';
 import { TsadmError } from '../../errors.js';
-import { indexedIP, normalizeIP } from '../../pki/ip.js';
+import { canonicalIp, formatIp, indexedIp, parseCidr } from '../../net/ip.js';
 import { isDNS1123Subdomain, isWildcardDNS1123Subdomain } from '../../pki/hostnames.js';
 import { parseHostPort } from '../kubeconfig/endpoint.js';
 
@@ -24,7 +24,7 @@ interface Builder {
 
 function advertiseAddress(cfg: ResolvedInitConfig): string {
   const raw = cfg.init.localAPIEndpoint.advertiseAddress;
-  const ip = normalizeIP(raw);
+  const ip = canonicalIp(raw);
   if (ip === undefined) {
     throw new TsadmError('E_CONFIG_INVALID', `error parsing LocalAPIEndpoint AdvertiseAddress ${raw}: is not a valid textual representation of an IP address`, {
       hint: 'set --apiserver-advertise-address (or localAPIEndpoint.advertiseAddress) to an IP of this node',
@@ -36,19 +36,20 @@ function advertiseAddress(cfg: ResolvedInitConfig): string {
 /** The cluster IP of the "kubernetes" Service: the first address of the first service CIDR. */
 export function apiServerServiceIP(serviceSubnet: string): string {
   const first = serviceSubnet.split(',')[0]?.trim() ?? '';
-  const ip = indexedIP(first, 1);
+  const cidr = parseCidr(first);
+  const ip = cidr && indexedIp(cidr, 1);
   if (ip === undefined) {
     throw new TsadmError('E_CONFIG_INVALID', `unable to get first IP address from the given CIDR: ${serviceSubnet}`, {
       hint: 'set --service-cidr (networking.serviceSubnet) to a valid CIDR such as 10.96.0.0/12',
     });
   }
-  return ip;
+  return formatIp(ip);
 }
 
 /** kubeadm's appendSANsToAltNames: IPs, DNS-1123 subdomains and "*." wildcards; others warned about. */
 function appendSANs(b: Builder, sans: readonly string[], certName: string): void {
   for (const san of sans) {
-    const ip = normalizeIP(san);
+    const ip = canonicalIp(san);
     if (ip !== undefined) b.ips.push(ip);
     else if (isDNS1123Subdomain(san) || isWildcardDNS1123Subdomain(san)) b.dns.push(san);
     else b.warnings.push(`'${san}' was not added to the '${certName}' SAN, because it is not a valid IP or RFC-1123 compliant DNS entry`);
@@ -73,7 +74,7 @@ export function apiServerAltNames(cfg: ResolvedInitConfig): AltNames {
   };
   if (controlPlaneEndpoint) {
     const { host } = parseHostPort(controlPlaneEndpoint);
-    const ip = normalizeIP(host);
+    const ip = canonicalIp(host);
     if (ip !== undefined) b.ips.push(ip);
     else b.dns.push(host);
   }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import yaml from 'js-yaml';
-import { dumpYaml } from '../../config/serialize.js';
+import { toKubeYaml } from '../../yaml/write.js';
 import { KUBECONFIG_FILES, KUBELET_DIR, MODES } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
 import type { VersionProfile } from '../../versions/table.js';
@@ -33,7 +33,7 @@ export function pointAtRotatingCert(kubeconfigText: string, nodeName: string, pe
   }
   const { 'client-certificate-data': _c, 'client-key-data': _k, ...rest } = user;
   entry.user = { ...rest, 'client-certificate': pemPath, 'client-key': pemPath };
-  return { text: dumpYaml(doc), changed: true };
+  return { text: toKubeYaml(doc), changed: true };
 }
 
 async function runCertRotation(ctx: InitCtx): Promise<void> {

@@ -1,5 +1,5 @@
 import yaml from 'js-yaml';
-import { dumpYaml } from '../../config/serialize.js';
+import { toKubeYaml } from '../../yaml/write.js';
 import type { APIEndpoint } from '../../config/types.js';
 import { NODE_BOOTSTRAP_TOKEN_GROUP } from '../../constants.js';
 import { COMPONENT_CONFIG_HASH_ANNOTATION, configMapHash } from '../../kube/configmap-hash.js';
@@ -37,7 +37,7 @@ export function clusterStatusYaml(existing: string | undefined, nodeName: string
     endpoints = { ...(doc?.apiEndpoints ?? {}) };
   }
   endpoints[nodeName] = { advertiseAddress: endpoint.advertiseAddress, bindPort: endpoint.bindPort };
-  return dumpYaml({ apiEndpoints: endpoints, apiVersion, kind: 'ClusterStatus' });
+  return toKubeYaml({ apiEndpoints: endpoints, apiVersion, kind: 'ClusterStatus' });
 }
 
 /** Nodes and joining bootstrap tokens may read kubeadm-config. */

@@ -4,43 +4,22 @@
  */
 import type { APIEndpoint, ResolvedInitConfig } from '../../config/types.js';
 import { TsadmError } from '../../errors.js';
+import { isValidPort, splitHostPort, type HostPort } from '../../net/host-port.js';
+import { canonicalIp } from '../../net/ip.js';
 import { isDNS1123Subdomain } from '../../pki/hostnames.js';
-import { normalizeIP } from '../../pki/ip.js';
-
-export interface HostPort {
-  readonly host: string;
-  /** "" when the input had no port. */
-  readonly port: string;
-}
-
-/** Go's net.SplitHostPort, or undefined where it errors (no port, too many colons, …). */
-function splitHostPort(s: string): HostPort | undefined {
-  if (s.startsWith('[')) {
-    const end = s.indexOf(']');
-    if (end < 0 || s[end + 1] !== ':') return undefined;
-    const host = s.slice(1, end);
-    const port = s.slice(end + 2);
-    return /[[\]]/.test(host + port) ? undefined : { host, port };
-  }
-  const i = s.lastIndexOf(':');
-  if (i < 0 || s.slice(0, i).includes(':') || /[[\]]/.test(s)) return undefined;
-  return { host: s.slice(0, i), port: s.slice(i + 1) };
-}
-
-function validPort(port: string): boolean {
-  return /^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535;
-}
 
 /**
  * kubeadm's ParseHostPort: "host", "host:port", "ipv4:port", "[ipv6]:port" or a bare IPv6. The
  * host must be an IP or a DNS-1123 subdomain. Throws E_CONFIG_INVALID naming `what`.
  */
 export function parseHostPort(hostport: string, what = 'controlPlaneEndpoint'): HostPort {
-  const split = splitHostPort(hostport) ?? { host: hostport, port: '' };
-  if (split.port !== '' && !validPort(split.port)) {
+  const parsed = splitHostPort(hostport);
+  // Where Go's SplitHostPort fails, kubeadm takes the whole text as the host (no port).
+  const split: HostPort = 'error' in parsed ? { host: hostport, port: '' } : parsed;
+  if (split.port !== '' && !isValidPort(split.port)) {
     throw new TsadmError('E_CONFIG_INVALID', `invalid value "${hostport}" given for ${what}: port ${split.port} must be a valid number between 1 and 65535, inclusive`);
   }
-  if (normalizeIP(split.host) !== undefined || isDNS1123Subdomain(split.host)) return split;
+  if (canonicalIp(split.host) !== undefined || isDNS1123Subdomain(split.host)) return split;
   throw new TsadmError('E_CONFIG_INVALID', `invalid value "${hostport}" given for ${what}: host '${split.host}' must be a valid IP address or a valid RFC-1123 DNS subdomain`);
 }
 
@@ -57,7 +36,7 @@ export function localAPIEndpointURL(cfg: Pick<ResolvedInitConfig, 'init'>): stri
 /** https://<advertiseAddress>:<bindPort>, the address in canonical form (kubeadm's GetLocalAPIEndpoint). */
 export function apiEndpointURL(endpoint: APIEndpoint): string {
   const { advertiseAddress, bindPort } = endpoint;
-  const ip = normalizeIP(advertiseAddress);
+  const ip = canonicalIp(advertiseAddress);
   if (ip === undefined) throw new TsadmError('E_CONFIG_INVALID', `invalid value \`${advertiseAddress}\` given for api.advertiseAddress`);
   if (!Number.isInteger(bindPort) || bindPort < 1 || bindPort > 65535) {
     throw new TsadmError('E_CONFIG_INVALID', `invalid value "${bindPort}" given for api.bindPort: port must be a valid number between 1 and 65535, inclusive`);

@@ -1,8 +1,8 @@
 /**
- * Kubeconfig documents exactly as kubeadm writes them (clientcmd.Write: JSON field order, i.e.
- * keys sorted, block style, "- " lists at the parent's indentation, data fields base64). Pure.
+ * Kubeconfig documents exactly as kubeadm writes them (clientcmd.Write: the v1 Config as JSON,
+ * then sigs.k8s.io/yaml, i.e. src/yaml/write.ts; data fields base64). Pure.
  */
-import yaml from 'js-yaml';
+import { toKubeYaml } from '../../yaml/write.js';
 
 export type KubeconfigAuth =
   | { readonly kind: 'client-certificate'; readonly certificatePem: string | Uint8Array; readonly keyPem: string | Uint8Array }
@@ -47,11 +47,6 @@ export function kubeconfigObject(spec: KubeconfigSpec): Record<string, unknown> 
   };
 }
 
-/** Serializes any kubeconfig object the way kubeadm does. */
-export function dumpKubeconfig(obj: Record<string, unknown>): string {
-  return yaml.dump(obj, { sortKeys: true, lineWidth: -1, noArrayIndent: true, noRefs: true });
-}
-
 export function renderKubeconfig(spec: KubeconfigSpec): string {
-  return dumpKubeconfig(kubeconfigObject(spec));
+  return toKubeYaml(kubeconfigObject(spec));
 }

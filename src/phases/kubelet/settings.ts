@@ -18,7 +18,7 @@ import type { Logger } from '../../log/events.js';
 import { imageRepository } from '../../manifest/inputs.js';
 import { isJsonObject, type JsonObject } from '../../manifest/json.js';
 import { imageRef } from '../../manifest/static-pod.js';
-import { toKubeYaml } from '../../manifest/yaml.js';
+import { toKubeYaml } from '../../yaml/write.js';
 import { KUBELET_CONFIG_PATCH_TARGET, patchTargetsFor } from '../../patches/filename.js';
 import { patchTarget } from '../../patches/run.js';
 import { untyped } from '../../patches/schema.js';

@@ -1,5 +1,5 @@
 import yaml from 'js-yaml';
-import { dumpYaml } from '../../config/serialize.js';
+import { toKubeYaml } from '../../yaml/write.js';
 
 /**
  * ClusterStatus without one node (kubeadm's ResetClusterStatusForNode); undefined when the node
@@ -10,5 +10,5 @@ export function clusterStatusWithout(clusterStatusYaml: string, nodeName: string
   const endpoints = { ...(doc.apiEndpoints ?? {}) };
   if (!(nodeName in endpoints)) return undefined;
   delete endpoints[nodeName];
-  return dumpYaml({ apiEndpoints: endpoints, apiVersion: doc.apiVersion ?? 'kubeadm.k8s.io/v1beta2', kind: doc.kind ?? 'ClusterStatus' });
+  return toKubeYaml({ apiEndpoints: endpoints, apiVersion: doc.apiVersion ?? 'kubeadm.k8s.io/v1beta2', kind: doc.kind ?? 'ClusterStatus' });
 }

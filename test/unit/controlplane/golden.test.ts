@@ -1,6 +1,6 @@
 import { renderStaticPod, type StaticPodComponent } from '../../../src/phases/controlplane/render.js';
 import { podToJson } from '../../../src/manifest/static-pod.js';
-import { toKubeYaml } from '../../../src/manifest/yaml.js';
+import { toKubeYaml } from '../../../src/yaml/write.js';
 import { profileFor } from '../../../src/versions/resolve.js';
 import { SCENARIOS, golden, podConfig } from './scenarios.js';
 

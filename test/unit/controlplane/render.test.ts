@@ -5,7 +5,7 @@ import { NO_HOST_FACTS, staticPodConfigFromInit, type HostFacts } from '../../..
 import type { Container, Pod } from '../../../src/manifest/pod.js';
 import { renderStaticPod, type StaticPodComponent } from '../../../src/phases/controlplane/render.js';
 import { podToJson } from '../../../src/manifest/static-pod.js';
-import { toKubeYaml } from '../../../src/manifest/yaml.js';
+import { toKubeYaml } from '../../../src/yaml/write.js';
 import { apiServerWarnings, authorizationModes } from '../../../src/phases/controlplane/apiserver.js';
 import { externalEtcdCertMounts } from '../../../src/phases/controlplane/volumes.js';
 import { DEFAULT_PATCH, VERSION_TABLE, type SupportedMinor } from '../../../src/versions/table.js';

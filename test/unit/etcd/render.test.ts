@@ -2,7 +2,7 @@ import type { LocalEtcd, ResolvedInitConfig } from '../../../src/config/types.js
 import { staticPodConfigFromInit } from '../../../src/manifest/inputs.js';
 import type { Container, Pod } from '../../../src/manifest/pod.js';
 import { podToJson } from '../../../src/manifest/static-pod.js';
-import { toKubeYaml } from '../../../src/manifest/yaml.js';
+import { toKubeYaml } from '../../../src/yaml/write.js';
 import { etcdProbeTarget, renderEtcdPod } from '../../../src/phases/etcd/render.js';
 import { DEFAULT_PATCH, VERSION_TABLE, type SupportedMinor } from '../../../src/versions/table.js';
 import { fixtureInitConfig } from '../../helpers/config-fixture.js';

@@ -37,6 +37,21 @@ describe('renderKubeconfig', () => {
     ].join('\n'));
   });
 
+  test('scalars follow yaml.v2 (clientcmd.Write): YAML 1.1 words double-quoted, long spaced values folded at column 80', () => {
+    const text = renderKubeconfig({
+      clusterName: 'on',
+      server: 'https://cp.example.com:6443',
+      caPem: CA,
+      userName: 'yes',
+      auth: { kind: 'token', token: `${'word '.repeat(20)}end` },
+    });
+    expect(text).toContain('\n  name: "on"\n');
+    expect(text).toContain('current-context: yes@on\n');
+    expect(text).toContain('\n- name: "yes"\n');
+    // yaml.v2 breaks a plain scalar at the first space past column 80 and indents the rest.
+    expect(text).toContain(`\n    token: ${'word '.repeat(14)}word\n      ${'word '.repeat(5)}end\n`);
+  });
+
   test('token and file-based users (bootstrap-kubelet.conf, kubelet-finalize)', () => {
     const token = renderKubeconfig({ clusterName: 'c', server: 'https://[fd00::1]:6443', caPem: CA, userName: 'tls-bootstrap-token-user', auth: { kind: 'token', token: 'abcdef.0123456789abcdef' } });
     expect(token).toContain('    server: https://[fd00::1]:6443\n');

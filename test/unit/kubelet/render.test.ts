@@ -1,5 +1,5 @@
 import type { ClusterConfiguration, ResolvedInitConfig } from '../../../src/config/types.js';
-import { toKubeYaml } from '../../../src/manifest/yaml.js';
+import { toKubeYaml } from '../../../src/yaml/write.js';
 import { renderKubeletConfig, type KubeletConfigInput } from '../../../src/phases/kubelet/config.js';
 import { renderKubeletFlagsEnv } from '../../../src/phases/kubelet/flags-env.js';
 import { goQuote } from '../../../src/phases/kubelet/go-quote.js';

@@ -1,22 +1,43 @@
-import { isJsonObject, type JsonValue } from './json.js';
-import { sortedKeys } from './yaml-keys.js';
-import { analyzeScalar, escapeFor, isBreak, isPrintable, scalarOf, type ScalarAnalysis, type ScalarStyle } from './yaml-scalar.js';
+import { isJsonObject, type JsonValue } from '../manifest/json.js';
+import { sortedKeys } from './key-order.js';
+import { analyzeScalar, escapeFor, isBreak, isPrintable, scalarOf, type ScalarAnalysis, type ScalarStyle } from './scalar.js';
 
 /**
- * YAML exactly as kubeadm writes it. kubeadm marshals objects to JSON and converts that to YAML
- * with sigs.k8s.io/yaml, i.e. gopkg.in/yaml.v2 v2.2.8: map keys sorted by yaml.v2's own order,
- * 2-space indent, block sequences not indented under their key, empty collections as {} / [],
- * plain scalars where possible, long lines folded at spaces after column 80.
+ * The one YAML writer of tsadm: YAML exactly as kubeadm writes it. Every file and every printout
+ * kubeadm produces in YAML — static Pod manifests (MarshalToYaml), kubelet configuration and
+ * `config print` (MarshalToYamlForCodecs), kubeconfigs (clientcmd.Write), ConfigMap payloads,
+ * `token list -o yaml`, `certs check-expiration -o yaml` (the cli-runtime YAML printer) and
+ * `version -o yaml` (sigs.k8s.io/yaml.Marshal) — goes the same way (and tsadm's dry-run object
+ * dumps follow it): Go's
+ * json.Marshal, then sigs.k8s.io/yaml's JSONToYAML, which reads the JSON back into generic maps
+ * and writes them with gopkg.in/yaml.v2 (v2.2.8 in kubeadm 1.20): map keys sorted by yaml.v2's
+ * own order, 2-space indent, block sequences not indented under their key, empty collections as
+ * {} / [], plain scalars where possible, long lines folded at spaces after column 80.
+ * So there is one writer with no options: a second flavour would be a second answer to a
+ * question kubeadm answers once.
  *
- * The functions below are a port of the parts of yaml.v2's emitter (emitterc.go) that such a
+ * The emitter below is a port of the parts of yaml.v2's emitter (emitterc.go) that such a
  * document exercises, with the same state (column, indent stack, whitespace/indention flags), so
  * corner cases — folding, quoting, the `? ` form of very long keys — come out byte-identical.
  */
-export function toKubeYaml(value: JsonValue): string {
+export function toKubeYaml(value: unknown): string {
   const e = new Emitter();
-  e.emitNode(value, { root: true, sequence: false, mapping: false, simpleKey: false });
+  e.emitNode(asJson(value), { root: true, sequence: false, mapping: false, simpleKey: false });
   e.writeIndent(); // document end
   return e.out.join('');
+}
+
+/** Several documents separated by "---" lines, as kubeadm joins them (`config print`, `token list`). */
+export function toKubeYamlDocuments(values: readonly unknown[]): string {
+  return values.map(toKubeYaml).join('---\n');
+}
+
+/**
+ * The value as Go's json.Marshal hands it on: members that are undefined vanish (omitempty
+ * fields the TypeScript objects leave unset), everything else must already be plain JSON.
+ */
+function asJson(value: unknown): JsonValue {
+  return JSON.parse(JSON.stringify(value ?? null)) as JsonValue;
 }
 
 interface NodeContext {

@@ -3,7 +3,7 @@
  * floatv), what the emitter's analysis allows (emitterc.go yaml_emitter_analyze_scalar), and
  * the escapes of double-quoted output.
  */
-import { canUsePlain } from './yaml-resolve.js';
+import { canUsePlain } from './resolve.js';
 
 export type ScalarStyle = 'plain' | 'single' | 'double' | 'literal';
 
