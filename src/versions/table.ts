@@ -125,16 +125,15 @@ export interface VersionProfile {
     readonly corednsNamedProbePorts: boolean;
   };
   readonly workflow: {
-    /** kubelet-start runs after etcd/control-plane (modern) instead of after kubeconfig (1.20). */
+    /** init's kubelet-start runs after etcd and control-plane (1.28, PR #117984) instead of right after kubeconfig. */
     readonly kubeletStartAfterControlPlane: boolean;
-    /** init has a visible show-join-command phase. */
+    /** init's show-join-command is a phase of its own (1.25, PR #111512); before, the join command was printed after the phases. */
     readonly showJoinCommandPhase: boolean;
-    /** wait-control-plane is hidden (1.20) or visible. */
+    /** init's wait-control-plane has no `init phase` command (until WaitForAllControlPlaneComponents went GA in 1.34, PR #132594). */
     readonly waitControlPlaneHidden: boolean;
   };
   readonly skew: {
-    /** Oldest control plane / kubelet minor this kubeadm accepts. */
-    readonly minControlPlane: string;
+    /** Oldest kubelet minor this kubeadm accepts (preflight's KubeletVersion check). */
     readonly minKubelet: string;
   };
 }
@@ -197,7 +196,7 @@ const BASE_1_20: VersionProfile = {
     corednsNamedProbePorts: false,
   },
   workflow: { kubeletStartAfterControlPlane: false, showJoinCommandPhase: false, waitControlPlaneHidden: true },
-  skew: { minControlPlane: '1.19.0', minKubelet: '1.19.0' },
+  skew: { minKubelet: '1.19.0' },
 };
 
 /** What changed in each minor, relative to the previous one. */
@@ -215,7 +214,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       },
       // kube-dns removed; CoreDNS ≥ 1.8.1 watches EndpointSlices (Service label "CoreDNS": unverified minor)
       addons: { corednsEndpointSlices: true, corednsServiceLabel: 'CoreDNS' },
-      skew: { minControlPlane: '1.20.0', minKubelet: '1.20.0' },
+      skew: { minKubelet: '1.20.0' },
     },
   },
   {
@@ -226,7 +225,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       images: { etcdTag: '3.5.0-0', corednsTag: 'v1.8.4', pauseTag: '3.5' },
       kubelet: { configMapName: 'kubelet-config-1.22', configRbacName: 'kubeadm:kubelet-config-1.22', defaultCgroupDriverSystemd: true },
       controlPlane: { clusterStatus: false, seccompRuntimeDefault: true, apiserverInsecurePortFlag: false },
-      skew: { minControlPlane: '1.21.0', minKubelet: '1.21.0' },
+      skew: { minKubelet: '1.21.0' },
     },
   },
   {
@@ -236,7 +235,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       images: { etcdTag: '3.5.1-0', corednsTag: 'v1.8.6', pauseTag: '3.6' },
       kubelet: { configMapName: 'kubelet-config-1.23', configRbacName: 'kubeadm:kubelet-config-1.23' },
       controlPlane: { componentPortZeroFlag: false, dualStackFeatureGate: false },
-      skew: { minControlPlane: '1.22.0', minKubelet: '1.22.0' },
+      skew: { minKubelet: '1.22.0' },
     },
   },
   {
@@ -250,19 +249,20 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
         markTaints: ['node-role.kubernetes.io/master:NoSchedule', 'node-role.kubernetes.io/control-plane:NoSchedule'],
         etcdCorruptCheckFlag: true,
       },
-      skew: { minControlPlane: '1.23.0', minKubelet: '1.22.0' },
+      skew: { minKubelet: '1.22.0' },
     },
   },
   {
     minor: '1.25',
-    why: 'registry.k8s.io; only the control-plane taint; etcd watch-progress flag (PR #111383); serializable etcd probes (PR #110072); kubeletconfiguration patch target (PR #110405)',
+    why: 'registry.k8s.io; only the control-plane taint; etcd watch-progress flag (PR #111383); serializable etcd probes (PR #110072); kubeletconfiguration patch target (PR #110405); show-join-command phase (PR #111512)',
     delta: {
       defaultImageRepository: 'registry.k8s.io',
       images: { etcdTag: '3.5.4-0', corednsTag: 'v1.9.3', pauseTag: '3.8' },
       kubelet: { configPatchTarget: true },
       controlPlane: { markTaints: ['node-role.kubernetes.io/control-plane:NoSchedule'], etcdWatchProgressFlag: true, etcdProbes: 'health-serializable' },
       addons: { corednsAntiAffinity: true }, // PR #110593
-      skew: { minControlPlane: '1.24.0', minKubelet: '1.23.0' },
+      workflow: { showJoinCommandPhase: true },
+      skew: { minKubelet: '1.23.0' },
     },
   },
   {
@@ -271,7 +271,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     delta: {
       images: { etcdTag: '3.5.6-0', corednsTag: 'v1.9.3', pauseTag: '3.9' },
       addons: { corednsMasterToleration: false },
-      skew: { minControlPlane: '1.25.0', minKubelet: '1.24.0' },
+      skew: { minKubelet: '1.24.0' },
     },
   },
   {
@@ -280,17 +280,21 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     delta: {
       images: { etcdTag: '3.5.7-0', corednsTag: 'v1.10.1', pauseTag: '3.9' },
       controlPlane: { podPriority: true },
-      skew: { minControlPlane: '1.26.0', minKubelet: '1.25.0' },
+      skew: { minKubelet: '1.25.0' },
     },
   },
   {
     minor: '1.28',
-    why: 'image bumps',
-    delta: { images: { etcdTag: '3.5.9-0', corednsTag: 'v1.10.1', pauseTag: '3.9' }, skew: { minControlPlane: '1.27.0', minKubelet: '1.25.0' } },
+    why: 'kubelet-start after the etcd and control-plane phases (PR #117984)',
+    delta: {
+      images: { etcdTag: '3.5.9-0', corednsTag: 'v1.10.1', pauseTag: '3.9' },
+      workflow: { kubeletStartAfterControlPlane: true },
+      skew: { minKubelet: '1.25.0' },
+    },
   },
   {
     minor: '1.29',
-    why: 'kubeadm:cluster-admins (PR #121837), super-admin.conf, etcd client certs without O (PR #119859, #120521), backdated leaves',
+    why: 'kubeadm:cluster-admins (PR #121837), super-admin.conf, etcd client certs without O (PR #119859, #120521)',
     delta: {
       images: { etcdTag: '3.5.10-0', corednsTag: 'v1.11.1', pauseTag: '3.9' },
       pki: {
@@ -300,13 +304,13 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       },
       kubeconfig: { superAdmin: true },
       addons: { corednsDropAllUpper: true }, // PR #121384
-      skew: { minControlPlane: '1.28.0', minKubelet: '1.26.0' },
+      skew: { minKubelet: '1.26.0' },
     },
   },
   {
     minor: '1.30',
     why: 'image bumps',
-    delta: { images: { etcdTag: '3.5.12-0', corednsTag: 'v1.11.1', pauseTag: '3.9' }, skew: { minControlPlane: '1.29.0', minKubelet: '1.27.0' } },
+    delta: { images: { etcdTag: '3.5.12-0', corednsTag: 'v1.11.1', pauseTag: '3.9' }, skew: { minKubelet: '1.27.0' } },
   },
   {
     minor: '1.31',
@@ -322,8 +326,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
         sortedEnv: true,
         caCertsExtraDirs: ['/etc/pki/ca-trust', '/etc/pki/tls/certs', '/usr/share/ca-certificates', '/usr/local/share/ca-certificates', '/etc/ca-certificates'],
       },
-      workflow: { kubeletStartAfterControlPlane: true, showJoinCommandPhase: true, waitControlPlaneHidden: false },
-      skew: { minControlPlane: '1.30.0', minKubelet: '1.28.0' },
+      skew: { minKubelet: '1.28.0' },
     },
   },
   {
@@ -333,7 +336,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       images: { etcdTag: '3.5.16-0', corednsTag: 'v1.11.3', pauseTag: '3.10' },
       controlPlane: { schedulerLivez: true },
       addons: { corednsCacheDisableClusterDomain: true }, // PR #128359
-      skew: { minControlPlane: '1.31.0', minKubelet: '1.29.0' },
+      skew: { minKubelet: '1.29.0' },
     },
   },
   {
@@ -342,17 +345,18 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     delta: {
       images: { etcdTag: '3.5.21-0', corednsTag: 'v1.12.0', pauseTag: '3.10' },
       addons: { corednsNamedProbePorts: true },
-      skew: { minControlPlane: '1.32.0', minKubelet: '1.30.0' },
+      skew: { minKubelet: '1.30.0' },
     },
   },
   {
     minor: '1.34',
-    why: 'etcd 3.6 flag spelling (PR #132838); named probe ports (PR #132776)',
+    why: 'etcd 3.6 flag spelling (PR #132838); named probe ports (PR #132776); wait-control-plane visible (WaitForAllControlPlaneComponents GA, PR #132594)',
     delta: {
       images: { etcdTag: '3.6.4-0', corednsTag: 'v1.12.1', pauseTag: '3.10.1' },
       controlPlane: { etcd36Flags: true, namedProbePorts: true },
       kubelet: { nodeLocalCriSocket: true }, // NodeLocalCRISocket beta, on by default
-      skew: { minControlPlane: '1.33.0', minKubelet: '1.31.0' },
+      workflow: { waitControlPlaneHidden: false },
+      skew: { minKubelet: '1.31.0' },
     },
   },
 ];
