@@ -2,7 +2,9 @@
  * Version facts as data: one row per supported Kubernetes minor. Each row is the previous row
  * plus the changes that landed in that minor (the `changes` of each entry say why), so a fact
  * that changed in 1.29 is written once, in the 1.29 entry. Renderers take the row and never
- * compare versions themselves. Sources: ../shared/reference/kubeadm-spec.md.
+ * compare versions themselves. Each change names the kubeadm pull request it comes from;
+ * test/fixtures/versions/ holds golden facts of some minors taken from kubeadm's own source, which
+ * test/unit/versions/table.test.ts compares with what tsadm renders.
  */
 
 export const SUPPORTED_MINORS = [
@@ -53,6 +55,8 @@ export interface VersionProfile {
   readonly kubeconfig: {
     /** super-admin.conf exists (1.29+). */
     readonly superAdmin: boolean;
+    /** kubelet.conf of a control-plane node points at the local kube-apiserver (ControlPlaneKubeletLocalMode, on by default in 1.33). */
+    readonly kubeletLocalApiServer: boolean;
   };
   readonly kubelet: {
     /** kubelet ConfigMap name: "kubelet-config-1.20" or "kubelet-config". */
@@ -154,7 +158,7 @@ const BASE_1_20: VersionProfile = {
     leafBasicConstraints: false,
     caSerialZero: true,
   },
-  kubeconfig: { superAdmin: false },
+  kubeconfig: { superAdmin: false, kubeletLocalApiServer: false },
   kubelet: {
     configMapName: 'kubelet-config-1.20',
     configRbacName: 'kubeadm:kubelet-config-1.20',
@@ -341,8 +345,9 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
   },
   {
     minor: '1.33',
-    why: 'image bumps; CoreDNS probes on named ports (PR #131587)',
+    why: 'CoreDNS probes on named ports (PR #131587); ControlPlaneKubeletLocalMode beta, on by default: kubelet.conf points at the local kube-apiserver (PR #129956)',
     delta: {
+      kubeconfig: { kubeletLocalApiServer: true },
       images: { etcdTag: '3.5.21-0', corednsTag: 'v1.12.0', pauseTag: '3.10' },
       addons: { corednsNamedProbePorts: true },
       skew: { minKubelet: '1.30.0' },
