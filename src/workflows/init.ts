@@ -47,7 +47,7 @@ export function initPhases(versions: VersionProfile): Phase<InitCtx>[] {
     kubeconfigPhase,
     ...manifestsAndKubelet,
     waitForKubeletPhase,
-    // Hidden phases still run; they only have no `init phase …` command, as in kubeadm.
+    // Hidden where kubeadm of the target version hides it (no `init phase` command there); it still runs.
     workflow.waitControlPlaneHidden ? { ...waitControlPlanePhase, hidden: true } : waitControlPlanePhase,
     uploadConfigPhase,
     uploadCertsPhase,
