@@ -137,7 +137,7 @@ export interface VersionProfile {
     readonly waitControlPlaneHidden: boolean;
   };
   readonly skew: {
-    /** Oldest kubelet minor this kubeadm accepts (preflight's KubeletVersion check). */
+    /** Oldest kubelet this kubeadm accepts (preflight's KubeletVersion check): n-1 until 1.28, n-3 from 1.29 (PR #120825). */
     readonly minKubelet: string;
   };
 }
@@ -253,7 +253,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
         markTaints: ['node-role.kubernetes.io/master:NoSchedule', 'node-role.kubernetes.io/control-plane:NoSchedule'],
         etcdCorruptCheckFlag: true,
       },
-      skew: { minKubelet: '1.22.0' },
+      skew: { minKubelet: '1.23.0' },
     },
   },
   {
@@ -266,7 +266,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       controlPlane: { markTaints: ['node-role.kubernetes.io/control-plane:NoSchedule'], etcdWatchProgressFlag: true, etcdProbes: 'health-serializable' },
       addons: { corednsAntiAffinity: true }, // PR #110593
       workflow: { showJoinCommandPhase: true },
-      skew: { minKubelet: '1.23.0' },
+      skew: { minKubelet: '1.24.0' },
     },
   },
   {
@@ -275,7 +275,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     delta: {
       images: { etcdTag: '3.5.6-0', corednsTag: 'v1.9.3', pauseTag: '3.9' },
       addons: { corednsMasterToleration: false },
-      skew: { minKubelet: '1.24.0' },
+      skew: { minKubelet: '1.25.0' },
     },
   },
   {
@@ -284,7 +284,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     delta: {
       images: { etcdTag: '3.5.7-0', corednsTag: 'v1.10.1', pauseTag: '3.9' },
       controlPlane: { podPriority: true },
-      skew: { minKubelet: '1.25.0' },
+      skew: { minKubelet: '1.26.0' },
     },
   },
   {
@@ -293,7 +293,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     delta: {
       images: { etcdTag: '3.5.9-0', corednsTag: 'v1.10.1', pauseTag: '3.9' },
       workflow: { kubeletStartAfterControlPlane: true },
-      skew: { minKubelet: '1.25.0' },
+      skew: { minKubelet: '1.27.0' },
     },
   },
   {

@@ -21,7 +21,10 @@ import { imageList } from '../../../src/phases/controlplane/images.js';
 import { renderStaticPod, STATIC_POD_COMPONENTS, type StaticPodComponent } from '../../../src/phases/controlplane/render.js';
 import { serverFor } from '../../../src/phases/kubeconfig/ensure.js';
 import { KUBECONFIG_ROWS } from '../../../src/phases/kubeconfig/kubeconfig-table.js';
+import type { Host } from '../../../src/host/host.js';
 import type { KubeObject } from '../../../src/kube/types.js';
+import type { SystemProbe } from '../../../src/phases/preflight/check.js';
+import { kubeletVersionCheck } from '../../../src/phases/preflight/checks.js';
 import { profileFor } from '../../../src/versions/resolve.js';
 import type { VersionProfile } from '../../../src/versions/table.js';
 import { initPhases } from '../../../src/workflows/init.js';
@@ -39,6 +42,7 @@ interface Golden {
   phases: { init: string[]; kubeletFinalize: string[]; join?: string[]; joinIncludes?: string[] };
   configMaps: { names: string[] };
   rbac: { roles: string[]; clusterRoles: string[]; clusterRoleBindings: string[] };
+  skew: { minKubelet: string };
 }
 
 const GOLDEN_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/versions');
@@ -182,6 +186,15 @@ describe.each(GOLDEN_MINORS)('kubeadm %s golden facts', (minor) => {
     const [actual, expected] = f();
     expect(expected).toBeDefined();
     expect(actual).toEqual(expected);
+  });
+
+  test(`skew: preflight accepts kubelet v${golden.skew.minKubelet} and refuses the patch release before that minor`, async () => {
+    const kubeletAt = (version: string): Host => ({ exec: async () => ({ exitCode: 0, stdout: `Kubernetes v${version}\n`, stderr: '' }) }) as unknown as Host;
+    const errorsWith = async (version: string): Promise<readonly string[]> =>
+      (await kubeletVersionCheck(v, golden.release).run({ host: kubeletAt(version), system: {} as SystemProbe })).errors;
+    const [major, minor] = golden.skew.minKubelet.split('.').map(Number) as [number, number];
+    expect(await errorsWith(golden.skew.minKubelet)).toEqual([]);
+    expect((await errorsWith(`${major}.${minor - 1}.99`))[0]).toMatch(/lower than kubeadm can support/);
   });
 
   test.each(Object.entries(known))('known divergence %s still diverges (%s)', (name) => {
