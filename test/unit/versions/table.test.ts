@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
 import { resolveInitConfig } from '../../../src/config/load.js';
+import { printInitDefaults } from '../../../src/config/print.js';
 import type { ResolvedInitConfig } from '../../../src/config/types.js';
 import type { Container, Pod, Probe } from '../../../src/manifest/pod.js';
 import { NO_HOST_FACTS, imageRepository, staticPodConfigFromInit } from '../../../src/manifest/inputs.js';
@@ -15,6 +16,7 @@ import { corednsConfigMap } from '../../../src/phases/addons/coredns-render.js';
 import { corednsImage } from '../../../src/phases/addons/images.js';
 import { kubeProxyConfigMap } from '../../../src/phases/addons/kube-proxy-render.js';
 import { clusterInfoConfigMap, clusterInfoRbac, nodeBootstrapRbac } from '../../../src/phases/cluster/bootstrap-token-render.js';
+import { controlPlaneTaints, markControlPlaneMutation, taintToString } from '../../../src/phases/cluster/mark-control-plane.js';
 import { kubeadmConfigMap, kubeadmConfigRbac, kubeletConfigMap, kubeletConfigRbac } from '../../../src/phases/cluster/upload-config-render.js';
 import { CERT_ROWS } from '../../../src/phases/certs/cert-table.js';
 import { imageList } from '../../../src/phases/controlplane/images.js';
@@ -43,6 +45,8 @@ interface Golden {
   configMaps: { names: string[] };
   rbac: { roles: string[]; clusterRoles: string[]; clusterRoleBindings: string[] };
   skew: { minKubelet: string };
+  markControlPlane: { labels: string[]; taints: string[] };
+  config: { apiVersion: string };
 }
 
 const GOLDEN_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/versions');
@@ -167,6 +171,17 @@ function facts(golden: Golden, cfg: ResolvedInitConfig, v: VersionProfile): Arra
     // kubeadm:cluster-admins is created with the admin client (src/phases/cluster/api.ts) where super-admin.conf exists.
     const bindings = rbac.filter((o) => o.kind === 'ClusterRoleBinding').map(ref);
     return [v.kubeconfig.superAdmin ? [...bindings, 'kubeadm:cluster-admins'] : bindings, golden.rbac.clusterRoleBindings];
+  }]);
+  out.push(['markControlPlane', () => {
+    // What the mark-control-plane phase does to a bare Node object, with the configuration's default taints.
+    const node = { metadata: { name: 'cp1', labels: {} as Record<string, string> }, spec: {} as { taints?: Array<{ key: string; value?: string; effect: string }> } };
+    markControlPlaneMutation(v.controlPlane.markLabels, controlPlaneTaints(cfg.init.nodeRegistration.taints, v))(node as never);
+    return [{ labels: Object.keys(node.metadata.labels), taints: (node.spec.taints ?? []).map((t) => taintToString(t as never)) }, { labels: golden.markControlPlane.labels, taints: golden.markControlPlane.taints }];
+  }]);
+  out.push(['config.apiVersion', () => {
+    const apiVersions = printInitDefaults({ version: golden.release, componentConfigs: [] }).split(/^---$/m)
+      .map((doc) => (yaml.load(doc) as { apiVersion: string }).apiVersion);
+    return [[...new Set(apiVersions)], [golden.config.apiVersion]];
   }]);
   return out;
 }
