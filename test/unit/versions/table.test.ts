@@ -12,7 +12,7 @@ import { printInitDefaults } from '../../../src/config/print.js';
 import type { ResolvedInitConfig } from '../../../src/config/types.js';
 import type { Container, Pod, Probe } from '../../../src/manifest/pod.js';
 import { NO_HOST_FACTS, imageRepository, staticPodConfigFromInit } from '../../../src/manifest/inputs.js';
-import { corednsConfigMap } from '../../../src/phases/addons/coredns-render.js';
+import { corednsConfigMap, corednsDeployment, dnsService } from '../../../src/phases/addons/coredns-render.js';
 import { corednsImage } from '../../../src/phases/addons/images.js';
 import { kubeProxyConfigMap } from '../../../src/phases/addons/kube-proxy-render.js';
 import { clusterInfoConfigMap, clusterInfoRbac, nodeBootstrapRbac } from '../../../src/phases/cluster/bootstrap-token-render.js';
@@ -47,6 +47,7 @@ interface Golden {
   skew: { minKubelet: string };
   markControlPlane: { labels: string[]; taints: string[] };
   config: { apiVersion: string };
+  coredns: { tolerations: string[]; antiAffinity: boolean; drop: string[]; probePorts: Array<number | string>; serviceName: string };
 }
 
 const GOLDEN_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/versions');
@@ -94,6 +95,11 @@ function configFor(release: string): ResolvedInitConfig {
 
 /** The keys of a golden section that are facts (not its `source` note), sorted. */
 const factNames = (section: object): string[] => Object.keys(section).filter((k) => k !== 'source').sort();
+/** A golden section without its `source` note. */
+function withoutSource<T extends object>(section: T): Omit<T, 'source'> {
+  const { source: _source, ...facts } = section as T & { source?: string };
+  return facts;
+}
 const container = (pod: Pod): Container => pod.spec.containers[0] as Container;
 const probePath = (p: Probe | undefined): string | null => p?.httpGet.path ?? null;
 const ref = (o: KubeObject): string => (o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name);
@@ -177,6 +183,19 @@ function facts(golden: Golden, cfg: ResolvedInitConfig, v: VersionProfile): Arra
     const node = { metadata: { name: 'cp1', labels: {} as Record<string, string> }, spec: {} as { taints?: Array<{ key: string; value?: string; effect: string }> } };
     markControlPlaneMutation(v.controlPlane.markLabels, controlPlaneTaints(cfg.init.nodeRegistration.taints, v))(node as never);
     return [{ labels: Object.keys(node.metadata.labels), taints: (node.spec.taints ?? []).map((t) => taintToString(t as never)) }, { labels: golden.markControlPlane.labels, taints: golden.markControlPlane.taints }];
+  }]);
+  out.push(['coredns', () => {
+    const input = { versions: v, image: '', dnsDomain: 'cluster.local', dnsIp: '10.96.0.10', replicas: 2 };
+    interface PodSpec { tolerations: Array<{ key: string }>; affinity?: unknown; containers: Array<{ securityContext: { capabilities: { drop: string[] } }; livenessProbe: Probe; readinessProbe: Probe }> }
+    const pod = (corednsDeployment(input) as unknown as { spec: { template: { spec: PodSpec } } }).spec.template.spec;
+    const ctr = pod.containers[0] as PodSpec['containers'][number];
+    return [{
+      tolerations: pod.tolerations.map((t) => t.key),
+      antiAffinity: pod.affinity !== undefined,
+      drop: ctr.securityContext.capabilities.drop,
+      probePorts: [ctr.livenessProbe.httpGet.port, ctr.readinessProbe.httpGet.port],
+      serviceName: dnsService(input).metadata.labels?.['kubernetes.io/name'],
+    }, withoutSource(golden.coredns)];
   }]);
   out.push(['config.apiVersion', () => {
     const apiVersions = printInitDefaults({ version: golden.release, componentConfigs: [] }).split(/^---$/m)
