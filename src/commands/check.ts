@@ -5,6 +5,7 @@ import { verifyPhases, type PhaseFinding } from '../verify/run.js';
 import { TsadmError } from '../errors.js';
 import { flagsOfTree } from '../engine/phase.js';
 import { buildInitContext, errorData, initPhases } from '../workflows/init.js';
+import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../versions/resolve.js';
 import { createRuntime, type CommandEnv } from '../workflows/runtime.js';
 
 /**
@@ -15,7 +16,7 @@ import { createRuntime, type CommandEnv } from '../workflows/runtime.js';
  */
 export function registerCheckCommand(y: Argv, env: CommandEnv): Argv {
   const flags: FlagName[] = [
-    ...new Set<FlagName>(['config', 'rootfs', 'v', 'output', 'kubeconfig', 'kubeconfig-dir', 'upload-certs', ...flagsOfTree(initPhases())]),
+    ...new Set<FlagName>(['config', 'rootfs', 'v', 'output', 'kubeconfig', 'kubeconfig-dir', 'upload-certs', ...flagsOfTree(initPhases(profileFor(DEFAULT_KUBERNETES_VERSION)))]),
   ].filter((f) => !['dry-run', 'plan', 'plan-without-keys', 'skip-phases', 'ignore-preflight-errors', 'csr-only', 'csr-dir', 'skip-token-print', 'skip-certificate-key-print'].includes(f));
   return y.command(
     'check [phases..]',

@@ -2,7 +2,9 @@
  * Version facts as data: one row per supported Kubernetes minor. Each row is the previous row
  * plus the changes that landed in that minor (the `changes` of each entry say why), so a fact
  * that changed in 1.29 is written once, in the 1.29 entry. Renderers take the row and never
- * compare versions themselves. Sources: ../shared/reference/kubeadm-spec.md.
+ * compare versions themselves. Each change names the kubeadm pull request it comes from;
+ * test/fixtures/versions/ holds golden facts of some minors taken from kubeadm's own source, which
+ * test/unit/versions/table.test.ts compares with what tsadm renders.
  */
 
 export const SUPPORTED_MINORS = [
@@ -53,6 +55,8 @@ export interface VersionProfile {
   readonly kubeconfig: {
     /** super-admin.conf exists (1.29+). */
     readonly superAdmin: boolean;
+    /** kubelet.conf of a control-plane node points at the local kube-apiserver (ControlPlaneKubeletLocalMode, on by default in 1.33). */
+    readonly kubeletLocalApiServer: boolean;
   };
   readonly kubelet: {
     /** kubelet ConfigMap name: "kubelet-config-1.20" or "kubelet-config". */
@@ -125,16 +129,15 @@ export interface VersionProfile {
     readonly corednsNamedProbePorts: boolean;
   };
   readonly workflow: {
-    /** kubelet-start runs after etcd/control-plane (modern) instead of after kubeconfig (1.20). */
+    /** init's kubelet-start runs after etcd and control-plane (1.28, PR #117984) instead of right after kubeconfig. */
     readonly kubeletStartAfterControlPlane: boolean;
-    /** init has a visible show-join-command phase. */
+    /** init's show-join-command is a phase of its own (1.25, PR #111512); before, the join command was printed after the phases. */
     readonly showJoinCommandPhase: boolean;
-    /** wait-control-plane is hidden (1.20) or visible. */
+    /** init's wait-control-plane has no `init phase` command (until WaitForAllControlPlaneComponents went GA in 1.34, PR #132594). */
     readonly waitControlPlaneHidden: boolean;
   };
   readonly skew: {
-    /** Oldest control plane / kubelet minor this kubeadm accepts. */
-    readonly minControlPlane: string;
+    /** Oldest kubelet this kubeadm accepts (preflight's KubeletVersion check): n-1 until 1.28, n-3 from 1.29 (PR #120825). */
     readonly minKubelet: string;
   };
 }
@@ -155,7 +158,7 @@ const BASE_1_20: VersionProfile = {
     leafBasicConstraints: false,
     caSerialZero: true,
   },
-  kubeconfig: { superAdmin: false },
+  kubeconfig: { superAdmin: false, kubeletLocalApiServer: false },
   kubelet: {
     configMapName: 'kubelet-config-1.20',
     configRbacName: 'kubeadm:kubelet-config-1.20',
@@ -197,7 +200,7 @@ const BASE_1_20: VersionProfile = {
     corednsNamedProbePorts: false,
   },
   workflow: { kubeletStartAfterControlPlane: false, showJoinCommandPhase: false, waitControlPlaneHidden: true },
-  skew: { minControlPlane: '1.19.0', minKubelet: '1.19.0' },
+  skew: { minKubelet: '1.19.0' },
 };
 
 /** What changed in each minor, relative to the previous one. */
@@ -215,7 +218,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       },
       // kube-dns removed; CoreDNS ≥ 1.8.1 watches EndpointSlices (Service label "CoreDNS": unverified minor)
       addons: { corednsEndpointSlices: true, corednsServiceLabel: 'CoreDNS' },
-      skew: { minControlPlane: '1.20.0', minKubelet: '1.20.0' },
+      skew: { minKubelet: '1.20.0' },
     },
   },
   {
@@ -226,7 +229,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       images: { etcdTag: '3.5.0-0', corednsTag: 'v1.8.4', pauseTag: '3.5' },
       kubelet: { configMapName: 'kubelet-config-1.22', configRbacName: 'kubeadm:kubelet-config-1.22', defaultCgroupDriverSystemd: true },
       controlPlane: { clusterStatus: false, seccompRuntimeDefault: true, apiserverInsecurePortFlag: false },
-      skew: { minControlPlane: '1.21.0', minKubelet: '1.21.0' },
+      skew: { minKubelet: '1.21.0' },
     },
   },
   {
@@ -236,7 +239,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       images: { etcdTag: '3.5.1-0', corednsTag: 'v1.8.6', pauseTag: '3.6' },
       kubelet: { configMapName: 'kubelet-config-1.23', configRbacName: 'kubeadm:kubelet-config-1.23' },
       controlPlane: { componentPortZeroFlag: false, dualStackFeatureGate: false },
-      skew: { minControlPlane: '1.22.0', minKubelet: '1.22.0' },
+      skew: { minKubelet: '1.22.0' },
     },
   },
   {
@@ -250,19 +253,20 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
         markTaints: ['node-role.kubernetes.io/master:NoSchedule', 'node-role.kubernetes.io/control-plane:NoSchedule'],
         etcdCorruptCheckFlag: true,
       },
-      skew: { minControlPlane: '1.23.0', minKubelet: '1.22.0' },
+      skew: { minKubelet: '1.23.0' },
     },
   },
   {
     minor: '1.25',
-    why: 'registry.k8s.io; only the control-plane taint; etcd watch-progress flag (PR #111383); serializable etcd probes (PR #110072); kubeletconfiguration patch target (PR #110405)',
+    why: 'registry.k8s.io; only the control-plane taint; etcd watch-progress flag (PR #111383); serializable etcd probes (PR #110072); kubeletconfiguration patch target (PR #110405); show-join-command phase (PR #111512)',
     delta: {
       defaultImageRepository: 'registry.k8s.io',
       images: { etcdTag: '3.5.4-0', corednsTag: 'v1.9.3', pauseTag: '3.8' },
       kubelet: { configPatchTarget: true },
       controlPlane: { markTaints: ['node-role.kubernetes.io/control-plane:NoSchedule'], etcdWatchProgressFlag: true, etcdProbes: 'health-serializable' },
       addons: { corednsAntiAffinity: true }, // PR #110593
-      skew: { minControlPlane: '1.24.0', minKubelet: '1.23.0' },
+      workflow: { showJoinCommandPhase: true },
+      skew: { minKubelet: '1.24.0' },
     },
   },
   {
@@ -271,7 +275,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     delta: {
       images: { etcdTag: '3.5.6-0', corednsTag: 'v1.9.3', pauseTag: '3.9' },
       addons: { corednsMasterToleration: false },
-      skew: { minControlPlane: '1.25.0', minKubelet: '1.24.0' },
+      skew: { minKubelet: '1.25.0' },
     },
   },
   {
@@ -280,17 +284,21 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     delta: {
       images: { etcdTag: '3.5.7-0', corednsTag: 'v1.10.1', pauseTag: '3.9' },
       controlPlane: { podPriority: true },
-      skew: { minControlPlane: '1.26.0', minKubelet: '1.25.0' },
+      skew: { minKubelet: '1.26.0' },
     },
   },
   {
     minor: '1.28',
-    why: 'image bumps',
-    delta: { images: { etcdTag: '3.5.9-0', corednsTag: 'v1.10.1', pauseTag: '3.9' }, skew: { minControlPlane: '1.27.0', minKubelet: '1.25.0' } },
+    why: 'kubelet-start after the etcd and control-plane phases (PR #117984)',
+    delta: {
+      images: { etcdTag: '3.5.9-0', corednsTag: 'v1.10.1', pauseTag: '3.9' },
+      workflow: { kubeletStartAfterControlPlane: true },
+      skew: { minKubelet: '1.27.0' },
+    },
   },
   {
     minor: '1.29',
-    why: 'kubeadm:cluster-admins (PR #121837), super-admin.conf, etcd client certs without O (PR #119859, #120521), backdated leaves',
+    why: 'kubeadm:cluster-admins (PR #121837), super-admin.conf, etcd client certs without O (PR #119859, #120521)',
     delta: {
       images: { etcdTag: '3.5.10-0', corednsTag: 'v1.11.1', pauseTag: '3.9' },
       pki: {
@@ -300,13 +308,13 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       },
       kubeconfig: { superAdmin: true },
       addons: { corednsDropAllUpper: true }, // PR #121384
-      skew: { minControlPlane: '1.28.0', minKubelet: '1.26.0' },
+      skew: { minKubelet: '1.26.0' },
     },
   },
   {
     minor: '1.30',
     why: 'image bumps',
-    delta: { images: { etcdTag: '3.5.12-0', corednsTag: 'v1.11.1', pauseTag: '3.9' }, skew: { minControlPlane: '1.29.0', minKubelet: '1.27.0' } },
+    delta: { images: { etcdTag: '3.5.12-0', corednsTag: 'v1.11.1', pauseTag: '3.9' }, skew: { minKubelet: '1.27.0' } },
   },
   {
     minor: '1.31',
@@ -322,8 +330,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
         sortedEnv: true,
         caCertsExtraDirs: ['/etc/pki/ca-trust', '/etc/pki/tls/certs', '/usr/share/ca-certificates', '/usr/local/share/ca-certificates', '/etc/ca-certificates'],
       },
-      workflow: { kubeletStartAfterControlPlane: true, showJoinCommandPhase: true, waitControlPlaneHidden: false },
-      skew: { minControlPlane: '1.30.0', minKubelet: '1.28.0' },
+      skew: { minKubelet: '1.28.0' },
     },
   },
   {
@@ -333,26 +340,28 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       images: { etcdTag: '3.5.16-0', corednsTag: 'v1.11.3', pauseTag: '3.10' },
       controlPlane: { schedulerLivez: true },
       addons: { corednsCacheDisableClusterDomain: true }, // PR #128359
-      skew: { minControlPlane: '1.31.0', minKubelet: '1.29.0' },
+      skew: { minKubelet: '1.29.0' },
     },
   },
   {
     minor: '1.33',
-    why: 'image bumps; CoreDNS probes on named ports (PR #131587)',
+    why: 'CoreDNS probes on named ports (PR #131587); ControlPlaneKubeletLocalMode beta, on by default: kubelet.conf points at the local kube-apiserver (PR #129956)',
     delta: {
+      kubeconfig: { kubeletLocalApiServer: true },
       images: { etcdTag: '3.5.21-0', corednsTag: 'v1.12.0', pauseTag: '3.10' },
       addons: { corednsNamedProbePorts: true },
-      skew: { minControlPlane: '1.32.0', minKubelet: '1.30.0' },
+      skew: { minKubelet: '1.30.0' },
     },
   },
   {
     minor: '1.34',
-    why: 'etcd 3.6 flag spelling (PR #132838); named probe ports (PR #132776)',
+    why: 'etcd 3.6 flag spelling (PR #132838); named probe ports (PR #132776); wait-control-plane visible (WaitForAllControlPlaneComponents GA, PR #132594)',
     delta: {
       images: { etcdTag: '3.6.4-0', corednsTag: 'v1.12.1', pauseTag: '3.10.1' },
       controlPlane: { etcd36Flags: true, namedProbePorts: true },
       kubelet: { nodeLocalCriSocket: true }, // NodeLocalCRISocket beta, on by default
-      skew: { minControlPlane: '1.33.0', minKubelet: '1.31.0' },
+      workflow: { waitControlPlaneHidden: false },
+      skew: { minKubelet: '1.31.0' },
     },
   },
 ];

@@ -5,7 +5,7 @@ import type { ResolvedInitConfig } from '../config/types.js';
 import { KUBERNETES_DIR } from '../constants.js';
 import { detectCriSocket } from '../host/cri.js';
 import { defaultRouteAddress, nodeHostname } from '../host/network.js';
-import { profileFor } from '../versions/resolve.js';
+import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../versions/resolve.js';
 import type { VersionProfile } from '../versions/table.js';
 import { validateTree, type Phase } from '../engine/phase.js';
 import { runPhases } from '../engine/runner.js';
@@ -18,7 +18,7 @@ import { controlPlanePhase } from '../phases/controlplane/phase.js';
 import { kubeletStartPhase } from '../phases/kubelet/start.js';
 import { waitControlPlanePhase, waitForKubeletPhase } from '../phases/kubelet/wait.js';
 import { bootstrapTokenPhase } from '../phases/cluster/bootstrap-token.js';
-import { kubeletFinalizePhase } from '../phases/cluster/kubelet-finalize.js';
+import { kubeletFinalizePhaseFor } from '../phases/cluster/kubelet-finalize.js';
 import { markControlPlanePhase } from '../phases/cluster/mark-control-plane.js';
 import { showJoinCommandPhase } from '../phases/cluster/show-join-command.js';
 import { uploadCertsPhase } from '../phases/cluster/upload-certs.js';
@@ -31,32 +31,37 @@ import type { ResumeSession } from '../resume/session.js';
 import { createRuntime, readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
 
 /**
- * The init workflow: kubeadm's phases in kubeadm's order for the target version (kubelet-start
- * moved after the static pods in modern kubeadm; show-join-command became a phase).
+ * The init workflow: kubeadm's phases in the order and with the names kubeadm of the target minor
+ * has them. The run builds the tree for the target version; help and the generated `init phase …`
+ * commands use the tree of the default version (aliases let either minor's names through).
  */
-export function initPhases(versions?: VersionProfile): Phase<InitCtx>[] {
-  const modernOrder = versions?.workflow.kubeletStartAfterControlPlane ?? true;
-  const kubeletStart = kubeletStartPhase;
-  const staticPods = modernOrder ? [etcdPhase, controlPlanePhase] : [controlPlanePhase, etcdPhase];
+export function initPhases(versions: VersionProfile): Phase<InitCtx>[] {
+  const { workflow } = versions;
+  // Before 1.28 kubeadm started the kubelet before writing the static Pod manifests (control-plane, then etcd).
+  const manifestsAndKubelet = workflow.kubeletStartAfterControlPlane
+    ? [etcdPhase, controlPlanePhase, kubeletStartPhase]
+    : [kubeletStartPhase, controlPlanePhase, etcdPhase];
   return [
     initPreflightPhase(),
     certsPhase,
     kubeconfigPhase,
-    ...(modernOrder ? [...staticPods, kubeletStart] : [kubeletStart, ...staticPods]),
+    ...manifestsAndKubelet,
     waitForKubeletPhase,
-    waitControlPlanePhase,
+    // Hidden where kubeadm of the target version hides it (no `init phase` command there); it still runs.
+    workflow.waitControlPlaneHidden ? { ...waitControlPlanePhase, hidden: true } : waitControlPlanePhase,
     uploadConfigPhase,
     uploadCertsPhase,
     markControlPlanePhase,
     bootstrapTokenPhase,
-    kubeletFinalizePhase,
+    kubeletFinalizePhaseFor(versions),
     addonPhase,
-    showJoinCommandPhase,
+    // Before 1.25 kubeadm printed the join command after its phases, not as a phase of its own.
+    workflow.showJoinCommandPhase ? showJoinCommandPhase : { ...showJoinCommandPhase, hidden: true },
   ];
 }
 
 export function initWorkflow(env: CommandEnv): WorkflowSpec<InitCtx> {
-  const phases = initPhases();
+  const phases = initPhases(profileFor(DEFAULT_KUBERNETES_VERSION));
   validateTree(phases, FLAG_NAMES);
   return {
     name: 'init',

@@ -67,8 +67,8 @@ const FINALIZE_NAMES: readonly FinalizeName[] = ['experimental-cert-rotation', '
  * The child was renamed in 1.31 (experimental-cert-rotation → enable-client-cert-rotation):
  * named as the target minor names it, with the other spelling as an alias so either works.
  */
-export function kubeletFinalizePhaseFor(versions?: Pick<VersionProfile, 'kubelet'>): Phase<InitCtx> {
-  const name = versions?.kubelet.finalizePhase ?? 'enable-client-cert-rotation';
+export function kubeletFinalizePhaseFor(versions: Pick<VersionProfile, 'kubelet'>): Phase<InitCtx> {
+  const name = versions.kubelet.finalizePhase;
   return {
     name: 'kubelet-finalize',
     summary: 'Updates settings relevant to the kubelet after TLS bootstrap',
@@ -81,7 +81,7 @@ export function kubeletFinalizePhaseFor(versions?: Pick<VersionProfile, 'kubelet
         summary: 'Enable kubelet client certificate rotation',
         description: 'Point kubelet.conf at the rotating client certificate /var/lib/kubelet/pki/kubelet-client-current.pem '
           + 'instead of the embedded one, so the kubelet renews its own client certificate.',
-        example: '  # Enables client certificate rotation of the kubelet.\n  tsadm init phase kubelet-finalize enable-client-cert-rotation --config config.yaml',
+        example: `  # Enables client certificate rotation of the kubelet.\n  tsadm init phase kubelet-finalize ${name} --config config.yaml`,
         flags: ['config', 'cert-dir'],
         run: runCertRotation,
       },
@@ -89,5 +89,3 @@ export function kubeletFinalizePhaseFor(versions?: Pick<VersionProfile, 'kubelet
   };
 }
 
-/** For a tree built before the version is known (help, generated commands): the modern name. */
-export const kubeletFinalizePhase: Phase<InitCtx> = kubeletFinalizePhaseFor();

@@ -28,8 +28,8 @@ export function kubeconfigPath(ctx: Pick<PkiCtx, 'options'>, row: KubeconfigRow)
   return path.posix.join(ctx.options.kubeconfigDir, row.file);
 }
 
-export function serverFor(ctx: Pick<PkiCtx, 'cfg'>, row: KubeconfigRow): string {
-  return row.server === 'local' ? localAPIEndpointURL(ctx.cfg) : controlPlaneEndpointURL(ctx.cfg);
+export function serverFor(ctx: Pick<PkiCtx, 'cfg' | 'versions'>, row: KubeconfigRow): string {
+  return row.server(ctx.versions) === 'local' ? localAPIEndpointURL(ctx.cfg) : controlPlaneEndpointURL(ctx.cfg);
 }
 
 function sameCA(caData: Buffer, ca: Certificate): boolean {

@@ -17,7 +17,8 @@ export interface KubeconfigRow {
   readonly summary: string;
   readonly description: string;
   readonly flags: readonly FlagName[];
-  readonly server: ServerKind;
+  /** Which API server the file points at, for the target version. */
+  server(versions: VersionProfile): ServerKind;
   /** The client certificate subject; the CN is also the kubeconfig user name. */
   identity(cfg: ResolvedInitConfig, versions: VersionProfile): DistinguishedName;
   /** Versions without this file (super-admin.conf before 1.29). */
@@ -35,7 +36,7 @@ export const KUBECONFIG_ROWS: readonly KubeconfigRow[] = [
     summary: 'Generate a kubeconfig file for the admin to use and for tsadm itself',
     description: `Generate the kubeconfig file for the admin and for tsadm itself, and save it to ${KUBECONFIG_FILES.admin} file.`,
     flags: FLAGS,
-    server: 'control-plane-endpoint',
+    server: () => 'control-plane-endpoint',
     identity: (_cfg, v) => ({ commonName: 'kubernetes-admin', organization: [v.pki.adminOrg] }),
   },
   {
@@ -44,7 +45,7 @@ export const KUBECONFIG_ROWS: readonly KubeconfigRow[] = [
     summary: 'Generate a kubeconfig file for the super-admin',
     description: `Generate a kubeconfig file for the super-admin, and save it to ${KUBECONFIG_FILES.superAdmin} file.`,
     flags: FLAGS,
-    server: 'control-plane-endpoint',
+    server: () => 'control-plane-endpoint',
     identity: () => ({ commonName: 'kubernetes-super-admin', organization: ['system:masters'] }),
     exists: (v) => v.kubeconfig.superAdmin,
   },
@@ -56,7 +57,8 @@ export const KUBECONFIG_ROWS: readonly KubeconfigRow[] = [
       + 'Please note that this should *only* be used for cluster bootstrapping purposes. After your control plane is up, '
       + 'you should request all kubelet credentials from the CSR API.',
     flags: [...FLAGS, 'node-name'],
-    server: 'control-plane-endpoint',
+    // ControlPlaneKubeletLocalMode: a control-plane kubelet talks to its own kube-apiserver (1.33+).
+    server: (v) => (v.kubeconfig.kubeletLocalApiServer ? 'local' : 'control-plane-endpoint'),
     identity: (cfg) => ({ commonName: `system:node:${cfg.init.nodeRegistration.name}`, organization: ['system:nodes'] }),
   },
   {
@@ -65,7 +67,7 @@ export const KUBECONFIG_ROWS: readonly KubeconfigRow[] = [
     summary: 'Generate a kubeconfig file for the controller manager to use',
     description: `Generate the kubeconfig file for the controller manager to use and save it to ${KUBECONFIG_FILES.controllerManager} file`,
     flags: FLAGS,
-    server: 'local',
+    server: () => 'local',
     identity: () => ({ commonName: 'system:kube-controller-manager', organization: [] }),
   },
   {
@@ -74,7 +76,7 @@ export const KUBECONFIG_ROWS: readonly KubeconfigRow[] = [
     summary: 'Generate a kubeconfig file for the scheduler to use',
     description: `Generate the kubeconfig file for the scheduler to use and save it to ${KUBECONFIG_FILES.scheduler} file.`,
     flags: FLAGS,
-    server: 'local',
+    server: () => 'local',
     identity: () => ({ commonName: 'system:kube-scheduler', organization: [] }),
   },
 ];

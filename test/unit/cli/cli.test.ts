@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { flatten } from '../../../src/engine/phase.js';
 import { initPhases } from '../../../src/workflows/init.js';
+import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../../../src/versions/resolve.js';
 import { tempRoot } from '../../helpers/temp-root.js';
 import { runCli } from './helpers.js';
 
@@ -47,7 +48,7 @@ describe('tsadm CLI', () => {
   });
 
   test('every visible phase path is a command (init phase … and phase …)', async () => {
-    for (const f of flatten(initPhases())) {
+    for (const f of flatten(initPhases(profileFor(DEFAULT_KUBERNETES_VERSION)))) {
       if (f.phase.hidden) continue;
       const words = f.path.split('/');
       for (const prefix of [['init', 'phase'], ['phase']]) {

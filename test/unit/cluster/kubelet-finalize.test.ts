@@ -4,7 +4,7 @@ import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
 import { readFileSync } from 'node:fs';
 import { RootedHost } from '../../../src/host/rooted-host.js';
 import type { ServiceAction, ServiceResult } from '../../../src/host/host.js';
-import { kubeletFinalizePhase, kubeletFinalizePhaseFor } from '../../../src/phases/cluster/kubelet-finalize.js';
+import { kubeletFinalizePhaseFor } from '../../../src/phases/cluster/kubelet-finalize.js';
 import { VERSION_TABLE } from '../../../src/versions/table.js';
 import { runPhases } from '../../../src/engine/runner.js';
 import type { InitCtx } from '../../../src/workflows/context.js';
@@ -24,6 +24,9 @@ class RecordingHost extends RootedHost {
 const KUBELET_CONF = 'apiVersion: v1\nclusters:\n- cluster:\n    certificate-authority-data: Q0E=\n    server: https://10.0.0.1:6443\n  name: kubernetes\ncontexts:\n- context:\n    cluster: kubernetes\n    user: system:node:cp1\n  name: system:node:cp1@kubernetes\ncurrent-context: system:node:cp1@kubernetes\nkind: Config\npreferences: {}\nusers:\n- name: system:node:cp1\n  user:\n    client-certificate-data: Q0VSVA==\n    client-key-data: S0VZ\n';
 const PEM = '/var/lib/kubelet/pki/kubelet-client-current.pem';
 
+/** The phase as init builds it for the fixture's version (v1.20.2). */
+const kubeletFinalizePhase = kubeletFinalizePhaseFor(VERSION_TABLE['1.20']);
+
 describe('kubelet-finalize', () => {
   let root: TempRoot;
   afterEach(() => root?.cleanup());
@@ -36,7 +39,7 @@ describe('kubelet-finalize', () => {
   test('child named per minor (1.20: experimental-cert-rotation, 1.31+: enable-client-cert-rotation), the other name an alias', () => {
     expect(kubeletFinalizePhaseFor(VERSION_TABLE['1.20']).children?.map((c) => [c.name, ...(c.aliases ?? [])])).toEqual([['experimental-cert-rotation', 'enable-client-cert-rotation']]);
     expect(kubeletFinalizePhaseFor(VERSION_TABLE['1.31']).children?.map((c) => [c.name, ...(c.aliases ?? [])])).toEqual([['enable-client-cert-rotation', 'experimental-cert-rotation']]);
-    expect(kubeletFinalizePhase.children?.[0]?.name).toBe('enable-client-cert-rotation');
+    expect(kubeletFinalizePhaseFor(VERSION_TABLE['1.34']).children?.[0]?.name).toBe('enable-client-cert-rotation');
   });
 
   test('with a rotating client certificate: kubelet.conf rewritten (0600), kubelet restarted; a re-run does nothing', async () => {

@@ -1,7 +1,7 @@
 import { FLAG_NAMES } from '../../../src/cli/flags.js';
 import { addonPhase } from '../../../src/phases/addons/addon-phase.js';
 import { bootstrapTokenPhase } from '../../../src/phases/cluster/bootstrap-token.js';
-import { kubeletFinalizePhase, kubeletFinalizePhaseFor } from '../../../src/phases/cluster/kubelet-finalize.js';
+import { kubeletFinalizePhaseFor } from '../../../src/phases/cluster/kubelet-finalize.js';
 import { markControlPlanePhase } from '../../../src/phases/cluster/mark-control-plane.js';
 import { showJoinCommandPhase } from '../../../src/phases/cluster/show-join-command.js';
 import { uploadCertsPhase } from '../../../src/phases/cluster/upload-certs.js';
@@ -10,7 +10,7 @@ import { flatten, validateTree } from '../../../src/engine/phase.js';
 import { VERSION_TABLE } from '../../../src/versions/table.js';
 
 describe('the API phases as a tree', () => {
-  const tree = [uploadConfigPhase, uploadCertsPhase, markControlPlanePhase, bootstrapTokenPhase, kubeletFinalizePhase, addonPhase, showJoinCommandPhase];
+  const tree = [uploadConfigPhase, uploadCertsPhase, markControlPlanePhase, bootstrapTokenPhase, kubeletFinalizePhaseFor(VERSION_TABLE['1.34']), addonPhase, showJoinCommandPhase];
 
   test('valid: kebab-case, leaves run, declared flags exist', () => {
     expect(() => validateTree(tree, FLAG_NAMES)).not.toThrow();

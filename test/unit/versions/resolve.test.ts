@@ -1,0 +1,51 @@
+import { TsadmError } from '../../../src/errors.js';
+import { DEFAULT_KUBERNETES_VERSION, isSupportedMinor, minorOf, normalizeKubernetesVersion, profileFor } from '../../../src/versions/resolve.js';
+
+function errorOf(f: () => unknown): TsadmError {
+  try {
+    f();
+  } catch (err) {
+    return err as TsadmError;
+  }
+  throw new Error('expected an error');
+}
+
+describe('normalizeKubernetesVersion', () => {
+  test.each([
+    ['1.20.2', 'v1.20.2'],
+    ['v1.20.2', 'v1.20.2'],
+    [' v1.31.0 ', 'v1.31.0'],
+    ['1.34.0-rc.1', 'v1.34.0-rc.1'],
+  ])('%j → %s', (input, expected) => {
+    expect(normalizeKubernetesVersion(input)).toBe(expected);
+  });
+
+  test('a minor or a stable-<minor> label picks a patch of that minor; stable and latest the newest minor', () => {
+    for (const input of ['1.24', 'v1.24', 'stable-1.24']) expect(minorOf(normalizeKubernetesVersion(input))).toBe('1.24');
+    for (const input of ['stable', 'latest', 'stable-1']) expect(normalizeKubernetesVersion(input)).toBe(DEFAULT_KUBERNETES_VERSION);
+    expect(minorOf(DEFAULT_KUBERNETES_VERSION)).toBe('1.34');
+  });
+
+  test('a minor outside 1.20–1.34 is refused with the supported range; garbage is refused as invalid', () => {
+    for (const input of ['1.19', 'v1.35', 'stable-1.35']) {
+      const err = errorOf(() => normalizeKubernetesVersion(input));
+      expect(err).toBeInstanceOf(TsadmError);
+      expect(err.code).toBe('E_CONFIG_INVALID');
+    }
+    expect(errorOf(() => normalizeKubernetesVersion('1.19')).message).toContain('tsadm supports v1.20 to v1.34');
+    expect(errorOf(() => normalizeKubernetesVersion('one.two')).message).toBe('invalid Kubernetes version "one.two"');
+  });
+});
+
+describe('profileFor', () => {
+  test('the profile of a version is its minor\'s', () => {
+    expect(profileFor('v1.24.0').minor).toBe('1.24');
+    expect(profileFor('v1.34.1').minor).toBe('1.34');
+  });
+
+  test('a full version of an unsupported minor is refused (not silently the nearest profile)', () => {
+    expect(errorOf(() => profileFor('v1.19.16')).message).toContain('"v1.19.16" is not supported');
+    expect(errorOf(() => profileFor('v1.35.0')).code).toBe('E_CONFIG_INVALID');
+    expect([isSupportedMinor('1.20'), isSupportedMinor('1.34'), isSupportedMinor('1.35'), isSupportedMinor('1.2')]).toEqual([true, true, false, false]);
+  });
+});
