@@ -3,6 +3,7 @@ import type { CliIO } from './io.js';
 import { registerPhaseSubcommands, registerWorkflow } from './workflow-command.js';
 import { TsadmError } from '../errors.js';
 import { skipHelpCache } from './help-cache.js';
+import { registerCompletionCommand } from './completion.js';
 import { initWorkflow } from '../workflows/init.js';
 import { joinWorkflow } from '../workflows/join.js';
 import { resetWorkflow } from '../workflows/reset.js';
@@ -55,7 +56,7 @@ export function buildCli(argv: readonly string[], io: CliIO): Argv {
   registerKubeconfigCommand(y, env);
   registerConfigCommand(y, env);
   registerVersionCommand(y, env);
-  y.completion('completion', 'Output shell completion code for bash or zsh (source it from your shell rc file)');
+  registerCompletionCommand(y, env);
   return y
     .demandCommand(1, 'specify a command; see tsadm --help')
     .recommendCommands()
