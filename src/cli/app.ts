@@ -4,6 +4,8 @@ import { registerPhaseSubcommands, registerWorkflow } from './workflow-command.j
 import { TsadmError } from '../errors.js';
 import { skipHelpCache } from './help-cache.js';
 import { registerCompletionCommand } from './completion.js';
+import { registerKlogFlags } from './klog-flags.js';
+import type { LogFileSettings } from '../log/log-file.js';
 import { initWorkflow } from '../workflows/init.js';
 import { joinWorkflow } from '../workflows/join.js';
 import { resetWorkflow } from '../workflows/reset.js';
@@ -41,7 +43,11 @@ export function buildCli(argv: readonly string[], io: CliIO): Argv {
     });
   skipHelpCache(y);
 
-  const env = { io };
+  let logFile: LogFileSettings | undefined;
+  const env = { io, logFile: () => logFile };
+  registerKlogFlags(y, (settings) => {
+    logFile = settings;
+  });
   registerWorkflow(y, initWorkflow(env), wrap);
   registerWorkflow(y, joinWorkflow(env), wrap);
   registerWorkflow(y, resetWorkflow(env), wrap);
