@@ -85,8 +85,9 @@ export function spkiSha256(spki: Uint8Array): string {
 
 /**
  * A private key from PEM (PKCS#1, SEC1 or PKCS#8, like Go's keyutil.ParsePrivateKeyPEM), limited
- * to RSA and ECDSA as kubeadm is, and consistent as `openssl pkey -check` requires: a damaged key
- * is refused here, naming the file, instead of making an apiserver that cannot start.
+ * to RSA and ECDSA as kubeadm is, and consistent as `openssl pkey -check` requires (see
+ * src/pki/key-check.ts for what is left out): a damaged key is refused here, naming the file,
+ * instead of making an apiserver that cannot start.
  * `label` names the source in errors (e.g. the file path).
  */
 export function parsePrivateKeyPem(pem: string | Uint8Array, label: string): KeyObject {
@@ -103,23 +104,9 @@ export function parsePrivateKeyPem(pem: string | Uint8Array, label: string): Key
   if (key.asymmetricKeyType !== 'rsa' && key.asymmetricKeyType !== 'ec') {
     throw invalid(label, `the private key is neither in RSA nor ECDSA format (${describeKey(key)})`);
   }
-  const problem = checkedProblem(block.der, key);
+  const problem = privateKeyProblem(key);
   if (problem) throw invalid(label, `the private key is damaged: ${problem} (openssl pkey -check fails on it)`);
   return key;
-}
-
-/**
- * The check costs two primality tests per RSA key; a run reads the same CA key for many files, so
- * results are remembered by the key's bytes (the same bytes always give the same answer).
- */
-const consistentKeys = new Set<string>();
-
-function checkedProblem(der: Uint8Array, key: KeyObject): string | undefined {
-  const digest = createHash('sha256').update(der).digest('hex');
-  if (consistentKeys.has(digest)) return undefined;
-  const problem = privateKeyProblem(key);
-  if (problem === undefined) consistentKeys.add(digest);
-  return problem;
 }
 
 export function parsePublicKeyPem(pem: string | Uint8Array, label: string): KeyObject {
