@@ -1,8 +1,12 @@
+import { jest } from '@jest/globals';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { logFileSettingsFrom } from '../../../src/cli/klog-flags.js';
 import { TsadmError } from '../../../src/errors.js';
 import { tempRoot } from '../../helpers/temp-root.js';
 import { runCli } from './helpers.js';
+
+// RSA keys come from OpenSSL's generator, which takes seconds on a busy 2-core machine.
+jest.setTimeout(60_000);
 
 const CA = ['init', 'phase', 'certs', 'ca', '--kubernetes-version', 'v1.20.2'];
 
