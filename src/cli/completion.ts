@@ -62,7 +62,16 @@ export function completionScript(shell: string | undefined): string {
 export function registerCompletionCommand(y: Argv, env: { io: CliIO }): Argv {
   // yargs' machinery stays for answering GET_COMPLETIONS_FLAG; its own command is hidden and
   // given a name nobody types, so `completion` is ours.
-  y.completion('__yargs-completion-script', false);
+  const offerShells = (current: string, argv: { _: unknown[] }, defaultCompletion: () => unknown, done: (completions: string[]) => void): void => {
+    // `tsadm completion <TAB>` offers the shells; everything else is yargs' own answer.
+    const words = argv._.map(String).slice(1); // the first word is the program's name
+    if (words[0] === 'completion' && words.length <= 2 && !current.startsWith('-')) {
+      done(COMPLETION_SHELLS.filter((shell) => shell.startsWith(current)));
+      return;
+    }
+    defaultCompletion();
+  };
+  y.completion('__yargs-completion-script', false, offerShells);
   return y.command(
     'completion [shell]',
     'Output shell completion code for the specified shell (bash or zsh)',

@@ -62,6 +62,16 @@ COMP_WORDS=(tsadm in); COMP_CWORD=1; _tsadm_completions; printf '%s\\n' "\${COMP
     const top = await runCli(['--get-yargs-completions', 'tsadm', '']);
     expect(top.stdout.split('\n')).toEqual(expect.arrayContaining(['init', 'join', 'completion']));
     expect(top.stdout).not.toContain('__yargs');
+    const shells = await runCli(['--get-yargs-completions', 'tsadm', 'completion', '']);
+    expect(shells.stdout.split('\n').filter(Boolean)).toEqual(['bash', 'zsh']);
+    const z = await runCli(['--get-yargs-completions', 'tsadm', 'completion', 'z']);
+    expect(z.stdout.split('\n').filter(Boolean)).toEqual(['zsh']);
+    const after = await runCli(['--get-yargs-completions', 'tsadm', 'completion', 'bash', '']);
+    expect(after.stdout.split('\n')).not.toContain('zsh'); // one shell only
+    const flags = await runCli(['--get-yargs-completions', 'tsadm', 'completion', '--']);
+    expect(flags.stdout.split('\n')).toEqual(expect.arrayContaining(['--log-file', '--help']));
+    const phases = await runCli(['--get-yargs-completions', 'tsadm', 'init', 'phase', 'certs', '']);
+    expect(phases.stdout.split('\n')).toEqual(expect.arrayContaining(['all', 'ca', 'sa']));
     const help = await runCli(['--help']);
     expect(help.stdout).toContain('completion [shell]');
     expect(help.stdout).not.toContain('__yargs');
