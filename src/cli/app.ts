@@ -3,6 +3,9 @@ import type { CliIO } from './io.js';
 import { registerPhaseSubcommands, registerWorkflow } from './workflow-command.js';
 import { TsadmError } from '../errors.js';
 import { skipHelpCache } from './help-cache.js';
+import { registerCompletionCommand } from './completion.js';
+import { registerKlogFlags } from './klog-flags.js';
+import type { LogFileSettings } from '../log/log-file.js';
 import { initWorkflow } from '../workflows/init.js';
 import { joinWorkflow } from '../workflows/join.js';
 import { resetWorkflow } from '../workflows/reset.js';
@@ -40,7 +43,11 @@ export function buildCli(argv: readonly string[], io: CliIO): Argv {
     });
   skipHelpCache(y);
 
-  const env = { io };
+  let logFile: LogFileSettings | undefined;
+  const env = { io, logFile: () => logFile };
+  registerKlogFlags(y, (settings) => {
+    logFile = settings;
+  });
   registerWorkflow(y, initWorkflow(env), wrap);
   registerWorkflow(y, joinWorkflow(env), wrap);
   registerWorkflow(y, resetWorkflow(env), wrap);
@@ -55,7 +62,7 @@ export function buildCli(argv: readonly string[], io: CliIO): Argv {
   registerKubeconfigCommand(y, env);
   registerConfigCommand(y, env);
   registerVersionCommand(y, env);
-  y.completion('completion', 'Output shell completion code for bash or zsh (source it from your shell rc file)');
+  registerCompletionCommand(y, env);
   return y
     .demandCommand(1, 'specify a command; see tsadm --help')
     .recommendCommands()

@@ -1,15 +1,17 @@
 /**
- * Key pairs with Node's native crypto: generation runs on the libuv thread pool (forge's
- * pure-JS RSA generation blocks the event loop for seconds; RSA keys are assembled from
- * OpenSSL primes, see rsa-keygen.ts), and PEM output matches Go's
- * keyutil.MarshalPrivateKeyToPEM: RSA as PKCS#1 "RSA PRIVATE KEY", ECDSA as SEC1 "EC PRIVATE KEY".
+ * Key pairs with Node's native crypto: OpenSSL's own generators (with its pairwise consistency
+ * test) run on the libuv thread pool, so keys are made in parallel without blocking the event
+ * loop; speed comes from that overlap (src/phases/certs/key-pool.ts), never from a weaker
+ * generator. PEM output matches Go's keyutil.MarshalPrivateKeyToPEM: RSA as PKCS#1
+ * "RSA PRIVATE KEY", ECDSA as SEC1 "EC PRIVATE KEY". Keys read back are checked as
+ * `openssl pkey -check` would (src/pki/key-check.ts).
  */
 import { createHash, createPrivateKey, createPublicKey, generateKeyPair as generateKeyPairCb, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { EncryptionAlgorithm } from '../config/types.js';
 import { TsadmError, errorMessage } from '../errors.js';
 import { decodePem, encodePem } from './pem.js';
-import { generateRsaKeyPair } from './rsa-keygen.js';
+import { privateKeyProblem } from './key-check.js';
 
 export type KeyAlgorithm = EncryptionAlgorithm;
 
@@ -27,7 +29,8 @@ export async function generateKeyPair(algorithm: KeyAlgorithm): Promise<KeyPair>
     case 'RSA-2048':
     case 'RSA-3072':
     case 'RSA-4096':
-      return generateRsaKeyPair(Number(algorithm.slice(4)));
+      // e = 65537 as Go's rsa.GenerateKey; OpenSSL's keygen follows SP 800-56B.
+      return generate('rsa', { modulusLength: Number(algorithm.slice(4)), publicExponent: 0x10001 });
     case 'ECDSA-P256':
       return generate('ec', { namedCurve: 'prime256v1' });
     case 'ECDSA-P384':
@@ -82,7 +85,10 @@ export function spkiSha256(spki: Uint8Array): string {
 
 /**
  * A private key from PEM (PKCS#1, SEC1 or PKCS#8, like Go's keyutil.ParsePrivateKeyPEM), limited
- * to RSA and ECDSA as kubeadm is. `label` names the source in errors (e.g. the file path).
+ * to RSA and ECDSA as kubeadm is, and consistent as `openssl pkey -check` requires (see
+ * src/pki/key-check.ts for what is left out): a damaged key is refused here, naming the file,
+ * instead of making an apiserver that cannot start.
+ * `label` names the source in errors (e.g. the file path).
  */
 export function parsePrivateKeyPem(pem: string | Uint8Array, label: string): KeyObject {
   const block = decodePem(pem).find((b) => /PRIVATE KEY$/.test(b.type));
@@ -98,6 +104,8 @@ export function parsePrivateKeyPem(pem: string | Uint8Array, label: string): Key
   if (key.asymmetricKeyType !== 'rsa' && key.asymmetricKeyType !== 'ec') {
     throw invalid(label, `the private key is neither in RSA nor ECDSA format (${describeKey(key)})`);
   }
+  const problem = privateKeyProblem(key);
+  if (problem) throw invalid(label, `the private key is damaged: ${problem} (openssl pkey -check fails on it)`);
   return key;
 }
 

@@ -7,14 +7,18 @@ import { acquireMachineLock, type MachineLock } from '../host/lock.js';
 import { RootedHost } from '../host/rooted-host.js';
 import type { Reporter } from '../log/events.js';
 import { JsonReporter } from '../log/json-reporter.js';
+import { LogFile, teeToLogFile, type LogFileSettings } from '../log/log-file.js';
 import { PhaseLogger } from '../log/logger.js';
 import { PlainReporter } from '../log/plain-reporter.js';
 import { PlanReporter } from '../plan/reporter.js';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { TSADM_VERSION } from '../commands/version-info.js';
 
 export interface CommandEnv {
   readonly io: CliIO;
+  /** --log-file and its klog companions, known once the command line is parsed (src/cli/klog-flags.ts). */
+  readonly logFile?: () => LogFileSettings | undefined;
 }
 
 /** The seams of one command run, chosen once from the flags. */
@@ -56,13 +60,23 @@ export async function createRuntime(flags: FlagValues, env: CommandEnv, options:
   // A plan is made by a dry run: --plan implies --dry-run, so it can never change the machine.
   const dryRun = flags['dry-run'] === true || planFile !== undefined;
   const host = dryRun ? new DryRunHost(rooted) : rooted;
+  // Opened before the lock is taken, so a bad --log-file cannot leave the lock held.
+  const logFileSettings = env.logFile?.();
+  const logFile = logFileSettings ? LogFile.open(logFileSettings, `tsadm ${TSADM_VERSION} (Node.js ${process.version}) for ${process.platform}/${process.arch}`) : undefined;
   // Taken before anything is read or written, so the second of two runs fails first and cleanly.
-  const lock = options.lock !== undefined && !dryRun ? acquireMachineLock(root, options.lock) : undefined;
-  const base: Reporter = json
+  let lock: MachineLock | undefined;
+  try {
+    lock = options.lock !== undefined && !dryRun ? acquireMachineLock(root, options.lock) : undefined;
+  } catch (err) {
+    logFile?.close();
+    throw err;
+  }
+  const shown: Reporter = json
     ? new JsonReporter(env.io.stdout)
     : !options.plain && useTaskView(env, verbosity)
       ? new (await import('../log/listr-reporter.js')).ListrReporter(env.io.stdout, env.io.stderr)
       : new PlainReporter({ verbosity, stdout: env.io.stdout, stderr: env.io.stderr });
+  const base = logFile ? teeToLogFile(shown, logFile, verbosity) : shown;
   // Every command closes its reporter in a `finally`: the lock goes with it.
   const locked: Reporter = lock ? { emit: (e) => base.emit(e), close: async () => { try { await base.close(); } finally { lock.release(); } } } : base;
   const startTime = new Date();

@@ -1,7 +1,8 @@
 /**
- * Per-run key generation ahead of need. RSA generation dominates `certs all` (~100–400 ms per
- * 2048-bit key); started together, the keys are made in parallel on the libuv thread pool, and
- * each phase then only awaits its own. Keys are handed out once and never reused across files.
+ * Per-run key generation ahead of need. RSA generation (OpenSSL's own, which is slower than
+ * assembling primes by hand but is the generator with OpenSSL's checks) dominates `certs all`;
+ * started together, the keys are made in parallel on the libuv thread pool, and each phase then
+ * only awaits its own. Keys are handed out once and never reused across files.
  */
 import { generateKeyPair, type KeyAlgorithm, type KeyPair } from '../../pki/keys.js';
 

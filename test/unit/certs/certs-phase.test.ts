@@ -227,6 +227,22 @@ describe('reuse refused with E_CONFLICT naming the file and the difference', () 
     expect(err.message).toContain('apiserver-kubelet-client.crt cannot be reused: the private key does not match the certificate');
   });
 
+  test('a damaged CA key (its public point replaced) is refused naming the file, before anything is signed with it', async () => {
+    // SEC1 DER ends with the uncompressed P-256 public point (65 bytes): take another key's.
+    const sec1 = (file: string): Buffer => createPrivateKey(readFileSync(root.at(file))).export({ type: 'sec1', format: 'der' });
+    const ca = sec1(`${PKI}/ca.key`);
+    const other = sec1(`${PKI}/apiserver.key`);
+    const damaged = Buffer.concat([ca.subarray(0, ca.length - 65), other.subarray(other.length - 65)]);
+    writeFileSync(root.at(`${PKI}/ca.key`), `-----BEGIN EC PRIVATE KEY-----\n${damaged.toString('base64').replace(/.{64}/g, '$&\n')}\n-----END EC PRIVATE KEY-----\n`);
+    rmSync(root.at(`${PKI}/apiserver.crt`));
+    rmSync(root.at(`${PKI}/apiserver.key`));
+    const err = await failure(certsAll(root));
+    expect(err.code).toBe('E_CONFLICT');
+    expect(err.message).toContain('/etc/kubernetes/pki/ca.key: the private key is damaged: the EC public point is not the private scalar times the generator');
+    expect(err.hint).toContain('/etc/kubernetes/pki/ca.key');
+    expect(existsSync(root.at(`${PKI}/apiserver.crt`))).toBe(false);
+  });
+
   test('a certificate without its key is refused; a key without its certificate gets its certificate', async () => {
     rmSync(root.at(`${PKI}/etcd/peer.key`));
     expect((await failure(certsAll(root))).message).toContain('/etc/kubernetes/pki/etcd/peer.crt exists but its key /etc/kubernetes/pki/etcd/peer.key does not');

@@ -66,6 +66,7 @@ describe('tsadm CLI', () => {
     expect(r.stdout).toMatch(/certs\s+.*\n\s+\/ca\s+/);
   });
 
+  // RSA keys from OpenSSL's generator: 11 of them take seconds on a busy 2-core machine.
   test('certs all on --rootfs writes 22 files; a re-run changes no byte; `phase certs all` is the same command', async () => {
     const root = tempRoot();
     try {
@@ -84,7 +85,7 @@ describe('tsadm CLI', () => {
     } finally {
       root.cleanup();
     }
-  });
+  }, 60_000);
 
   test('--dry-run writes nothing and lists what it would write', async () => {
     const root = tempRoot();
@@ -97,7 +98,7 @@ describe('tsadm CLI', () => {
     } finally {
       root.cleanup();
     }
-  });
+  }, 60_000);
 
   test('--skip-phases rejects unknown phases and skips known ones', async () => {
     const root = tempRoot();

@@ -54,7 +54,7 @@ describe('signCertificate', () => {
     // ECDSA AlgorithmIdentifiers have no NULL parameter; RSA ones do
     const asn1 = openssl(['asn1parse', '-in', leafFile]);
     expect(asn1.includes('NULL')).toBe(alg.startsWith('RSA'));
-  });
+  }, 60_000); // two RSA-3072 keys from OpenSSL's generator take seconds on a busy machine
 
   test('CA: v3, serial 0, CN only, KU critical incl. Certificate Sign, CA:TRUE critical, SKID, no AKID', async () => {
     const { ca } = await makeChain('RSA-2048');

@@ -1,6 +1,10 @@
+import { jest } from '@jest/globals';
 import { createCsr, parseCsrPem } from '../../../src/pki/csr.js';
 import { generateKeyPair } from '../../../src/pki/keys.js';
 import { openssl, tempFile } from '../certs/pki-test-utils.js';
+
+// RSA keys come from OpenSSL's generator, which takes seconds on a busy 2-core machine.
+jest.setTimeout(60_000);
 
 describe('createCsr', () => {
   test.each(['RSA-2048', 'ECDSA-P256'] as const)('%s CSR verifies and carries subject and SANs', async (alg) => {

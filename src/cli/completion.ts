@@ -1,0 +1,88 @@
+/**
+ * `tsadm completion bash|zsh`, kubeadm's spelling: the shell is a positional argument (yargs'
+ * own completion command guesses it from $SHELL and takes no argument). The scripts ask tsadm
+ * itself for the words at the cursor (`tsadm --get-yargs-completions <words>`, answered by yargs
+ * from the real command and phase tree), so they never go stale when commands change. They call
+ * `tsadm` by name, as kubeadm's scripts call `kubeadm`: completion only runs when the shell
+ * found `tsadm` anyway, and a script saved in an rc file survives moving the install.
+ */
+import type { Argv } from 'yargs';
+import { TsadmError } from '../errors.js';
+import type { CliIO } from './io.js';
+
+export const COMPLETION_SHELLS = ['bash', 'zsh'] as const;
+export type CompletionShell = (typeof COMPLETION_SHELLS)[number];
+
+/** The hidden flag yargs answers with completions; the scripts below call it. */
+export const GET_COMPLETIONS_FLAG = '--get-yargs-completions';
+
+const BASH = `# tsadm completion for bash: source <(tsadm completion bash)
+_tsadm_completions()
+{
+    local cur_word="\${COMP_WORDS[COMP_CWORD]}"
+    local -a words
+    mapfile -t words < <(tsadm ${GET_COMPLETIONS_FLAG} "\${COMP_WORDS[@]:0:COMP_CWORD+1}" 2>/dev/null)
+    mapfile -t COMPREPLY < <(compgen -W "\${words[*]}" -- "\${cur_word}")
+    return 0
+}
+complete -o bashdefault -o default -F _tsadm_completions tsadm
+`;
+
+// ZSH_NAME tells yargs to answer with "word:description" pairs, which _describe shows.
+const ZSH = `#compdef tsadm
+# tsadm completion for zsh: source <(tsadm completion zsh)
+_tsadm_completions()
+{
+  local -a reply
+  local IFS=$'\\n'
+  reply=($(ZSH_NAME=zsh tsadm ${GET_COMPLETIONS_FLAG} "\${(@)words[1,CURRENT]}" 2>/dev/null))
+  if [[ \${#reply} -gt 0 ]]; then
+    _describe 'values' reply
+  else
+    _default
+  fi
+}
+if [[ "\${zsh_eval_context[-1]}" == "loadautofunc" ]]; then
+  _tsadm_completions "$@"
+else
+  compdef _tsadm_completions tsadm
+fi
+`;
+
+/** Pure: the completion script for a shell, or a usage error naming the shells tsadm supports. */
+export function completionScript(shell: string | undefined): string {
+  if (shell === undefined || shell === '') {
+    throw new TsadmError('E_USAGE', 'shell not specified', { hint: 'run "tsadm completion bash" or "tsadm completion zsh"' });
+  }
+  if (shell === 'bash') return BASH;
+  if (shell === 'zsh') return ZSH;
+  throw new TsadmError('E_USAGE', `unsupported shell type "${shell}"`, { hint: `use one of: ${COMPLETION_SHELLS.join(', ')}` });
+}
+
+export function registerCompletionCommand(y: Argv, env: { io: CliIO }): Argv {
+  // yargs' machinery stays for answering GET_COMPLETIONS_FLAG; its own command is hidden and
+  // given a name nobody types, so `completion` is ours.
+  const offerShells = (current: string, argv: { _: unknown[] }, defaultCompletion: () => unknown, done: (completions: string[]) => void): void => {
+    // `tsadm completion <TAB>` offers the shells; everything else is yargs' own answer.
+    const words = argv._.map(String).slice(1); // the first word is the program's name
+    if (words[0] === 'completion' && words.length <= 2 && !current.startsWith('-')) {
+      done(COMPLETION_SHELLS.filter((shell) => shell.startsWith(current)));
+      return;
+    }
+    defaultCompletion();
+  };
+  y.completion('__yargs-completion-script', false, offerShells);
+  return y.command(
+    'completion [shell]',
+    'Output shell completion code for the specified shell (bash or zsh)',
+    (c) =>
+      c
+        .positional('shell', { type: 'string', describe: 'bash or zsh' })
+        .example('source <(tsadm completion bash)', 'Load the completion code for bash into the current shell')
+        .example('tsadm completion zsh > "${fpath[1]}/_tsadm"', 'Install the completion code for zsh')
+        .strict(),
+    (argv) => {
+      env.io.stdout.write(completionScript(typeof argv.shell === 'string' ? argv.shell : undefined));
+    },
+  );
+}

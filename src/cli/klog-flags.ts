@@ -1,0 +1,44 @@
+/**
+ * klog's flags as kubeadm 1.20 shows them under "Global Flags" (`kubeadm --help`): accepted on
+ * every command, like -v, so scripts written for kubeadm keep working. Only --log-file and its
+ * companions change anything here (src/log/log-file.ts says what each does).
+ */
+import type { Argv } from 'yargs';
+import { TsadmError } from '../errors.js';
+import type { LogFileSettings } from '../log/log-file.js';
+
+const KLOG_OPTIONS = {
+  'log-file': { type: 'string', requiresArg: true, describe: 'If non-empty, also write the log to this file (appended, mode 0600).' },
+  'log-file-max-size': { type: 'string', requiresArg: true, defaultDescription: '1800', describe: 'Defines the maximum size a log file can grow to. Unit is megabytes. If the value is 0, the maximum file size is unlimited.' },
+  'skip-headers': { type: 'boolean', describe: 'If true, avoid header prefixes in the log messages' },
+  'skip-log-headers': { type: 'boolean', describe: 'If true, avoid headers when opening log files' },
+  'add-dir-header': { type: 'boolean', describe: 'If true, adds the file directory to the header of the log messages (accepted for kubeadm compatibility; tsadm has no source files in its headers)' },
+  'one-output': { type: 'boolean', describe: 'If true, only write logs to their native severity level (accepted for kubeadm compatibility; tsadm writes one log file)' },
+} as const;
+
+const GROUP = 'Global Flags:';
+
+/** Pure: the log file settings from parsed flags; undefined without --log-file (or with it empty, as klog). */
+export function logFileSettingsFrom(argv: Readonly<Record<string, unknown>>): LogFileSettings | undefined {
+  const last = (v: unknown): unknown => (Array.isArray(v) ? v[v.length - 1] : v);
+  const maxText = last(argv['log-file-max-size']);
+  let maxSizeMb = 1800;
+  if (maxText !== undefined) {
+    if (!/^\d+$/.test(String(maxText).trim())) {
+      throw new TsadmError('E_USAGE', `invalid argument "${String(maxText)}" for "--log-file-max-size" flag: not a non-negative integer`, { hint: 'give the size in megabytes, e.g. --log-file-max-size 100 (0: unlimited)' });
+    }
+    maxSizeMb = Number(String(maxText).trim());
+  }
+  const file = last(argv['log-file']);
+  if (typeof file !== 'string' || file === '') return undefined;
+  return { file, maxSizeMb, skipHeaders: last(argv['skip-headers']) === true, skipLogHeaders: last(argv['skip-log-headers']) === true };
+}
+
+/**
+ * Declares the flags on the top-level command (yargs options there reach every subcommand) and
+ * hands the log file settings to `use` once the command line is parsed, before any handler runs.
+ */
+export function registerKlogFlags(y: Argv, use: (settings: LogFileSettings | undefined) => void): Argv {
+  for (const [name, spec] of Object.entries(KLOG_OPTIONS)) y.option(name, { ...spec, global: true, group: GROUP });
+  return y.middleware((argv) => use(logFileSettingsFrom(argv)));
+}
