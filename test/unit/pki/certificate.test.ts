@@ -4,7 +4,7 @@ import { certificateCovers, certificateSpkiHash, isSignedBy, keyMatchesCertifica
 import { encodePrivateKeyPem, generateKeyPair, type KeyAlgorithm } from '../../../src/pki/keys.js';
 import { parseCertificatePem } from '../../../src/pki/certificate.js';
 import { signCertificate, type CertificateTemplate } from '../../../src/pki/sign.js';
-import { openssl, opensslText, sanLine, subjectOf, tempFile, verifyWith } from '../certs/pki-test-utils.js';
+import { openssl, opensslText, sanLine, subjectOf, tempFile, verifyWith } from '../../helpers/pki-test-utils.js';
 
 const NOW = new Date('2026-03-01T10:00:00.750Z');
 const YEAR = 365 * 24 * 3600 * 1000;

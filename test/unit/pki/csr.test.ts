@@ -1,6 +1,6 @@
 import { createCsr, parseCsrPem } from '../../../src/pki/csr.js';
 import { generateKeyPair } from '../../../src/pki/keys.js';
-import { openssl, tempFile } from '../certs/pki-test-utils.js';
+import { openssl, tempFile } from '../../helpers/pki-test-utils.js';
 
 describe('createCsr', () => {
   test.each(['RSA-2048', 'ECDSA-P256'] as const)('%s CSR verifies and carries subject and SANs', async (alg) => {

@@ -1,7 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import { describeKey, encodePrivateKeyPem, encodePublicKeyPem, generateKeyPair, keyAlgorithmOf, parsePrivateKeyPem, parsePublicKeyPem, sameKey, type KeyAlgorithm } from '../../../src/pki/keys.js';
 import { TsadmError } from '../../../src/errors.js';
-import { openssl, tempFile } from '../certs/pki-test-utils.js';
+import { openssl, tempFile } from '../../helpers/pki-test-utils.js';
 
 describe('key pairs', () => {
   test.each<[KeyAlgorithm, string, RegExp]>([
