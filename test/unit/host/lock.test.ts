@@ -112,12 +112,20 @@ describe('acquire and release', () => {
     lock.release();
   });
 
-  test('a lock from before a reboot, or whose PID was reused, is stale', () => {
+  test('a lock from before a reboot, or whose PID was reused, is stale, and says which', () => {
     mkdirSync(path.dirname(lockAt(s.dir)), { recursive: true });
-    writeFileSync(lockAt(s.dir), formatLockFile(owner({ pid: 77, bootId: 'old-boot' })));
-    acquireMachineLock(s.dir, 'init', { probe: probe({ 77: '100', 1: '1' }), pid: 1 }).release();
+    // PID 77 is alive in both cases: only the boot id, then only the start time, makes it stale.
+    const takeOver = (probed: ProcessProbe): string[] => {
+      const stale: string[] = [];
+      const lock = acquireMachineLock(s.dir, 'init', { probe: probed, pid: 1, onStale: (o, why) => stale.push(`${o.pid}: ${why}`) });
+      expect(parseLockFile(readFileSync(lock.path, 'utf8'))?.pid).toBe(1);
+      lock.release();
+      return stale;
+    };
+    writeFileSync(lockAt(s.dir), formatLockFile(owner({ pid: 77, bootId: 'old-boot', startTicks: '100' })));
+    expect(takeOver(probe({ 77: '100', 1: '1' }))).toEqual(['77: the machine rebooted since']);
     writeFileSync(lockAt(s.dir), formatLockFile(owner({ pid: 77, startTicks: '100' })));
-    acquireMachineLock(s.dir, 'init', { probe: probe({ 77: '555', 1: '1' }), pid: 1 }).release();
+    expect(takeOver(probe({ 77: '555', 1: '1' }))).toEqual(['77: PID 77 now belongs to another process']);
   });
 
   test('a foreign file at the lock path: refused while fresh, replaced when old', () => {

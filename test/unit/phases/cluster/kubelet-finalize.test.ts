@@ -4,10 +4,11 @@ import { tempRoot, type TempRoot } from '../../../helpers/temp-root.js';
 import { readFileSync } from 'node:fs';
 import { RootedHost } from '../../../../src/host/rooted-host.js';
 import type { ServiceAction, ServiceResult } from '../../../../src/host/host.js';
-import { kubeletFinalizePhase, kubeletFinalizePhaseFor } from '../../../../src/phases/cluster/kubelet-finalize.js';
-import { VERSION_TABLE } from '../../../../src/versions/table.js';
+import { pointAtRotatingCert } from '../../../../src/phases/cluster/kubelet-finalize.js';
 import { runPhases } from '../../../../src/engine/runner.js';
+import type { Phase } from '../../../../src/engine/phase.js';
 import type { InitCtx } from '../../../../src/workflows/context.js';
+import { initPhases } from '../../../../src/workflows/init.js';
 
 /** A host whose service manager is recorded instead of run. */
 class RecordingHost extends RootedHost {
@@ -24,6 +25,13 @@ class RecordingHost extends RootedHost {
 const KUBELET_CONF = 'apiVersion: v1\nclusters:\n- cluster:\n    certificate-authority-data: Q0E=\n    server: https://10.0.0.1:6443\n  name: kubernetes\ncontexts:\n- context:\n    cluster: kubernetes\n    user: system:node:cp1\n  name: system:node:cp1@kubernetes\ncurrent-context: system:node:cp1@kubernetes\nkind: Config\npreferences: {}\nusers:\n- name: system:node:cp1\n  user:\n    client-certificate-data: Q0VSVA==\n    client-key-data: S0VZ\n';
 const PEM = '/var/lib/kubelet/pki/kubelet-client-current.pem';
 
+/** The kubelet-finalize phase exactly as `tsadm init` builds it for the context's target version. */
+function finalizeFor(ctx: InitCtx): Phase<InitCtx> {
+  const phase = initPhases(ctx.versions).find((p) => p.name === 'kubelet-finalize');
+  if (!phase) throw new Error('the init tree has no kubelet-finalize phase');
+  return phase;
+}
+
 describe('kubelet-finalize', () => {
   let root: TempRoot;
   afterEach(() => root?.cleanup());
@@ -33,22 +41,25 @@ describe('kubelet-finalize', () => {
     return { ctx: dryRun ? ctx : { ...ctx, host }, lines: () => reporter.events.flatMap((e) => (e.type === 'log' && e.verbosity === 0 ? [`${e.level}: ${e.message}`] : [])) };
   }
 
-  test('child named per minor (1.20: experimental-cert-rotation, 1.31+: enable-client-cert-rotation), the other name an alias', () => {
-    expect(kubeletFinalizePhaseFor(VERSION_TABLE['1.20']).children?.map((c) => [c.name, ...(c.aliases ?? [])])).toEqual([['experimental-cert-rotation', 'enable-client-cert-rotation']]);
-    expect(kubeletFinalizePhaseFor(VERSION_TABLE['1.31']).children?.map((c) => [c.name, ...(c.aliases ?? [])])).toEqual([['enable-client-cert-rotation', 'experimental-cert-rotation']]);
-    expect(kubeletFinalizePhase.children?.[0]?.name).toBe('enable-client-cert-rotation');
+  test('pure rewrite: embedded credentials replaced by the PEM path; unknown node refused', () => {
+    const out = pointAtRotatingCert(KUBELET_CONF, 'cp1', PEM, '/etc/kubernetes/kubelet.conf');
+    expect(out.changed).toBe(true);
+    expect(out.text).toContain(`    client-certificate: ${PEM}\n    client-key: ${PEM}\n`);
+    expect(out.text).not.toContain('client-certificate-data');
+    expect(pointAtRotatingCert(out.text, 'cp1', PEM, '/etc/kubernetes/kubelet.conf')).toEqual({ text: out.text, changed: false });
+    expect(() => pointAtRotatingCert(KUBELET_CONF, 'other', PEM, '/etc/kubernetes/kubelet.conf')).toThrow('does not contain authentication for user "other"');
   });
 
   test('with a rotating client certificate: kubelet.conf rewritten (0600), kubelet restarted; a re-run does nothing', async () => {
     root = tempRoot({ '/etc/kubernetes/kubelet.conf': { content: KUBELET_CONF, mode: 0o600 }, [PEM]: 'pem' });
     const host = new RecordingHost(root.dir);
     const { ctx, lines } = ctxWith(host);
-    await runPhases([kubeletFinalizePhase], ctx, { filter: [], skip: [] });
+    await runPhases([finalizeFor(ctx)], ctx, { filter: [], skip: [] });
     expect(lines()).toEqual(['info: Updating "/etc/kubernetes/kubelet.conf" to point to a rotatable kubelet client certificate and key']);
     expect(readFileSync(root.at('/etc/kubernetes/kubelet.conf'), 'utf8')).toContain(`    client-certificate: ${PEM}\n    client-key: ${PEM}\n`);
     expect(host.services).toEqual(['restart kubelet']);
     const again = ctxWith(host);
-    await runPhases([kubeletFinalizePhase], again.ctx, { filter: [], skip: [] });
+    await runPhases([finalizeFor(again.ctx)], again.ctx, { filter: [], skip: [] });
     expect(host.services).toEqual(['restart kubelet']);
     expect(again.lines()).toEqual([]);
   });
@@ -56,7 +67,8 @@ describe('kubelet-finalize', () => {
   test('no rotating certificate yet: nothing to do', async () => {
     root = tempRoot({ '/etc/kubernetes/kubelet.conf': KUBELET_CONF });
     const host = new RecordingHost(root.dir);
-    await runPhases([kubeletFinalizePhase], ctxWith(host).ctx, { filter: [], skip: [] });
+    const { ctx } = ctxWith(host);
+    await runPhases([finalizeFor(ctx)], ctx, { filter: [], skip: [] });
     expect(readFileSync(root.at('/etc/kubernetes/kubelet.conf'), 'utf8')).toBe(KUBELET_CONF);
     expect(host.services).toEqual([]);
   });
@@ -64,14 +76,14 @@ describe('kubelet-finalize', () => {
   test('a failed restart is a warning, as in kubeadm', async () => {
     root = tempRoot({ '/etc/kubernetes/kubelet.conf': KUBELET_CONF, [PEM]: 'pem' });
     const { ctx, lines } = ctxWith(new RecordingHost(root.dir, false));
-    await runPhases([kubeletFinalizePhase], ctx, { filter: [], skip: [] });
+    await runPhases([finalizeFor(ctx)], ctx, { filter: [], skip: [] });
     expect(lines()).toContain('warn: unable to restart the kubelet service momentarily: unit kubelet.service not found');
   });
 
   test('dry-run: the write and the restart are only recorded', async () => {
     root = tempRoot({ '/etc/kubernetes/kubelet.conf': KUBELET_CONF, [PEM]: 'pem' });
     const { ctx } = ctxWith(new RecordingHost(root.dir), true);
-    await runPhases([kubeletFinalizePhase], ctx, { filter: [], skip: [] });
+    await runPhases([finalizeFor(ctx)], ctx, { filter: [], skip: [] });
     expect(readFileSync(root.at('/etc/kubernetes/kubelet.conf'), 'utf8')).toBe(KUBELET_CONF);
     expect(ctx.host.writes.map((w) => w.path)).toEqual(['/etc/kubernetes/kubelet.conf']);
     expect(ctx.host.actions).toEqual(['restart kubelet']);
@@ -82,7 +94,7 @@ describe('kubelet-finalize', () => {
     const host = new RecordingHost(root.dir);
     const cfg = fixtureInitConfig();
     const { ctx } = initCtxFor({ ...cfg, init: { ...cfg.init, nodeRegistration: { ...cfg.init.nodeRegistration, kubeletExtraArgs: [{ name: 'cert-dir', value: '/srv/kpki' }] } } }, root.dir);
-    await runPhases([kubeletFinalizePhase], { ...ctx, host }, { filter: [], skip: [] });
+    await runPhases([finalizeFor(ctx)], { ...ctx, host }, { filter: [], skip: [] });
     expect(readFileSync(root.at('/etc/kubernetes/kubelet.conf'), 'utf8')).toContain('client-key: /srv/kpki/kubelet-client-current.pem');
   });
 });
