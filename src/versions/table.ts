@@ -2,7 +2,7 @@
  * Version facts as data: one row per supported Kubernetes minor. Each row is the previous row
  * plus the changes that landed in that minor (the `changes` of each entry say why), so a fact
  * that changed in 1.29 is written once, in the 1.29 entry. Renderers take the row and never
- * compare versions themselves. Sources: ../shared/reference/kubeadm-spec.md.
+ * compare versions themselves. What each fact means and where it comes from: docs/kubeadm-reference.md.
  */
 
 export const SUPPORTED_MINORS = [

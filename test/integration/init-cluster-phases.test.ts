@@ -81,7 +81,7 @@ describeWithApiServer('init API phases on a real cluster', () => {
     return out;
   }
 
-  test('first run creates every object of spec §6 and §7 and logs kubeadm\'s lines', async () => {
+  test('first run creates every object of docs/kubeadm-reference.md §6 and §7 and logs kubeadm\'s lines', async () => {
     const { ctx, reporter } = ctxFor(config());
     await runPhases(TREE, ctx, { filter: [], skip: [] });
     const created = objectEvents(reporter).filter((e) => e.action === 'created').map((e) => `${e.kind} ${e.namespace ? `${e.namespace}/` : ''}${e.name}`);

@@ -19,7 +19,7 @@ jest.setTimeout(180_000);
 
 const describeWithKubeadm = KUBEADM ? describe : describe.skip;
 
-/** What the outside CA puts in each certificate: kubeadm's usages (§2.1). */
+/** What the outside CA puts in each certificate: kubeadm's usages (docs/kubeadm-reference.md §2.1). */
 const LEAF_EKU: Record<string, string> = {
   apiserver: 'serverAuth',
   'apiserver-kubelet-client': 'clientAuth',

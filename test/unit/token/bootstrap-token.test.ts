@@ -37,7 +37,7 @@ describe('bootstrap token strings', () => {
 });
 
 describe('JWS detached signature (cluster-bootstrap token/jws)', () => {
-  test('spec §6.4 test vector', async () => {
+  test('docs/kubeadm-reference.md §6.4 test vector', async () => {
     expect(await computeDetachedSignature('hello-kubeconfig\n', 'abcdef', '0123456789abcdef')).toBe('eyJhbGciOiJIUzI1NiIsImtpZCI6ImFiY2RlZiJ9..HRxEyfTg4quhOH8bpgh5uPhMbEOG_iDWcEbFztQuTy8');
   });
 
