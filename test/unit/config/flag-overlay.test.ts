@@ -1,7 +1,6 @@
 import type { FlagName, FlagValues } from '../../../src/cli/flags.js';
 import { FLAGS } from '../../../src/cli/flags.js';
 import { ALLOWED_WITH_CONFIG, isAllowedWithConfig } from '../../../src/config/flag-overlay.js';
-import { parseFeatureGates } from '../../../src/config/feature-gates.js';
 import { resolveInitConfig, resolveJoinConfig, resolveResetConfig } from '../../../src/config/load.js';
 import { configError, ENV, errorLines, withConfig } from './support.js';
 
@@ -90,15 +89,6 @@ describe('init flags map onto kubeadm\'s fields', () => {
       '--feature-gates: missing bool value for IPv6DualStack',
       '--token-ttl: invalid duration "1d": time: unknown unit "d" in duration "1d"',
     ]);
-  });
-});
-
-describe('parseFeatureGates', () => {
-  test('Go ParseBool spellings', () => {
-    expect(parseFeatureGates('PublicKeysECDSA=1,EtcdLearnerMode=F,RootlessControlPlane=TRUE')).toEqual({
-      gates: { PublicKeysECDSA: true, EtcdLearnerMode: false, RootlessControlPlane: true },
-      errors: [],
-    });
   });
 });
 

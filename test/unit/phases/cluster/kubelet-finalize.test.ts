@@ -41,15 +41,6 @@ describe('kubelet-finalize', () => {
     return { ctx: dryRun ? ctx : { ...ctx, host }, lines: () => reporter.events.flatMap((e) => (e.type === 'log' && e.verbosity === 0 ? [`${e.level}: ${e.message}`] : [])) };
   }
 
-  test('pure rewrite: embedded credentials replaced by the PEM path; unknown node refused', () => {
-    const out = pointAtRotatingCert(KUBELET_CONF, 'cp1', PEM, '/etc/kubernetes/kubelet.conf');
-    expect(out.changed).toBe(true);
-    expect(out.text).toContain(`    client-certificate: ${PEM}\n    client-key: ${PEM}\n`);
-    expect(out.text).not.toContain('client-certificate-data');
-    expect(pointAtRotatingCert(out.text, 'cp1', PEM, '/etc/kubernetes/kubelet.conf')).toEqual({ text: out.text, changed: false });
-    expect(() => pointAtRotatingCert(KUBELET_CONF, 'other', PEM, '/etc/kubernetes/kubelet.conf')).toThrow('does not contain authentication for user "other"');
-  });
-
   test('with a rotating client certificate: kubelet.conf rewritten (0600), kubelet restarted; a re-run does nothing', async () => {
     root = tempRoot({ '/etc/kubernetes/kubelet.conf': { content: KUBELET_CONF, mode: 0o600 }, [PEM]: 'pem' });
     const host = new RecordingHost(root.dir);
@@ -96,5 +87,42 @@ describe('kubelet-finalize', () => {
     const { ctx } = initCtxFor({ ...cfg, init: { ...cfg.init, nodeRegistration: { ...cfg.init.nodeRegistration, kubeletExtraArgs: [{ name: 'cert-dir', value: '/srv/kpki' }] } } }, root.dir);
     await runPhases([finalizeFor(ctx)], { ...ctx, host }, { filter: [], skip: [] });
     expect(readFileSync(root.at('/etc/kubernetes/kubelet.conf'), 'utf8')).toContain('client-key: /srv/kpki/kubelet-client-current.pem');
+  });
+});
+
+describe('kubelet-finalize rewrite', () => {
+  const conf = [
+    'apiVersion: v1',
+    'clusters:',
+    '- cluster:',
+    '    certificate-authority-data: Q0E=',
+    '    server: https://10.0.0.1:6443',
+    '  name: kubernetes',
+    'contexts:',
+    '- context:',
+    '    cluster: kubernetes',
+    '    user: system:node:cp1',
+    '  name: system:node:cp1@kubernetes',
+    'current-context: system:node:cp1@kubernetes',
+    'kind: Config',
+    'preferences: {}',
+    'users:',
+    '- name: system:node:cp1',
+    '  user:',
+    '    client-certificate-data: Q0VSVA==',
+    '    client-key-data: S0VZ',
+    '',
+  ].join('\n');
+  const pem = '/var/lib/kubelet/pki/kubelet-client-current.pem';
+
+  test('the node user points at the rotating PEM; embedded data is dropped; nothing else changes', () => {
+    const r = pointAtRotatingCert(conf, 'cp1', pem, '/etc/kubernetes/kubelet.conf');
+    expect(r.changed).toBe(true);
+    expect(r.text).toBe(conf.replace('    client-certificate-data: Q0VSVA==\n    client-key-data: S0VZ\n', `    client-certificate: ${pem}\n    client-key: ${pem}\n`));
+    expect(pointAtRotatingCert(r.text, 'cp1', pem, '/etc/kubernetes/kubelet.conf')).toEqual({ text: r.text, changed: false });
+  });
+
+  test('a kubelet.conf for another node is refused', () => {
+    expect(() => pointAtRotatingCert(conf, 'cp2', pem, '/etc/kubernetes/kubelet.conf')).toThrow('the file "/etc/kubernetes/kubelet.conf" does not contain authentication for user "cp2"');
   });
 });

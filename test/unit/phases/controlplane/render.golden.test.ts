@@ -7,8 +7,8 @@ import { SCENARIOS, golden, podConfig } from '../../controlplane/scenarios.js';
 /**
  * Golden files: test/fixtures/manifests/v1.20.2/<scenario>/ were written by the reference kubeadm
  * v1.20.2 (see generate.sh there). tsadm's output is byte-identical for every scenario here, for
- * the --patches scenarios (test/unit/patches/run.test.ts) and for kubeadm-flags.env and
- * config.yaml (test/unit/phases/kubelet/render.test.ts); the yaml.v2 serializer itself is checked
+ * the --patches scenarios (test/unit/patches/run.golden.test.ts) and for kubeadm-flags.env and
+ * config.yaml (test/unit/phases/kubelet/flags-env.test.ts, config.test.ts); the yaml.v2 serializer itself is checked
  * against 254 oracle cases (yaml.test.ts).
  *
  * Known, deliberate differences from kubeadm (none shows up in these fixtures):
