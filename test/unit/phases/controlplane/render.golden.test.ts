@@ -9,7 +9,7 @@ import { SCENARIOS, golden, podConfig } from '../../controlplane/scenarios.js';
  * v1.20.2 (see generate.sh there). tsadm's output is byte-identical for every scenario here, for
  * the --patches scenarios (test/unit/patches/run.golden.test.ts) and for kubeadm-flags.env and
  * config.yaml (test/unit/phases/kubelet/flags-env.test.ts, config.test.ts); the yaml.v2 serializer itself is checked
- * against 254 oracle cases (yaml.test.ts).
+ * against 254 oracle cases (test/unit/manifest/yaml.test.ts).
  *
  * Known, deliberate differences from kubeadm (none shows up in these fixtures):
  * 1. Patched manifests: kubeadm decodes the patched JSON into a typed v1.Pod and re-encodes it.
