@@ -1,11 +1,7 @@
 import type { ClusterConfiguration, ResolvedInitConfig } from '../../../../src/config/types.js';
-import { buildArgs } from '../../../../src/manifest/args.js';
-import { containerEnv, proxyEnvFrom } from '../../../../src/manifest/env.js';
 import { NO_HOST_FACTS, staticPodConfigFromInit, type HostFacts } from '../../../../src/manifest/inputs.js';
 import type { Container, Pod } from '../../../../src/manifest/pod.js';
 import { renderStaticPod, type StaticPodComponent } from '../../../../src/phases/controlplane/render.js';
-import { podToJson } from '../../../../src/manifest/static-pod.js';
-import { toKubeYaml } from '../../../../src/manifest/yaml.js';
 import { apiServerWarnings, authorizationModes } from '../../../../src/phases/controlplane/apiserver.js';
 import { externalEtcdCertMounts } from '../../../../src/phases/controlplane/volumes.js';
 import { DEFAULT_PATCH, VERSION_TABLE, type SupportedMinor } from '../../../../src/versions/table.js';
@@ -23,32 +19,6 @@ function render(component: StaticPodComponent, cfg: ResolvedInitConfig, facts: H
 const c0 = (pod: Pod): Container => pod.spec.containers[0] as Container;
 const flags = (pod: Pod): string[] => c0(pod).command.slice(1);
 const base = fixtureInitConfig().cluster;
-
-describe('extraArgs', () => {
-  const defaults = [{ name: 'b', value: '1' }, { name: 'a', value: '1' }, { name: 'c', value: '1' }];
-
-  test('map semantics (≤1.30): a user value replaces the default of that name; result sorted by name', () => {
-    expect(buildArgs(defaults, [{ name: 'c', value: '2' }, { name: 'z', value: '0' }], 'map')).toEqual(['--a=1', '--b=1', '--c=2', '--z=0']);
-  });
-
-  test('list semantics (≥1.31): an override replaces every default of its name; repeats sorted by value', () => {
-    const d = [...defaults, { name: 'a', value: '0' }];
-    expect(buildArgs(d, [{ name: 'a', value: 'y' }, { name: 'a', value: 'x' }], 'list')).toEqual(['--a=x', '--a=y', '--b=1', '--c=1']);
-  });
-
-  test('the apiserver uses map semantics in 1.30 and list semantics in 1.31', () => {
-    const extra = [{ name: 'v', value: '2' }, { name: 'v', value: '4' }];
-    const apiServer = { ...base.apiServer, extraArgs: extra };
-    expect(flags(render('kube-apiserver', cfgWith({ apiServer }, '1.30'), NO_HOST_FACTS, '1.30')).filter((f) => f.startsWith('--v='))).toEqual(['--v=4']);
-    expect(flags(render('kube-apiserver', cfgWith({ apiServer }, '1.31'), NO_HOST_FACTS, '1.31')).filter((f) => f.startsWith('--v='))).toEqual(['--v=2', '--v=4']);
-  });
-
-  test('a user --secure-port overrides the default; the probes still follow the bind port', () => {
-    const pod = render('kube-apiserver', cfgWith({ apiServer: { ...base.apiServer, extraArgs: [{ name: 'secure-port', value: '7443' }] } }));
-    expect(flags(pod)).toContain('--secure-port=7443');
-    expect(flags(pod)).not.toContain('--secure-port=6443');
-  });
-});
 
 describe('kube-apiserver', () => {
   test('authorization-mode: Node,RBAC by default, unknown modes dropped with a warning', () => {
@@ -121,22 +91,6 @@ describe('kube-apiserver', () => {
   });
 });
 
-describe('volumes', () => {
-  test('extraVolumes replace a default of the same name; an empty pathType is written as type ""', () => {
-    const controllerManager = {
-      ...base.controllerManager,
-      extraVolumes: [
-        { name: 'k8s-certs', hostPath: '/srv/pki', mountPath: '/etc/kubernetes/pki', readOnly: true, pathType: 'Directory' as const },
-        { name: 'plugins', hostPath: '/opt/plugins', mountPath: '/plugins', readOnly: false, pathType: '' as const },
-      ],
-    };
-    const pod = render('kube-controller-manager', cfgWith({ controllerManager }));
-    expect(pod.spec.volumes?.find((v) => v.name === 'k8s-certs')).toEqual({ hostPath: { path: '/srv/pki', type: 'Directory' }, name: 'k8s-certs' });
-    expect(toKubeYaml(podToJson(pod))).toContain('  - hostPath:\n      path: /opt/plugins\n      type: ""\n    name: plugins\n');
-    expect(c0(pod).volumeMounts?.map((m) => m.name)).toEqual(['ca-certs', 'flexvolume-dir', 'k8s-certs', 'kubeconfig', 'plugins']);
-  });
-});
-
 describe('controller-manager', () => {
   test('external CA: the cluster signer gets empty paths', () => {
     const f = flags(render('kube-controller-manager', cfgWith({}), { ...NO_HOST_FACTS, externalCA: true }));
@@ -148,26 +102,5 @@ describe('controller-manager', () => {
     expect(flags(render('kube-controller-manager', cfgWith({}))).some((f) => f.startsWith('--allocate-node-cidrs'))).toBe(false);
     const f = flags(render('kube-controller-manager', cfgWith({ networking: { ...base.networking, podSubnet: '10.244.0.0/16' } })));
     expect(f).toEqual(expect.arrayContaining(['--allocate-node-cidrs=true', '--cluster-cidr=10.244.0.0/16', '--service-cluster-ip-range=10.96.0.0/12']));
-  });
-});
-
-describe('env', () => {
-  test('proxy variables: names ending in _proxy (any case) with a value, in environment order', () => {
-    expect(proxyEnvFrom([['no_proxy', 'x'], ['HTTPS_PROXY', 'y'], ['FTP_PROXY', ''], ['PATH', '/bin'], ['proxy', 'z']]))
-      .toEqual([{ name: 'no_proxy', value: 'x' }, { name: 'HTTPS_PROXY', value: 'y' }]);
-  });
-
-  test('1.20 keeps environment order; 1.31 merges extraEnvs over proxy variables and sorts by name', () => {
-    const proxy = [{ name: 'no_proxy', value: 'a' }, { name: 'HTTP_PROXY', value: 'b' }];
-    const extra = [{ name: 'HTTP_PROXY', value: 'c' }, { name: 'GOGC', value: '50' }];
-    expect(containerEnv(proxy, [], false)).toEqual([{ name: 'no_proxy', value: 'a' }, { name: 'HTTP_PROXY', value: 'b' }]);
-    expect(containerEnv(proxy, extra, true)).toEqual([{ name: 'GOGC', value: '50' }, { name: 'HTTP_PROXY', value: 'c' }, { name: 'no_proxy', value: 'a' }]);
-    const apiServer = { ...base.apiServer, extraEnvs: extra };
-    const pod = render('kube-apiserver', cfgWith({ apiServer }, '1.31'), { ...NO_HOST_FACTS, proxyEnv: proxy }, '1.31');
-    expect(c0(pod).env?.map((e) => e.name)).toEqual(['GOGC', 'HTTP_PROXY', 'no_proxy']);
-  });
-
-  test('etcd never gets the proxy variables', () => {
-    expect(c0(render('etcd', cfgWith({}), { ...NO_HOST_FACTS, proxyEnv: [{ name: 'HTTP_PROXY', value: 'x' }] })).env).toBeUndefined();
   });
 });
