@@ -1,6 +1,8 @@
-// Two projects: fast unit tests (pure logic, temp dirs, openssl, the reference kubeadm and a real
-// apiserver as oracles) and end-to-end tests on the real-component harness (test/e2e), which
-// `npm test` runs with --runInBand because its tests share machines.
+// Two projects. `unit`: the tests of one module each (test/unit mirrors src/: the test of
+// src/a/b.ts is test/unit/a/b.test.ts) plus the integration tests that drive a whole command or
+// workflow through the CLI (test/integration); both use temp dirs, openssl, the reference kubeadm
+// and a real apiserver/etcd as oracles, never a machine. `e2e`: the real-component harness
+// (test/e2e), which `npm test` runs with --runInBand because its tests share machines.
 // tsconfig's isolatedModules makes ts-jest transpile only (fast); `npm run typecheck` checks types.
 const tsJest = ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }];
 const common = {
@@ -14,7 +16,7 @@ export default {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/unit/**/*.test.ts'],
+      testMatch: ['<rootDir>/test/unit/**/*.test.ts', '<rootDir>/test/integration/**/*.test.ts'],
     },
     {
       ...common,

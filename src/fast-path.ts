@@ -3,7 +3,7 @@
  * `-o short` or `-o json`. Start-up is most of such a command's cost (the CLI bundle with
  * yargs, js-yaml, node-forge and every phase is ~1 MB to compile), and scripts call `version`
  * often. Anything else, including every spelling this does not recognise, goes to the full
- * CLI, which gives the same output for these cases (test/unit/cli/fast-path.test.ts).
+ * CLI, which gives the same output for these cases (test/unit/fast-path.test.ts).
  */
 import { LIGHT_VERSION_FORMATS, formatVersion, versionInfo } from './commands/version-info.js';
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prints the kubeadm (v1beta2) configuration the e2e clusters use:
 #   kubeadm-config.sh CONTROL_PLANE_IP [NODE_NAME]
-# Settings this environment needs (shared e2e notes §5): cgroupfs, no swap check, kube-proxy not
+# Settings this environment needs (scripts/e2e/README.md): cgroupfs, no swap check, kube-proxy not
 # touching the read-only nf_conntrack_max, containerd's socket, the locally built images.
 set -euo pipefail
 CP_IP=${1:?usage: kubeadm-config.sh CONTROL_PLANE_IP [NODE_NAME]}

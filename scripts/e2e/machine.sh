@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # E2E "machines": network namespaces on a private switch, each with its own mount/UTS namespace,
-# containerd and a kubelet supervisor (see the shared e2e notes, REAL-COMPONENTS §4).
+# containerd and a kubelet supervisor (scripts/e2e/README.md describes the harness).
 #
 #   machine.sh up NAME IP            create and start a machine (IP in 10.250.0.2-254), idempotent
 #   machine.sh exec NAME [--] CMD…   run CMD inside the machine (exit code passes through)

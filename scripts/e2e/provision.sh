@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Provision the real Kubernetes components the e2e tests and `npm run cluster` need, offline,
-# from Debian packages only (see shared e2e notes "REAL-COMPONENTS").
+# from Debian packages only (scripts/e2e/README.md describes what comes from where).
 #
 #   bash scripts/e2e/provision.sh            # everything (idempotent; seconds when cached)
 #   TSADM_CACHE_DIR=/somewhere bash ...      # cache elsewhere (default /var/cache/tsadm)

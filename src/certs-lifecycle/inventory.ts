@@ -47,7 +47,7 @@ export interface CAEntry {
   readonly baseName: string;
 }
 
-/** Which running component reads which certificate (the static pod flags of §4). */
+/** Which running component reads which certificate (the static pod flags of docs/kubeadm-reference.md §4). */
 const PKI_RESTART: Readonly<Record<string, readonly Component[]>> = {
   apiserver: ['kube-apiserver'],
   'apiserver-kubelet-client': ['kube-apiserver'],

@@ -59,7 +59,7 @@ export async function discover(d: Discovery, deps: DiscoverDeps): Promise<JoinDi
   });
 }
 
-/** bootstrap-kubelet.conf (spec §8.2): the discovered cluster under the cluster's name, the bootstrap credentials. */
+/** bootstrap-kubelet.conf (docs/kubeadm-reference.md §8.2): the discovered cluster under the cluster's name, the bootstrap credentials. */
 export function bootstrapKubeconfig(disc: JoinDiscovery, clusterName: string): string {
   return renderKubeconfig({ clusterName, server: disc.server, caPem: disc.caPem, userName: disc.userName, auth: disc.auth });
 }

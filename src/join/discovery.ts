@@ -9,7 +9,7 @@ import {
 import { httpsGet, isTlsVerificationError, type Trust } from './https-get.js';
 
 /**
- * Token discovery, as kubeadm does it (spec §8.1): fetch cluster-info without trusting the
+ * Token discovery, as kubeadm does it (docs/kubeadm-reference.md §8.1): fetch cluster-info without trusting the
  * server, verify its JWS with the token, verify the CA against the pins, then fetch again over
  * TLS pinned to that CA and require the same bytes. Both fetches are anonymous: the token is
  * never sent anywhere here (it only keys the HMAC), and nothing is written.

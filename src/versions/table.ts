@@ -5,6 +5,7 @@
  * compare versions themselves. Each change names the kubeadm pull request it comes from;
  * test/fixtures/versions/ holds golden facts of some minors taken from kubeadm's own source, which
  * test/unit/versions/table.test.ts compares with what tsadm renders.
+ * What each fact means and where it comes from: docs/kubeadm-reference.md.
  */
 
 export const SUPPORTED_MINORS = [

@@ -10,7 +10,7 @@ import {
   createMachine, destroyMachine, kubeadmConfig, kubectl, machineExec, provision, requireComponents, tsadm, waitFor,
   writeSharedFile, type Machine,
 } from './harness.js';
-import { parseExpirationTable } from '../unit/certs-lifecycle/helpers.js';
+import { parseExpirationTable } from '../helpers/certs-lifecycle.js';
 
 const CP: Machine = { name: 'c1', ip: '10.250.0.31' };
 const MIN = 60_000;

@@ -8,7 +8,7 @@
  *  - dry runs of init, token create, certs renew and reset on the live control plane, and of
  *    join on the worker, change neither machine nor the cluster;
  *  - the machine lock: a second init while one runs exits 1 naming the holder.
- * The rootfs-level sweeps over every kill point are in test/unit/safety.
+ * The rootfs-level sweeps over every kill point are in test/integration/safety.
  */
 import { execFileSync } from 'node:child_process';
 import { X509Certificate, createHash } from 'node:crypto';
@@ -19,8 +19,8 @@ import {
   cacheDir, createMachine, destroyMachine, kubeadmConfig, kubectl, machineExec, nodeReadiness, provision, requireComponents, tsadmBin, waitFor,
   writeSharedFile, type ExecOptions, type ExecResult, type Machine,
 } from './harness.js';
-import { verifyPki } from '../unit/safety/pki-check.js';
-import { TEMP_NAME, fileModes, snapshot } from '../unit/safety/support.js';
+import { verifyPki } from '../helpers/pki-check.js';
+import { TEMP_NAME, fileModes, snapshot } from '../helpers/built-cli.js';
 
 const CP: Machine = { name: 's1', ip: '10.250.0.41' };
 const WORKER: Machine = { name: 's2', ip: '10.250.0.42' };

@@ -2,7 +2,7 @@ import type { ConfigMapObject, KubeObject } from '../../kube/types.js';
 import type { VersionProfile } from '../../versions/table.js';
 import { clusterRole, clusterRoleBinding, serviceAccount } from '../cluster/rbac.js';
 
-/** Pure builders of the CoreDNS addon (spec §7.1; 1.20 objects as observed in kubeadm's dry-run). */
+/** Pure builders of the CoreDNS addon (docs/kubeadm-reference.md §7.1; 1.20 objects as observed in kubeadm's dry-run). */
 export const KUBE_SYSTEM = 'kube-system';
 export const COREDNS = 'coredns';
 export const DNS_SERVICE = 'kube-dns';

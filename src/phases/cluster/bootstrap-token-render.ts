@@ -3,7 +3,7 @@ import type { ConfigMapObject, KubeObject } from '../../kube/types.js';
 import { clusterRole, clusterRoleBinding, getNamed, group, role, roleBinding, user } from './rbac.js';
 import { NODES_GROUP } from './upload-config-render.js';
 
-/** Pure builders of the bootstrap-token phase's objects (spec §6.4, observed 1.20 dry-run). */
+/** Pure builders of the bootstrap-token phase's objects (docs/kubeadm-reference.md §6.4, observed 1.20 dry-run). */
 export const CLUSTER_INFO_CM = 'cluster-info';
 export const KUBE_PUBLIC = 'kube-public';
 const CLUSTER_INFO_RBAC = 'kubeadm:bootstrap-signer-clusterinfo';

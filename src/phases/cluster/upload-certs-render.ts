@@ -7,7 +7,7 @@ import type { KubeObject, OwnerReference, SecretObject } from '../../kube/types.
 import { getNamed, group, role, roleBinding } from './rbac.js';
 import { KUBE_SYSTEM } from './upload-config-render.js';
 
-/** What upload-certs stores (spec §6.5, kubeadm phases/copycerts). */
+/** What upload-certs stores (docs/kubeadm-reference.md §6.5, kubeadm phases/copycerts). */
 export const KUBEADM_CERTS_SECRET = 'kubeadm-certs';
 export const KUBEADM_CERTS_RBAC = 'kubeadm:kubeadm-certs';
 export const PROXY_TOKEN_DESCRIPTION = 'Proxy for managing TTL for the kubeadm-certs secret';

@@ -7,7 +7,7 @@ import type { ConfigMapObject, KubeObject } from '../../kube/types.js';
 import type { VersionProfile } from '../../versions/table.js';
 import { getNamed, group, role, roleBinding } from './rbac.js';
 
-/** Pure builders of what upload-config writes (spec §6.1, §6.2). */
+/** Pure builders of what upload-config writes (docs/kubeadm-reference.md §6.1, §6.2). */
 export const KUBEADM_CONFIG_CM = 'kubeadm-config';
 export const KUBE_SYSTEM = 'kube-system';
 export const NODES_GROUP = 'system:nodes';

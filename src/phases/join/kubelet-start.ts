@@ -1,5 +1,5 @@
 /**
- * join `kubelet-start` (kubeadm's runKubeletStartJoinPhase, spec §8.2): refuse when a Ready Node
+ * join `kubelet-start` (kubeadm's runKubeletStartJoinPhase, docs/kubeadm-reference.md §8.2): refuse when a Ready Node
  * of this name exists, write bootstrap-kubelet.conf (0600, the discovered cluster + bootstrap
  * credentials) and ca.crt when missing, the kubelet configuration from the cluster's kubelet
  * ConfigMap and kubeadm-flags.env (workers register their taints with --register-with-taints),

@@ -109,7 +109,7 @@ export function httpProxyCheck(address: string | undefined, port: number): Check
   });
 }
 
-/** kubeadm's init checks for a control-plane node (spec §1.8), in kubeadm's order. */
+/** kubeadm's init checks for a control-plane node (docs/kubeadm-reference.md §1.8), in kubeadm's order. */
 export function initChecks(input: PreflightInput): Check[] {
   const manifests = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'etcd'].map((c) => `${MANIFESTS_DIR}/${c}.yaml`);
   const checks: Check[] = [

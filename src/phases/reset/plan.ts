@@ -1,5 +1,5 @@
 /**
- * What reset removes (spec §9): the contents of a few known directories and a few known files,
+ * What reset removes (docs/kubeadm-reference.md §9): the contents of a few known directories and a few known files,
  * nothing else. Pure: the caller supplies the certificate and etcd data directories it found.
  */
 import path from 'node:path';

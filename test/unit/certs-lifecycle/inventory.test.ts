@@ -12,7 +12,7 @@ import { readClientCredentials, withClientCredentials } from '../../../src/certs
 import { renewalTemplate } from '../../../src/certs-lifecycle/renew-template.js';
 import { renderKubeconfig } from '../../../src/phases/kubeconfig/render.js';
 import { profileFor } from '../../../src/versions/resolve.js';
-import { KUBEADM, kubeadm } from './helpers.js';
+import { KUBEADM, kubeadm } from '../../helpers/certs-lifecycle.js';
 
 describe('inventory', () => {
   (KUBEADM ? test : test.skip)('renewable names are kubeadm 1.20\'s `certs renew` subcommands (+ super-admin.conf of 1.29+)', () => {

@@ -9,8 +9,8 @@ import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
 import { parseCertificatePem } from '../../../src/pki/certificate.js';
 import { parsePrivateKeyPem } from '../../../src/pki/keys.js';
 import { keyMatchesCertificate } from '../../../src/pki/verify.js';
-import { openssl, verifyWith } from '../certs/pki-test-utils.js';
-import { KUBEADM, PKI, kubeadm, runCli, tsadmPki } from './helpers.js';
+import { openssl, verifyWith } from '../../helpers/pki-test-utils.js';
+import { KUBEADM, PKI, kubeadm, runCli, tsadmPki } from '../../helpers/certs-lifecycle.js';
 
 jest.setTimeout(120_000);
 

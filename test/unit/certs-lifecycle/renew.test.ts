@@ -13,8 +13,8 @@ import { encodePrivateKeyPem, generateKeyPair } from '../../../src/pki/keys.js';
 import { parseCertificatePem, type Certificate } from '../../../src/pki/certificate.js';
 import { kubeadmDate } from '../../../src/certs-lifecycle/expiration-format.js';
 import { acquireMachineLock } from '../../../src/host/lock.js';
-import { listTree, opensslText, verifyWith } from '../certs/pki-test-utils.js';
-import { KC, KUBEADM, PKI, kubeadm, kubeadmExpiration, kubeadmPki, runCli, tsadmPki } from './helpers.js';
+import { listTree, opensslText, verifyWith } from '../../helpers/pki-test-utils.js';
+import { KC, KUBEADM, PKI, kubeadm, kubeadmExpiration, kubeadmPki, runCli, tsadmPki } from '../../helpers/certs-lifecycle.js';
 
 jest.setTimeout(180_000);
 

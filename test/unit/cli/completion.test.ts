@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { completionScript } from '../../../src/cli/completion.js';
 import { TsadmError } from '../../../src/errors.js';
-import { runCli } from './helpers.js';
+import { runCli } from '../../helpers/cli.js';
 
 const hasZsh = spawnSync('sh', ['-c', 'command -v zsh'], { stdio: 'ignore' }).status === 0;
 

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { logFileSettingsFrom } from '../../../src/cli/klog-flags.js';
 import { TsadmError } from '../../../src/errors.js';
 import { tempRoot } from '../../helpers/temp-root.js';
-import { runCli } from './helpers.js';
+import { runCli } from '../../helpers/cli.js';
 
 // RSA keys come from OpenSSL's generator, which takes seconds on a busy 2-core machine.
 jest.setTimeout(60_000);

@@ -173,7 +173,7 @@ describe('serializeClusterConfiguration (kubeadm-config ConfigMap)', () => {
   const cluster = (version: string) =>
     resolveInitConfig({ flags: { 'kubernetes-version': version, 'control-plane-endpoint': 'cp.example.com', 'pod-network-cidr': '10.244.0.0/16' }, env: ENV }).cluster;
 
-  test('1.20: the v1beta2 document kubeadm v1.20 uploads (spec §6.1)', () => {
+  test('1.20: the v1beta2 document kubeadm v1.20 uploads (docs/kubeadm-reference.md §6.1)', () => {
     expect(serializeClusterConfiguration(cluster('v1.20.2'), 'kubeadm.k8s.io/v1beta2')).toBe(`apiServer:
   extraArgs:
     authorization-mode: Node,RBAC

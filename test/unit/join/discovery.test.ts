@@ -9,7 +9,7 @@ import { httpsGet } from '../../../src/join/https-get.js';
 import { caCertHash } from '../../../src/pki/hash.js';
 import {
   clusterInfoKubeconfig, issue, makeCA, signedClusterInfo, startFakeApiServer, type FakeApiServer, type TestCA, type TestPair,
-} from './tls-fixtures.js';
+} from '../../helpers/tls-fixtures.js';
 
 const TOKEN = { id: 'abcdef', secret: '0123456789abcdef' };
 const silent = { info: () => undefined, warn: () => undefined, debug: () => undefined };

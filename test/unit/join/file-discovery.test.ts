@@ -6,7 +6,7 @@ import { TsadmError } from '../../../src/errors.js';
 import { discover } from '../../../src/join/discover.js';
 import { discoverByFile } from '../../../src/join/file-discovery.js';
 import type { Discovery } from '../../../src/config/types.js';
-import { clusterInfoKubeconfig, issue, makeCA, startFakeApiServer, type FakeApiServer, type TestCA, type TestPair } from './tls-fixtures.js';
+import { clusterInfoKubeconfig, issue, makeCA, startFakeApiServer, type FakeApiServer, type TestCA, type TestPair } from '../../helpers/tls-fixtures.js';
 
 const silent = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 let ca: TestCA;

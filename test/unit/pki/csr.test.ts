@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { createCsr, parseCsrPem } from '../../../src/pki/csr.js';
 import { generateKeyPair } from '../../../src/pki/keys.js';
-import { openssl, tempFile } from '../certs/pki-test-utils.js';
+import { openssl, tempFile } from '../../helpers/pki-test-utils.js';
 
 // RSA keys come from OpenSSL's generator, which takes seconds on a busy 2-core machine.
 jest.setTimeout(60_000);

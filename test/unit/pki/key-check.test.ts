@@ -4,7 +4,7 @@ import { jest } from '@jest/globals';
 import { privateKeyProblem } from '../../../src/pki/key-check.js';
 import { parsePrivateKeyPem } from '../../../src/pki/keys.js';
 import { TsadmError } from '../../../src/errors.js';
-import { openssl, tempFile } from '../certs/pki-test-utils.js';
+import { openssl, tempFile } from '../../helpers/pki-test-utils.js';
 
 jest.setTimeout(60_000);
 

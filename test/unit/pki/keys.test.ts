@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { createPublicKey } from 'node:crypto';
 import { describeKey, encodePrivateKeyPem, encodePublicKeyPem, generateKeyPair, keyAlgorithmOf, parsePrivateKeyPem, parsePublicKeyPem, sameKey, type KeyAlgorithm } from '../../../src/pki/keys.js';
 import { TsadmError } from '../../../src/errors.js';
-import { openssl, tempFile } from '../certs/pki-test-utils.js';
+import { openssl, tempFile } from '../../helpers/pki-test-utils.js';
 
 // RSA keys come from OpenSSL's generator, which takes seconds on a busy 2-core machine.
 jest.setTimeout(60_000);

@@ -13,7 +13,7 @@ const NEW_YORK_WINTER = (): number => -300;
 const now = new Date('2026-11-22T02:58:59.123Z');
 const base = { token: 'abcdef.0123456789abcdef', description: '', ttlMs: 24 * 3600_000, usages: ['signing', 'authentication'], groups: ['system:bootstrappers:kubeadm:default-node-token'] };
 
-describe('token Secret (spec §6.4)', () => {
+describe('token Secret (docs/kubeadm-reference.md §6.4)', () => {
   test('exactly kubeadm\'s keys and values on a UTC host (observed 1.20 Secret)', () => {
     const s = tokenToSecret(base, now, UTC);
     expect(s.metadata).toEqual({ name: 'bootstrap-token-abcdef', namespace: 'kube-system' });

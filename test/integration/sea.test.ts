@@ -1,0 +1,70 @@
+/**
+ * The single executable (npm run build:sea → dist/tsadm): built from the sources, copied alone
+ * into an empty directory and run there with an environment whose PATH has no Node.js, it runs
+ * `init phase certs all` (certificates openssl verifies, a clean JSON event stream), prints its
+ * version, help and shell completion.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const require = createRequire(import.meta.url);
+const why = ((): string | undefined => {
+  try {
+    require.resolve('postject', { paths: [REPO] });
+    return undefined;
+  } catch {
+    return 'postject is not installed (npm ci)';
+  }
+})();
+const describeSea = why === undefined ? describe : (n: string, _f: () => void) => describe(n, () => test.skip(`SKIPPED (${why})`, () => undefined));
+
+describeSea('dist/tsadm, the single executable', () => {
+  let dir: string;
+  let exe: string;
+  const NO_NODE_PATH = '/usr/sbin:/sbin';
+  const run = (args: string[], extraEnv: Record<string, string> = {}) =>
+    spawnSync(exe, args, { cwd: dir, env: { PATH: NO_NODE_PATH, HOME: dir, ...extraEnv }, encoding: 'utf8', timeout: 60_000 });
+
+  beforeAll(() => {
+    execFileSync(process.execPath, [path.join(REPO, 'scripts/build-sea.mjs')], { cwd: REPO, stdio: 'pipe' });
+    dir = mkdtempSync(path.join(tmpdir(), 'tsadm-sea-'));
+    exe = path.join(dir, 'tsadm');
+    copyFileSync(path.join(REPO, 'dist/tsadm'), exe);
+    execFileSync('chmod', ['755', exe]);
+  }, 180_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('the PATH it runs with has no node', () => {
+    const which = spawnSync('/bin/sh', ['-c', 'command -v node'], { env: { PATH: NO_NODE_PATH } });
+    expect(which.status).not.toBe(0);
+    expect(readdirSync(dir)).toEqual(['tsadm']);
+  });
+
+  test('init phase certs all --rootfs from an empty directory', () => {
+    const root = path.join(dir, 'root');
+    execFileSync('mkdir', [root]);
+    const r = run(['init', 'phase', 'certs', 'all', '--rootfs', root, '-o', 'json']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; ok?: boolean });
+    expect(events.filter((e) => e.type === 'file')).toHaveLength(22);
+    expect(events.at(-1)).toMatchObject({ type: 'result', ok: true });
+    const pki = path.join(root, 'etc/kubernetes/pki');
+    expect(existsSync(path.join(pki, 'sa.pub'))).toBe(true);
+    expect(execFileSync('openssl', ['verify', '-CAfile', `${pki}/ca.crt`, `${pki}/apiserver.crt`]).toString()).toContain('OK');
+  }, 60_000);
+
+  test('version, help and completion', () => {
+    expect(run(['version', '-o', 'short']).stdout.trim()).toMatch(/^v\d+\.\d+\.\d+/);
+    const help = run(['init', 'phase', 'certs', 'apiserver', '--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('--apiserver-cert-extra-sans');
+    const completion = run(['completion']);
+    expect(completion.stdout).toContain('###-begin-tsadm-completions-###');
+  });
+});

@@ -1,0 +1,154 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { flatten } from '../../../src/engine/phase.js';
+import { initPhases } from '../../../src/workflows/init.js';
+import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../../../src/versions/resolve.js';
+import { tempRoot } from '../../helpers/temp-root.js';
+import { runCli } from '../../helpers/cli.js';
+
+const BASE = ['--kubernetes-version', 'v1.20.2', '--apiserver-advertise-address', '10.0.0.5', '--node-name', 'cp1'];
+
+/** Every file under dir with its mode and content hash: a snapshot to compare runs with. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d)) {
+      const p = path.join(d, name);
+      const st = statSync(p);
+      if (st.isDirectory()) walk(p);
+      else out[path.relative(dir, p)] = `${(st.mode & 0o777).toString(8)} ${readFileSync(p).toString('base64')}`;
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe('tsadm CLI', () => {
+  test('version in every output format', async () => {
+    const json = await runCli(['version', '-o', 'json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout).clientVersion.gitVersion).toMatch(/^v\d+\.\d+\.\d+/);
+    expect((await runCli(['version', '-o', 'short'])).stdout).toMatch(/^v\d+\.\d+\.\d+(-[\w.]+)?\n$/);
+    expect((await runCli(['version', '-o', 'yaml'])).stdout).toContain('clientVersion:');
+    expect((await runCli(['version'])).stdout).toMatch(/^tsadm version: &version\.Info\{/);
+    const bad = await runCli(['version', '-o', 'xml']);
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toContain('invalid output format: xml');
+  });
+
+  test('usage errors exit 3 with one clear line', async () => {
+    const unknownFlag = await runCli(['init', 'phase', 'certs', 'all', '--no-such-flag']);
+    expect(unknownFlag.code).toBe(3);
+    expect(unknownFlag.stderr).toMatch(/Unknown argument/i);
+    const unknownCommand = await runCli(['frobnicate']);
+    expect(unknownCommand.code).toBe(3);
+    // A flag that only another phase reads is not accepted by this phase.
+    const foreign = await runCli(['init', 'phase', 'certs', 'ca', '--upload-certs']);
+    expect(foreign.code).toBe(3);
+  });
+
+  test('every visible phase path is a command (init phase … and phase …)', async () => {
+    for (const f of flatten(initPhases(profileFor(DEFAULT_KUBERNETES_VERSION)))) {
+      if (f.phase.hidden) continue;
+      const words = f.path.split('/');
+      for (const prefix of [['init', 'phase'], ['phase']]) {
+        const r = await runCli([...prefix, ...words, '--help']);
+        expect({ path: f.path, code: r.code }).toEqual({ path: f.path, code: 0 });
+        expect(r.stdout).toContain((f.phase.description ?? f.phase.summary).slice(0, 20));
+      }
+    }
+  });
+
+  test('init --help shows the phase tree', async () => {
+    const r = await runCli(['init', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('The "init" command executes the following phases:');
+    expect(r.stdout).toMatch(/certs\s+.*\n\s+\/ca\s+/);
+  });
+
+  // RSA keys from OpenSSL's generator: 11 of them take seconds on a busy 2-core machine.
+  test('certs all on --rootfs writes 22 files; a re-run changes no byte; `phase certs all` is the same command', async () => {
+    const root = tempRoot();
+    try {
+      const first = await runCli(['init', 'phase', 'certs', 'all', ...BASE, '--rootfs', root.dir]);
+      expect(first.stderr).toBe('');
+      expect(first.code).toBe(0);
+      expect(first.stdout).toContain('[certs] Generating "ca" certificate and key');
+      const snap = snapshot(root.dir);
+      expect(Object.keys(snap).length).toBe(22);
+      expect(snap['etc/kubernetes/pki/ca.key']?.startsWith('600 ')).toBe(true);
+      expect(snap['etc/kubernetes/pki/ca.crt']?.startsWith('644 ')).toBe(true);
+      const again = await runCli(['phase', 'certs', 'all', ...BASE, '--rootfs', root.dir]);
+      expect(again.code).toBe(0);
+      expect(again.stdout).toContain('Using existing ca certificate authority');
+      expect(snapshot(root.dir)).toEqual(snap);
+    } finally {
+      root.cleanup();
+    }
+  }, 60_000);
+
+  test('--dry-run writes nothing and lists what it would write', async () => {
+    const root = tempRoot();
+    try {
+      const r = await runCli(['init', 'phase', 'certs', 'all', ...BASE, '--rootfs', root.dir, '--dry-run']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('[dryrun] The following files would be written:');
+      expect(r.stdout).toMatch(/\/etc\/kubernetes\/pki\/ca\.key\s+0600/);
+      expect(snapshot(root.dir)).toEqual({});
+    } finally {
+      root.cleanup();
+    }
+  }, 60_000);
+
+  test('--skip-phases rejects unknown phases and skips known ones', async () => {
+    const root = tempRoot();
+    try {
+      const bad = await runCli(['init', ...BASE, '--rootfs', root.dir, '--skip-phases', 'certs/nope', '--dry-run']);
+      expect(bad.code).toBe(3);
+      expect(bad.stderr).toContain('--skip-phases entry "certs/nope" is not a phase');
+    } finally {
+      root.cleanup();
+    }
+  });
+
+  test('invalid configuration exits 3 naming the field; nothing is written', async () => {
+    const root = tempRoot();
+    try {
+      const r = await runCli(['init', 'phase', 'certs', 'all', ...BASE, '--service-cidr', '10.96.0/12', '--rootfs', root.dir]);
+      expect(r.code).toBe(3);
+      expect(r.stderr.split('\n')[0]).toMatch(/serviceSubnet/);
+      expect(snapshot(root.dir)).toEqual({});
+    } finally {
+      root.cleanup();
+    }
+  });
+
+  test('-o json streams one JSON event per line ending with a result', async () => {
+    const root = tempRoot();
+    try {
+      const r = await runCli(['init', 'phase', 'certs', 'ca', '--kubernetes-version', 'v1.20.2', '--rootfs', root.dir, '-o', 'json']);
+      expect(r.code).toBe(0);
+      const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; path?: string });
+      expect(events[0]?.type).toBe('plan');
+      expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['phase-start', 'phase-finish', 'file', 'log']));
+      expect(events.filter((e) => e.type === 'file').map((e) => e.path).sort()).toEqual(['/etc/kubernetes/pki/ca.crt', '/etc/kubernetes/pki/ca.key']);
+      expect(events[events.length - 1]).toMatchObject({ type: 'result', ok: true });
+    } finally {
+      root.cleanup();
+    }
+  });
+
+  test('config print init-defaults is accepted back by init', async () => {
+    const printed = await runCli(['config', 'print', 'init-defaults', '--kubernetes-version', 'v1.20.2']);
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toContain('apiVersion: kubeadm.k8s.io/v1beta2');
+    const root = tempRoot({ '/cfg.yaml': printed.stdout });
+    try {
+      const r = await runCli(['init', 'phase', 'certs', 'ca', '--config', root.at('/cfg.yaml'), '--rootfs', root.dir, '--dry-run']);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+    } finally {
+      root.cleanup();
+    }
+  });
+});

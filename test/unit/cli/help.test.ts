@@ -1,0 +1,68 @@
+/**
+ * Help and shell completion: every phase of init (and of join/reset once they exist) has a
+ * summary, a description and an example, and each shows in its `--help`; every top-level
+ * command's help has an example; `tsadm completion bash|zsh` prints the script for the shell named
+ * (kubeadm's spelling) and answers completion requests with the real subcommands and phases.
+ */
+import { flatten, type Phase } from '../../../src/engine/phase.js';
+import { initPhases } from '../../../src/workflows/init.js';
+import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../../../src/versions/resolve.js';
+import { runCli } from '../../helpers/run-cli.js';
+
+async function trees(): Promise<Array<[string, readonly Phase<never>[]]>> {
+  const out: Array<[string, readonly Phase<never>[]]> = [['init', initPhases(profileFor(DEFAULT_KUBERNETES_VERSION)) as unknown as Phase<never>[]]];
+  // join and reset are built by other engineers; their trees join this test as soon as they exist.
+  for (const [name, mod, fn] of [['join', '../../../src/workflows/join.js', 'joinPhases'], ['reset', '../../../src/workflows/reset.js', 'resetPhases']] as const) {
+    const m = (await import(mod).catch(() => undefined)) as Record<string, unknown> | undefined;
+    const make = m?.[fn];
+    if (typeof make === 'function') out.push([name, (make as () => Phase<never>[])()]);
+  }
+  return out;
+}
+
+test('every visible phase has a summary, a description and an example', async () => {
+  const missing: string[] = [];
+  for (const [cmd, tree] of await trees()) {
+    for (const { path, phase } of flatten(tree)) {
+      if (phase.hidden) continue;
+      for (const field of ['summary', 'description', 'example'] as const) {
+        if (!phase[field] || String(phase[field]).trim() === '') missing.push(`${cmd} phase ${path}: ${field}`);
+      }
+    }
+  }
+  expect(missing).toEqual([]);
+});
+
+test('each phase command shows its description and example in --help', async () => {
+  for (const { path, phase } of flatten(initPhases(profileFor(DEFAULT_KUBERNETES_VERSION)))) {
+    if (phase.hidden) continue;
+    const r = await runCli(['init', 'phase', ...path.split('/'), '--help']);
+    expect([path, r.code]).toEqual([path, 0]);
+    const firstLine = (phase.description ?? '').split('\n')[0]!.slice(0, 40);
+    expect([path, r.stdout.replace(/\s+/g, ' ').includes(firstLine.replace(/\s+/g, ' '))]).toEqual([path, true]);
+    expect([path, r.stdout.includes('Examples:')]).toEqual([path, true]);
+  }
+}, 60_000);
+
+test.each([['init'], ['apply'], ['check'], ['token'], ['config']])('tsadm %s --help has examples or subcommands', async (cmd) => {
+  const r = await runCli([cmd, '--help']);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/Examples:|Commands:/);
+});
+
+test('tsadm completion: a bash script, and completions for commands and phases', async () => {
+  const bash = await runCli(['completion', 'bash'], { SHELL: '/bin/zsh' });
+  expect(bash.code).toBe(0);
+  expect(bash.stdout).toContain('complete -o bashdefault -o default -F _tsadm_completions tsadm');
+
+  const zsh = await runCli(['completion', 'zsh'], { SHELL: '/bin/bash' });
+  expect(zsh.stdout).toContain('#compdef tsadm');
+
+  // What the shell script asks: `tsadm --get-yargs-completions <words so far>`.
+  const top = await runCli(['--get-yargs-completions', 'tsadm', ''], { SHELL: '/bin/bash' });
+  expect(top.stdout.split('\n')).toEqual(expect.arrayContaining(['init', 'apply', 'check', 'completion']));
+  const phases = await runCli(['--get-yargs-completions', 'tsadm', 'init', 'phase', ''], { SHELL: '/bin/bash' });
+  expect(phases.stdout.split('\n')).toEqual(expect.arrayContaining(['certs', 'kubeconfig', 'control-plane', 'addon']));
+  const certs = await runCli(['--get-yargs-completions', 'tsadm', 'init', 'phase', 'certs', ''], { SHELL: '/bin/bash' });
+  expect(certs.stdout.split('\n')).toEqual(expect.arrayContaining(['all', 'apiserver', 'etcd-ca', 'sa']));
+});

@@ -1,0 +1,94 @@
+/**
+ * The etcd client against real etcd processes (mutual TLS on loopback): list, status, add a
+ * member and start it with the --initial-cluster the client computed, wait for the cluster,
+ * remove the member again — plus the refusals (unknown member, foreign client certificate).
+ */
+import { EtcdClient } from '../../../src/etcd-client/client.js';
+import { EtcdRequestError, type EtcdTls } from '../../../src/etcd-client/transport.js';
+import { initialClusterFor, memberByPeerURL } from '../../../src/etcd-client/members.js';
+import { issue, makeCA } from '../../helpers/tls-fixtures.js';
+import { etcdAvailable, etcdLab, freePort, type EtcdLab, type EtcdMemberProcess } from '../../helpers/etcd-process.js';
+
+const describeIfEtcd = etcdAvailable() ? describe : describe.skip;
+
+describeIfEtcd('etcd client on real etcd', () => {
+  let lab: EtcdLab;
+  let tls: EtcdTls;
+  let foreignTls: EtcdTls;
+  let m1: EtcdMemberProcess;
+  let m2: EtcdMemberProcess;
+
+  beforeAll(async () => {
+    lab = await etcdLab();
+    tls = lab.tls;
+    const foreign = await issue(await makeCA('other'), 'intruder', { ips: [], dns: [], usages: ['clientAuth'] });
+    foreignTls = { ca: lab.ca.pem, cert: foreign.certPem, key: foreign.keyPem };
+    m1 = await lab.member('e1');
+    m2 = await lab.member('e2');
+    await lab.startSingle(m1);
+  }, 60_000);
+
+  afterAll(async () => {
+    await lab?.close();
+  }, 30_000);
+
+  test('lists the member with its uint64 id as a string, and reports status', async () => {
+    const c = new EtcdClient([m1.client], { tls });
+    const members = await c.memberList();
+    expect(members).toHaveLength(1);
+    expect(members[0]).toMatchObject({ name: 'e1', peerURLs: [m1.peer], clientURLs: [m1.client], isLearner: false });
+    expect(members[0]?.id).toMatch(/^\d+$/);
+    const status = await c.status(m1.client);
+    expect(status).toMatchObject({ ok: true, memberId: members[0]?.id, leader: members[0]?.id });
+    expect(status.version).toMatch(/^3\./);
+  });
+
+  test('a client certificate from another CA is refused by etcd', async () => {
+    const c = new EtcdClient([m1.client], { tls: foreignTls, attempts: 1 });
+    await expect(c.memberList()).rejects.toBeInstanceOf(EtcdRequestError);
+    expect((await c.status(m1.client)).ok).toBe(false);
+  });
+
+  test('add a member, start it with the computed initial cluster, wait until available, then remove it', async () => {
+    const c = new EtcdClient([m1.client], { tls });
+    await c.sync();
+    const { added, members } = await c.memberAdd(m2.peer);
+    expect(added.peerURLs).toEqual([m2.peer]);
+    expect(members).toHaveLength(2);
+    const initial = initialClusterFor(members, m2.peer, 'e2');
+    expect(initial).toEqual(expect.arrayContaining([{ name: 'e1', peerURL: m1.peer }, { name: 'e2', peerURL: m2.peer }]));
+    lab.start(m2, initial.map((m) => `${m.name}=${m.peerURL}`).join(','), 'existing');
+    c.addEndpoint(m2.client);
+    const statuses = await c.waitForClusterAvailable(80, 250);
+    expect(statuses.map((s) => s.endpoint).sort()).toEqual([m1.client, m2.client].sort());
+    const both = await c.sync();
+    expect(both.map((m) => m.name).sort()).toEqual(['e1', 'e2']);
+    expect(c.endpoints.slice().sort()).toEqual([m1.client, m2.client].sort());
+
+    const me = memberByPeerURL(both, m2.peer);
+    expect(me).toBeDefined();
+    const remaining = await c.memberRemove(me!.id, [m2.client]);
+    expect(remaining.map((m) => m.name)).toEqual(['e1']);
+    await lab.stop(m2);
+    expect((await new EtcdClient([m1.client], { tls }).memberList()).map((m) => m.name)).toEqual(['e1']);
+  }, 60_000);
+
+  test('removing an unknown member is etcd\'s "member not found", not retried', async () => {
+    const sleeps: number[] = [];
+    const c = new EtcdClient([m1.client], { tls, sleep: async (ms) => void sleeps.push(ms) });
+    const err = await c.memberRemove('12345').catch((e: unknown) => e) as EtcdRequestError;
+    expect(err).toBeInstanceOf(EtcdRequestError);
+    expect(err.message).toBe('etcdserver: member not found');
+    expect(err.grpcCode).toBe(5);
+    expect(sleeps).toEqual([]);
+  });
+
+  test('an unreachable endpoint is skipped for a live one; none live fails within the retry budget', async () => {
+    const dead = `https://127.0.0.1:${await freePort()}`;
+    expect((await new EtcdClient([dead, m1.client], { tls }).memberList()).length).toBe(1);
+    const sleeps: number[] = [];
+    const c = new EtcdClient([dead], { tls, attempts: 3, retryDelayMs: 10, sleep: async (ms) => void sleeps.push(ms) });
+    await expect(c.memberAdd('https://127.0.0.1:1')).rejects.toThrow(/ECONNREFUSED/);
+    expect(sleeps).toEqual([10, 20]);
+  });
+});

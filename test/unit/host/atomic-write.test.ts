@@ -1,0 +1,50 @@
+/**
+ * The rooted host's guards, in process: what a hostile machine state can and cannot make tsadm
+ * do (src/host/safe-fs.ts, src/host/atomic-write.ts, src/host/rooted-host.ts). The same holes
+ * through the CLI are cases of the hostile corpus.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../../../src/host/atomic-write.js';
+import { scratchDir, type Scratch } from '../../helpers/built-cli.js';
+
+let s: Scratch;
+let root: string;
+let outside: string;
+beforeEach(() => {
+  s = scratchDir('tsadm-safefs-');
+  root = path.join(s.dir, 'root');
+  outside = path.join(s.dir, 'outside');
+  mkdirSync(path.join(root, 'etc/kubernetes'), { recursive: true });
+  mkdirSync(outside);
+});
+afterEach(() => s.cleanup());
+
+describe('atomic writes', () => {
+  test('temp files of dead writers are removed by the next write of the target; a live writer\'s stay', async () => {
+    const dir = path.join(root, 'etc/kubernetes');
+    const child = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      const dead = path.join(dir, `.admin.conf.tsadm-${2 ** 22 + 1}-0123456789ab`);
+      const live = path.join(dir, `.admin.conf.tsadm-${child.pid}-0123456789ab`);
+      const other = path.join(dir, `.kubelet.conf.tsadm-${2 ** 22 + 1}-0123456789ab`);
+      for (const f of [dead, live, other]) writeFileSync(f, 'partial', { mode: 0o600 });
+      await writeFileAtomic(path.join(dir, 'admin.conf'), 'whole', 0o600);
+      expect(readdirSync(dir).sort()).toEqual([path.basename(live), path.basename(other), 'admin.conf'].sort());
+      expect(statSync(path.join(dir, 'admin.conf')).mode & 0o777).toBe(0o600);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  test('the umask neither loosens nor tightens the mode', async () => {
+    const old = process.umask(0o077);
+    try {
+      await writeFileAtomic(path.join(root, 'etc/kubernetes/x.crt'), 'c', 0o644);
+      expect(statSync(path.join(root, 'etc/kubernetes/x.crt')).mode & 0o777).toBe(0o644);
+    } finally {
+      process.umask(old);
+    }
+  });
+});

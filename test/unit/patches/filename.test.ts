@@ -1,0 +1,24 @@
+import { parsePatchFilename, patchTargetsFor, STATIC_POD_PATCH_TARGETS } from '../../../src/patches/filename.js';
+import { VERSION_TABLE } from '../../../src/versions/table.js';
+
+const targets = [...STATIC_POD_PATCH_TARGETS];
+
+describe('patch file names', () => {
+  test.each([
+    ['kube-apiserver.yaml', { kind: 'patch', target: 'kube-apiserver', type: 'strategic' }],
+    ['kube-apiserver0+merge.yaml', { kind: 'patch', target: 'kube-apiserver', type: 'merge' }],
+    ['etcd-suffix+json.json', { kind: 'patch', target: 'etcd', type: 'json' }],
+    ['kube-scheduler+strategic.json', { kind: 'patch', target: 'kube-scheduler', type: 'strategic' }],
+    ['kube-scheduler.yml', { kind: 'ignore', reason: 'the file extension must be one of [json yaml]' }],
+    ['README.md', { kind: 'ignore', reason: 'the file extension must be one of [json yaml]' }],
+    ['coredns.yaml', { kind: 'ignore', reason: 'unknown target, must be one of [etcd kube-apiserver kube-controller-manager kube-scheduler]' }],
+    ['etcd+xml.yaml', { kind: 'error', reason: "unknown or missing patch type after '+', must be one of [json merge strategic]" }],
+  ])('%s', (name, expected) => {
+    expect(parsePatchFilename(name, targets)).toEqual(expected);
+  });
+
+  test('kubeletconfiguration is a known target from 1.25', () => {
+    expect(patchTargetsFor(VERSION_TABLE['1.24'])).not.toContain('kubeletconfiguration');
+    expect(patchTargetsFor(VERSION_TABLE['1.25'])).toContain('kubeletconfiguration');
+  });
+});

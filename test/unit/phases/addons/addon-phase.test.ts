@@ -1,0 +1,79 @@
+import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
+import { describeWithApiServer, startApiServer, type TestApiServer } from '../../../helpers/apiserver.js';
+import { initCtxFor, type MemoryReporter } from '../../../helpers/phase-ctx.js';
+import { tempRoot, type TempRoot } from '../../../helpers/temp-root.js';
+import type { ResolvedInitConfig } from '../../../../src/config/types.js';
+import type { TsadmEvent } from '../../../../src/log/events.js';
+import { addonPhase } from '../../../../src/phases/addons/addon-phase.js';
+import { runPhases } from '../../../../src/engine/runner.js';
+
+/** The addon phase against a real kube-apiserver v1.20.2: create, keep, update, skip. */
+describeWithApiServer('addon phase on a real cluster', () => {
+  let server: TestApiServer;
+  let root: TempRoot;
+
+  beforeAll(async () => {
+    server = await startApiServer();
+    root = tempRoot({ '/etc/kubernetes/admin.conf': { content: server.adminKubeconfig, mode: 0o600 } });
+  }, 120_000);
+  afterAll(async () => {
+    root?.cleanup();
+    await server?.stop();
+  }, 30_000);
+
+  const cfg = (cluster: Record<string, unknown> = {}): ResolvedInitConfig => fixtureInitConfig({ cluster: { controlPlaneEndpoint: 'cp.example.com:6443', ...cluster } as never });
+  async function run(c: ResolvedInitConfig): Promise<MemoryReporter> {
+    const { ctx, reporter } = initCtxFor(c, root.dir);
+    await runPhases([addonPhase], ctx, { filter: [], skip: [] });
+    return reporter;
+  }
+  const actions = (r: MemoryReporter): string[] => r.events.flatMap((e: TsadmEvent) => (e.type === 'object' ? [`${e.action} ${e.kind}/${e.name}`] : []));
+  const get = async (p: string): Promise<any> => (await server.request('GET', p, { auth: 'admin' })).body;
+
+  test('creates CoreDNS and kube-proxy; a second run changes nothing', async () => {
+    const first = await run(cfg());
+    expect(actions(first).filter((a) => !a.startsWith('created'))).toEqual([]);
+    expect(actions(first)).toHaveLength(12);
+    const rvs = async () => [
+      (await get('/apis/apps/v1/namespaces/kube-system/deployments/coredns')).metadata.resourceVersion,
+      (await get('/apis/apps/v1/namespaces/kube-system/daemonsets/kube-proxy')).metadata.resourceVersion,
+      (await get('/api/v1/namespaces/kube-system/configmaps/kube-proxy')).metadata.resourceVersion,
+    ];
+    const before = await rvs();
+    const second = await run(cfg());
+    expect(new Set(actions(second).map((a) => a.split(' ')[0]))).toEqual(new Set(['unchanged']));
+    expect(await rvs()).toEqual(before);
+    const kp = await get('/api/v1/namespaces/kube-system/configmaps/kube-proxy');
+    expect(kp.data['kubeconfig.conf']).toContain('server: https://cp.example.com:6443');
+  });
+
+  test('a scaled CoreDNS keeps its replicas; an edited Corefile is kept', async () => {
+    await server.request('PATCH', '/apis/apps/v1/namespaces/kube-system/deployments/coredns', { auth: 'admin', contentType: 'application/merge-patch+json', body: { spec: { replicas: 3 } } });
+    const cm = await get('/api/v1/namespaces/kube-system/configmaps/coredns');
+    const edited = cm.data.Corefile.replace('cache 30', 'cache 60');
+    await server.request('PATCH', '/api/v1/namespaces/kube-system/configmaps/coredns', { auth: 'admin', contentType: 'application/merge-patch+json', body: { data: { Corefile: edited } } });
+    const r = await run(cfg());
+    expect(actions(r)).toContain('unchanged Deployment/coredns');
+    expect(actions(r)).toContain('unchanged ConfigMap/coredns');
+    expect((await get('/apis/apps/v1/namespaces/kube-system/deployments/coredns')).spec.replicas).toBe(3);
+    expect((await get('/api/v1/namespaces/kube-system/configmaps/coredns')).data.Corefile).toBe(edited);
+  });
+
+  test('kubeadm\'s own Corefile follows a domain change; a new image repository updates the workloads', async () => {
+    await server.request('PATCH', '/api/v1/namespaces/kube-system/configmaps/coredns', { auth: 'admin', contentType: 'application/merge-patch+json', body: { data: { Corefile: (await get('/api/v1/namespaces/kube-system/configmaps/coredns')).data.Corefile.replace('cache 60', 'cache 30') } } });
+    const r = await run(cfg({ imageRepository: 'registry.local/k8s', networking: { serviceSubnet: '10.96.0.0/12', podSubnet: '', dnsDomain: 'example.internal' } }));
+    expect(actions(r)).toEqual(expect.arrayContaining(['updated ConfigMap/coredns', 'updated Deployment/coredns', 'updated DaemonSet/kube-proxy']));
+    expect((await get('/api/v1/namespaces/kube-system/configmaps/coredns')).data.Corefile).toContain('kubernetes example.internal in-addr.arpa');
+    expect((await get('/apis/apps/v1/namespaces/kube-system/daemonsets/kube-proxy')).spec.template.spec.containers[0].image).toBe('registry.local/k8s/kube-proxy:v1.20.2');
+  });
+
+  test('dns.disabled / proxy.disabled skip their phase with the reason', async () => {
+    const { ctx, reporter } = initCtxFor(cfg({ dns: { disabled: true, imageRepository: '', imageTag: '' }, proxy: { disabled: true } }), root.dir);
+    await runPhases([addonPhase], ctx, { filter: [], skip: [] });
+    expect(actions(reporter)).toEqual([]);
+    expect(reporter.events.flatMap((e) => (e.type === 'phase-finish' ? [`${e.phase}:${e.status}:${e.reason ?? ''}`] : []))).toEqual([
+      'addon/coredns:skipped:the DNS addon is disabled in the ClusterConfiguration (dns.disabled)',
+      'addon/kube-proxy:skipped:the kube-proxy addon is disabled in the ClusterConfiguration (proxy.disabled)',
+    ]);
+  });
+});

@@ -1,0 +1,67 @@
+import { configMapHash } from '../../../../src/kube/configmap-hash.js';
+import type { KubeObject } from '../../../../src/kube/types.js';
+import {
+  kubeProxyConfigMap, kubeProxyConfiguration, kubeProxyDaemonSet, kubeProxyRbac, kubeProxyServiceAccount, proxyEnvVars,
+} from '../../../../src/phases/addons/kube-proxy-render.js';
+import { VERSION_TABLE } from '../../../../src/versions/table.js';
+import { findObject, fixtureText, kubeadmObjects, normalize } from '../../../helpers/kubeadm-fixtures.js';
+
+const v120 = VERSION_TABLE['1.20'];
+const fixture = kubeadmObjects('kubeadm-1.20-addon-objects.yaml');
+const container = (d: KubeObject): any => (d as any).spec.template.spec.containers[0];
+
+describe('kube-proxy objects equal kubeadm v1.20.2\'s', () => {
+  const server = 'https://cp.example.com:6443';
+  const base = { user: {}, podSubnet: '10.244.0.0/16', advertiseAddress: '192.168.10.11', featureGates: {}, versions: v120 };
+
+  test('ServiceAccount, DaemonSet and RBAC', () => {
+    expect(normalize(kubeProxyServiceAccount())).toEqual(normalize(findObject(fixture, 'ServiceAccount', 'kube-proxy')));
+    const ds = kubeProxyDaemonSet('k8s.gcr.io/kube-proxy:v1.20.2', []);
+    const theirs = normalize(findObject(fixture, 'DaemonSet', 'kube-proxy')) as any;
+    delete theirs.spec.template.spec.containers[0].resources; // Go's empty struct, not sent by tsadm
+    expect(normalize(ds)).toEqual(theirs);
+    expect(kubeProxyRbac().map(normalize)).toEqual(['ClusterRoleBinding/kubeadm:node-proxier', 'Role/kube-proxy', 'RoleBinding/kube-proxy'].map((k) => {
+      const [kind, name] = k.split('/') as [string, string];
+      return normalize(findObject(fixture, kind, name));
+    }));
+  });
+
+  test('ConfigMap: kubeconfig.conf byte-identical; config.conf carries kubeadm\'s values; hash over both', () => {
+    const { config } = kubeProxyConfiguration(base);
+    const cm = kubeProxyConfigMap(config, server, true);
+    const theirs = findObject(fixture, 'ConfigMap', 'kube-proxy') as any;
+    expect(cm.data?.['kubeconfig.conf']).toBe(theirs.data['kubeconfig.conf']);
+    expect(cm.data?.['config.conf']).toBe('apiVersion: kubeproxy.config.k8s.io/v1alpha1\nbindAddress: 0.0.0.0\nclientConnection:\n  kubeconfig: /var/lib/kube-proxy/kubeconfig.conf\nclusterCIDR: 10.244.0.0/16\nkind: KubeProxyConfiguration');
+    expect(cm.metadata.labels).toEqual({ app: 'kube-proxy' });
+    expect(cm.metadata.annotations?.['kubeadm.kubernetes.io/component-config.hash']).toBe(configMapHash(cm.data ?? {}));
+    // Same algorithm, kubeadm's own data → kubeadm's own hash.
+    expect(configMapHash(theirs.data)).toBe(theirs.metadata.annotations['kubeadm.kubernetes.io/component-config.hash']);
+    expect(kubeProxyConfigMap(config, server, false).metadata.annotations).toBeUndefined();
+  });
+
+  test('user KubeProxyConfiguration merged over kubeadm\'s defaults; overrides warned about', () => {
+    const r = kubeProxyConfiguration({ ...base, user: { apiVersion: 'kubeproxy.config.k8s.io/v1alpha1', kind: 'KubeProxyConfiguration', conntrack: { maxPerCore: 0 }, mode: 'ipvs', bindAddress: '10.0.0.1' } });
+    expect(r.config).toEqual({
+      apiVersion: 'kubeproxy.config.k8s.io/v1alpha1', kind: 'KubeProxyConfiguration',
+      conntrack: { maxPerCore: 0 }, mode: 'ipvs', bindAddress: '10.0.0.1', clusterCIDR: '10.244.0.0/16', clientConnection: { kubeconfig: '/var/lib/kube-proxy/kubeconfig.conf' },
+    });
+    expect(r.warnings).toEqual(['The recommended value for "bindAddress" in "KubeProxyConfiguration" is: 0.0.0.0; the provided value is: 10.0.0.1']);
+  });
+
+  test('IPv6 advertise address → bindAddress ::; no pod subnet → no clusterCIDR; IPv6DualStack forwarded while it is a gate', () => {
+    const r = kubeProxyConfiguration({ ...base, podSubnet: '', advertiseAddress: 'fd00::1', featureGates: { IPv6DualStack: true } });
+    expect(r.config).toMatchObject({ bindAddress: '::', featureGates: { IPv6DualStack: true } });
+    expect(r.config).not.toHaveProperty('clusterCIDR');
+    expect(kubeProxyConfiguration({ ...base, featureGates: { IPv6DualStack: true }, versions: VERSION_TABLE['1.23'] }).config).not.toHaveProperty('featureGates');
+  });
+
+  test('proxy variables of the environment reach the DaemonSet, in order', () => {
+    const env = proxyEnvVars({ HTTPS_PROXY: 'http://p:3128', PATH: '/bin', no_proxy: '10.0.0.0/8', FTP_PROXY: '' });
+    expect(env).toEqual([{ name: 'HTTPS_PROXY', value: 'http://p:3128' }, { name: 'no_proxy', value: '10.0.0.0/8' }]);
+    expect(container(kubeProxyDaemonSet('img', env)).env.map((e: any) => e.name)).toEqual(['NODE_NAME', 'HTTPS_PROXY', 'no_proxy']);
+  });
+
+  test('fixture sanity: kubeadm\'s config.conf is what its Go serializer wrote', () => {
+    expect(fixtureText('kubeadm-1.20-addon-objects.yaml')).toContain('udpIdleTimeout: 0s');
+  });
+});

@@ -1,0 +1,46 @@
+import type { ConfigMapObject } from '../../../../src/kube/types.js';
+import { clusterInfoConfigMap, clusterInfoKubeconfig, clusterInfoRbac, nodeBootstrapRbac } from '../../../../src/phases/cluster/bootstrap-token-render.js';
+import { clusterAdminsBinding } from '../../../../src/phases/cluster/api.js';
+import { findObject, kubeadmObjects, normalize } from '../../../helpers/kubeadm-fixtures.js';
+const fixture = kubeadmObjects('kubeadm-1.20-cluster-objects.yaml');
+
+describe('bootstrap-token objects equal kubeadm v1.20.2\'s', () => {
+  test('node bootstrap RBAC, in order, with kubeadm\'s messages', () => {
+    const steps = nodeBootstrapRbac();
+    expect(steps.flatMap((s) => s.objects).map(normalize)).toEqual([
+      findObject(fixture, 'ClusterRole', 'kubeadm:get-nodes'),
+      findObject(fixture, 'ClusterRoleBinding', 'kubeadm:get-nodes'),
+      findObject(fixture, 'ClusterRoleBinding', 'kubeadm:kubelet-bootstrap'),
+      findObject(fixture, 'ClusterRoleBinding', 'kubeadm:node-autoapprove-bootstrap'),
+      findObject(fixture, 'ClusterRoleBinding', 'kubeadm:node-autoapprove-certificate-rotation'),
+    ].map(normalize));
+    expect(steps.map((s) => s.message)).toEqual([
+      'configured RBAC rules to allow Node Bootstrap tokens to get nodes',
+      'configured RBAC rules to allow Node Bootstrap tokens to post CSRs in order for nodes to get long term certificate credentials',
+      'configured RBAC rules to allow the csrapprover controller automatically approve CSRs from a Node Bootstrap Token',
+      'configured RBAC rules to allow certificate rotation for all node client certificates in the cluster',
+    ]);
+  });
+
+  test('cluster-info kubeconfig text is byte-identical', () => {
+    const live = findObject(fixture, 'ConfigMap', 'cluster-info') as ConfigMapObject;
+    const caData = /certificate-authority-data: (\S+)/.exec(live.data?.kubeconfig ?? '')?.[1] ?? '';
+    const ours = clusterInfoConfigMap(clusterInfoKubeconfig('https://cp.example.com:6443', Buffer.from(caData, 'base64')));
+    expect(ours.data?.kubeconfig).toBe(live.data?.kubeconfig);
+    expect(normalize(ours)).toEqual(normalize(live));
+    expect(clusterInfoRbac().map(normalize)).toEqual([
+      normalize(findObject(fixture, 'Role', 'kubeadm:bootstrap-signer-clusterinfo')),
+      normalize(findObject(fixture, 'RoleBinding', 'kubeadm:bootstrap-signer-clusterinfo')),
+    ]);
+  });
+
+  test('kubeadm:cluster-admins binding (1.29+)', () => {
+    expect(clusterAdminsBinding()).toEqual({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'kubeadm:cluster-admins' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+      subjects: [{ kind: 'Group', name: 'kubeadm:cluster-admins', apiGroup: 'rbac.authorization.k8s.io' }],
+    });
+  });
+});

@@ -1,0 +1,314 @@
+/**
+ * join against a real kube-apiserver v1.20.2 (with the controller-manager's bootstrapsigner
+ * signing cluster-info), on a --rootfs temp tree: the worker's kubelet-start end to end with a
+ * stand-in kubelet (it writes kubelet.conf and registers the Node, as the real one would after
+ * its TLS bootstrap), the Ready-node refusal, dry-run, and control-plane-prepare from a real
+ * kubeadm-certs Secret. The real kubelet, etcd membership and static pods run in the e2e tests.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describeWithApiServer, startApiServer, type TestApiServer } from '../../helpers/apiserver.js';
+import { MemoryReporter, initCtxFor } from '../../helpers/phase-ctx.js';
+import { fixtureInitConfig } from '../../helpers/config-fixture.js';
+import { runCerts, verifyWith, sanLine } from '../../helpers/pki-test-utils.js';
+import { PhaseLogger } from '../../../src/log/logger.js';
+import { RootedHost } from '../../../src/host/rooted-host.js';
+import { DryRunHost } from '../../../src/host/dry-run-host.js';
+import { openKubeApi } from '../../../src/kube/open.js';
+import type { KubeApi, NodeObject } from '../../../src/kube/types.js';
+import { bootstrapToken } from '../../../src/phases/cluster/bootstrap-token.js';
+import { uploadKubeadmConfig, uploadKubeletConfig } from '../../../src/phases/cluster/upload-config.js';
+import { uploadCerts } from '../../../src/phases/cluster/upload-certs.js';
+import { certFilesToUpload } from '../../../src/phases/cluster/upload-certs-render.js';
+import { caCertHash } from '../../../src/pki/hash.js';
+import { profileFor } from '../../../src/versions/resolve.js';
+import { runPhases } from '../../../src/engine/runner.js';
+import { buildJoinContext, joinPhases } from '../../../src/workflows/join.js';
+import { realJoinDeps } from '../../../src/phases/join/deps.js';
+import type { Runtime } from '../../../src/workflows/runtime.js';
+import type { FlagValues } from '../../../src/cli/flags.js';
+import { TsadmError } from '../../../src/errors.js';
+
+const TOKEN = 'abcdef.0123456789abcdef';
+const CERT_KEY = 'a'.repeat(64);
+const FIXTURES = path.join(process.cwd(), 'test/fixtures/kubeadm-dry-run');
+const KUBELET_CONFIG = readFileSync(path.join(FIXTURES, 'kubeadm-1.20-kubelet-config.yaml'), 'utf8');
+const CLUSTER_CONFIG = [
+  'apiServer:', '  extraArgs:', '    authorization-mode: Node,RBAC', '  timeoutForControlPlane: 4m0s',
+  'apiVersion: kubeadm.k8s.io/v1beta2', 'certificatesDir: /etc/kubernetes/pki', 'clusterName: kubernetes',
+  'controlPlaneEndpoint: cp.example.com:6443', 'controllerManager: {}', 'dns:', '  type: CoreDNS', 'etcd:', '  local:', '    dataDir: /var/lib/etcd',
+  'imageRepository: registry.local/k8s', 'kind: ClusterConfiguration', 'kubernetesVersion: v1.20.2', 'networking:', '  dnsDomain: cluster.local',
+  '  podSubnet: 10.244.0.0/16', '  serviceSubnet: 10.96.0.0/12', 'scheduler: {}', '',
+].join('\n');
+
+describeWithApiServer('join against a real API server', () => {
+  let server: TestApiServer;
+  let admin: KubeApi;
+  let pin: string;
+  const roots: string[] = [];
+  const savedManager = process.env.TSADM_SERVICE_MANAGER;
+
+  beforeAll(async () => {
+    // Never touch this machine's kubelet: the service manager seam answers "done" and does
+    // nothing; systemd-resolved counts as inactive (else kubeadm adds resolvConf).
+    const bin = mkdtempSync(path.join(tmpdir(), 'tsadm-sm-'));
+    roots.push(bin);
+    writeFileSync(path.join(bin, 'service-manager'), '#!/bin/sh\n[ "$1" = is-active ] && exit 3\nexit 0\n', { mode: 0o755 });
+    process.env.TSADM_SERVICE_MANAGER = path.join(bin, 'service-manager');
+    server = await startApiServer({ controllers: ['bootstrapsigner'] });
+    const log = new PhaseLogger(new MemoryReporter());
+    admin = await openKubeApi({ host: { readFile: async () => Buffer.from(server.adminKubeconfig) }, kubeconfigPath: '/etc/kubernetes/admin.conf', log, dryRun: false });
+    await bootstrapToken(admin, {
+      tokens: [{ token: TOKEN, description: 'test', ttlMs: 3600_000, usages: ['signing', 'authentication'], groups: ['system:bootstrappers:kubeadm:default-node-token'] }],
+      server: server.url, caPem: Buffer.from(server.caPem), clusterAdmins: false, skipTokenPrint: true, now: new Date(),
+    }, log);
+    await uploadKubeadmConfig(admin, { clusterConfigurationYaml: CLUSTER_CONFIG, clusterStatus: { nodeName: 'cp1', endpoint: { advertiseAddress: '192.168.10.11', bindPort: 6443 }, apiVersion: 'kubeadm.k8s.io/v1beta2' } }, log);
+    await uploadKubeletConfig(admin, { versions: profileFor('v1.20.2'), kubeletConfigurationYaml: KUBELET_CONFIG, sign: true, nodeName: 'cp1', criSocket: undefined }, log);
+    pin = caCertHash(server.caPem);
+  }, 120_000);
+
+  afterAll(async () => {
+    if (savedManager === undefined) delete process.env.TSADM_SERVICE_MANAGER;
+    else process.env.TSADM_SERVICE_MANAGER = savedManager;
+    admin?.close();
+    await server?.stop();
+    for (const r of roots) rmSync(r, { recursive: true, force: true });
+  }, 30_000);
+
+  function newRoot(): string {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tsadm-join-'));
+    roots.push(dir);
+    return dir;
+  }
+
+  function runtime(root: string, dryRun = false): { rt: Runtime; reporter: MemoryReporter } {
+    const reporter = new MemoryReporter();
+    const rooted = new RootedHost(root);
+    const log = new PhaseLogger(reporter);
+    return { reporter, rt: { host: dryRun ? new DryRunHost(rooted) : rooted, log, reporter, verbosity: 0, json: false, dryRun, startTime: new Date() } };
+  }
+
+  async function join(root: string, flags: FlagValues, opts: { dryRun?: boolean; skip?: string[] } = {}) {
+    const { rt, reporter } = runtime(root, opts.dryRun);
+    const deps = realJoinDeps({ tlsBootstrapPollMs: 100, hostname: () => 'testhost' });
+    const ctx = await buildJoinContext({
+      flags: { token: TOKEN, 'discovery-token-ca-cert-hash': [pin], 'cri-socket': '/run/containerd/containerd.sock', 'ignore-preflight-errors': ['all'], ...flags },
+      positionals: [server.url.replace('https://', '')],
+    }, rt, deps);
+    try {
+      await runPhases(joinPhases(), ctx, { filter: [], skip: opts.skip ?? [] });
+    } finally {
+      for (const c of ctx.state.clients) c.close();
+    }
+    return { ctx, reporter, host: rt.host };
+  }
+
+  /** Plays the kubelet: once bootstrap-kubelet.conf appears, "bootstrap" (write kubelet.conf) and register the Node. */
+  function fakeKubelet(root: string, nodeName: string): { stop(): void; seenBootstrap: Promise<string> } {
+    let stopped = false;
+    let resolveSeen: (t: string) => void = () => undefined;
+    const seenBootstrap = new Promise<string>((r) => { resolveSeen = r; });
+    void (async () => {
+      const bootstrap = path.join(root, 'etc/kubernetes/bootstrap-kubelet.conf');
+      while (!stopped && !existsSync(bootstrap)) await new Promise((r) => setTimeout(r, 50));
+      if (stopped) return;
+      resolveSeen(readFileSync(bootstrap, 'utf8'));
+      writeFileSync(path.join(root, 'etc/kubernetes/kubelet.conf'), server.clientKubeconfig(`system:node:${nodeName}`, 'system:nodes'), { mode: 0o600 });
+      await admin.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName, labels: { 'kubernetes.io/hostname': nodeName } } });
+    })();
+    return { stop: () => { stopped = true; }, seenBootstrap };
+  }
+
+  test('worker: bootstrap kubeconfig, CA, kubelet files as kubeadm writes them, TLS bootstrap, CRI socket on the Node', async () => {
+    const root = newRoot();
+    const kubelet = fakeKubelet(root, 'w1');
+    try {
+      const { reporter } = await join(root, { 'node-name': 'w1' });
+      const bootstrap = await kubelet.seenBootstrap;
+      expect(bootstrap).toContain(`server: ${server.url}`);
+      expect(bootstrap).toContain('name: tls-bootstrap-token-user');
+      expect(bootstrap).toContain(`token: ${TOKEN}`);
+      expect(bootstrap).toContain('current-context: tls-bootstrap-token-user@kubernetes');
+      // The bootstrap credential is gone once the kubelet has its own.
+      expect(existsSync(path.join(root, 'etc/kubernetes/bootstrap-kubelet.conf'))).toBe(false);
+      expect(readFileSync(path.join(root, 'etc/kubernetes/pki/ca.crt'), 'utf8')).toBe(server.caPem);
+      // The cluster's kubelet configuration, byte for byte what kubeadm v1.20.2 writes.
+      expect(readFileSync(path.join(root, 'var/lib/kubelet/config.yaml'), 'utf8')).toBe(KUBELET_CONFIG);
+      expect(readFileSync(path.join(root, 'var/lib/kubelet/kubeadm-flags.env'), 'utf8'))
+        .toBe('KUBELET_KUBEADM_ARGS="--container-runtime=remote --container-runtime-endpoint=/run/containerd/containerd.sock --hostname-override=w1"\n');
+      const node = await admin.get<NodeObject>('Node', 'w1');
+      expect(node?.metadata.annotations?.['kubeadm.alpha.kubernetes.io/cri-socket']).toBe('/run/containerd/containerd.sock');
+      const lines = reporter.lines();
+      expect(lines).toEqual(expect.arrayContaining(['Running pre-flight checks', 'Reading configuration from the cluster...', 'Waiting for the kubelet to perform the TLS Bootstrap...']));
+      expect(lines.join('\n')).not.toContain(TOKEN.split('.')[1]);
+    } finally {
+      kubelet.stop();
+    }
+  }, 60_000);
+
+  test('a Ready Node with the same name is refused before anything is written', async () => {
+    await admin.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'w2' } });
+    const ready = await server.request('PATCH', '/api/v1/nodes/w2/status', {
+      auth: 'admin', contentType: 'application/merge-patch+json',
+      body: { status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'ok', lastHeartbeatTime: new Date().toISOString(), lastTransitionTime: new Date().toISOString() }] } },
+    });
+    expect(ready.status).toBe(200);
+    const root = newRoot();
+    const err = await join(root, { 'node-name': 'w2' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TsadmError);
+    expect((err as TsadmError).message).toContain('a Node with name "w2" and status "Ready" already exists in the cluster');
+    expect(readdirSync(root)).toEqual([]);
+  }, 60_000);
+
+  test('a re-run of a join killed after the TLS bootstrap completes: the Ready Node is this machine; another machine\'s name is still refused', async () => {
+    // A Node as a kubelet registers it (with its hostname label), then Ready.
+    const markReady = async (name: string): Promise<void> => {
+      await admin.create({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name } } });
+      const now = new Date().toISOString();
+      const r = await server.request('PATCH', `/api/v1/nodes/${name}/status`, {
+        auth: 'admin', contentType: 'application/merge-patch+json',
+        body: { status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'ok', lastHeartbeatTime: now, lastTransitionTime: now }] } },
+      });
+      expect(r.status).toBe(200);
+    };
+    // The first run got as far as the kubelet's own credentials (kubelet.conf) and a Ready Node.
+    await markReady('w7');
+    const root = newRoot();
+    mkdirSync(path.join(root, 'etc/kubernetes'), { recursive: true });
+    writeFileSync(path.join(root, 'etc/kubernetes/kubelet.conf'), server.clientKubeconfig('system:node:w7', 'system:nodes'), { mode: 0o600 });
+    const { reporter } = await join(root, { 'node-name': 'w7' });
+    expect(reporter.lines().join('\n')).toContain('the Ready Node "w7" is this machine');
+    expect(readFileSync(path.join(root, 'var/lib/kubelet/config.yaml'), 'utf8')).toBe(KUBELET_CONFIG);
+    expect(existsSync(path.join(root, 'etc/kubernetes/bootstrap-kubelet.conf'))).toBe(false);
+    const node = await admin.get<NodeObject>('Node', 'w7');
+    expect(node?.metadata.annotations?.['kubeadm.alpha.kubernetes.io/cri-socket']).toBe('/run/containerd/containerd.sock');
+
+    // Credentials of another node do not make a Ready Node this machine's.
+    await markReady('w8');
+    const other = newRoot();
+    mkdirSync(path.join(other, 'etc/kubernetes'), { recursive: true });
+    writeFileSync(path.join(other, 'etc/kubernetes/kubelet.conf'), server.clientKubeconfig('system:node:w7', 'system:nodes'), { mode: 0o600 });
+    const err = await join(other, { 'node-name': 'w8' }).catch((e: unknown) => e);
+    expect((err as Error).message).toContain('a Node with name "w8" and status "Ready" already exists in the cluster');
+  }, 60_000);
+
+  test('a wrong CA pin or a wrong token secret fails in preflight and writes nothing', async () => {
+    const root = newRoot();
+    const pinErr = await join(root, { 'discovery-token-ca-cert-hash': [`sha256:${'0'.repeat(64)}`] }).catch((e: unknown) => e) as TsadmError;
+    expect(pinErr.message).toContain(`error execution phase preflight: cluster CA found in cluster-info ConfigMap is invalid: none of the public keys "${pin}" are pinned`);
+    const tokenErr = await join(root, { token: 'abcdef.ffffffffffffffff' }).catch((e: unknown) => e) as TsadmError;
+    expect(tokenErr.message).toContain('failed to verify JWS signature');
+    expect(readdirSync(root)).toEqual([]);
+  }, 60_000);
+
+  test('dry-run: every file is planned, nothing is written, nothing waits', async () => {
+    const root = newRoot();
+    const { host } = await join(root, { 'node-name': 'w3' }, { dryRun: true });
+    expect(readdirSync(root)).toEqual([]);
+    expect(host.writes.map((w) => w.path)).toEqual([
+      '/etc/kubernetes/bootstrap-kubelet.conf', '/etc/kubernetes/pki/ca.crt', '/var/lib/kubelet/config.yaml', '/var/lib/kubelet/kubeadm-flags.env',
+    ]);
+    expect(host.actions).toEqual(['stop kubelet', 'restart kubelet', 'remove /etc/kubernetes/bootstrap-kubelet.conf']);
+  }, 60_000);
+
+  test('--config with a v1beta2 JoinConfiguration: its discovery and registration, worker taints as --register-with-taints', async () => {
+    const root = newRoot();
+    const config = path.join(newRoot(), 'join.yaml');
+    writeFileSync(config, [
+      'apiVersion: kubeadm.k8s.io/v1beta2', 'kind: JoinConfiguration', 'discovery:', '  bootstrapToken:', `    apiServerEndpoint: ${server.url.replace('https://', '')}`,
+      `    token: ${TOKEN}`, '    caCertHashes:', `    - ${pin}`, 'nodeRegistration:', '  name: w5', '  criSocket: /run/containerd/containerd.sock',
+      '  ignorePreflightErrors:', '  - all', '  taints:', '  - key: dedicated', '    value: infra', '    effect: NoSchedule', '',
+    ].join('\n'));
+    const { rt } = runtime(root, true);
+    const ctx = await buildJoinContext({ flags: { config }, positionals: [] }, rt, realJoinDeps({ hostname: () => 'w5' }));
+    await runPhases(joinPhases(), ctx, { filter: [], skip: [] });
+    const env = rt.host.writes.find((w) => w.path === '/var/lib/kubelet/kubeadm-flags.env');
+    expect(env?.content?.toString()).toBe('KUBELET_KUBEADM_ARGS="--container-runtime=remote --container-runtime-endpoint=/run/containerd/containerd.sock --register-with-taints=dedicated=infra:NoSchedule"\n');
+    expect(readdirSync(root)).toEqual([]);
+  }, 60_000);
+
+  test('--discovery-file with --tls-bootstrap-token: the file\'s CA is trusted, the token authenticates the bootstrap', async () => {
+    const root = newRoot();
+    const file = path.join(newRoot(), 'discovery.yaml');
+    writeFileSync(file, [
+      'apiVersion: v1', 'kind: Config', 'clusters:', '- cluster:', `    certificate-authority-data: ${Buffer.from(server.caPem).toString('base64')}`, `    server: ${server.url}`,
+      '  name: k', 'contexts:', '- context:', '    cluster: k', '  name: k', 'current-context: k', '',
+    ].join('\n'));
+    const { rt } = runtime(root, true);
+    const ctx = await buildJoinContext({
+      flags: { 'discovery-file': file, 'tls-bootstrap-token': TOKEN, 'node-name': 'w6', 'cri-socket': '/run/containerd/containerd.sock', 'ignore-preflight-errors': ['all'] },
+      positionals: [],
+    }, rt, realJoinDeps({ hostname: () => 'w6' }));
+    await runPhases(joinPhases(), ctx, { filter: [], skip: [] });
+    const bootstrap = rt.host.writes.find((w) => w.path === '/etc/kubernetes/bootstrap-kubelet.conf')?.content?.toString() ?? '';
+    expect(bootstrap).toContain(`token: ${TOKEN}`);
+    expect(bootstrap).toContain(`server: ${server.url}`);
+    expect(readdirSync(root)).toEqual([]);
+  }, 60_000);
+
+  test('control-plane-prepare: shared certificates from kubeadm-certs, this node\'s certificates, kubeconfigs and manifests', async () => {
+    // The "first control plane": its PKI, uploaded encrypted as init --upload-certs does.
+    const first = newRoot();
+    const { ctx: initCtx } = initCtxFor(fixtureInitConfig({ cluster: { encryptionAlgorithm: 'ECDSA-P256' } }), first);
+    await runCerts(initCtx);
+    const files = new Map<string, Buffer | undefined>();
+    for (const f of certFilesToUpload('/etc/kubernetes/pki', { mode: 'local' } as never)) files.set(f.key, readFileSync(path.join(first, f.path)));
+    await uploadCerts(admin, { certificateKey: CERT_KEY, files, now: new Date() }, { info: () => undefined });
+
+    const root = newRoot();
+    mkdirSync(path.join(root, 'etc/kubernetes/manifests'), { recursive: true });
+    const { reporter } = await join(root, {
+      'control-plane': true, 'certificate-key': CERT_KEY, 'apiserver-advertise-address': '10.0.0.5', 'node-name': 'cp2',
+    }, { skip: ['check-etcd', 'kubelet-start', 'control-plane-join'] });
+    const pki = path.join(root, 'etc/kubernetes/pki');
+    // Shared files are the first control plane's, byte for byte.
+    for (const name of ['ca.crt', 'ca.key', 'sa.key', 'sa.pub', 'front-proxy-ca.crt', 'etcd/ca.crt', 'etcd/ca.key']) {
+      expect(readFileSync(path.join(pki, name))).toEqual(readFileSync(path.join(first, 'etc/kubernetes/pki', name)));
+    }
+    // This node's own certificates, signed by the shared CAs, for this node's name and address.
+    expect(verifyWith(path.join(pki, 'ca.crt'), path.join(pki, 'apiserver.crt'))).toBe(true);
+    expect(sanLine(path.join(pki, 'apiserver.crt'))).toContain('IP Address:10.0.0.5');
+    expect(sanLine(path.join(pki, 'apiserver.crt'))).toContain('DNS:cp.example.com');
+    expect(sanLine(path.join(pki, 'etcd/server.crt'))).toContain('DNS:cp2');
+    expect(verifyWith(path.join(pki, 'etcd/ca.crt'), path.join(pki, 'etcd/peer.crt'))).toBe(true);
+    expect(readdirSync(path.join(root, 'etc/kubernetes')).sort()).toEqual(['admin.conf', 'controller-manager.conf', 'manifests', 'pki', 'scheduler.conf']);
+    expect(readFileSync(path.join(root, 'etc/kubernetes/admin.conf'), 'utf8')).toContain('server: https://cp.example.com:6443');
+    expect(readFileSync(path.join(root, 'etc/kubernetes/scheduler.conf'), 'utf8')).toContain('server: https://10.0.0.5:6443');
+    expect(readdirSync(path.join(root, 'etc/kubernetes/manifests')).sort()).toEqual(['kube-apiserver.yaml', 'kube-controller-manager.yaml', 'kube-scheduler.yaml']);
+    const apiserver = readFileSync(path.join(root, 'etc/kubernetes/manifests/kube-apiserver.yaml'), 'utf8');
+    expect(apiserver).toContain('--advertise-address=10.0.0.5');
+    expect(apiserver).toContain('image: registry.local/k8s/kube-apiserver:v1.20.2');
+    expect(reporter.lines()).toEqual(expect.arrayContaining([
+      'Downloading the certificates in Secret "kubeadm-certs" in the "kube-system" Namespace',
+      'Using existing ca certificate authority',
+      'Generating "apiserver" certificate and key',
+      'Writing "admin.conf" kubeconfig file',
+      'Creating static Pod manifest for "kube-apiserver"',
+    ]));
+  }, 90_000);
+
+  test('control-plane join with a wrong certificate key fails clearly and writes no certificate', async () => {
+    const root = newRoot();
+    mkdirSync(path.join(root, 'etc/kubernetes/manifests'), { recursive: true });
+    const err = await join(root, {
+      'control-plane': true, 'certificate-key': 'b'.repeat(64), 'apiserver-advertise-address': '10.0.0.6', 'node-name': 'cp3',
+    }, { skip: ['check-etcd', 'kubelet-start', 'control-plane-join'] }).catch((e: unknown) => e) as TsadmError;
+    expect(err.message).toContain('error execution phase control-plane-prepare/download-certs: could not decrypt the control-plane certificates: wrong certificate key');
+    expect(existsSync(path.join(root, 'etc/kubernetes/pki'))).toBe(false);
+  }, 60_000);
+
+  // Last: it changes the cluster's kubeadm-config.
+  test('a control-plane join is refused without shared certificates, and on a cluster without controlPlaneEndpoint', async () => {
+    const root = newRoot();
+    const cp = { 'control-plane': true, 'apiserver-advertise-address': '10.0.0.8', 'node-name': 'cp4' } as const;
+    const noCerts = await join(root, cp).catch((e: unknown) => e) as TsadmError;
+    expect(noCerts.message).toContain('missing shared certificates: /etc/kubernetes/pki/ca.crt, /etc/kubernetes/pki/ca.key');
+    expect(noCerts.hint).toContain('stable controlPlaneEndpoint');
+    await uploadKubeadmConfig(admin, { clusterConfigurationYaml: CLUSTER_CONFIG.replace('controlPlaneEndpoint: cp.example.com:6443\n', '') }, { info: () => undefined });
+    const noEndpoint = await join(root, { ...cp, 'certificate-key': CERT_KEY }).catch((e: unknown) => e) as TsadmError;
+    expect(noEndpoint.code).toBe('E_PRECONDITION');
+    expect(noEndpoint.message).toContain("unable to add a new control plane instance to a cluster that doesn't have a stable controlPlaneEndpoint address");
+    expect(readdirSync(root)).toEqual([]);
+  }, 60_000);
+});
