@@ -1,4 +1,3 @@
-import { openKubeApi } from '../kube/open.js';
 import { NO_RETRY } from '../kube/retry.js';
 import { CERT_ROWS, SA_BASE_NAME } from '../phases/certs/cert-table.js';
 import type { CheckFinding, Phase } from '../engine/phase.js';
@@ -37,16 +36,13 @@ export function verifierFor(path: string, phase: Phase<InitCtx>): Verifier | und
 /** upload-certs renews its Secret on every run by design: the check is that the Secret is there. */
 async function checkUploadedCerts(ctx: InitCtx): Promise<CheckFinding[]> {
   if (!ctx.options.uploadCerts) return [{ check: 'upload-certs', ok: true, warning: true, detail: 'not applicable without --upload-certs' }];
-  const api = await openKubeApi({ host: ctx.host, kubeconfigPath: ctx.options.kubeconfigPath, log: ctx.log, dryRun: false, retry: NO_RETRY });
-  try {
-    if (!(await api.healthz())) return [{ check: 'Secret kube-system/kubeadm-certs', ok: true, warning: true, detail: `not checked: the cluster at ${api.server} does not answer` }];
-    const secret = await api.get('Secret', 'kubeadm-certs', 'kube-system');
-    const known = ctx.cfg.init.certificateKey !== '';
-    return [
-      { check: 'Secret kube-system/kubeadm-certs', ok: secret !== undefined, detail: secret ? 'present' : 'missing' },
-      ...(known ? [] : [{ check: 'certificate key', ok: false, detail: 'not known to this run (init made it up): upload again to get one' }]),
-    ];
-  } finally {
-    api.close();
-  }
+  // Read-only, through the run's API seam (closed by the check command).
+  const api = await ctx.api.open({ path: ctx.options.kubeconfigPath }, { log: ctx.log, retry: NO_RETRY });
+  if (!(await api.healthz())) return [{ check: 'Secret kube-system/kubeadm-certs', ok: true, warning: true, detail: `not checked: the cluster at ${api.server} does not answer` }];
+  const secret = await api.get('Secret', 'kubeadm-certs', 'kube-system');
+  const known = ctx.cfg.init.certificateKey !== '';
+  return [
+    { check: 'Secret kube-system/kubeadm-certs', ok: secret !== undefined, detail: secret ? 'present' : 'missing' },
+    ...(known ? [] : [{ check: 'certificate key', ok: false, detail: 'not known to this run (init made it up): upload again to get one' }]),
+  ];
 }

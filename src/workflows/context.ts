@@ -1,18 +1,33 @@
 import type { FlagValues } from '../cli/flags.js';
 import type { ResolvedInitConfig, ResolvedJoinConfig, ResolvedResetConfig } from '../config/types.js';
 import type { Host } from '../host/host.js';
+import type { JoinDiscovery } from '../join/discover.js';
+import type { ApiSeam } from '../kube/seam.js';
+import type { KubeApi } from '../kube/types.js';
 import type { PhaseLogger } from '../log/logger.js';
 import type { VersionProfile } from '../versions/table.js';
+import type { PkiRunState } from '../phases/certs/run-state.js';
+import type { JoinClusterConfig } from '../phases/join/cluster-config.js';
 import type { JoinDeps } from '../phases/join/deps.js';
-import type { JoinRunState } from '../phases/join/state.js';
+import type { LocalEtcdMember } from '../phases/reset/etcd-manifest.js';
 import type { ResetDeps } from '../phases/reset/deps.js';
-import type { ResetRunState } from '../phases/reset/state.js';
 
-/** What every phase gets: the seams, never raw flags. */
+/**
+ * What every phase gets: the seams, never raw flags. Per-run state lives on the context (its
+ * `state`), never in module-level maps: a context is one run.
+ */
 export interface BaseCtx {
   readonly host: Host;
+  /** How the phases reach the cluster (real or dry-run, chosen by the runtime): src/kube/seam.ts. */
+  readonly api: ApiSeam;
   readonly log: PhaseLogger;
-  /** Changes wording only (phases never branch on it: the host already is a dry-run host). */
+  /**
+   * Mostly changes wording: files go through the dry-run host and API writes through the dry-run
+   * API seam, so the same code runs. A few phases also branch on it where a dry run must not
+   * wait for or act on something it did not do (see docs/decisions.md, decision 3): the kubelet
+   * and control-plane waits, join's TLS-bootstrap wait and etcd member add, reset's etcd member
+   * removal and unmount/CRI cleanup.
+   */
   readonly dryRun: boolean;
   readonly clock: () => Date;
   /** When the command started (kubeadm backdates modern certificates from it). */
@@ -35,6 +50,8 @@ export interface InitOptions {
 
 /** Results one phase hands to a later one in the same run (e.g. the certificate key). */
 export interface InitRunState {
+  /** Keys generated ahead of need and the certs/kubeconfig groups' bookkeeping. */
+  readonly pki: PkiRunState;
   certificateKey?: string;
   /** Join commands printed at the end. */
   joinCommand?: string;
@@ -46,6 +63,27 @@ export interface InitCtx extends BaseCtx {
   readonly versions: VersionProfile;
   readonly options: InitOptions;
   readonly state: InitRunState;
+}
+
+/**
+ * What the phases of one join run share, computed on first use and kept (kubeadm's joinData
+ * getters): discovery runs once, when the first phase needs it, and nothing is written before
+ * it succeeded; the cluster's configuration is read once with the bootstrap credentials
+ * (src/phases/join/state.ts computes them).
+ */
+export interface JoinRunState {
+  discovery?: Promise<JoinDiscovery>;
+  bootstrapApi?: Promise<KubeApi>;
+  cluster?: Promise<JoinClusterConfig>;
+  adminApi?: Promise<KubeApi>;
+  /** Init-shaped views of this node for the shared renderers, one per log prefix. */
+  readonly views: Map<string, InitCtx>;
+}
+
+/** What the reset phases of one run share, read once (src/phases/reset/state.ts). */
+export interface ResetRunState {
+  etcd?: Promise<LocalEtcdMember | undefined>;
+  adminApi?: Promise<KubeApi | undefined>;
 }
 
 export interface JoinCtx extends BaseCtx {

@@ -5,7 +5,7 @@ import { generateToken, type RandomSource } from '../../token/bootstrap-token.js
 import { tokenToSecret } from '../../token/secret.js';
 import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
-import { kubeFor } from './api.js';
+import { clusterApi } from './api.js';
 import {
   KUBEADM_CERTS_SECRET, PROXY_TOKEN_DESCRIPTION, certFilesToUpload, decodeCertificateKey, generateCertificateKey, kubeadmCertsRbac, kubeadmCertsSecret,
   secretControllerRef,
@@ -57,7 +57,7 @@ export const uploadCertsPhase: Phase<InitCtx> = {
     ctx.state.certificateKey = certificateKey;
     const files = new Map<string, Buffer | undefined>();
     for (const f of certFilesToUpload(ctx.cfg.cluster.certificatesDir, ctx.cfg.cluster.etcd)) files.set(f.key, await ctx.host.readFile(f.path));
-    const api = await kubeFor(ctx);
+    const api = await clusterApi(ctx);
     await uploadCerts(api, { certificateKey, files, now: ctx.clock() }, ctx.log);
     if (!ctx.options.skipCertificateKeyPrint) {
       // The user asked for --upload-certs without --skip-certificate-key-print: the key is the output.

@@ -32,7 +32,7 @@ import { KUBELET_CONFIG_API_VERSION, renderKubeletConfig } from '../kubelet/conf
 import { criSocketFor, renderKubeletFlagsEnv } from '../kubelet/flags-env.js';
 import type { JoinClusterConfig } from './cluster-config.js';
 import { DISCOVERY_FLAGS } from './flags.js';
-import { bootstrapApi, clusterConfig, discovery } from './state.js';
+import { bootstrapApi, clusterConfig, discovery, joinApiOptions } from './state.js';
 import { waitForTlsBootstrap } from './tls-bootstrap.js';
 
 export const BOOTSTRAP_KUBELET_CONF = `${KUBERNETES_DIR}/${KUBECONFIG_FILES.bootstrapKubelet}`;
@@ -214,8 +214,7 @@ async function afterKubeletStart(ctx: JoinCtx, nodeName: string, files: KubeletF
   });
   ctx.log.debug(`the kubelet wrote ${KUBELET_CONF} after ${formatDuration(Date.now() - started)}`);
   const text = (await ctx.host.readFile(KUBELET_CONF))?.toString('utf8') ?? '';
-  const api = await ctx.deps.openApi(text, KUBELET_CONF, ctx.log, ctx.dryRun);
-  ctx.state.clients.push(api);
+  const api = await ctx.api.open({ text, source: KUBELET_CONF }, joinApiOptions(ctx));
   const socket = files.criSocket;
   try {
     // Waits for the kubelet to register the Node (kubeadm's PatchNode waits the same way).

@@ -15,7 +15,7 @@ import { runCerts, verifyWith, sanLine } from '../certs/pki-test-utils.js';
 import { PhaseLogger } from '../../../src/log/logger.js';
 import { RootedHost } from '../../../src/host/rooted-host.js';
 import { DryRunHost } from '../../../src/host/dry-run-host.js';
-import { openKubeApi } from '../../../src/kube/open.js';
+import { createApiSeam } from '../../../src/kube/seam.js';
 import type { KubeApi, NodeObject } from '../../../src/kube/types.js';
 import { bootstrapToken } from '../../../src/phases/cluster/bootstrap-token.js';
 import { uploadKubeadmConfig, uploadKubeletConfig } from '../../../src/phases/cluster/upload-config.js';
@@ -58,7 +58,7 @@ describeWithApiServer('join against a real API server', () => {
     process.env.TSADM_SERVICE_MANAGER = path.join(bin, 'service-manager');
     server = await startApiServer({ controllers: ['bootstrapsigner'] });
     const log = new PhaseLogger(new MemoryReporter());
-    admin = await openKubeApi({ host: { readFile: async () => Buffer.from(server.adminKubeconfig) }, kubeconfigPath: '/etc/kubernetes/admin.conf', log, dryRun: false });
+    admin = await createApiSeam({ readFile: async () => Buffer.from(server.adminKubeconfig) }, false).open({ path: '/etc/kubernetes/admin.conf' }, { log });
     await bootstrapToken(admin, {
       tokens: [{ token: TOKEN, description: 'test', ttlMs: 3600_000, usages: ['signing', 'authentication'], groups: ['system:bootstrappers:kubeadm:default-node-token'] }],
       server: server.url, caPem: Buffer.from(server.caPem), clusterAdmins: false, skipTokenPrint: true, now: new Date(),
@@ -86,7 +86,8 @@ describeWithApiServer('join against a real API server', () => {
     const reporter = new MemoryReporter();
     const rooted = new RootedHost(root);
     const log = new PhaseLogger(reporter);
-    return { reporter, rt: { host: dryRun ? new DryRunHost(rooted) : rooted, log, reporter, verbosity: 0, json: false, dryRun, startTime: new Date() } };
+    const host = dryRun ? new DryRunHost(rooted) : rooted;
+    return { reporter, rt: { host, api: createApiSeam(host, dryRun), log, reporter, verbosity: 0, json: false, dryRun, startTime: new Date() } };
   }
 
   async function join(root: string, flags: FlagValues, opts: { dryRun?: boolean; skip?: string[] } = {}) {
@@ -99,7 +100,7 @@ describeWithApiServer('join against a real API server', () => {
     try {
       await runPhases(joinPhases(), ctx, { filter: [], skip: opts.skip ?? [] });
     } finally {
-      for (const c of ctx.state.clients) c.close();
+      ctx.api.close();
     }
     return { ctx, reporter, host: rt.host };
   }

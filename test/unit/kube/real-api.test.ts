@@ -3,7 +3,7 @@ import { MemoryReporter } from '../../helpers/phase-ctx.js';
 import { PhaseLogger } from '../../../src/log/logger.js';
 import { DryRunKubeApi } from '../../../src/kube/dry-run-api.js';
 import { ApiError } from '../../../src/kube/errors.js';
-import { openKubeApi } from '../../../src/kube/open.js';
+import { createApiSeam } from '../../../src/kube/seam.js';
 import { RestKubeApi } from '../../../src/kube/rest-api.js';
 import { NO_RETRY } from '../../../src/kube/retry.js';
 import { transportFromKubeconfig } from '../../../src/kube/transport.js';
@@ -19,7 +19,7 @@ describeWithApiServer('RestKubeApi on a real API server', () => {
     server = await startApiServer();
     reporter = new MemoryReporter();
     const log = new PhaseLogger(reporter);
-    api = await openKubeApi({ host: { readFile: async () => Buffer.from(server.adminKubeconfig) }, kubeconfigPath: '/etc/kubernetes/admin.conf', log, dryRun: false });
+    api = await createApiSeam({ readFile: async () => Buffer.from(server.adminKubeconfig) }, false).open({ path: '/etc/kubernetes/admin.conf' }, { log });
   }, 120_000);
   afterAll(async () => {
     api?.close();
@@ -134,9 +134,9 @@ describeWithApiServer('RestKubeApi on a real API server', () => {
     expect(err.hint).toMatch(/admin kubeconfig/);
   });
 
-  test('openKubeApi without a kubeconfig: E_PRECONDITION naming the file', async () => {
+  test('the API seam without a kubeconfig: E_PRECONDITION naming the file', async () => {
     const log = new PhaseLogger(new MemoryReporter());
-    const err = (await openKubeApi({ host: { readFile: async () => undefined }, kubeconfigPath: '/etc/kubernetes/admin.conf', log, dryRun: false }).catch((e: unknown) => e)) as Error & { code: string };
+    const err = (await createApiSeam({ readFile: async () => undefined }, false).open({ path: '/etc/kubernetes/admin.conf' }, { log }).catch((e: unknown) => e)) as Error & { code: string };
     expect(err.code).toBe('E_PRECONDITION');
     expect(err.message).toBe("couldn't read the kubeconfig /etc/kubernetes/admin.conf: no such file");
   });
