@@ -28,6 +28,13 @@ describeWithApiServer('RestKubeApi on a real API server', () => {
 
   const objectEvents = () => reporter.events.filter((e) => e.type === 'object');
 
+  test('objects tsadm writes name it as their field manager (User-Agent tsadm/…)', async () => {
+    await api.ensure({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'who-wrote-me', namespace: 'default' }, data: { k: 'v' } });
+    const raw = await server.request('GET', '/api/v1/namespaces/default/configmaps/who-wrote-me', { auth: 'admin' });
+    const managers = (raw.body.metadata.managedFields as Array<{ manager: string; operation: string }>).map((f) => `${f.manager} ${f.operation}`);
+    expect(managers).toEqual(['tsadm Update']);
+  });
+
   test('ensure: create, then unchanged (no write), then update only when different', async () => {
     const cm: ConfigMapObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ensure-me', namespace: 'default', labels: { a: '1' } }, data: { k: 'v' } };
     const first = await api.ensure(cm);
