@@ -22,11 +22,12 @@ export interface BaseCtx {
   readonly api: ApiSeam;
   readonly log: PhaseLogger;
   /**
-   * Mostly changes wording: files go through the dry-run host and API writes through the dry-run
-   * API seam, so the same code runs. A few phases also branch on it where a dry run must not
-   * wait for or act on something it did not do (see docs/decisions.md, decision 3): the kubelet
-   * and control-plane waits, join's TLS-bootstrap wait and etcd member add, reset's etcd member
-   * removal and unmount/CRI cleanup.
+   * Files and API objects need no branch on it: the host and the API seam already are the dry-run
+   * ones. Phases branch on it only around those seams (docs/decisions.md, decision 3): to skip
+   * waiting for what a dry run did not start (kubelet and control-plane health, join's TLS
+   * bootstrap and etcd health) and to list, instead of doing, what goes through clients without a
+   * dry-run variant (etcd member add and removal, CRI pod sandbox removal, the unmount re-check).
+   * Elsewhere it only changes wording.
    */
   readonly dryRun: boolean;
   readonly clock: () => Date;

@@ -189,6 +189,7 @@ export async function runJoinKubeletStart(ctx: JoinCtx): Promise<void> {
     await host.writeFile(KUBELET_FLAGS_ENV_FILE, files.flagsEnv, { mode: MODES.kubeletFile, kind: 'config', description: 'kubelet environment file' });
     log.info(ctx.dryRun ? 'Would start the kubelet' : 'Starting the kubelet');
     await serviceAction(ctx, 'restart', "won't make sure the kubelet is running properly.", 'unable to start the kubelet service', 'Please ensure kubelet is reloaded and running manually.');
+    // The kubelet was not started: a dry run cannot wait for its TLS bootstrap (decision 3).
     if (ctx.dryRun) {
       log.info('Would wait for the kubelet to perform the TLS Bootstrap, then for the Node to register');
       return;
