@@ -31,8 +31,9 @@ export interface ApiOpenOptions {
  * How the phases of one run reach the cluster, chosen once by the runtime as the host is: real
  * REST, or dry-run (reads pass through to the cluster when it answers, writes are listed and,
  * for a --plan, recorded in the host's journal). Phases ask the seam of their context for a
- * client and never choose a kind themselves. A client is opened once per kubeconfig and run;
- * the workflow closes the seam, and with it every client, when the run ends.
+ * client and never choose a kind themselves. A client is opened once per kubeconfig, retry
+ * policy and timeouts in a run; the workflow closes the seam, and with it every client, when
+ * the run ends.
  */
 export interface ApiSeam {
   /** True when writes are listed rather than sent (the run's --dry-run). */
@@ -74,7 +75,9 @@ class OpeningApiSeam implements ApiSeam {
   constructor(readonly dryRun: boolean, private readonly openClient: Opener, private readonly owns = true) {}
 
   open(kubeconfig: KubeconfigSource, options: ApiOpenOptions): Promise<KubeApi> {
-    const key = 'path' in kubeconfig ? `path\0${kubeconfig.path}` : `text\0${kubeconfig.source}\0${kubeconfig.text}`;
+    // One client per kubeconfig and way of calling (retries, timeouts): a quick probe and a patient writer differ.
+    const how = JSON.stringify([options.retry ?? null, options.connectTimeoutMs ?? null, options.dryRunConnectTimeoutMs ?? null]);
+    const key = 'path' in kubeconfig ? `path\0${kubeconfig.path}\0${how}` : `text\0${kubeconfig.source}\0${kubeconfig.text}\0${how}`;
     let client = this.clients.get(key);
     if (!client) {
       client = (async () => {

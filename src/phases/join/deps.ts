@@ -3,7 +3,6 @@ import type { Discovery } from '../../config/types.js';
 import { EtcdClient } from '../../etcd-client/client.js';
 import type { EtcdTls } from '../../etcd-client/transport.js';
 import { discover, type DiscoverDeps, type JoinDiscovery } from '../../join/discover.js';
-import { transportFromKubeconfig, type RestTransport } from '../../kube/transport.js';
 import type { Logger } from '../../log/events.js';
 import type { SystemProbe } from '../preflight/check.js';
 import { realSystem } from '../preflight/system.js';
@@ -15,8 +14,6 @@ import { localAddressTowards } from './local-address.js';
  */
 export interface JoinDeps {
   discover(d: Discovery, log: DiscoverDeps['log']): Promise<JoinDiscovery>;
-  /** Raw requests with a kubeconfig's credentials (for the few reads KubeApi has no kind for: etcd Pods). */
-  openTransport(kubeconfigText: string, source: string): Promise<RestTransport>;
   etcdClient(endpoints: readonly string[], tls: EtcdTls): EtcdClient;
   readonly system: SystemProbe;
   /** The machine's hostname as kubeadm sees it (lowercased). */
@@ -34,7 +31,6 @@ export interface JoinDeps {
 export function realJoinDeps(overrides: Partial<JoinDeps> = {}): JoinDeps {
   return {
     discover: (d, log) => discover(d, { log }),
-    openTransport: (text, source) => transportFromKubeconfig(text, source),
     etcdClient: (endpoints, tls) => new EtcdClient(endpoints, { tls }),
     system: realSystem,
     hostname: () => osHostname().trim().toLowerCase(),

@@ -35,6 +35,19 @@ describeWithApiServer('RestKubeApi on a real API server', () => {
     expect(managers).toEqual(['tsadm Update']);
   });
 
+  test('Pods are listed by label (join finds the etcd members by their static pods)', async () => {
+    const pod = (name: string, labels: Record<string, string>) => ({
+      apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'kube-system', labels, annotations: { 'kubeadm.kubernetes.io/etcd.advertise-client-urls': `https://${name}:2379` } },
+      spec: { automountServiceAccountToken: false, containers: [{ name: 'c', image: 'registry.invalid/c' }] },
+    });
+    // Service-account admission looks up the Pod's account (no controller-manager makes it here).
+    await api.ensure({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'kube-system' } });
+    expect((await server.request('POST', '/api/v1/namespaces/kube-system/pods', { auth: 'admin', body: pod('etcd-a', { component: 'etcd', tier: 'control-plane' }) })).status).toBe(201);
+    expect((await server.request('POST', '/api/v1/namespaces/kube-system/pods', { auth: 'admin', body: pod('other', { component: 'other', tier: 'control-plane' }) })).status).toBe(201);
+    const listed = await api.list('Pod', 'kube-system', { labelSelector: 'component=etcd,tier=control-plane' });
+    expect(listed.map((p) => p.metadata.name)).toEqual(['etcd-a']);
+  });
+
   test('ensure: create, then unchanged (no write), then update only when different', async () => {
     const cm: ConfigMapObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ensure-me', namespace: 'default', labels: { a: '1' } }, data: { k: 'v' } };
     const first = await api.ensure(cm);
