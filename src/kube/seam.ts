@@ -61,18 +61,13 @@ export function createApiSeam(host: Pick<Host, 'readFile'>, dryRun: boolean): Ap
   });
 }
 
-/** A seam whose every open answers `api` (tests: a fake, or a client of a test API server); closing it leaves `api` open. */
-export function fixedApiSeam(api: KubeApi, dryRun = false): ApiSeam {
-  return new OpeningApiSeam(dryRun, async () => api, false);
-}
-
 type Opener = (kubeconfig: KubeconfigSource, options: ApiOpenOptions) => Promise<KubeApi>;
 
 class OpeningApiSeam implements ApiSeam {
   private readonly clients = new Map<string, Promise<KubeApi>>();
   private readonly opened: KubeApi[] = [];
 
-  constructor(readonly dryRun: boolean, private readonly openClient: Opener, private readonly owns = true) {}
+  constructor(readonly dryRun: boolean, private readonly openClient: Opener) {}
 
   open(kubeconfig: KubeconfigSource, options: ApiOpenOptions): Promise<KubeApi> {
     // One client per kubeconfig and way of calling (retries, timeouts): a quick probe and a patient writer differ.
@@ -82,7 +77,7 @@ class OpeningApiSeam implements ApiSeam {
     if (!client) {
       client = (async () => {
         const api = await this.openClient(kubeconfig, options);
-        if (this.owns) this.opened.push(api);
+        this.opened.push(api);
         await options.prepare?.(api);
         return api;
       })();
