@@ -8,6 +8,7 @@ import { PhaseLogger } from '../log/logger.js';
 import { journalOf, type JournalStep } from '../plan/journal.js';
 import { diffNode, nodeView } from '../plan/diff.js';
 import type { CheckFinding, Phase } from '../engine/phase.js';
+import { newPatchCache } from '../patches/run.js';
 import { newPkiRunState } from '../phases/certs/run-state.js';
 
 const SILENT: Reporter = { emit: () => undefined, close: async () => undefined };
@@ -54,9 +55,13 @@ export async function wouldChange<C extends { readonly host: Host; readonly api:
   return out;
 }
 
-/** The probe's own copy of the run state; the certs/kubeconfig bookkeeping and key pool start fresh. */
+/** The probe's own copy of the run state; the certs/kubeconfig bookkeeping, key pool and patch cache start fresh. */
 function probeState(state: object): object {
-  return 'pki' in state ? { ...state, pki: newPkiRunState() } : { ...state };
+  return {
+    ...state,
+    ...('pki' in state ? { pki: newPkiRunState() } : {}),
+    ...('patches' in state ? { patches: newPatchCache() } : {}),
+  };
 }
 
 type Found = CheckFinding & { readonly api?: true };

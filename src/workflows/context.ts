@@ -6,6 +6,7 @@ import type { ApiSeam } from '../kube/seam.js';
 import type { KubeApi } from '../kube/types.js';
 import type { PhaseLogger } from '../log/logger.js';
 import type { VersionProfile } from '../versions/table.js';
+import type { PatchCache } from '../patches/run.js';
 import type { PkiRunState } from '../phases/certs/run-state.js';
 import type { JoinClusterConfig } from '../phases/join/cluster-config.js';
 import type { JoinDeps } from '../phases/join/deps.js';
@@ -53,6 +54,8 @@ export interface InitOptions {
 export interface InitRunState {
   /** Keys generated ahead of need and the certs/kubeconfig groups' bookkeeping. */
   readonly pki: PkiRunState;
+  /** --patches directories read so far (each is read, and announced, once per run). */
+  readonly patches: PatchCache;
   certificateKey?: string;
   /** Join commands printed at the end. */
   joinCommand?: string;
@@ -79,6 +82,8 @@ export interface JoinRunState {
   adminApi?: Promise<KubeApi>;
   /** Init-shaped views of this node for the shared renderers, one per log prefix. */
   readonly views: Map<string, InitCtx>;
+  /** --patches directories read so far, shared by the views. */
+  readonly patches: PatchCache;
 }
 
 /** What the reset phases of one run share, read once (src/phases/reset/state.ts). */

@@ -29,6 +29,7 @@ import { startInitResume } from '../resume/init.js';
 import { readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
 import { runWorkflow } from './run-workflow.js';
 import { newPkiRunState } from '../phases/certs/run-state.js';
+import { newPatchCache } from '../patches/run.js';
 
 /**
  * The init workflow: kubeadm's phases in kubeadm's order for the target version (kubelet-start
@@ -138,7 +139,7 @@ async function initContext(flags: FlagValues, rt: Runtime, resolved: ResolvedIni
       skipCertificateKeyPrint: flags['skip-certificate-key-print'] === true,
       flags,
     },
-    state: { pki: newPkiRunState() },
+    state: { pki: newPkiRunState(), patches: newPatchCache() },
   };
 }
 

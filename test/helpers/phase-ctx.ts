@@ -7,6 +7,7 @@ import type { ResolvedInitConfig } from '../../src/config/types.js';
 import type { InitCtx } from '../../src/workflows/context.js';
 import { createApiSeam, type ApiSeam } from '../../src/kube/seam.js';
 import { newPkiRunState } from '../../src/phases/certs/run-state.js';
+import { newPatchCache } from '../../src/patches/run.js';
 
 /** Collects events so tests can assert on what a phase reported. */
 export class MemoryReporter implements Reporter {
@@ -49,7 +50,7 @@ export function initCtxFor(cfg: ResolvedInitConfig, root: string, opts: { dryRun
       skipCertificateKeyPrint: false,
       flags: {},
     },
-    state: { pki: newPkiRunState() },
+    state: { pki: newPkiRunState(), patches: newPatchCache() },
   };
   return { ctx, reporter };
 }

@@ -7,11 +7,12 @@ import type { KubeApi } from '../../kube/types.js';
 import type { PhaseLogger } from '../../log/logger.js';
 import type { InitCtx, JoinCtx, JoinRunState } from '../../workflows/context.js';
 import { profileFor } from '../../versions/resolve.js';
+import { newPatchCache } from '../../patches/run.js';
 import { newPkiRunState } from '../certs/run-state.js';
 import { buildJoinClusterConfig, fetchClusterConfigTexts, storedKubernetesVersion, type JoinClusterConfig } from './cluster-config.js';
 
 export function newJoinRunState(): JoinRunState {
-  return { views: new Map() };
+  return { views: new Map(), patches: newPatchCache() };
 }
 
 /**
@@ -106,7 +107,7 @@ export async function initView(ctx: JoinCtx, prefix: string): Promise<InitCtx> {
       skipCertificateKeyPrint: true,
       flags: ctx.flags,
     },
-    state: { pki: newPkiRunState() },
+    state: { pki: newPkiRunState(), patches: ctx.state.patches },
   };
   ctx.state.views.set(prefix, view);
   return view;
