@@ -11,6 +11,7 @@ import path from 'node:path';
 import { describeWithApiServer, startApiServer, type TestApiServer } from '../../helpers/apiserver.js';
 import { MemoryReporter, initCtxFor } from '../../helpers/phase-ctx.js';
 import { fixtureInitConfig } from '../../helpers/config-fixture.js';
+import { runCli } from '../cli/helpers.js';
 import { runCerts, verifyWith, sanLine } from '../certs/pki-test-utils.js';
 import { PhaseLogger } from '../../../src/log/logger.js';
 import { RootedHost } from '../../../src/host/rooted-host.js';
@@ -211,6 +212,24 @@ describeWithApiServer('join against a real API server', () => {
       '/etc/kubernetes/bootstrap-kubelet.conf', '/etc/kubernetes/pki/ca.crt', '/var/lib/kubelet/config.yaml', '/var/lib/kubelet/kubeadm-flags.env',
     ]);
     expect(host.actions).toEqual(['stop kubelet', 'restart kubelet', 'remove /etc/kubernetes/bootstrap-kubelet.conf']);
+  }, 60_000);
+
+  test('dryRun: true in a v1beta4 JoinConfiguration is a dry run, as --dry-run is (through the CLI)', async () => {
+    const root = newRoot();
+    const config = path.join(newRoot(), 'join.yaml');
+    writeFileSync(config, [
+      'apiVersion: kubeadm.k8s.io/v1beta4', 'kind: JoinConfiguration', 'dryRun: true', 'discovery:', '  bootstrapToken:', `    apiServerEndpoint: ${server.url.replace('https://', '')}`,
+      `    token: ${TOKEN}`, '    caCertHashes:', `    - ${pin}`, 'nodeRegistration:', '  name: w7', '  criSocket: unix:///run/containerd/containerd.sock',
+      '  ignorePreflightErrors:', '  - all', '',
+    ].join('\n'));
+    const r = await runCli(['join', '--config', config, '--rootfs', root]);
+    expect(r.stderr).not.toContain('error');
+    expect(r.code).toBe(0);
+    expect(readdirSync(root)).toEqual([]);
+    expect(r.stdout).toContain('[dryrun] The following files would be written:');
+    expect(r.stdout).toContain('/etc/kubernetes/bootstrap-kubelet.conf');
+    expect(r.stdout).toContain('[dryrun] Would run: restart kubelet');
+    expect(await admin.get('Node', 'w7')).toBeUndefined();
   }, 60_000);
 
   test('--config with a v1beta2 JoinConfiguration: its discovery and registration, worker taints as --register-with-taints', async () => {
