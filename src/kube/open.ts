@@ -17,8 +17,9 @@ export interface OpenKubeApiOptions {
   /** Dry run: where planned writes are recorded for --plan (the dry-run host's journal). */
   readonly journal?: PlanJournal | undefined;
   readonly retry?: RetryPolicy;
+  /** Request timeout of a real client (the transport's default when unset). */
   readonly connectTimeoutMs?: number;
-  /** Dry run: how long to try the cluster for reads (DRY_RUN_CONNECT_TIMEOUT_MS by default). */
+  /** Dry run: request timeout of its reads of the cluster (DRY_RUN_CONNECT_TIMEOUT_MS by default). */
   readonly dryRunConnectTimeoutMs?: number;
 }
 

@@ -16,9 +16,9 @@ export interface ApiOpenOptions {
   readonly log: ApiLog;
   /** Retries of a real client's transient failures (DEFAULT_RETRY by default). */
   readonly retry?: RetryPolicy;
-  /** Connect timeout of a real client (the transport's default when unset). */
+  /** Request timeout of a real client (the transport's default, 30 s, when unset). */
   readonly connectTimeoutMs?: number;
-  /** How long a dry run tries the cluster for its reads (2 s by default). */
+  /** Request timeout of a dry run's reads of the cluster (2 s by default: a dry run never waits for an absent cluster). */
   readonly dryRunConnectTimeoutMs?: number;
   /**
    * Runs once, on the first open of this kubeconfig in the run (e.g. init's kubeadm:cluster-admins
