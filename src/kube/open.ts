@@ -18,13 +18,13 @@ export interface OpenKubeApiOptions {
   readonly journal?: PlanJournal | undefined;
   readonly retry?: RetryPolicy;
   /** Request timeout of a real client (the transport's default when unset). */
-  readonly connectTimeoutMs?: number;
-  /** Dry run: request timeout of its reads of the cluster (DRY_RUN_CONNECT_TIMEOUT_MS by default). */
-  readonly dryRunConnectTimeoutMs?: number;
+  readonly requestTimeoutMs?: number;
+  /** Dry run: request timeout of its reads of the cluster (DRY_RUN_REQUEST_TIMEOUT_MS by default). */
+  readonly dryRunRequestTimeoutMs?: number;
 }
 
 /** How long a dry run tries to reach the cluster for its reads before it plans for an empty one. */
-const DRY_RUN_CONNECT_TIMEOUT_MS = 2000;
+const DRY_RUN_REQUEST_TIMEOUT_MS = 2000;
 
 /**
  * The one way a client is made (src/kube/seam.ts calls it for every run): real, or dry-run over
@@ -37,7 +37,7 @@ export async function openKubeApi(o: OpenKubeApiOptions): Promise<KubeApi> {
     // A dry-run host's journal also records what the API calls would change (for --plan).
     const plan = o.journal ? { journal: o.journal, kubeconfig: o.source } : undefined;
     if (text === undefined) return new DryRunKubeApi(undefined, o.log, plan);
-    const transport = await transportFromKubeconfig(text, o.source, o.dryRunConnectTimeoutMs ?? DRY_RUN_CONNECT_TIMEOUT_MS).catch(() => undefined);
+    const transport = await transportFromKubeconfig(text, o.source, o.dryRunRequestTimeoutMs ?? DRY_RUN_REQUEST_TIMEOUT_MS).catch(() => undefined);
     const reader = transport ? new RestKubeApi(transport, { retry: NO_RETRY }) : undefined;
     return new DryRunKubeApi(reader, o.log, plan && transport ? { ...plan, server: transport.server } : plan);
   }
@@ -46,6 +46,6 @@ export async function openKubeApi(o: OpenKubeApiOptions): Promise<KubeApi> {
       hint: 'create it first (tsadm init phase kubeconfig admin) or point --kubeconfig at an admin kubeconfig',
     });
   }
-  const transport = await transportFromKubeconfig(text, o.source, ...(o.connectTimeoutMs !== undefined ? [o.connectTimeoutMs] : []));
+  const transport = await transportFromKubeconfig(text, o.source, ...(o.requestTimeoutMs !== undefined ? [o.requestTimeoutMs] : []));
   return new RestKubeApi(transport, { log: o.log, retry: o.retry ?? DEFAULT_RETRY });
 }

@@ -17,9 +17,9 @@ export interface ApiOpenOptions {
   /** Retries of a real client's transient failures (DEFAULT_RETRY by default). */
   readonly retry?: RetryPolicy;
   /** Request timeout of a real client (the transport's default, 30 s, when unset). */
-  readonly connectTimeoutMs?: number;
+  readonly requestTimeoutMs?: number;
   /** Request timeout of a dry run's reads of the cluster (2 s by default: a dry run never waits for an absent cluster). */
-  readonly dryRunConnectTimeoutMs?: number;
+  readonly dryRunRequestTimeoutMs?: number;
   /**
    * Runs once, on the first open of this kubeconfig in the run (e.g. init's kubeadm:cluster-admins
    * binding); when it fails, the open fails and the next caller tries again.
@@ -55,8 +55,8 @@ export function createApiSeam(host: Pick<Host, 'readFile'>, dryRun: boolean): Ap
       // Only a kubeconfig file can be named in a plan that `tsadm apply` replays.
       ...('path' in kubeconfig ? { journal: journalOf(host) } : {}),
       ...(o.retry ? { retry: o.retry } : {}),
-      ...(o.connectTimeoutMs !== undefined ? { connectTimeoutMs: o.connectTimeoutMs } : {}),
-      ...(o.dryRunConnectTimeoutMs !== undefined ? { dryRunConnectTimeoutMs: o.dryRunConnectTimeoutMs } : {}),
+      ...(o.requestTimeoutMs !== undefined ? { requestTimeoutMs: o.requestTimeoutMs } : {}),
+      ...(o.dryRunRequestTimeoutMs !== undefined ? { dryRunRequestTimeoutMs: o.dryRunRequestTimeoutMs } : {}),
     });
   });
 }
@@ -71,7 +71,7 @@ class OpeningApiSeam implements ApiSeam {
 
   open(kubeconfig: KubeconfigSource, options: ApiOpenOptions): Promise<KubeApi> {
     // One client per kubeconfig and way of calling (retries, timeouts): a quick probe and a patient writer differ.
-    const how = JSON.stringify([options.retry ?? null, options.connectTimeoutMs ?? null, options.dryRunConnectTimeoutMs ?? null]);
+    const how = JSON.stringify([options.retry ?? null, options.requestTimeoutMs ?? null, options.dryRunRequestTimeoutMs ?? null]);
     const key = 'path' in kubeconfig ? `path\0${kubeconfig.path}\0${how}` : `text\0${kubeconfig.source}\0${kubeconfig.text}\0${how}`;
     let client = this.clients.get(key);
     if (!client) {

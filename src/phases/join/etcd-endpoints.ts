@@ -36,7 +36,7 @@ async function listEtcdPodEndpoints(ctx: JoinCtx): Promise<string[]> {
   const text = (await ctx.host.readFile(file))?.toString('utf8');
   if (text === undefined) return [];
   try {
-    const api = await ctx.api.open({ text, source: file }, { ...joinApiOptions(ctx), retry: NO_RETRY, connectTimeoutMs: 10_000 });
+    const api = await ctx.api.open({ text, source: file }, { ...joinApiOptions(ctx), retry: NO_RETRY, requestTimeoutMs: 10_000 });
     return endpointsFromPods({ items: await api.list('Pod', 'kube-system', { labelSelector: 'component=etcd,tier=control-plane' }) });
   } catch {
     return [];

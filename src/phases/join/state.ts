@@ -20,7 +20,7 @@ export function newJoinRunState(): JoinRunState {
  * plan holds files only), a dry run tries the cluster for 5 s.
  */
 export function joinApiOptions(ctx: JoinCtx): ApiOpenOptions {
-  return { log: ctx.log, dryRunConnectTimeoutMs: 5000 };
+  return { log: ctx.log, dryRunRequestTimeoutMs: 5000 };
 }
 
 export function discovery(ctx: JoinCtx): Promise<JoinDiscovery> {

@@ -40,7 +40,7 @@ export function adminApi(ctx: ResetCtx): Promise<KubeApi | undefined> {
     }
     try {
       // A reset that cannot reach the API server must not hang on it: short, bounded retries.
-      return await ctx.api.open({ text, source: file }, { log: ctx.log, retry: RESET_RETRY, connectTimeoutMs: 10_000, dryRunConnectTimeoutMs: 5000 });
+      return await ctx.api.open({ text, source: file }, { log: ctx.log, retry: RESET_RETRY, requestTimeoutMs: 10_000, dryRunRequestTimeoutMs: 5000 });
     } catch (err) {
       ctx.log.warn(`could not use ${file}: ${(err as Error).message}`, { prefix: 'reset' });
       return undefined;
