@@ -12,6 +12,7 @@ import type { Logger } from '../log/events.js';
 import type { PkiCtx } from '../phases/certs/context.js';
 import { profileFor } from '../versions/resolve.js';
 import { readConfigFile, type Runtime } from '../workflows/runtime.js';
+import { newPkiRunState } from '../phases/certs/run-state.js';
 
 export interface LifecycleCtx extends PkiCtx {
   /** Where admin.conf & co. live (--kubeconfig-dir). */
@@ -61,6 +62,7 @@ export async function buildLifecycleCtx(rt: Runtime, opts: LifecycleOptions): Pr
     options: { csrOnly: false, csrDir: undefined, kubeconfigDir },
     kubeconfigDir,
     certDir: cfg.cluster.certificatesDir,
+    state: { pki: newPkiRunState() },
   };
 }
 

@@ -6,7 +6,7 @@ import { DEFAULT_RETRY, NO_RETRY } from '../kube/retry.js';
 import { applyPlan } from '../plan/apply.js';
 import { readPlanFile } from '../plan/file.js';
 import { createRuntime, type CommandEnv } from '../workflows/runtime.js';
-import { errorData } from '../workflows/init.js';
+import { errorData } from '../log/events.js';
 
 const FLAGS: readonly FlagName[] = ['rootfs', 'dry-run', 'output', 'v'];
 
@@ -44,7 +44,10 @@ export function registerApplyCommand(y: Argv, env: CommandEnv): Argv {
         const summary = await applyPlan(plan, {
           host,
           log: rt.log,
-          openApi: (kubeconfigPath, quick) => openKubeApi({ host, kubeconfigPath, log: rt.log, dryRun: false, retry: quick ? NO_RETRY : DEFAULT_RETRY }),
+          // Not the run's API seam: apply opens a quick and a patient client per kubeconfig, and closes them itself.
+          openApi: async (kubeconfigPath, quick) => openKubeApi({
+            kubeconfigText: (await host.readFile(kubeconfigPath))?.toString('utf8'), source: kubeconfigPath, log: rt.log, dryRun: false, retry: quick ? NO_RETRY : DEFAULT_RETRY,
+          }),
         }, { checkOnly });
         if (summary.applied) rt.log.info(`Applied ${summary.steps} steps from ${file}`, { prefix: 'apply' });
         else rt.log.info(`The plan can be applied (${summary.steps} steps); nothing was changed (--dry-run)`, { prefix: 'apply' });

@@ -4,7 +4,8 @@ import { addFlags, flagValuesFrom } from '../cli/workflow-command.js';
 import { verifyPhases, type PhaseFinding } from '../verify/run.js';
 import { TsadmError } from '../errors.js';
 import { flagsOfTree } from '../engine/phase.js';
-import { buildInitContext, errorData, initPhases } from '../workflows/init.js';
+import { errorData } from '../log/events.js';
+import { buildInitContext, initPhases } from '../workflows/init.js';
 import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../versions/resolve.js';
 import { createRuntime, type CommandEnv } from '../workflows/runtime.js';
 
@@ -57,6 +58,7 @@ export function registerCheckCommand(y: Argv, env: CommandEnv): Argv {
         rt.log.event({ type: 'result', ts: rt.log.ts(), command: 'check', ok: false, data: { checks }, error: errorData(err) });
         throw err;
       } finally {
+        rt.api.close();
         await rt.reporter.close();
       }
     },

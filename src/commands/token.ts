@@ -1,7 +1,6 @@
 import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
 import { TsadmError } from '../errors.js';
-import { openKubeApi } from '../kube/open.js';
 import type { KubeApi } from '../kube/types.js';
 import { TOKEN_CREATE_DEFAULTS, tokenCreate, tokenDelete, tokenGenerate, tokenList } from '../token/commands.js';
 import type { TokenListFormat } from '../token/list-format.js';
@@ -92,14 +91,11 @@ async function withApi(argv: Args, env: CommandEnv, fn: (api: KubeApi, rt: Runti
   const rt = await createRuntime(flags, env);
   const kubeconfigPath = typeof argv.kubeconfig === 'string' ? argv.kubeconfig : DEFAULT_ADMIN_KUBECONFIG;
   try {
-    const api = await openKubeApi({ host: rt.host, kubeconfigPath: hostPathOf(kubeconfigPath), log: rt.log, dryRun: rt.dryRun });
-    try {
-      const text = (await rt.host.readFile(hostPathOf(kubeconfigPath)))?.toString('utf8');
-      await fn(api, rt, text);
-    } finally {
-      api.close();
-    }
+    const api = await rt.api.open({ path: hostPathOf(kubeconfigPath) }, { log: rt.log });
+    const text = (await rt.host.readFile(hostPathOf(kubeconfigPath)))?.toString('utf8');
+    await fn(api, rt, text);
   } finally {
+    rt.api.close();
     await rt.reporter.close();
   }
 }

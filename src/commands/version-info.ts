@@ -10,6 +10,14 @@ declare const __TSADM_VERSION__: string | undefined;
 /** The tool's version; injected by the bundler, read from package.json in tests. */
 export const TSADM_VERSION = typeof __TSADM_VERSION__ === 'string' ? __TSADM_VERSION__ : '0.0.0-dev';
 
+/** Node's arch names in Go's spelling (GOARCH), which Kubernetes tools print. */
+const GO_ARCH: Readonly<Record<string, string>> = { x64: 'amd64', ia32: '386' };
+
+/** This machine as Go names it: "linux/amd64", "linux/arm64". */
+export function goPlatform(): string {
+  return `${process.platform}/${GO_ARCH[process.arch] ?? process.arch}`;
+}
+
 export interface VersionInfo {
   readonly major: string;
   readonly minor: string;
@@ -27,7 +35,7 @@ export function versionInfo(): VersionInfo {
     minor,
     gitVersion: `v${TSADM_VERSION}`,
     nodeVersion: process.version,
-    platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
+    platform: goPlatform(),
     defaultKubernetesVersion: DEFAULT_PATCH[NEWEST_MINOR],
     supportedKubernetesVersions: `v${SUPPORTED_MINORS[0]}-v${SUPPORTED_MINORS[SUPPORTED_MINORS.length - 1]}`,
   };

@@ -1,5 +1,6 @@
 import https from 'node:https';
 import { TsadmError } from '../errors.js';
+import { USER_AGENT } from '../user-agent.js';
 
 /**
  * One JSON POST to etcd's gRPC gateway (`/v3/...` on the client port) over mutual TLS. etcd
@@ -42,7 +43,7 @@ export function postJson(endpoint: string, path: string, body: unknown, tls: Etc
       rejectUnauthorized: true,
       // One-shot connections: a membership change is a handful of calls, and no socket may outlive the command.
       agent: false,
-      headers: { 'Content-Type': 'application/json', 'Content-Length': payload.length },
+      headers: { 'Content-Type': 'application/json', 'Content-Length': payload.length, 'User-Agent': USER_AGENT },
       timeout: timeoutMs,
     }, (res) => {
       const chunks: Buffer[] = [];

@@ -1,5 +1,6 @@
 import https from 'node:https';
 import { TsadmError } from '../errors.js';
+import { USER_AGENT } from '../user-agent.js';
 
 /**
  * How a GET trusts the server: not at all (discovery's first, anonymous fetch), a pinned CA
@@ -48,6 +49,7 @@ export function httpsGet(url: string, opts: HttpsGetOptions): Promise<HttpsRespo
         agent: false,
         headers: {
           Accept: 'application/json',
+          'User-Agent': USER_AGENT,
           ...(opts.bearerToken !== undefined ? { Authorization: `Bearer ${opts.bearerToken}` } : {}),
         },
         timeout: opts.timeoutMs,

@@ -1,6 +1,5 @@
 import { TsadmError } from '../errors.js';
-import type { Host } from '../host/host.js';
-import { journalOf } from '../plan/journal.js';
+import type { PlanJournal } from '../plan/journal.js';
 import type { ApiLog } from './api-log.js';
 import { DryRunKubeApi } from './dry-run-api.js';
 import { RestKubeApi } from './rest-api.js';
@@ -9,35 +8,44 @@ import { transportFromKubeconfig } from './transport.js';
 import type { KubeApi } from './types.js';
 
 export interface OpenKubeApiOptions {
-  /** Reads the kubeconfig: under --rootfs, and through the dry-run overlay (a planned admin.conf counts). */
-  readonly host: Pick<Host, 'readFile'>;
-  /** Host path, e.g. /etc/kubernetes/admin.conf. */
-  readonly kubeconfigPath: string;
+  /** The kubeconfig's text; undefined when its file does not exist. */
+  readonly kubeconfigText: string | undefined;
+  /** Where the kubeconfig comes from (a host path such as /etc/kubernetes/admin.conf, or what it is). */
+  readonly source: string;
   readonly log: ApiLog;
   readonly dryRun: boolean;
+  /** Dry run: where planned writes are recorded for --plan (the dry-run host's journal). */
+  readonly journal?: PlanJournal | undefined;
   readonly retry?: RetryPolicy;
+  /** Request timeout of a real client (the transport's default when unset). */
+  readonly requestTimeoutMs?: number;
+  /** Dry run: request timeout of its reads of the cluster (DRY_RUN_REQUEST_TIMEOUT_MS by default). */
+  readonly dryRunRequestTimeoutMs?: number;
 }
 
+/** How long a dry run tries to reach the cluster for its reads before it plans for an empty one. */
+const DRY_RUN_REQUEST_TIMEOUT_MS = 2000;
+
 /**
- * The KubeApi a command uses: real, or dry-run over a best-effort real reader. A dry-run never
- * waits for an absent API server (one quick attempt, then "empty cluster").
+ * The one way a client is made (src/kube/seam.ts calls it for every run): real, or dry-run over
+ * a best-effort real reader. A dry run never waits for an absent API server (one quick
+ * attempt, then "empty cluster").
  */
 export async function openKubeApi(o: OpenKubeApiOptions): Promise<KubeApi> {
-  const text = (await o.host.readFile(o.kubeconfigPath))?.toString('utf8');
+  const text = o.kubeconfigText;
   if (o.dryRun) {
     // A dry-run host's journal also records what the API calls would change (for --plan).
-    const journal = journalOf(o.host);
-    const plan = journal ? { journal, kubeconfig: o.kubeconfigPath } : undefined;
+    const plan = o.journal ? { journal: o.journal, kubeconfig: o.source } : undefined;
     if (text === undefined) return new DryRunKubeApi(undefined, o.log, plan);
-    const transport = await transportFromKubeconfig(text, o.kubeconfigPath, 2000).catch(() => undefined);
+    const transport = await transportFromKubeconfig(text, o.source, o.dryRunRequestTimeoutMs ?? DRY_RUN_REQUEST_TIMEOUT_MS).catch(() => undefined);
     const reader = transport ? new RestKubeApi(transport, { retry: NO_RETRY }) : undefined;
     return new DryRunKubeApi(reader, o.log, plan && transport ? { ...plan, server: transport.server } : plan);
   }
   if (text === undefined) {
-    throw new TsadmError('E_PRECONDITION', `couldn't read the kubeconfig ${o.kubeconfigPath}: no such file`, {
+    throw new TsadmError('E_PRECONDITION', `couldn't read the kubeconfig ${o.source}: no such file`, {
       hint: 'create it first (tsadm init phase kubeconfig admin) or point --kubeconfig at an admin kubeconfig',
     });
   }
-  const transport = await transportFromKubeconfig(text, o.kubeconfigPath);
+  const transport = await transportFromKubeconfig(text, o.source, ...(o.requestTimeoutMs !== undefined ? [o.requestTimeoutMs] : []));
   return new RestKubeApi(transport, { log: o.log, retry: o.retry ?? DEFAULT_RETRY });
 }

@@ -15,6 +15,7 @@ const RESOURCES: Readonly<Record<KindName, ResourceInfo>> = {
   ServiceAccount: { group: '', version: 'v1', plural: 'serviceaccounts', namespaced: true },
   Service: { group: '', version: 'v1', plural: 'services', namespaced: true },
   Node: { group: '', version: 'v1', plural: 'nodes', namespaced: false },
+  Pod: { group: '', version: 'v1', plural: 'pods', namespaced: true },
   Role: { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'roles', namespaced: true },
   RoleBinding: { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'rolebindings', namespaced: true },
   ClusterRole: { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterroles', namespaced: false },

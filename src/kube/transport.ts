@@ -1,5 +1,6 @@
 import https from 'node:https';
 import http from 'node:http';
+import { USER_AGENT } from '../user-agent.js';
 import { resolveKubeconfigConnection, type Connection } from './kubeconfig-connection.js';
 
 /**
@@ -65,7 +66,7 @@ class HttpsTransport implements RestTransport {
     const url = new URL(this.server + req.path);
     for (const [k, v] of Object.entries(req.query ?? {})) url.searchParams.set(k, v);
     const payload = req.body === undefined ? undefined : Buffer.from(typeof req.body === 'string' ? req.body : JSON.stringify(req.body));
-    const headers: Record<string, string | number> = { Accept: 'application/json', ...this.conn.headers };
+    const headers: Record<string, string | number> = { Accept: 'application/json', ...this.conn.headers, 'User-Agent': USER_AGENT };
     if (payload) {
       headers['Content-Type'] = req.contentType ?? 'application/json';
       headers['Content-Length'] = payload.length;

@@ -94,6 +94,7 @@ export type KindName =
   | 'ServiceAccount'
   | 'Service'
   | 'Node'
+  | 'Pod'
   | 'Role'
   | 'RoleBinding'
   | 'ClusterRole'

@@ -28,3 +28,9 @@ export interface Logger {
   output(text: string): void;
   event(event: TsadmEvent): void;
 }
+
+/** The `error` of a failed command's result event: a TsadmError's code, message and hint (E_INTERNAL for anything else). */
+export function errorData(err: unknown): { code: string; message: string; hint?: string } {
+  const e = err as { code?: string; message?: string; hint?: string };
+  return { code: e.code ?? 'E_INTERNAL', message: e.message ?? String(err), ...(e.hint ? { hint: e.hint } : {}) };
+}

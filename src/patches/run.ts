@@ -1,5 +1,5 @@
 /**
- * The phase-facing side of --patches: load a directory once per host (kubeadm caches per path
+ * The phase-facing side of --patches: load a directory once per run (kubeadm caches per path
  * for the process, so its "[patches] Reading patches…" notices appear once), apply the patches
  * of one target, and report kubeadm's "[patches] …" lines.
  */
@@ -11,9 +11,17 @@ import { applyPatchFiles } from './apply.js';
 import { loadPatches, type LoadedPatches } from './load.js';
 import type { PatchSchema } from './schema.js';
 
+/** Patch directories read in this run, by directory and targets (kept on the run's context). */
+export type PatchCache = Map<string, Promise<LoadedPatches>>;
+
+export function newPatchCache(): PatchCache {
+  return new Map();
+}
+
 export interface PatchCtx {
   readonly host: Host;
   readonly log: Logger;
+  readonly state: { readonly patches: PatchCache };
 }
 
 /**
@@ -25,14 +33,8 @@ function absolutePatchesDir(host: Host, dir: string): string {
   return host.root === '/' ? path.resolve(dir) : path.posix.resolve('/', dir);
 }
 
-const loaded = new WeakMap<Host, Map<string, Promise<LoadedPatches>>>();
-
 async function loadOnce(ctx: PatchCtx, dir: string, targets: readonly string[]): Promise<LoadedPatches> {
-  let byDir = loaded.get(ctx.host);
-  if (!byDir) {
-    byDir = new Map();
-    loaded.set(ctx.host, byDir);
-  }
+  const byDir = ctx.state.patches;
   const key = `${dir}\0${targets.join(',')}`;
   const existing = byDir.get(key);
   if (existing) return existing;

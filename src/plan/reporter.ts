@@ -1,4 +1,4 @@
-import { TSADM_VERSION } from '../commands/version.js';
+import { TSADM_VERSION } from '../commands/version-info.js';
 import type { Reporter, TsadmEvent } from '../log/events.js';
 import { buildPlan } from './build.js';
 import { writePlanFile } from './file.js';

@@ -1,5 +1,6 @@
 import type { CheckFinding, Phase, PhaseAt } from '../engine/phase.js';
 import type { Host } from '../host/host.js';
+import type { ApiSeam } from '../kube/seam.js';
 import type { PhaseLogger } from '../log/logger.js';
 import type { HealthTarget } from '../phases/kubelet/wait-loop.js';
 import { checkRunning } from './health.js';
@@ -13,7 +14,7 @@ type ExitCheck<C> = (ctx: C) => Promise<readonly CheckFinding[]>;
  * `verify` when it has one; otherwise "running it again would change nothing"
  * (src/verify/would-change.ts).
  */
-export function exitCheckOf<C extends { readonly host: Host; readonly log: PhaseLogger; readonly dryRun: boolean }>(path: string, phase: Phase<C>): ExitCheck<C> | undefined {
+export function exitCheckOf<C extends { readonly host: Host; readonly api: ApiSeam; readonly log: PhaseLogger; readonly dryRun: boolean }>(path: string, phase: Phase<C>): ExitCheck<C> | undefined {
   if (!phase.run || phase.noExitCheck) return undefined;
   const self: PhaseAt<C> = { path, phase };
   if (phase.verify) return (ctx) => phase.verify!(ctx, self);
@@ -25,7 +26,7 @@ export function exitCheckOf<C extends { readonly host: Host; readonly log: Phase
  * running the phase again would change nothing, and the component answers on its health
  * endpoint (src/verify/health.ts).
  */
-export function unchangedAndAnswering<C extends { readonly host: Host; readonly log: PhaseLogger; readonly dryRun: boolean }>(
+export function unchangedAndAnswering<C extends { readonly host: Host; readonly api: ApiSeam; readonly log: PhaseLogger; readonly dryRun: boolean }>(
   target: (ctx: C) => HealthTarget,
 ): NonNullable<Phase<C>['verify']> {
   return async (ctx, self) => [...(await wouldChange(self.path, self.phase, ctx)), ...(await checkRunning(ctx, target(ctx)))];

@@ -2,11 +2,14 @@ import { errorMessage } from '../errors.js';
 import { DryRunHost } from '../host/dry-run-host.js';
 import type { Host } from '../host/host.js';
 import { RootedHost } from '../host/rooted-host.js';
+import { createApiSeam, type ApiSeam } from '../kube/seam.js';
 import type { Reporter } from '../log/events.js';
 import { PhaseLogger } from '../log/logger.js';
 import { journalOf, type JournalStep } from '../plan/journal.js';
 import { diffNode, nodeView } from '../plan/diff.js';
 import type { CheckFinding, Phase } from '../engine/phase.js';
+import { newPatchCache } from '../patches/run.js';
+import { newPkiRunState } from '../phases/certs/run-state.js';
 
 const SILENT: Reporter = { emit: () => undefined, close: async () => undefined };
 
@@ -17,7 +20,7 @@ const SILENT: Reporter = { emit: () => undefined, close: async () => undefined }
  * finding. It is exactly the phase's own notion of done (kubeadm's reuse rules included: a
  * certificate with a missing SAN makes the certs phase refuse, which is reported as is).
  */
-export async function wouldChange<C extends { readonly host: Host; readonly log: PhaseLogger; readonly dryRun: boolean }>(
+export async function wouldChange<C extends { readonly host: Host; readonly api: ApiSeam; readonly log: PhaseLogger; readonly dryRun: boolean }>(
   path: string,
   phase: Phase<C>,
   ctx: C,
@@ -26,14 +29,17 @@ export async function wouldChange<C extends { readonly host: Host; readonly log:
   const host = new DryRunHost(new RootedHost(ctx.host.root));
   const log = new PhaseLogger(SILENT);
   log.phase = path;
+  const seam = createApiSeam(host, true);
   // A copy of the context on the dry-run seams; run state (e.g. a certificate key) is not shared back.
-  const probe = { ...ctx, host, log, dryRun: true, ...('state' in ctx ? { state: { ...(ctx as { state: object }).state } } : {}) } as C;
+  const probe = { ...ctx, host, api: seam, log, dryRun: true, ...('state' in ctx ? { state: probeState((ctx as { state: object }).state) } : {}) } as C;
   try {
     const reason = await phase.skipIf?.(probe);
     if (reason !== undefined) return [{ check: path, ok: true, warning: true, detail: `not applicable: ${reason}` }];
     await phase.run(probe);
   } catch (err) {
     return [{ check: path, ok: false, detail: errorMessage(err) }];
+  } finally {
+    seam.close();
   }
   const journal = journalOf(host)!;
   const unreachable = [...journal.clusters.values()].filter((c) => !c.reachable);
@@ -47,6 +53,15 @@ export async function wouldChange<C extends { readonly host: Host; readonly log:
   }
   if (out.length === 0) out.push({ check: path, ok: true, detail: 'in place (running the phase again would change nothing)' });
   return out;
+}
+
+/** The probe's own copy of the run state; the certs/kubeconfig bookkeeping, key pool and patch cache start fresh. */
+function probeState(state: object): object {
+  return {
+    ...state,
+    ...('pki' in state ? { pki: newPkiRunState() } : {}),
+    ...('patches' in state ? { patches: newPatchCache() } : {}),
+  };
 }
 
 type Found = CheckFinding & { readonly api?: true };

@@ -1,18 +1,35 @@
 import type { FlagValues } from '../cli/flags.js';
 import type { ResolvedInitConfig, ResolvedJoinConfig, ResolvedResetConfig } from '../config/types.js';
 import type { Host } from '../host/host.js';
+import type { JoinDiscovery } from '../join/discover.js';
+import type { ApiSeam } from '../kube/seam.js';
+import type { KubeApi } from '../kube/types.js';
 import type { PhaseLogger } from '../log/logger.js';
 import type { VersionProfile } from '../versions/table.js';
+import type { PatchCache } from '../patches/run.js';
+import type { PkiRunState } from '../phases/certs/run-state.js';
+import type { JoinClusterConfig } from '../phases/join/cluster-config.js';
 import type { JoinDeps } from '../phases/join/deps.js';
-import type { JoinRunState } from '../phases/join/state.js';
+import type { LocalEtcdMember } from '../phases/reset/etcd-manifest.js';
 import type { ResetDeps } from '../phases/reset/deps.js';
-import type { ResetRunState } from '../phases/reset/state.js';
 
-/** What every phase gets: the seams, never raw flags. */
+/**
+ * What every phase gets: the seams, never raw flags. Per-run state lives on the context (its
+ * `state`), never in module-level maps: a context is one run.
+ */
 export interface BaseCtx {
   readonly host: Host;
+  /** How the phases reach the cluster (real or dry-run, chosen by the runtime): src/kube/seam.ts. */
+  readonly api: ApiSeam;
   readonly log: PhaseLogger;
-  /** Changes wording only (phases never branch on it: the host already is a dry-run host). */
+  /**
+   * Files and API objects need no branch on it: the host and the API seam already are the dry-run
+   * ones. Phases branch on it only around those seams (docs/decisions.md, decision 3): to skip
+   * waiting for what a dry run did not start (kubelet and control-plane health, join's TLS
+   * bootstrap and etcd health) and to list, instead of doing, what goes through clients without a
+   * dry-run variant (etcd member add and removal, CRI pod sandbox removal, the unmount re-check).
+   * Elsewhere it only changes wording.
+   */
   readonly dryRun: boolean;
   readonly clock: () => Date;
   /** When the command started (kubeadm backdates modern certificates from it). */
@@ -35,6 +52,10 @@ export interface InitOptions {
 
 /** Results one phase hands to a later one in the same run (e.g. the certificate key). */
 export interface InitRunState {
+  /** Keys generated ahead of need and the certs/kubeconfig groups' bookkeeping. */
+  readonly pki: PkiRunState;
+  /** --patches directories read so far (each is read, and announced, once per run). */
+  readonly patches: PatchCache;
   certificateKey?: string;
   /** Join commands printed at the end. */
   joinCommand?: string;
@@ -46,6 +67,29 @@ export interface InitCtx extends BaseCtx {
   readonly versions: VersionProfile;
   readonly options: InitOptions;
   readonly state: InitRunState;
+}
+
+/**
+ * What the phases of one join run share, computed on first use and kept (kubeadm's joinData
+ * getters): discovery runs once, when the first phase needs it, and nothing is written before
+ * it succeeded; the cluster's configuration is read once with the bootstrap credentials
+ * (src/phases/join/state.ts computes them).
+ */
+export interface JoinRunState {
+  discovery?: Promise<JoinDiscovery>;
+  bootstrapApi?: Promise<KubeApi>;
+  cluster?: Promise<JoinClusterConfig>;
+  adminApi?: Promise<KubeApi>;
+  /** Init-shaped views of this node for the shared renderers, one per log prefix. */
+  readonly views: Map<string, InitCtx>;
+  /** --patches directories read so far, shared by the views. */
+  readonly patches: PatchCache;
+}
+
+/** What the reset phases of one run share, read once (src/phases/reset/state.ts). */
+export interface ResetRunState {
+  etcd?: Promise<LocalEtcdMember | undefined>;
+  adminApi?: Promise<KubeApi | undefined>;
 }
 
 export interface JoinCtx extends BaseCtx {

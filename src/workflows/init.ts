@@ -25,10 +25,11 @@ import { uploadCertsPhase } from '../phases/cluster/upload-certs.js';
 import { uploadConfigPhase } from '../phases/cluster/upload-config.js';
 import { addonPhase } from '../phases/addons/addon-phase.js';
 import type { InitCtx } from './context.js';
-import { reportDryRun } from './dry-run-report.js';
 import { startInitResume } from '../resume/init.js';
-import type { ResumeSession } from '../resume/session.js';
-import { createRuntime, readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
+import { readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
+import { runWorkflow } from './run-workflow.js';
+import { newPkiRunState } from '../phases/certs/run-state.js';
+import { newPatchCache } from '../patches/run.js';
 
 /**
  * The init workflow: kubeadm's phases in the order and with the names kubeadm of the target minor
@@ -74,40 +75,50 @@ export function initWorkflow(env: CommandEnv): WorkflowSpec<InitCtx> {
 }
 
 export async function runInit(request: WorkflowRequest, env: CommandEnv): Promise<void> {
-  const rt = await createRuntime(request.flags, env, { lock: 'init' });
-  // Completed phases are recorded so a failed init can continue with --resume (src/resume).
-  let resume: ResumeSession<InitCtx> | undefined;
-  try {
-    const ctx = await buildInitContext(request.flags, rt);
-    if (!request.single) ctx.log.info(`Using Kubernetes version: ${ctx.cfg.cluster.kubernetesVersion}`, { prefix: 'init' });
-    for (const w of ctx.cfg.warnings) ctx.log.warn(w, { prefix: 'config' });
-    // Refuse a bad phase name or --skip-phases entry before anything (the resume state) is written.
-    computeSelection(initPhases(ctx.versions), request.filter, ctx.cfg.init.skipPhases);
-    resume = await startInitResume(ctx, { resume: request.flags.resume === true, single: request.single });
-    await runPhases(initPhases(ctx.versions), ctx, { filter: request.filter, skip: ctx.cfg.init.skipPhases, ...(resume ? { hooks: resume.hooks } : {}) });
-    await resume?.complete();
-    if (rt.dryRun) reportDryRun(rt.host, rt.log);
-    rt.log.event({ type: 'result', ts: rt.log.ts(), command: 'init', ok: true, data: resultData(ctx) });
-  } catch (caught) {
-    const err = resume ? await resume.failed(caught) : caught;
-    rt.log.event({ type: 'result', ts: rt.log.ts(), command: 'init', ok: false, error: errorData(err) });
-    throw err;
-  } finally {
-    await rt.reporter.close();
-  }
+  await runWorkflow<ResolvedInitConfig, InitCtx>({
+    command: 'init',
+    runtime: { lock: 'init' },
+    resolveConfig: (now) => resolveInit(request.flags, now),
+    dryRunOf: (cfg) => cfg.init.dryRun === true,
+    buildContext: (rt, cfg) => initContext(request.flags, rt, cfg),
+    run: async (ctx) => {
+      if (!request.single) ctx.log.info(`Using Kubernetes version: ${ctx.cfg.cluster.kubernetesVersion}`, { prefix: 'init' });
+      for (const w of ctx.cfg.warnings) ctx.log.warn(w, { prefix: 'config' });
+      // Refuse a bad phase name or --skip-phases entry before anything (the resume state) is written.
+      computeSelection(initPhases(ctx.versions), request.filter, ctx.cfg.init.skipPhases);
+      // Completed phases are recorded so a failed init can continue with --resume (src/resume).
+      const resume = await startInitResume(ctx, { resume: request.flags.resume === true, single: request.single });
+      try {
+        await runPhases(initPhases(ctx.versions), ctx, { filter: request.filter, skip: ctx.cfg.init.skipPhases, ...(resume ? { hooks: resume.hooks } : {}) });
+        await resume?.complete();
+      } catch (caught) {
+        throw resume ? await resume.failed(caught) : caught;
+      }
+      return resultData(ctx);
+    },
+  }, request.flags, env);
 }
 
 /** Resolves the configuration once; `init` and every `init phase …` build it the same way. */
 export async function buildInitContext(flags: FlagValues, rt: Runtime): Promise<InitCtx> {
+  return initContext(flags, rt, await resolveInit(flags, rt.startTime));
+}
+
+/** The configuration of `init` from --config and the flags (read from the real filesystem, before the seams exist). */
+async function resolveInit(flags: FlagValues, now: Date): Promise<ResolvedInitConfig> {
   const configPath = flags.config as string | undefined;
   const configText = await readConfigFile(configPath);
   const address = defaultRouteAddress();
-  let cfg: ResolvedInitConfig = resolveInitConfig({
+  return resolveInitConfig({
     ...(configText !== undefined ? { configText } : {}),
     ...(configPath !== undefined ? { configPath } : {}),
     flags,
-    env: { hostname: nodeHostname(), ...(address ? { defaultAdvertiseAddress: address } : {}), now: rt.startTime },
+    env: { hostname: nodeHostname(), ...(address ? { defaultAdvertiseAddress: address } : {}), now },
   });
+}
+
+async function initContext(flags: FlagValues, rt: Runtime, resolved: ResolvedInitConfig): Promise<InitCtx> {
+  let cfg = resolved;
   const versions = profileFor(cfg.cluster.kubernetesVersion);
   if (cfg.init.nodeRegistration.criSocket === '') {
     const criSocket = await detectCriSocket(rt.host, { dockershimEra: versions.kubelet.containerRuntimeRemoteFlag, asUrl: versions.kubelet.criSocketUrl });
@@ -116,6 +127,7 @@ export async function buildInitContext(flags: FlagValues, rt: Runtime): Promise<
   const kubeconfigDir = (flags['kubeconfig-dir'] as string | undefined) ?? KUBERNETES_DIR;
   return {
     host: rt.host,
+    api: rt.api,
     log: rt.log,
     dryRun: rt.dryRun,
     clock: () => new Date(),
@@ -132,7 +144,7 @@ export async function buildInitContext(flags: FlagValues, rt: Runtime): Promise<
       skipCertificateKeyPrint: flags['skip-certificate-key-print'] === true,
       flags,
     },
-    state: {},
+    state: { pki: newPkiRunState(), patches: newPatchCache() },
   };
 }
 
@@ -143,9 +155,4 @@ function resultData(ctx: InitCtx): Record<string, unknown> {
     ...(ctx.state.joinCommand ? { joinCommand: ctx.state.joinCommand } : {}),
     ...(ctx.state.controlPlaneJoinCommand ? { controlPlaneJoinCommand: ctx.state.controlPlaneJoinCommand } : {}),
   };
-}
-
-export function errorData(err: unknown): { code: string; message: string; hint?: string } {
-  const e = err as { code?: string; message?: string; hint?: string };
-  return { code: e.code ?? 'E_INTERNAL', message: e.message ?? String(err), ...(e.hint ? { hint: e.hint } : {}) };
 }

@@ -1,6 +1,7 @@
 import { FLAG_NAMES, type FlagValues } from '../cli/flags.js';
 import type { WorkflowRequest, WorkflowSpec } from '../cli/workflow-command.js';
 import { resolveJoinConfig } from '../config/load.js';
+import type { ResolvedJoinConfig } from '../config/types.js';
 import { defaultRouteAddress, nodeHostname } from '../host/network.js';
 import { validateTree, type Phase } from '../engine/phase.js';
 import { runPhases } from '../engine/runner.js';
@@ -12,9 +13,8 @@ import { joinPreflightPhase } from '../phases/join/preflight.js';
 import { newJoinRunState } from '../phases/join/state.js';
 import { realJoinDeps, type JoinDeps } from '../phases/join/deps.js';
 import type { JoinCtx } from './context.js';
-import { reportDryRun } from './dry-run-report.js';
-import { errorData } from './init.js';
-import { createRuntime, readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
+import { readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
+import { runWorkflow } from './run-workflow.js';
 
 /** kubeadm 1.20's join phases, in its order (check-etcd hidden, as there). */
 export function joinPhases(): Phase<JoinCtx>[] {
@@ -41,42 +41,48 @@ export function joinWorkflow(env: CommandEnv, opts: JoinWorkflowOptions = {}): W
 }
 
 export async function runJoin(request: WorkflowRequest, env: CommandEnv, opts: JoinWorkflowOptions = {}): Promise<void> {
-  const rt = await createRuntime(request.flags, env, { lock: 'join' });
-  let ctx: JoinCtx | undefined;
-  try {
-    ctx = await buildJoinContext(request, rt, realJoinDeps(opts.deps));
-    for (const w of ctx.cfg.warnings) ctx.log.warn(w, { prefix: 'config' });
-    await runPhases(joinPhases(), ctx, { filter: request.filter, skip: ctx.cfg.join.skipPhases });
-    const controlPlane = ctx.cfg.join.controlPlane !== undefined;
-    const stackedEtcd = (await ctx.state.cluster?.catch(() => undefined))?.init.cluster.etcd.mode === 'local';
-    if (!request.single && !rt.dryRun) ctx.log.output(joinDoneText(controlPlane, stackedEtcd));
-    if (rt.dryRun) reportDryRun(rt.host, rt.log);
-    rt.log.event({ type: 'result', ts: rt.log.ts(), command: 'join', ok: true, data: { controlPlane, dryRun: rt.dryRun, nodeName: ctx.cfg.join.nodeRegistration.name } });
-  } catch (err) {
-    rt.log.event({ type: 'result', ts: rt.log.ts(), command: 'join', ok: false, error: errorData(err) });
-    throw err;
-  } finally {
-    for (const c of ctx?.state.clients ?? []) c.close();
-    await rt.reporter.close();
-  }
+  await runWorkflow<ResolvedJoinConfig, JoinCtx>({
+    command: 'join',
+    runtime: { lock: 'join' },
+    resolveConfig: (now) => resolveJoin(request, now),
+    dryRunOf: (cfg) => cfg.join.dryRun === true,
+    buildContext: async (rt, cfg) => joinContext(request.flags, rt, realJoinDeps(opts.deps), cfg),
+    run: async (ctx, rt) => {
+      for (const w of ctx.cfg.warnings) ctx.log.warn(w, { prefix: 'config' });
+      await runPhases(joinPhases(), ctx, { filter: request.filter, skip: ctx.cfg.join.skipPhases });
+      const controlPlane = ctx.cfg.join.controlPlane !== undefined;
+      const stackedEtcd = (await ctx.state.cluster?.catch(() => undefined))?.init.cluster.etcd.mode === 'local';
+      if (!request.single && !rt.dryRun) ctx.log.output(joinDoneText(controlPlane, stackedEtcd));
+      return { controlPlane, dryRun: rt.dryRun, nodeName: ctx.cfg.join.nodeRegistration.name };
+    },
+  }, request.flags, env);
 }
 
 /** Resolves the join configuration once; `join` and every `join phase …` build it the same way. */
 export async function buildJoinContext(request: Pick<WorkflowRequest, 'flags' | 'positionals'>, rt: Runtime, deps: JoinDeps): Promise<JoinCtx> {
+  return joinContext(request.flags, rt, deps, await resolveJoin(request, rt.startTime));
+}
+
+/** The configuration of `join` from --config, the flags and the endpoint (read before the seams exist). */
+async function resolveJoin(request: Pick<WorkflowRequest, 'flags' | 'positionals'>, now: Date): Promise<ResolvedJoinConfig> {
   const flags: FlagValues = request.flags;
   const configPath = flags.config as string | undefined;
   const configText = await readConfigFile(configPath);
   const address = defaultRouteAddress();
   const endpoint = request.positionals[0];
-  const cfg = resolveJoinConfig({
+  return resolveJoinConfig({
     ...(configText !== undefined ? { configText } : {}),
     ...(configPath !== undefined ? { configPath } : {}),
     ...(endpoint !== undefined ? { apiServerEndpoint: endpoint } : {}),
     flags,
-    env: { hostname: nodeHostname(), ...(address ? { defaultAdvertiseAddress: address } : {}), now: rt.startTime },
+    env: { hostname: nodeHostname(), ...(address ? { defaultAdvertiseAddress: address } : {}), now },
   });
+}
+
+function joinContext(flags: FlagValues, rt: Runtime, deps: JoinDeps, cfg: ResolvedJoinConfig): JoinCtx {
   return {
     host: rt.host,
+    api: rt.api,
     log: rt.log,
     dryRun: rt.dryRun,
     clock: () => new Date(),

@@ -1,6 +1,7 @@
 import { FLAG_NAMES, type FlagValues } from '../cli/flags.js';
 import type { WorkflowRequest, WorkflowSpec } from '../cli/workflow-command.js';
 import { resolveResetConfig } from '../config/load.js';
+import type { ResolvedResetConfig } from '../config/types.js';
 import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
 import { nodeHostname } from '../host/network.js';
 import { validateTree, type Phase } from '../engine/phase.js';
@@ -12,9 +13,8 @@ import { removeEtcdMemberPhase } from '../phases/reset/remove-etcd-member.js';
 import { resetPreflightPhase } from '../phases/reset/preflight.js';
 import { updateClusterStatusPhase } from '../phases/reset/update-cluster-status.js';
 import type { ResetCtx } from './context.js';
-import { reportDryRun } from './dry-run-report.js';
-import { errorData } from './init.js';
-import { createRuntime, readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
+import { readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
+import { runWorkflow } from './run-workflow.js';
 
 /** kubeadm 1.20's reset phases, in its order. */
 export function resetPhases(): Phase<ResetCtx>[] {
@@ -39,34 +39,40 @@ export function resetWorkflow(env: CommandEnv, opts: ResetWorkflowOptions = {}):
 }
 
 export async function runReset(request: WorkflowRequest, env: CommandEnv, opts: ResetWorkflowOptions = {}): Promise<void> {
-  const rt = await createRuntime(request.flags, env, { plain: true, lock: 'reset' });
-  let ctx: ResetCtx | undefined;
-  try {
-    ctx = await buildResetContext(request.flags, rt, realResetDeps(env.io.stdin, opts.deps));
-    for (const w of ctx.cfg.warnings) ctx.log.warn(w, { prefix: 'config' });
-    await runPhases(resetPhases(), ctx, { filter: request.filter, skip: ctx.cfg.reset.skipPhases });
-    if (rt.dryRun) reportDryRun(rt.host, rt.log);
-    rt.log.event({ type: 'result', ts: rt.log.ts(), command: 'reset', ok: true, data: { dryRun: rt.dryRun } });
-  } catch (err) {
-    rt.log.event({ type: 'result', ts: rt.log.ts(), command: 'reset', ok: false, error: errorData(err) });
-    throw err;
-  } finally {
-    for (const c of ctx?.state.clients ?? []) c.close();
-    await rt.reporter.close();
-  }
+  await runWorkflow<ResolvedResetConfig, ResetCtx>({
+    command: 'reset',
+    runtime: { plain: true, lock: 'reset' },
+    resolveConfig: (now) => resolveReset(request.flags, now),
+    dryRunOf: (cfg) => cfg.reset.dryRun === true,
+    buildContext: async (rt, cfg) => resetContext(request.flags, rt, realResetDeps(env.io.stdin, opts.deps), cfg),
+    run: async (ctx, rt) => {
+      for (const w of ctx.cfg.warnings) ctx.log.warn(w, { prefix: 'config' });
+      await runPhases(resetPhases(), ctx, { filter: request.filter, skip: ctx.cfg.reset.skipPhases });
+      return { dryRun: rt.dryRun };
+    },
+  }, request.flags, env);
 }
 
 export async function buildResetContext(flags: FlagValues, rt: Runtime, deps: ResetDeps): Promise<ResetCtx> {
+  return resetContext(flags, rt, deps, await resolveReset(flags, rt.startTime));
+}
+
+/** The configuration of `reset` from --config and the flags (read before the seams exist). */
+async function resolveReset(flags: FlagValues, now: Date): Promise<ResolvedResetConfig> {
   const configPath = flags.config as string | undefined;
   const configText = await readConfigFile(configPath);
-  const cfg = resolveResetConfig({
+  return resolveResetConfig({
     ...(configText !== undefined ? { configText } : {}),
     ...(configPath !== undefined ? { configPath } : {}),
     flags,
-    env: { hostname: nodeHostname(), now: rt.startTime },
+    env: { hostname: nodeHostname(), now },
   });
+}
+
+function resetContext(flags: FlagValues, rt: Runtime, deps: ResetDeps, cfg: ResolvedResetConfig): ResetCtx {
   return {
     host: rt.host,
+    api: rt.api,
     log: rt.log,
     dryRun: rt.dryRun,
     clock: () => new Date(),

@@ -4,6 +4,7 @@ import { TsadmError } from '../errors.js';
 import { DryRunHost } from '../host/dry-run-host.js';
 import type { Host } from '../host/host.js';
 import { acquireMachineLock, type MachineLock } from '../host/lock.js';
+import { createApiSeam, type ApiSeam } from '../kube/seam.js';
 import { RootedHost } from '../host/rooted-host.js';
 import type { Reporter } from '../log/events.js';
 import { JsonReporter } from '../log/json-reporter.js';
@@ -21,9 +22,11 @@ export interface CommandEnv {
   readonly logFile?: () => LogFileSettings | undefined;
 }
 
-/** The seams of one command run, chosen once from the flags. */
+/** The seams of one command run, chosen once from the flags (and the config file's dryRun). */
 export interface Runtime {
   readonly host: Host;
+  /** How phases reach the cluster; the command closes it (and every client) when it ends. */
+  readonly api: ApiSeam;
   readonly log: PhaseLogger;
   readonly reporter: Reporter;
   readonly verbosity: number;
@@ -42,6 +45,13 @@ export interface RuntimeOptions {
   readonly lock?: string;
   /** Plain lines even on a terminal (a command that asks a question, like reset's confirmation). */
   readonly plain?: boolean;
+  /**
+   * A dry run asked for by the configuration (v1beta4 `dryRun: true`), read before the seams
+   * are chosen; --dry-run and --plan make one too.
+   */
+  readonly dryRun?: boolean;
+  /** When the command started (default: now). */
+  readonly startTime?: Date;
 }
 
 export async function createRuntime(flags: FlagValues, env: CommandEnv, options: RuntimeOptions = {}): Promise<Runtime> {
@@ -58,7 +68,7 @@ export async function createRuntime(flags: FlagValues, env: CommandEnv, options:
     throw new TsadmError('E_USAGE', '--plan-without-keys needs --plan <file>', { hint: 'e.g. --dry-run --plan plan.json --plan-without-keys' });
   }
   // A plan is made by a dry run: --plan implies --dry-run, so it can never change the machine.
-  const dryRun = flags['dry-run'] === true || planFile !== undefined;
+  const dryRun = flags['dry-run'] === true || planFile !== undefined || options.dryRun === true;
   const host = dryRun ? new DryRunHost(rooted) : rooted;
   // Opened before the lock is taken, so a bad --log-file cannot leave the lock held.
   const logFileSettings = env.logFile?.();
@@ -79,14 +89,14 @@ export async function createRuntime(flags: FlagValues, env: CommandEnv, options:
   const base = logFile ? teeToLogFile(shown, logFile, verbosity) : shown;
   // Every command closes its reporter in a `finally`: the lock goes with it.
   const locked: Reporter = lock ? { emit: (e) => base.emit(e), close: async () => { try { await base.close(); } finally { lock.release(); } } } : base;
-  const startTime = new Date();
+  const startTime = options.startTime ?? new Date();
   // --plan: the plan is written from the dry-run journal when the command closes its reporter.
   const reporter = planFile !== undefined && host instanceof DryRunHost
     ? new PlanReporter(locked, host.journal, { file: planFile, keys: flags['plan-without-keys'] !== true, rootfs: root, startTime })
     : locked;
   const log = new PhaseLogger(reporter);
   if (host instanceof DryRunHost) host.journal.currentPhase = () => log.phase;
-  return { host, log, reporter, verbosity, json, dryRun, startTime, ...(lock ? { lock } : {}) };
+  return { host, api: createApiSeam(host, dryRun), log, reporter, verbosity, json, dryRun, startTime, ...(lock ? { lock } : {}) };
 }
 
 /** The listr2 task view only on an interactive terminal at the default verbosity (not in CI). */

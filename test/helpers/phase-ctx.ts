@@ -5,6 +5,9 @@ import type { Reporter, TsadmEvent } from '../../src/log/events.js';
 import { profileFor } from '../../src/versions/resolve.js';
 import type { ResolvedInitConfig } from '../../src/config/types.js';
 import type { InitCtx } from '../../src/workflows/context.js';
+import { createApiSeam, type ApiSeam } from '../../src/kube/seam.js';
+import { newPkiRunState } from '../../src/phases/certs/run-state.js';
+import { newPatchCache } from '../../src/patches/run.js';
 
 /** Collects events so tests can assert on what a phase reported. */
 export class MemoryReporter implements Reporter {
@@ -18,8 +21,11 @@ export class MemoryReporter implements Reporter {
   }
 }
 
-/** An InitCtx over a temp root (or a dry-run overlay of it) for phase tests. */
-export function initCtxFor(cfg: ResolvedInitConfig, root: string, opts: { dryRun?: boolean; now?: Date } = {}): { ctx: InitCtx; reporter: MemoryReporter } {
+/**
+ * An InitCtx over a temp root (or a dry-run overlay of it) for phase tests. Its API seam opens
+ * the kubeconfigs under the root, as a run's would; `api` puts a test's own seam in its place.
+ */
+export function initCtxFor(cfg: ResolvedInitConfig, root: string, opts: { dryRun?: boolean; now?: Date; api?: ApiSeam } = {}): { ctx: InitCtx; reporter: MemoryReporter } {
   const reporter = new MemoryReporter();
   const rooted = new RootedHost(root);
   const host = opts.dryRun ? new DryRunHost(rooted) : rooted;
@@ -27,6 +33,7 @@ export function initCtxFor(cfg: ResolvedInitConfig, root: string, opts: { dryRun
   const log = new PhaseLogger(reporter, () => now);
   const ctx: InitCtx = {
     host,
+    api: opts.api ?? createApiSeam(host, opts.dryRun ?? false),
     log,
     dryRun: opts.dryRun ?? false,
     clock: () => new Date(),
@@ -43,7 +50,7 @@ export function initCtxFor(cfg: ResolvedInitConfig, root: string, opts: { dryRun
       skipCertificateKeyPrint: false,
       flags: {},
     },
-    state: {},
+    state: { pki: newPkiRunState(), patches: newPatchCache() },
   };
   return { ctx, reporter };
 }

@@ -17,7 +17,7 @@ import { showJoinCommandPhase } from '../../src/phases/cluster/show-join-command
 import { uploadCertsPhase } from '../../src/phases/cluster/upload-certs.js';
 import { decryptBytes } from '../../src/phases/cluster/upload-certs-render.js';
 import { uploadConfigPhase } from '../../src/phases/cluster/upload-config.js';
-import { kubeFor } from '../../src/phases/cluster/api.js';
+import { clusterApi } from '../../src/phases/cluster/api.js';
 import { fixtureText } from '../helpers/kubeadm-fixtures.js';
 
 /**
@@ -242,7 +242,7 @@ describeWithApiServer('init API phases on a real cluster', () => {
 
   test('mark-control-plane waits for a Node that registers late, bounded', async () => {
     const { ctx, reporter } = ctxFor(config());
-    const api = await kubeFor(ctx);
+    const api = await clusterApi(ctx);
     setTimeout(() => void server.request('POST', '/api/v1/nodes', { auth: 'admin', body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'cp-late', labels: { 'kubernetes.io/hostname': 'cp-late' } } } }), 800);
     const input = { nodeName: 'cp-late', labels: ['node-role.kubernetes.io/control-plane'], taints: [], logStyle: 'list' as const, patchNode: { timeoutMs: 15_000, intervalMs: 200, ready: () => true } };
     await expect(markControlPlane(api, input, ctx.log)).resolves.toBe('patched');
@@ -287,7 +287,7 @@ describeWithApiServer('init API phases on a real cluster', () => {
     });
     try {
       const { ctx } = initCtxFor(config('v1.30.14'), modernRoot.dir);
-      const api = await kubeFor(ctx);
+      const api = await clusterApi(ctx);
       const crb = await server.request('GET', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/kubeadm:cluster-admins', { auth: 'admin' });
       expect(crb.status).toBe(200);
       expect(crb.body.subjects).toEqual([{ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'kubeadm:cluster-admins' }]);
@@ -302,7 +302,7 @@ describeWithApiServer('init API phases on a real cluster', () => {
     const modernRoot = tempRoot({ '/etc/kubernetes/admin.conf': { content: server.clientKubeconfig('kubernetes-admin', 'kubeadm:cluster-admins'), mode: 0o600 } });
     try {
       const { ctx } = initCtxFor(config('v1.30.14'), modernRoot.dir);
-      await expect(kubeFor(ctx)).rejects.toMatchObject({ code: 'E_PRECONDITION', message: 'admin.conf may not create the kubeadm:cluster-admins ClusterRoleBinding and super-admin.conf is not usable' });
+      await expect(clusterApi(ctx)).rejects.toMatchObject({ code: 'E_PRECONDITION', message: 'admin.conf may not create the kubeadm:cluster-admins ClusterRoleBinding and super-admin.conf is not usable' });
     } finally {
       modernRoot.cleanup();
     }

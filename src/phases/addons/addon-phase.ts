@@ -1,6 +1,6 @@
 import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
-import { kubeFor } from '../cluster/api.js';
+import { clusterApi } from '../cluster/api.js';
 import { controlPlaneEndpointFor } from '../kubeconfig/endpoint.js';
 import { ensureCoredns } from './coredns.js';
 import { clusterDnsIp } from '../../config/component-defaults.js';
@@ -23,7 +23,7 @@ export const corednsAddonPhase: Phase<InitCtx> = {
   skipIf: (ctx) => (ctx.cfg.cluster.dns.disabled ? 'the DNS addon is disabled in the ClusterConfiguration (dns.disabled)' : undefined),
   async run(ctx) {
     const { cluster } = ctx.cfg;
-    await ensureCoredns(await kubeFor(ctx), {
+    await ensureCoredns(await clusterApi(ctx), {
       versions: ctx.versions,
       image: corednsImage(cluster, ctx.versions),
       dnsDomain: cluster.networking.dnsDomain,
@@ -49,7 +49,7 @@ export const kubeProxyAddonPhase: Phase<InitCtx> = {
       versions: ctx.versions,
     });
     for (const w of warnings) ctx.log.warn(w, { prefix: 'addons' });
-    await ensureKubeProxy(await kubeFor(ctx), {
+    await ensureKubeProxy(await clusterApi(ctx), {
       config,
       server: controlPlaneEndpointFor(cluster.controlPlaneEndpoint, init.localAPIEndpoint).url,
       sign: !componentConfigs.userKubeProxy,

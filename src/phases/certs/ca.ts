@@ -11,7 +11,6 @@ import { signCertificate } from '../../pki/sign.js';
 import type { Certificate } from '../../pki/certificate.js';
 import type { CertRow } from './cert-table.js';
 import type { PkiCtx } from './context.js';
-import { keyPoolFor } from './run-state.js';
 import { readPair } from './load.js';
 import { pkiFiles, type PkiFiles } from './paths.js';
 import { caSerial, caValidity } from './validity.js';
@@ -64,7 +63,7 @@ export async function ensureCA(ctx: PkiCtx, row: CertRow): Promise<void> {
   }
   const { subject } = row.config(ctx.cfg, ctx.versions);
   const files = pkiFiles(ctx.cfg.cluster.certificatesDir, row.baseName);
-  const pair = orphan ? orphanKeyPair(ctx, files, orphan) : await keyPoolFor(ctx).take(`certs/${row.name}`, ctx.cfg.cluster.encryptionAlgorithm);
+  const pair = orphan ? orphanKeyPair(ctx, files, orphan) : await ctx.state.pki.keys.take(`certs/${row.name}`, ctx.cfg.cluster.encryptionAlgorithm);
   const cert = signCertificate(
     { subject, serial: caSerial(ctx.versions), ...caValidity({ ...ctx, cluster: ctx.cfg.cluster }), isCA: true, extKeyUsage: [], dnsNames: [], ipAddresses: [] },
     pair.publicKey,

@@ -3,6 +3,7 @@ import type { Host } from '../../host/host.js';
 import type { Logger } from '../../log/events.js';
 import type { VersionProfile } from '../../versions/table.js';
 import type { InitOptions } from '../../workflows/context.js';
+import type { PkiRunState } from './run-state.js';
 
 /** What the certs and kubeconfig phases read from the run (InitCtx satisfies it). */
 export interface PkiCtx {
@@ -12,4 +13,5 @@ export interface PkiCtx {
   readonly versions: VersionProfile;
   readonly startTime: Date;
   readonly options: Pick<InitOptions, 'csrOnly' | 'csrDir' | 'kubeconfigDir'>;
+  readonly state: { readonly pki: PkiRunState };
 }

@@ -11,7 +11,6 @@ import type { CertConfig, CertRow } from './cert-table.js';
 import type { PkiCtx } from './context.js';
 import { readPrivateKey } from './load.js';
 import { csrPath, keyPath } from './paths.js';
-import { keyPoolFor } from './run-state.js';
 
 /** `announce: false` drops the "instead of certificate" line (`certs generate-csr` makes only CSRs). */
 export async function ensureCsr(ctx: PkiCtx, row: CertRow, want: CertConfig, opts: { announce?: boolean } = {}): Promise<void> {
@@ -33,7 +32,7 @@ export async function ensureCsr(ctx: PkiCtx, row: CertRow, want: CertConfig, opt
     ctx.log.info(`Using the existing "${row.baseName}" CSR`);
     return;
   }
-  const pair = await keyPoolFor(ctx).take(`certs/${row.name}`, ctx.cfg.cluster.encryptionAlgorithm);
+  const pair = await ctx.state.pki.keys.take(`certs/${row.name}`, ctx.cfg.cluster.encryptionAlgorithm);
   const csr = createCsr({ subject: want.subject, dnsNames: want.altNames.dnsNames, ipAddresses: want.altNames.ipAddresses }, pair.privateKey);
   ctx.log.info(`Generating "${row.baseName}" key and CSR`);
   await ctx.host.writeFile(keyFile, encodePrivateKeyPem(pair.privateKey), { mode: MODES.key, kind: 'private-key', description: `"${row.baseName}" private key` });

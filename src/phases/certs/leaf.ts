@@ -17,7 +17,6 @@ import type { PkiCtx } from './context.js';
 import { ensureCsr } from './csr-only.js';
 import { readPair } from './load.js';
 import { csrPath, pkiFiles, type PkiFiles } from './paths.js';
-import { keyPoolFor } from './run-state.js';
 import { leafValidity } from './validity.js';
 import { writeCertOnly, writeKeyAndCert } from './write.js';
 
@@ -73,7 +72,7 @@ async function issue(ctx: PkiCtx, row: CertRow, files: PkiFiles, want: CertConfi
       hint: `sign the "${row.baseName}" certificate with your CA and place it at ${files.cert} with its key ${files.key} (--csr-only writes the key and a CSR), or provide ${ca.keyFile}`,
     });
   }
-  const pair = orphanKey ? orphanKeyPair(ctx, files, orphanKey) : await keyPoolFor(ctx).take(`certs/${row.name}`, ctx.cfg.cluster.encryptionAlgorithm);
+  const pair = orphanKey ? orphanKeyPair(ctx, files, orphanKey) : await ctx.state.pki.keys.take(`certs/${row.name}`, ctx.cfg.cluster.encryptionAlgorithm);
   const issued = signCertificate({
     subject: want.subject,
     serial: randomSerial(),

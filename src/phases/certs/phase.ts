@@ -14,7 +14,6 @@ import { CERT_ROWS, SA_BASE_NAME, type CertRow } from './cert-table.js';
 import type { PkiCtx } from './context.js';
 import { ensureLeaf } from './leaf.js';
 import { prefetchCertKeys } from './prefetch.js';
-import { groupStateFor } from './run-state.js';
 import { ensureServiceAccountKey } from './sa.js';
 import { verifyCertificate, verifyServiceAccountKey } from './verify.js';
 
@@ -25,7 +24,7 @@ import { verifyCertificate, verifyServiceAccountKey } from './verify.js';
  * generates keys it will not use.
  */
 async function beginLeaf(ctx: PkiCtx, name: string): Promise<void> {
-  const state = groupStateFor(ctx, 'certs');
+  const state = ctx.state.pki.certs;
   if (!state.announced) {
     state.announced = true;
     ctx.log.info(`Using certificateDir folder "${ctx.cfg.cluster.certificatesDir}"`);

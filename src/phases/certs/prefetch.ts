@@ -7,7 +7,6 @@ import { normalizePath } from '../../engine/selection.js';
 import { CERT_ROWS, SA_BASE_NAME, certRow, type CertRow } from './cert-table.js';
 import type { PkiCtx } from './context.js';
 import { keyPath, pkiFiles } from './paths.js';
-import { keyPoolFor } from './run-state.js';
 
 /** Phase names of the certs group in run order. */
 export const CERT_PHASE_ORDER: readonly string[] = [...CERT_ROWS.map((r) => r.name), SA_BASE_NAME];
@@ -21,7 +20,7 @@ export async function prefetchCertKeys(ctx: PkiCtx, fromName: string): Promise<s
   const start = CERT_PHASE_ORDER.indexOf(fromName);
   const names = CERT_PHASE_ORDER.slice(Math.max(start, 0)).filter((n) => !isSkipped(ctx.cfg.init.skipPhases, 'certs', n));
   const wanted = await Promise.all(names.map(async (name) => ((await needsKey(ctx, name)) ? name : undefined)));
-  const pool = keyPoolFor(ctx);
+  const pool = ctx.state.pki.keys;
   const started = wanted.filter((n): n is string => n !== undefined);
   for (const name of started) pool.prefetch(`certs/${name}`, ctx.cfg.cluster.encryptionAlgorithm);
   return started;

@@ -1,7 +1,6 @@
 /**
- * State of one command run shared by the leaves of a phase group (certs, kubeconfig), kept
- * outside the context so the context stays a plain value: keyed by the context object, it
- * lives exactly as long as the run.
+ * State of one command run shared by the leaves of the certs and kubeconfig groups. It lives on
+ * the run's context (InitCtx.state.pki), so it lasts exactly as long as the run.
  */
 import { KeyPool } from './key-pool.js';
 
@@ -14,32 +13,17 @@ export interface GroupRunState {
   prefetched: boolean;
 }
 
-interface RunState {
-  readonly pool: KeyPool;
-  readonly groups: Map<string, GroupRunState>;
+export interface PkiRunState {
+  /** Keys generated ahead of need (see key-pool.ts). */
+  readonly keys: KeyPool;
+  readonly certs: GroupRunState;
+  readonly kubeconfig: GroupRunState;
 }
 
-const runs = new WeakMap<object, RunState>();
-
-function stateOf(ctx: object): RunState {
-  let state = runs.get(ctx);
-  if (!state) {
-    state = { pool: new KeyPool(), groups: new Map() };
-    runs.set(ctx, state);
-  }
-  return state;
+export function newPkiRunState(): PkiRunState {
+  return { keys: new KeyPool(), certs: newGroupRunState(), kubeconfig: newGroupRunState() };
 }
 
-export function keyPoolFor(ctx: object): KeyPool {
-  return stateOf(ctx).pool;
-}
-
-export function groupStateFor(ctx: object, group: string): GroupRunState {
-  const groups = stateOf(ctx).groups;
-  let state = groups.get(group);
-  if (!state) {
-    state = { ran: [], announced: false, prefetched: false };
-    groups.set(group, state);
-  }
-  return state;
+function newGroupRunState(): GroupRunState {
+  return { ran: [], announced: false, prefetched: false };
 }

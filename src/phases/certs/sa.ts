@@ -9,7 +9,6 @@ import { encodePrivateKeyPem, encodePublicKeyPem, sameKey } from '../../pki/keys
 import type { PkiCtx } from './context.js';
 import { readPrivateKey, readPublicKey } from './load.js';
 import { keyPath, pkiFiles, publicKeyPath } from './paths.js';
-import { keyPoolFor } from './run-state.js';
 import { SA_BASE_NAME } from './cert-table.js';
 
 /**
@@ -41,7 +40,7 @@ export async function ensureServiceAccountKey(ctx: PkiCtx, opts: { evenWithExter
     ctx.log.info(`Using the existing "${SA_BASE_NAME}" key`);
     return;
   }
-  const pair = await keyPoolFor(ctx).take(`certs/${SA_BASE_NAME}`, ctx.cfg.cluster.encryptionAlgorithm);
+  const pair = await ctx.state.pki.keys.take(`certs/${SA_BASE_NAME}`, ctx.cfg.cluster.encryptionAlgorithm);
   ctx.log.info(`Generating "${SA_BASE_NAME}" key and public key`);
   await ctx.host.writeFile(keyFile, encodePrivateKeyPem(pair.privateKey), { mode: MODES.key, kind: 'private-key', description: 'service-account signing key' });
   await writePublicKey(ctx, pubFile, encodePublicKeyPem(pair.publicKey));

@@ -2,45 +2,27 @@ import path from 'node:path';
 import { KUBECONFIG_FILES } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
 import { isForbidden } from '../../kube/errors.js';
-import { openKubeApi } from '../../kube/open.js';
 import { DEFAULT_RETRY } from '../../kube/retry.js';
 import type { KubeApi } from '../../kube/types.js';
 import type { InitCtx } from '../../workflows/context.js';
 import { clusterRoleBinding, group } from './rbac.js';
 
 /**
- * The API client of an init run, opened once per context from --kubeconfig (admin.conf by
- * default). Kept in a WeakMap rather than on the context because InitCtx has no API seam yet;
- * `useKubeApi` lets tests (or a future ctx.api) supply one.
+ * The API client of an init run, from --kubeconfig (admin.conf by default), through the run's
+ * API seam (ctx.api: opened on first use, closed when the run ends). From 1.29 the first open
+ * also makes sure admin.conf has rights (the kubeadm:cluster-admins binding).
  */
-const clients = new WeakMap<object, Promise<KubeApi>>();
-
-export function useKubeApi(ctx: object, api: KubeApi): void {
-  clients.set(ctx, Promise.resolve(api));
-}
-
-export function kubeFor(ctx: InitCtx): Promise<KubeApi> {
-  let api = clients.get(ctx);
-  if (!api) {
-    api = openInitApi(ctx);
-    clients.set(ctx, api);
-    api.catch(() => clients.delete(ctx)); // a failed open is retried by the next phase
-  }
-  return api;
-}
-
-async function openInitApi(ctx: InitCtx): Promise<KubeApi> {
-  const retry = { ...DEFAULT_RETRY, deadlineMs: ctx.cfg.init.timeouts.kubernetesAPICallMs };
-  const open = (kubeconfigPath: string): Promise<KubeApi> =>
-    openKubeApi({ host: ctx.host, kubeconfigPath, log: ctx.log, dryRun: ctx.dryRun, retry });
-  const api = await open(ctx.options.kubeconfigPath);
+export function clusterApi(ctx: InitCtx): Promise<KubeApi> {
+  const options = { log: ctx.log, retry: { ...DEFAULT_RETRY, deadlineMs: ctx.cfg.init.timeouts.kubernetesAPICallMs } };
   const defaultAdmin = ctx.options.kubeconfigPath === path.posix.join(ctx.options.kubeconfigDir, KUBECONFIG_FILES.admin);
-  if (ctx.versions.kubeconfig.superAdmin && defaultAdmin) {
-    await ensureClusterAdminsBinding(api, () => open(path.posix.join(ctx.options.kubeconfigDir, KUBECONFIG_FILES.superAdmin)));
-  }
-  return api;
+  const superAdminPath = path.posix.join(ctx.options.kubeconfigDir, KUBECONFIG_FILES.superAdmin);
+  return ctx.api.open({ path: ctx.options.kubeconfigPath }, {
+    ...options,
+    ...(ctx.versions.kubeconfig.superAdmin && defaultAdmin
+      ? { prepare: (api: KubeApi) => ensureClusterAdminsBinding(api, () => ctx.api.open({ path: superAdminPath }, options)) }
+      : {}),
+  });
 }
-
 /** ClusterRoleBinding kubeadm:cluster-admins → cluster-admin, for admin.conf's group (1.29+). */
 export function clusterAdminsBinding() {
   return clusterRoleBinding('kubeadm:cluster-admins', 'cluster-admin', [group('kubeadm:cluster-admins')]);
@@ -67,9 +49,6 @@ export async function ensureClusterAdminsBinding(admin: KubeApi, openSuperAdmin:
       hint: 'create super-admin.conf (tsadm init phase kubeconfig super-admin) or bind group kubeadm:cluster-admins to cluster-admin yourself',
     });
   }
-  try {
-    await superAdmin.ensure(clusterAdminsBinding());
-  } finally {
-    superAdmin.close();
-  }
+  // Closed with the run's API seam, like every client.
+  await superAdmin.ensure(clusterAdminsBinding());
 }

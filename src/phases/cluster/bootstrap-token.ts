@@ -8,7 +8,7 @@ import { parseRfc3339 } from '../../token/rfc3339.js';
 import { tokenToSecret, TOKEN_NAMESPACE } from '../../token/secret.js';
 import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
-import { clusterAdminsBinding, kubeFor } from './api.js';
+import { clusterAdminsBinding, clusterApi } from './api.js';
 import { CLUSTER_INFO_CM, KUBE_PUBLIC, clusterInfoConfigMap, clusterInfoKubeconfig, clusterInfoRbac, nodeBootstrapRbac } from './bootstrap-token-render.js';
 import { controlPlaneEndpointFor } from '../kubeconfig/endpoint.js';
 
@@ -83,7 +83,7 @@ export const bootstrapTokenPhase: Phase<InitCtx> = {
     if (!caPem) {
       throw new TsadmError('E_PRECONDITION', `the cluster CA certificate ${caPath} does not exist`, { hint: 'run `tsadm init phase certs ca` first' });
     }
-    const api = await kubeFor(ctx);
+    const api = await clusterApi(ctx);
     await bootstrapToken(api, {
       tokens: ctx.cfg.init.bootstrapTokens,
       server: controlPlaneEndpointFor(ctx.cfg.cluster.controlPlaneEndpoint, ctx.cfg.init.localAPIEndpoint).url,

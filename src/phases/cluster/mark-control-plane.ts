@@ -4,7 +4,7 @@ import type { KubeApi, NodeMutation, PatchNodeOptions, Taint } from '../../kube/
 import type { VersionProfile } from '../../versions/table.js';
 import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
-import { kubeFor } from './api.js';
+import { clusterApi } from './api.js';
 import { PATCH_NODE_OPTIONS } from './node-patch.js';
 
 /**
@@ -77,7 +77,7 @@ export const markControlPlanePhase: Phase<InitCtx> = {
   example: '  # Applies control-plane label and taint to the current node, functionally equivalent to what executed by tsadm init.\n  tsadm init phase mark-control-plane --config config.yaml\n\n  # Applies control-plane label and taint to a specific node\n  tsadm init phase mark-control-plane --node-name myNode',
   flags: ['config', 'kubeconfig', 'node-name'],
   async run(ctx) {
-    const api = await kubeFor(ctx);
+    const api = await clusterApi(ctx);
     await markControlPlane(api, {
       nodeName: ctx.cfg.init.nodeRegistration.name,
       labels: ctx.versions.controlPlane.markLabels,

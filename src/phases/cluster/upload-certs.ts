@@ -1,12 +1,12 @@
 import { DEFAULTS } from '../../constants.js';
 import type { Logger } from '../../log/events.js';
+import { NO_RETRY } from '../../kube/retry.js';
 import type { KubeApi } from '../../kube/types.js';
 import { generateToken, type RandomSource } from '../../token/bootstrap-token.js';
 import { tokenToSecret } from '../../token/secret.js';
 import type { CheckFinding, Phase } from '../../engine/phase.js';
-import { openCheckApi } from '../../verify/api.js';
 import type { InitCtx } from '../../workflows/context.js';
-import { kubeFor } from './api.js';
+import { clusterApi } from './api.js';
 import {
   KUBEADM_CERTS_SECRET, PROXY_TOKEN_DESCRIPTION, certFilesToUpload, decodeCertificateKey, generateCertificateKey, kubeadmCertsRbac, kubeadmCertsSecret,
   secretControllerRef,
@@ -44,18 +44,16 @@ export async function uploadCerts(api: KubeApi, input: UploadCertsInput, log: Pi
 /** upload-certs renews its Secret on every run by design: the exit check is that the Secret is there. */
 async function verifyUploadedCerts(ctx: InitCtx): Promise<CheckFinding[]> {
   if (!ctx.options.uploadCerts) return [{ check: 'upload-certs', ok: true, warning: true, detail: 'not applicable without --upload-certs' }];
-  const api = await openCheckApi(ctx);
-  try {
-    if (!(await api.healthz())) return [{ check: `Secret ${KUBE_SYSTEM}/${KUBEADM_CERTS_SECRET}`, ok: true, warning: true, detail: `not checked: the cluster at ${api.server} does not answer` }];
-    const secret = await api.get('Secret', KUBEADM_CERTS_SECRET, KUBE_SYSTEM);
-    const known = ctx.cfg.init.certificateKey !== '';
-    return [
-      { check: `Secret ${KUBE_SYSTEM}/${KUBEADM_CERTS_SECRET}`, ok: secret !== undefined, detail: secret ? 'present' : 'missing' },
-      ...(known ? [] : [{ check: 'certificate key', ok: false, detail: 'not known to this run (init made it up): upload again to get one' }]),
-    ];
-  } finally {
-    api.close();
-  }
+  // Read-only, once (no retries: a check reports "does not answer" instead of waiting), through
+  // the run's API seam, which the check command closes.
+  const api = await ctx.api.open({ path: ctx.options.kubeconfigPath }, { log: ctx.log, retry: NO_RETRY });
+  if (!(await api.healthz())) return [{ check: `Secret ${KUBE_SYSTEM}/${KUBEADM_CERTS_SECRET}`, ok: true, warning: true, detail: `not checked: the cluster at ${api.server} does not answer` }];
+  const secret = await api.get('Secret', KUBEADM_CERTS_SECRET, KUBE_SYSTEM);
+  const known = ctx.cfg.init.certificateKey !== '';
+  return [
+    { check: `Secret ${KUBE_SYSTEM}/${KUBEADM_CERTS_SECRET}`, ok: secret !== undefined, detail: secret ? 'present' : 'missing' },
+    ...(known ? [] : [{ check: 'certificate key', ok: false, detail: 'not known to this run (init made it up): upload again to get one' }]),
+  ];
 }
 
 export const uploadCertsPhase: Phase<InitCtx> = {
@@ -75,7 +73,7 @@ export const uploadCertsPhase: Phase<InitCtx> = {
     ctx.state.certificateKey = certificateKey;
     const files = new Map<string, Buffer | undefined>();
     for (const f of certFilesToUpload(ctx.cfg.cluster.certificatesDir, ctx.cfg.cluster.etcd)) files.set(f.key, await ctx.host.readFile(f.path));
-    const api = await kubeFor(ctx);
+    const api = await clusterApi(ctx);
     await uploadCerts(api, { certificateKey, files, now: ctx.clock() }, ctx.log);
     if (!ctx.options.skipCertificateKeyPrint) {
       // The user asked for --upload-certs without --skip-certificate-key-print: the key is the output.

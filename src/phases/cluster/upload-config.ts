@@ -5,7 +5,7 @@ import type { VersionProfile } from '../../versions/table.js';
 import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
 import { usesNodeLocalCriSocket } from '../kubelet/settings.js';
-import { kubeFor } from './api.js';
+import { clusterApi } from './api.js';
 import { PATCH_NODE_OPTIONS } from './node-patch.js';
 import { clusterConfigurationYaml, kubeletConfigurationYaml, nodeCriSocket } from './sources.js';
 import {
@@ -75,7 +75,7 @@ export const uploadConfigPhase: Phase<InitCtx> = {
       example: '  # Uploads the configuration of your cluster\n  tsadm init phase upload-config kubeadm --config=myConfig.yaml',
       flags: ['config', 'kubeconfig'],
       async run(ctx) {
-        const api = await kubeFor(ctx);
+        const api = await clusterApi(ctx);
         const { nodeRegistration, localAPIEndpoint } = ctx.cfg.init;
         await uploadKubeadmConfig(api, {
           clusterConfigurationYaml: clusterConfigurationYaml(ctx),
@@ -93,7 +93,7 @@ export const uploadConfigPhase: Phase<InitCtx> = {
       example: '  # Upload the kubelet configuration from the kubeadm Config file to a ConfigMap in the cluster.\n  tsadm init phase upload-config kubelet --config kubeadm.yaml',
       flags: ['config', 'kubeconfig', 'cri-socket', 'node-name'],
       async run(ctx) {
-        const api = await kubeFor(ctx);
+        const api = await clusterApi(ctx);
         await uploadKubeletConfig(api, {
           versions: ctx.versions,
           kubeletConfigurationYaml: await kubeletConfigurationYaml(ctx),

@@ -41,6 +41,8 @@ export async function runEtcdJoin(ctx: JoinCtx): Promise<void> {
   await ctx.host.mkdir(cluster.etcd.dataDir, MODES.etcdDataDir);
   const client = await etcdClientForCluster(ctx);
   let members: readonly EtcdMember[] = await etcdCall(() => client.memberList(), 'list the etcd members');
+  // The etcd client has no dry-run variant (docs/decisions.md, decision 3): a dry run neither waits
+  // for this node's kubelet nor adds the member; it plans with the member it would add.
   if (!memberByPeerURL(members, peerURL) && !ctx.dryRun && view.versions.controlPlane.etcdEphemeralStorage) {
     await waitForEphemeralStorage(ctx, nodeName);
   }
@@ -60,6 +62,7 @@ export async function runEtcdJoin(ctx: JoinCtx): Promise<void> {
   const pod = renderEtcdPod(staticPodConfigFromInit(view.cfg), view.versions, { initialCluster });
   const manifest = await patchedManifest(view, 'etcd', pod, init.patches?.directory, view.versions);
   await writeManifest(view, 'etcd', manifest);
+  // No member was added and no etcd started: nothing to wait for.
   if (ctx.dryRun) return;
   const { retries, intervalMs } = ctx.deps.etcdHealthChecks;
   client.addEndpoint(etcdClientURL(advertise));

@@ -11,7 +11,6 @@ import { ensureCA, loadCA } from '../certs/ca.js';
 import { CERT_ROWS } from '../certs/cert-table.js';
 import { ensureLeaf } from '../certs/leaf.js';
 import { pkiFiles } from '../certs/paths.js';
-import { keyPoolFor } from '../certs/run-state.js';
 import { prefetchCertKeys } from '../certs/prefetch.js';
 import { ensureServiceAccountKey } from '../certs/sa.js';
 import { runControlPlaneComponent } from '../controlplane/phase.js';
@@ -59,7 +58,7 @@ async function runKubeconfigs(ctx: JoinCtx): Promise<void> {
   view.log.info(`Using kubeconfig folder "${view.options.kubeconfigDir}"`);
   const rows = KUBECONFIG_ROWS.filter((r) => JOIN_KUBECONFIGS.includes(r.name));
   // Keys for the missing files are generated together (in the background), not one by one.
-  const pool = keyPoolFor(view);
+  const pool = view.state.pki.keys;
   for (const row of rows) if (!(await ctx.host.stat(kubeconfigPath(view, row)))) pool.prefetch(`kubeconfig/${row.name}`, view.cfg.cluster.encryptionAlgorithm);
   for (const row of rows) await ensureKubeconfig(view, row);
 }

@@ -3,27 +3,17 @@ import type { Discovery } from '../../config/types.js';
 import { EtcdClient } from '../../etcd-client/client.js';
 import type { EtcdTls } from '../../etcd-client/transport.js';
 import { discover, type DiscoverDeps, type JoinDiscovery } from '../../join/discover.js';
-import { DryRunKubeApi } from '../../kube/dry-run-api.js';
-import type { ApiLog } from '../../kube/api-log.js';
-import { RestKubeApi } from '../../kube/rest-api.js';
-import { DEFAULT_RETRY, NO_RETRY } from '../../kube/retry.js';
-import { transportFromKubeconfig, type RestTransport } from '../../kube/transport.js';
-import type { KubeApi } from '../../kube/types.js';
 import type { Logger } from '../../log/events.js';
 import type { SystemProbe } from '../preflight/check.js';
 import { realSystem } from '../preflight/system.js';
 import { localAddressTowards } from './local-address.js';
 
 /**
- * The seams of a join run: how discovery, API clients, etcd clients and the machine's facts are
+ * The seams of a join run beyond the host and the API (ctx.api): how discovery, etcd clients and the machine's facts are
  * obtained. The defaults are the real ones; tests swap what they cannot provide for real.
  */
 export interface JoinDeps {
   discover(d: Discovery, log: DiscoverDeps['log']): Promise<JoinDiscovery>;
-  /** An API client for a kubeconfig (dry-run: reads pass through, writes are listed). */
-  openApi(kubeconfigText: string, source: string, log: ApiLog, dryRun: boolean): Promise<KubeApi>;
-  /** Raw requests with a kubeconfig's credentials (for the few reads KubeApi has no kind for: etcd Pods). */
-  openTransport(kubeconfigText: string, source: string): Promise<RestTransport>;
   etcdClient(endpoints: readonly string[], tls: EtcdTls): EtcdClient;
   readonly system: SystemProbe;
   /** The machine's hostname as kubeadm sees it (lowercased). */
@@ -41,14 +31,6 @@ export interface JoinDeps {
 export function realJoinDeps(overrides: Partial<JoinDeps> = {}): JoinDeps {
   return {
     discover: (d, log) => discover(d, { log }),
-    openApi: async (text, source, log, dryRun) => {
-      if (dryRun) {
-        const transport = await transportFromKubeconfig(text, source, 5000).catch(() => undefined);
-        return new DryRunKubeApi(transport ? new RestKubeApi(transport, { retry: NO_RETRY }) : undefined, log);
-      }
-      return new RestKubeApi(await transportFromKubeconfig(text, source), { log, retry: DEFAULT_RETRY });
-    },
-    openTransport: (text, source) => transportFromKubeconfig(text, source),
     etcdClient: (endpoints, tls) => new EtcdClient(endpoints, { tls }),
     system: realSystem,
     hostname: () => osHostname().trim().toLowerCase(),

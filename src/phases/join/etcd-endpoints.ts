@@ -4,9 +4,10 @@ import { TsadmError, errorMessage } from '../../errors.js';
 import { EtcdClient } from '../../etcd-client/client.js';
 import { EtcdRequestError } from '../../etcd-client/transport.js';
 import { etcdClientURL, etcdTlsFromDir } from '../../etcd-client/urls.js';
+import { NO_RETRY } from '../../kube/retry.js';
 import type { JoinCtx } from '../../workflows/context.js';
 import { ETCD_ADVERTISE_CLIENT_URLS_ANNOTATION } from '../etcd/render.js';
-import { clusterConfig } from './state.js';
+import { clusterConfig, joinApiOptions } from './state.js';
 
 /**
  * Where the stacked etcd members listen (kubeadm's etcdutil.NewFromCluster): the annotation the
@@ -29,20 +30,16 @@ export function endpointsFromClusterStatus(clusterStatusYaml: string | undefined
   }
 }
 
-const POD_LIST_PATH = '/api/v1/namespaces/kube-system/pods';
-
+/** One quick look (no retries): the caller polls. */
 async function listEtcdPodEndpoints(ctx: JoinCtx): Promise<string[]> {
   const file = `${KUBERNETES_DIR}/${KUBECONFIG_FILES.admin}`;
   const text = (await ctx.host.readFile(file))?.toString('utf8');
   if (text === undefined) return [];
-  const transport = await ctx.deps.openTransport(text, file);
   try {
-    const res = await transport.request({ method: 'GET', path: POD_LIST_PATH, query: { labelSelector: 'component=etcd,tier=control-plane' }, timeoutMs: 10_000 });
-    return res.status === 200 ? endpointsFromPods(res.body) : [];
+    const api = await ctx.api.open({ text, source: file }, { ...joinApiOptions(ctx), retry: NO_RETRY, requestTimeoutMs: 10_000 });
+    return endpointsFromPods({ items: await api.list('Pod', 'kube-system', { labelSelector: 'component=etcd,tier=control-plane' }) });
   } catch {
     return [];
-  } finally {
-    transport.close();
   }
 }
 

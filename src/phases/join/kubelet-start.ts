@@ -24,7 +24,7 @@ import { CRI_SOCKET_ANNOTATION } from '../cluster/upload-config-render.js';
 import { assertKubeletFilesWritable, prepareKubeletFiles, writeKubeletFilesAndRestart, type KubeletSettings, type PreparedKubelet } from '../kubelet/settings.js';
 import type { JoinClusterConfig } from './cluster-config.js';
 import { DISCOVERY_FLAGS } from './flags.js';
-import { bootstrapApi, clusterConfig, discovery } from './state.js';
+import { bootstrapApi, clusterConfig, discovery, joinApiOptions } from './state.js';
 import { waitForTlsBootstrap } from './tls-bootstrap.js';
 
 export const BOOTSTRAP_KUBELET_CONF = `${KUBERNETES_DIR}/${KUBECONFIG_FILES.bootstrapKubelet}`;
@@ -142,6 +142,7 @@ export async function runJoinKubeletStart(ctx: JoinCtx): Promise<void> {
       await host.writeFile(join.caCertPath, (await discovery(ctx)).caPem, { mode: MODES.certificate, kind: 'certificate', description: 'cluster CA certificate (from discovery)' });
     }
     await writeKubeletFilesAndRestart(ctx, order);
+    // The kubelet was not started: a dry run cannot wait for its TLS bootstrap (decision 3).
     if (ctx.dryRun) {
       log.info('Would wait for the kubelet to perform the TLS Bootstrap, then for the Node to register');
       return;
@@ -167,8 +168,7 @@ async function afterKubeletStart(ctx: JoinCtx, nodeName: string, settings: Kubel
   });
   ctx.log.debug(`the kubelet wrote ${KUBELET_CONF} after ${formatDuration(Date.now() - started)}`);
   const text = (await ctx.host.readFile(KUBELET_CONF))?.toString('utf8') ?? '';
-  const api = await ctx.deps.openApi(text, KUBELET_CONF, ctx.log, ctx.dryRun);
-  ctx.state.clients.push(api);
+  const api = await ctx.api.open({ text, source: KUBELET_CONF }, joinApiOptions(ctx));
   const socket = settings.criSocket;
   try {
     // Waits for the kubelet to register the Node (kubeadm's PatchNode waits the same way).

@@ -2,30 +2,25 @@ import { KUBECONFIG_FILES, KUBERNETES_DIR } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
 import { detectCriSocket } from '../../host/cri.js';
 import { bootstrapKubeconfig, type JoinDiscovery } from '../../join/discover.js';
+import type { ApiOpenOptions } from '../../kube/seam.js';
 import type { KubeApi } from '../../kube/types.js';
 import type { PhaseLogger } from '../../log/logger.js';
-import type { InitCtx, JoinCtx } from '../../workflows/context.js';
+import type { InitCtx, JoinCtx, JoinRunState } from '../../workflows/context.js';
 import { profileFor } from '../../versions/resolve.js';
+import { newPatchCache } from '../../patches/run.js';
+import { newPkiRunState } from '../certs/run-state.js';
 import { buildJoinClusterConfig, fetchClusterConfigTexts, storedKubernetesVersion, type JoinClusterConfig } from './cluster-config.js';
 
-/**
- * What the phases of one join run share, computed on first use and kept (kubeadm's joinData
- * getters): discovery runs once, when the first phase needs it, and nothing is written before
- * it succeeded; the cluster's configuration is read once with the bootstrap credentials.
- */
-export interface JoinRunState {
-  discovery?: Promise<JoinDiscovery>;
-  bootstrapApi?: Promise<KubeApi>;
-  cluster?: Promise<JoinClusterConfig>;
-  adminApi?: Promise<KubeApi>;
-  /** Init-shaped views of this node for the shared renderers, one per log prefix. */
-  readonly views: Map<string, InitCtx>;
-  /** Clients to close when the command ends. */
-  readonly clients: KubeApi[];
+export function newJoinRunState(): JoinRunState {
+  return { views: new Map(), patches: newPatchCache() };
 }
 
-export function newJoinRunState(): JoinRunState {
-  return { views: new Map(), clients: [] };
+/**
+ * How join opens its clients: read from files or discovery (never recorded in a --plan: join's
+ * plan holds files only), a dry run tries the cluster for 5 s.
+ */
+export function joinApiOptions(ctx: JoinCtx): ApiOpenOptions {
+  return { log: ctx.log, dryRunRequestTimeoutMs: 5000 };
 }
 
 export function discovery(ctx: JoinCtx): Promise<JoinDiscovery> {
@@ -37,9 +32,7 @@ export function discovery(ctx: JoinCtx): Promise<JoinDiscovery> {
 export function bootstrapApi(ctx: JoinCtx): Promise<KubeApi> {
   ctx.state.bootstrapApi ??= (async () => {
     const disc = await discovery(ctx);
-    const api = await ctx.deps.openApi(bootstrapKubeconfig(disc, 'kubernetes'), 'the TLS bootstrap credentials', ctx.log, ctx.dryRun);
-    ctx.state.clients.push(api);
-    return api;
+    return ctx.api.open({ text: bootstrapKubeconfig(disc, 'kubernetes'), source: 'the TLS bootstrap credentials' }, joinApiOptions(ctx));
   })();
   return ctx.state.bootstrapApi;
 }
@@ -81,9 +74,7 @@ export function adminApi(ctx: JoinCtx): Promise<KubeApi> {
         hint: 'it is written by `tsadm join phase control-plane-prepare kubeconfig`; run that phase first',
       });
     }
-    const api = await ctx.deps.openApi(text, file, ctx.log, ctx.dryRun);
-    ctx.state.clients.push(api);
-    return api;
+    return ctx.api.open({ text, source: file }, joinApiOptions(ctx));
   })();
   ctx.state.adminApi.catch(() => { ctx.state.adminApi = undefined; });
   return ctx.state.adminApi;
@@ -99,6 +90,7 @@ export async function initView(ctx: JoinCtx, prefix: string): Promise<InitCtx> {
   const cluster = await clusterConfig(ctx);
   const view: InitCtx = {
     host: ctx.host,
+    api: ctx.api,
     log: prefixedLogger(ctx.log, prefix),
     dryRun: ctx.dryRun,
     clock: ctx.clock,
@@ -115,7 +107,7 @@ export async function initView(ctx: JoinCtx, prefix: string): Promise<InitCtx> {
       skipCertificateKeyPrint: true,
       flags: ctx.flags,
     },
-    state: {},
+    state: { pki: newPkiRunState(), patches: ctx.state.patches },
   };
   ctx.state.views.set(prefix, view);
   return view;

@@ -17,7 +17,6 @@ import { loadCA } from '../certs/ca.js';
 import { certRow } from '../certs/cert-table.js';
 import type { PkiCtx } from '../certs/context.js';
 import { pkiFiles } from '../certs/paths.js';
-import { keyPoolFor } from '../certs/run-state.js';
 import { leafValidity } from '../certs/validity.js';
 import { controlPlaneEndpointURL, localAPIEndpointURL } from './endpoint.js';
 import type { KubeconfigRow } from './kubeconfig-table.js';
@@ -119,7 +118,7 @@ export async function ensureKubeconfig(ctx: PkiCtx, row: KubeconfigRow): Promise
       hint: `provide ${file} with a client certificate for CN=${identity.commonName} signed by your CA, or provide ${ca.keyFile}`,
     });
   }
-  const pair = await keyPoolFor(ctx).take(`kubeconfig/${row.name}`, ctx.cfg.cluster.encryptionAlgorithm);
+  const pair = await ctx.state.pki.keys.take(`kubeconfig/${row.name}`, ctx.cfg.cluster.encryptionAlgorithm);
   const client = signCertificate({
     subject: identity,
     serial: randomSerial(),

@@ -8,7 +8,6 @@
 import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
 import type { PkiCtx } from '../certs/context.js';
-import { groupStateFor } from '../certs/run-state.js';
 import { resolveControlPlaneEndpoint } from './endpoint.js';
 import { ensureKubeconfig } from './ensure.js';
 import { KUBECONFIG_ROWS, type KubeconfigRow } from './kubeconfig-table.js';
@@ -16,7 +15,7 @@ import { prefetchKubeconfigKeys } from './prefetch.js';
 
 /** Once per run: the folder line, the endpoint warning; from the second file on, keys for the rest. */
 async function beginLeaf(ctx: PkiCtx, name: string): Promise<void> {
-  const state = groupStateFor(ctx, 'kubeconfig');
+  const state = ctx.state.pki.kubeconfig;
   if (!state.announced) {
     state.announced = true;
     ctx.log.info(`Using kubeconfig folder "${ctx.options.kubeconfigDir}"`);

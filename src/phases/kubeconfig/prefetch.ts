@@ -2,7 +2,6 @@
 import { isSkipped } from '../certs/prefetch.js';
 import type { PkiCtx } from '../certs/context.js';
 import { pkiFiles } from '../certs/paths.js';
-import { keyPoolFor } from '../certs/run-state.js';
 import { kubeconfigPath } from './ensure.js';
 import { KUBECONFIG_ROWS } from './kubeconfig-table.js';
 
@@ -13,7 +12,7 @@ export async function prefetchKubeconfigKeys(ctx: PkiCtx, fromName: string): Pro
   const rows = KUBECONFIG_ROWS.slice(start).filter((r) => (r.exists?.(ctx.versions) ?? true) && !isSkipped(ctx.cfg.init.skipPhases, 'kubeconfig', r.name));
   const missing = await Promise.all(rows.map(async (r) => ((await ctx.host.stat(kubeconfigPath(ctx, r))) ? undefined : r.name)));
   const names = missing.filter((n): n is string => n !== undefined);
-  const pool = keyPoolFor(ctx);
+  const pool = ctx.state.pki.keys;
   for (const name of names) pool.prefetch(`kubeconfig/${name}`, ctx.cfg.cluster.encryptionAlgorithm);
   return names;
 }

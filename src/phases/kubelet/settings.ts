@@ -20,7 +20,7 @@ import { isJsonObject, type JsonObject } from '../../manifest/json.js';
 import { imageRef } from '../../manifest/static-pod.js';
 import { toKubeYaml } from '../../yaml/write.js';
 import { KUBELET_CONFIG_PATCH_TARGET, patchTargetsFor } from '../../patches/filename.js';
-import { patchTarget } from '../../patches/run.js';
+import { patchTarget, type PatchCache } from '../../patches/run.js';
 import { untyped } from '../../patches/schema.js';
 import type { VersionProfile } from '../../versions/table.js';
 import { KUBELET_CONFIG_API_VERSION, renderKubeletConfig, type KubeletConfigInput } from './config.js';
@@ -144,6 +144,8 @@ interface KubeletStartCtx {
   readonly host: Host;
   readonly log: Logger;
   readonly dryRun: boolean;
+  /** The run's --patches cache (src/patches/run.ts). */
+  readonly state: { readonly patches: PatchCache };
 }
 
 interface PrepareKubeletInput extends Omit<KubeletSettingsInput, 'hostFacts'> {

@@ -25,6 +25,7 @@ export interface WaitPhaseOptions {
   readonly progressEveryMs?: number;
 }
 
+/** A dry run started nothing to wait for (docs/decisions.md, decisions 3 and 17; kubeadm's dry-run waiter skips too). */
 const dryRunSkip = (what: string) => (ctx: InitCtx): string | undefined => (ctx.dryRun ? `dry run: would wait for ${what}` : undefined);
 
 export function makeWaitControlPlanePhase(opts: WaitPhaseOptions = {}): Phase<InitCtx> {

@@ -32,6 +32,7 @@ async function unmountKubeletDir(ctx: ResetCtx): Promise<boolean> {
     const r = await ctx.host.exec('umount', [point], { mutating: true, timeoutMs: 30_000 });
     if (r.exitCode !== 0) ctx.log.warn(`failed to unmount ${point}: ${(r.stderr || r.stdout).trim()}`, { prefix: 'reset' });
   }
+  // The umounts above were only listed (the host is a dry-run host): nothing changed to re-check.
   if (ctx.dryRun) return true;
   const left = mountsUnder(await ctx.deps.readMounts(), real);
   if (left.length > 0) {
@@ -52,6 +53,7 @@ async function removeContainers(ctx: ResetCtx): Promise<void> {
     const cri = await ctx.deps.connectCri(ctx.host.resolve(socketPath(socket)));
     try {
       const sandboxes = await cri.listPodSandboxes();
+      // The CRI client has no dry-run variant: list what would go instead of removing it.
       if (ctx.dryRun) {
         ctx.log.info(`Would remove ${sandboxes.length} pod sandbox(es) through ${socket}`, { prefix: 'reset' });
         return;

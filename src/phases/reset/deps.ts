@@ -4,20 +4,14 @@ import readline from 'node:readline';
 import { connectCri, type CriClient } from '../../host/cri-client.js';
 import { EtcdClient } from '../../etcd-client/client.js';
 import type { EtcdTls } from '../../etcd-client/transport.js';
-import type { ApiLog } from '../../kube/api-log.js';
-import { DryRunKubeApi } from '../../kube/dry-run-api.js';
-import { RestKubeApi } from '../../kube/rest-api.js';
-import { NO_RETRY, type RetryPolicy } from '../../kube/retry.js';
-import { transportFromKubeconfig } from '../../kube/transport.js';
-import type { KubeApi } from '../../kube/types.js';
+import type { RetryPolicy } from '../../kube/retry.js';
 import type { SystemProbe } from '../preflight/check.js';
 import { realSystem } from '../preflight/system.js';
 
-/** The seams of a reset run; the defaults are the real machine. */
+/** The seams of a reset run beyond the host and the API (ctx.api); the defaults are the real machine. */
 export interface ResetDeps {
   /** One line of the user's answer; undefined when there is no input to read (closed stdin). */
   confirm(): Promise<string | undefined>;
-  openApi(kubeconfigText: string, source: string, log: ApiLog, dryRun: boolean): Promise<KubeApi>;
   etcdClient(endpoints: readonly string[], tls: EtcdTls): EtcdClient;
   connectCri(endpoint: string): Promise<CriClient>;
   /** /proc/mounts of the machine (mount points are real paths, i.e. under --rootfs). */
@@ -43,18 +37,11 @@ export function readAnswer(stdin: NodeJS.ReadableStream): Promise<string | undef
 }
 
 // A reset that cannot reach the API server must not hang on it: short, bounded retries.
-const RESET_RETRY: RetryPolicy = { initialDelayMs: 250, maxDelayMs: 2000, factor: 2, deadlineMs: 15_000 };
+export const RESET_RETRY: RetryPolicy = { initialDelayMs: 250, maxDelayMs: 2000, factor: 2, deadlineMs: 15_000 };
 
 export function realResetDeps(stdin: NodeJS.ReadableStream, overrides: Partial<ResetDeps> = {}): ResetDeps {
   return {
     confirm: () => readAnswer(stdin),
-    openApi: async (text, source, log, dryRun) => {
-      if (dryRun) {
-        const transport = await transportFromKubeconfig(text, source, 5000).catch(() => undefined);
-        return new DryRunKubeApi(transport ? new RestKubeApi(transport, { retry: NO_RETRY }) : undefined, log);
-      }
-      return new RestKubeApi(await transportFromKubeconfig(text, source, 10_000), { log, retry: RESET_RETRY });
-    },
     // etcd refuses to remove a member while any member joined less than 5 s ago ("unhealthy
     // cluster", strict reconfig check): up to ~30 s of retries, as kubeadm's backoff allows.
     etcdClient: (endpoints, tls) => new EtcdClient(endpoints, { tls, attempts: 10 }),

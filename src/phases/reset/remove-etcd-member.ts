@@ -34,6 +34,7 @@ export async function runRemoveEtcdMember(ctx: ResetCtx): Promise<void> {
       ctx.log.info('This is the only remaining etcd member in the etcd cluster, skip removing it', { prefix: 'etcd', verbosity: 1 });
       return;
     }
+    // The etcd client has no dry-run variant (docs/decisions.md, decision 3): say what would go.
     if (ctx.dryRun) {
       ctx.log.info(`Would remove etcd member "${me.name}" (${me.peerURLs.join(',')}, id ${me.id})`, { prefix: 'reset' });
       return;

@@ -3,18 +3,12 @@ import yaml from 'js-yaml';
 import { KUBECONFIG_FILES, KUBERNETES_DIR, MANIFESTS_DIR } from '../../constants.js';
 import { parseCertificatePem } from '../../pki/certificate.js';
 import type { KubeApi } from '../../kube/types.js';
-import type { ResetCtx } from '../../workflows/context.js';
+import type { ResetCtx, ResetRunState } from '../../workflows/context.js';
+import { RESET_RETRY } from './deps.js';
 import { parseEtcdManifest, type LocalEtcdMember } from './etcd-manifest.js';
 
-/** What the reset phases of one run share, read once. */
-export interface ResetRunState {
-  etcd?: Promise<LocalEtcdMember | undefined>;
-  adminApi?: Promise<KubeApi | undefined>;
-  readonly clients: KubeApi[];
-}
-
 export function newResetRunState(): ResetRunState {
-  return { clients: [] };
+  return {};
 }
 
 export const ETCD_MANIFEST = path.posix.join(MANIFESTS_DIR, 'etcd.yaml');
@@ -45,9 +39,8 @@ export function adminApi(ctx: ResetCtx): Promise<KubeApi | undefined> {
       return undefined;
     }
     try {
-      const api = await ctx.deps.openApi(text, file, ctx.log, ctx.dryRun);
-      ctx.state.clients.push(api);
-      return api;
+      // A reset that cannot reach the API server must not hang on it: short, bounded retries.
+      return await ctx.api.open({ text, source: file }, { log: ctx.log, retry: RESET_RETRY, requestTimeoutMs: 10_000, dryRunRequestTimeoutMs: 5000 });
     } catch (err) {
       ctx.log.warn(`could not use ${file}: ${(err as Error).message}`, { prefix: 'reset' });
       return undefined;

@@ -3,7 +3,7 @@ import { MemoryReporter } from '../../helpers/phase-ctx.js';
 import { PhaseLogger } from '../../../src/log/logger.js';
 import { DryRunKubeApi } from '../../../src/kube/dry-run-api.js';
 import { ApiError } from '../../../src/kube/errors.js';
-import { openKubeApi } from '../../../src/kube/open.js';
+import { createApiSeam } from '../../../src/kube/seam.js';
 import { RestKubeApi } from '../../../src/kube/rest-api.js';
 import { NO_RETRY } from '../../../src/kube/retry.js';
 import { transportFromKubeconfig } from '../../../src/kube/transport.js';
@@ -19,7 +19,7 @@ describeWithApiServer('RestKubeApi on a real API server', () => {
     server = await startApiServer();
     reporter = new MemoryReporter();
     const log = new PhaseLogger(reporter);
-    api = await openKubeApi({ host: { readFile: async () => Buffer.from(server.adminKubeconfig) }, kubeconfigPath: '/etc/kubernetes/admin.conf', log, dryRun: false });
+    api = await createApiSeam({ readFile: async () => Buffer.from(server.adminKubeconfig) }, false).open({ path: '/etc/kubernetes/admin.conf' }, { log });
   }, 120_000);
   afterAll(async () => {
     api?.close();
@@ -27,6 +27,26 @@ describeWithApiServer('RestKubeApi on a real API server', () => {
   }, 30_000);
 
   const objectEvents = () => reporter.events.filter((e) => e.type === 'object');
+
+  test('objects tsadm writes name it as their field manager (User-Agent tsadm/…)', async () => {
+    await api.ensure({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'who-wrote-me', namespace: 'default' }, data: { k: 'v' } });
+    const raw = await server.request('GET', '/api/v1/namespaces/default/configmaps/who-wrote-me', { auth: 'admin' });
+    const managers = (raw.body.metadata.managedFields as Array<{ manager: string; operation: string }>).map((f) => `${f.manager} ${f.operation}`);
+    expect(managers).toEqual(['tsadm Update']);
+  });
+
+  test('Pods are listed by label (join finds the etcd members by their static pods)', async () => {
+    const pod = (name: string, labels: Record<string, string>) => ({
+      apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'kube-system', labels, annotations: { 'kubeadm.kubernetes.io/etcd.advertise-client-urls': `https://${name}:2379` } },
+      spec: { automountServiceAccountToken: false, containers: [{ name: 'c', image: 'registry.invalid/c' }] },
+    });
+    // Service-account admission looks up the Pod's account (no controller-manager makes it here).
+    await api.ensure({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'kube-system' } });
+    expect((await server.request('POST', '/api/v1/namespaces/kube-system/pods', { auth: 'admin', body: pod('etcd-a', { component: 'etcd', tier: 'control-plane' }) })).status).toBe(201);
+    expect((await server.request('POST', '/api/v1/namespaces/kube-system/pods', { auth: 'admin', body: pod('other', { component: 'other', tier: 'control-plane' }) })).status).toBe(201);
+    const listed = await api.list('Pod', 'kube-system', { labelSelector: 'component=etcd,tier=control-plane' });
+    expect(listed.map((p) => p.metadata.name)).toEqual(['etcd-a']);
+  });
 
   test('ensure: create, then unchanged (no write), then update only when different', async () => {
     const cm: ConfigMapObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ensure-me', namespace: 'default', labels: { a: '1' } }, data: { k: 'v' } };
@@ -134,9 +154,9 @@ describeWithApiServer('RestKubeApi on a real API server', () => {
     expect(err.hint).toMatch(/admin kubeconfig/);
   });
 
-  test('openKubeApi without a kubeconfig: E_PRECONDITION naming the file', async () => {
+  test('the API seam without a kubeconfig: E_PRECONDITION naming the file', async () => {
     const log = new PhaseLogger(new MemoryReporter());
-    const err = (await openKubeApi({ host: { readFile: async () => undefined }, kubeconfigPath: '/etc/kubernetes/admin.conf', log, dryRun: false }).catch((e: unknown) => e)) as Error & { code: string };
+    const err = (await createApiSeam({ readFile: async () => undefined }, false).open({ path: '/etc/kubernetes/admin.conf' }, { log }).catch((e: unknown) => e)) as Error & { code: string };
     expect(err.code).toBe('E_PRECONDITION');
     expect(err.message).toBe("couldn't read the kubeconfig /etc/kubernetes/admin.conf: no such file");
   });

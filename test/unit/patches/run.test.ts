@@ -7,12 +7,12 @@ const targets = [...STATIC_POD_PATCH_TARGETS];
 
 describe('patchTarget', () => {
   test('under --rootfs a relative directory is taken from the root, and notices are logged once', async () => {
-    const { patchTarget } = await import('../../../src/patches/run.js');
+    const { newPatchCache, patchTarget } = await import('../../../src/patches/run.js');
     const root = tempRoot({ '/p/etcd+merge.yaml': 'metadata: {labels: {x: "1"}}\n' });
     try {
       const messages: string[] = [];
       const log = { info: (m: string) => messages.push(m), warn: () => undefined, debug: () => undefined, output: () => undefined, event: () => undefined };
-      const ctx = { host: new RootedHost(root.dir), log };
+      const ctx = { host: new RootedHost(root.dir), log, state: { patches: newPatchCache() } };
       const doc = { metadata: { name: 'etcd' } };
       expect(await patchTarget(ctx, 'p', 'etcd', targets, doc, POD_PATCH_SCHEMA)).toEqual({ metadata: { name: 'etcd', labels: { x: '1' } } });
       expect(await patchTarget(ctx, 'p', 'kube-apiserver', targets, doc, POD_PATCH_SCHEMA)).toBe(doc);

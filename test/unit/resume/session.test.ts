@@ -2,6 +2,7 @@
  * --resume and the phases' own declarations: a phase that always runs is never skipped, one
  * trusted once passed is, and one with an exit check is run again when that check fails.
  */
+import { createApiSeam, type ApiSeam } from '../../../src/kube/seam.js';
 import type { CheckFinding, Phase } from '../../../src/engine/phase.js';
 import { runPhases } from '../../../src/engine/runner.js';
 import { RootedHost } from '../../../src/host/rooted-host.js';
@@ -11,7 +12,7 @@ import { exitCheckOf } from '../../../src/verify/exit-check.js';
 import { MemoryReporter } from '../../helpers/phase-ctx.js';
 import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
 
-type Ctx = { readonly host: RootedHost; readonly log: PhaseLogger; readonly dryRun: boolean };
+type Ctx = { readonly host: RootedHost; readonly api: ApiSeam; readonly log: PhaseLogger; readonly dryRun: boolean };
 
 let root: TempRoot;
 beforeEach(() => {
@@ -21,7 +22,7 @@ afterEach(() => root.cleanup());
 
 async function runTree(tree: Phase<Ctx>[], resume: boolean): Promise<{ ran: string[]; skipped: string[] }> {
   const reporter = new MemoryReporter();
-  const ctx: Ctx = { host: new RootedHost(root.dir), log: new PhaseLogger(reporter), dryRun: false };
+  const ctx: Ctx = { host: new RootedHost(root.dir), api: createApiSeam(new RootedHost(root.dir), false), log: new PhaseLogger(reporter), dryRun: false };
   const session = await startResumableRun(ctx, { command: 'init', resume, inputs: () => ({}), verify: (path, phase, c) => exitCheckOf(path, phase)?.(c) });
   await runPhases(tree, ctx, { filter: [], skip: [], hooks: session.hooks });
   await session.complete();

@@ -5,7 +5,7 @@ import { describeWithApiServer, KUBE_BIN_DIR, startApiServer, type TestApiServer
 import { MemoryReporter } from '../../helpers/phase-ctx.js';
 import { PhaseLogger } from '../../../src/log/logger.js';
 import { DryRunKubeApi } from '../../../src/kube/dry-run-api.js';
-import { openKubeApi } from '../../../src/kube/open.js';
+import { createApiSeam } from '../../../src/kube/seam.js';
 import type { ConfigMapObject, KubeApi, SecretObject } from '../../../src/kube/types.js';
 import { clusterInfoConfigMap, clusterInfoKubeconfig } from '../../../src/phases/cluster/bootstrap-token-render.js';
 import { tokenCreate, tokenDelete, tokenList } from '../../../src/token/commands.js';
@@ -28,7 +28,7 @@ describeWithApiServer('token commands on a real cluster', () => {
 
   beforeAll(async () => {
     server = await startApiServer({ controllers: ['bootstrapsigner'] });
-    api = await openKubeApi({ host: { readFile: async () => Buffer.from(server.adminKubeconfig) }, kubeconfigPath: '/etc/kubernetes/admin.conf', log: new PhaseLogger(new MemoryReporter()), dryRun: false });
+    api = await createApiSeam({ readFile: async () => Buffer.from(server.adminKubeconfig) }, false).open({ path: '/etc/kubernetes/admin.conf' }, { log: new PhaseLogger(new MemoryReporter()) });
     // cluster-info as the bootstrap-token phase writes it, for the bootstrapsigner to sign.
     await api.ensure(clusterInfoConfigMap(clusterInfoKubeconfig(server.url, server.caPem)));
   }, 120_000);
@@ -159,7 +159,7 @@ describeWithApiServer('token commands on a real cluster', () => {
 
   test('dry-run create sends nothing', async () => {
     const reporter = new MemoryReporter();
-    const reader = await openKubeApi({ host: { readFile: async () => Buffer.from(server.adminKubeconfig) }, kubeconfigPath: '/x', log: new PhaseLogger(reporter), dryRun: true });
+    const reader = await createApiSeam({ readFile: async () => Buffer.from(server.adminKubeconfig) }, true).open({ path: '/x' }, { log: new PhaseLogger(reporter) });
     expect(reader).toBeInstanceOf(DryRunKubeApi);
     await tokenCreate({ ...defaults, token: 'gggggg.0123456789abcdef' }, reader, log);
     expect(await api.get('Secret', 'bootstrap-token-gggggg', 'kube-system')).toBeUndefined();

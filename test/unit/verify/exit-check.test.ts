@@ -2,6 +2,7 @@
  * The one notion of a phase's exit check that `tsadm check` and `init --resume` share: declared
  * on the phase (verify, noExitCheck), otherwise "running it again would change nothing".
  */
+import { createApiSeam, type ApiSeam } from '../../../src/kube/seam.js';
 import { flatten, type CheckFinding, type Phase, type PhaseAt } from '../../../src/engine/phase.js';
 import { RootedHost } from '../../../src/host/rooted-host.js';
 import { PhaseLogger } from '../../../src/log/logger.js';
@@ -12,13 +13,13 @@ import { profileFor } from '../../../src/versions/resolve.js';
 import { MemoryReporter } from '../../helpers/phase-ctx.js';
 import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
 
-type Ctx = { readonly host: RootedHost; readonly log: PhaseLogger; readonly dryRun: boolean };
+type Ctx = { readonly host: RootedHost; readonly api: ApiSeam; readonly log: PhaseLogger; readonly dryRun: boolean };
 
 let root: TempRoot;
 let ctx: Ctx;
 beforeEach(() => {
   root = tempRoot();
-  ctx = { host: new RootedHost(root.dir), log: new PhaseLogger(new MemoryReporter()), dryRun: false };
+  ctx = { host: new RootedHost(root.dir), api: createApiSeam(new RootedHost(root.dir), false), log: new PhaseLogger(new MemoryReporter()), dryRun: false };
 });
 afterEach(() => root.cleanup());
 

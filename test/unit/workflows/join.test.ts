@@ -11,11 +11,12 @@ import path from 'node:path';
 import { describeWithApiServer, startApiServer, type TestApiServer } from '../../helpers/apiserver.js';
 import { MemoryReporter, initCtxFor } from '../../helpers/phase-ctx.js';
 import { fixtureInitConfig } from '../../helpers/config-fixture.js';
+import { runCli } from '../../helpers/cli.js';
 import { runCerts, verifyWith, sanLine } from '../../helpers/pki-test-utils.js';
 import { PhaseLogger } from '../../../src/log/logger.js';
 import { RootedHost } from '../../../src/host/rooted-host.js';
 import { DryRunHost } from '../../../src/host/dry-run-host.js';
-import { openKubeApi } from '../../../src/kube/open.js';
+import { createApiSeam } from '../../../src/kube/seam.js';
 import type { KubeApi, NodeObject } from '../../../src/kube/types.js';
 import { bootstrapToken } from '../../../src/phases/cluster/bootstrap-token.js';
 import { uploadKubeadmConfig, uploadKubeletConfig } from '../../../src/phases/cluster/upload-config.js';
@@ -58,7 +59,7 @@ describeWithApiServer('join against a real API server', () => {
     process.env.TSADM_SERVICE_MANAGER = path.join(bin, 'service-manager');
     server = await startApiServer({ controllers: ['bootstrapsigner'] });
     const log = new PhaseLogger(new MemoryReporter());
-    admin = await openKubeApi({ host: { readFile: async () => Buffer.from(server.adminKubeconfig) }, kubeconfigPath: '/etc/kubernetes/admin.conf', log, dryRun: false });
+    admin = await createApiSeam({ readFile: async () => Buffer.from(server.adminKubeconfig) }, false).open({ path: '/etc/kubernetes/admin.conf' }, { log });
     await bootstrapToken(admin, {
       tokens: [{ token: TOKEN, description: 'test', ttlMs: 3600_000, usages: ['signing', 'authentication'], groups: ['system:bootstrappers:kubeadm:default-node-token'] }],
       server: server.url, caPem: Buffer.from(server.caPem), clusterAdmins: false, skipTokenPrint: true, now: new Date(),
@@ -86,7 +87,8 @@ describeWithApiServer('join against a real API server', () => {
     const reporter = new MemoryReporter();
     const rooted = new RootedHost(root);
     const log = new PhaseLogger(reporter);
-    return { reporter, rt: { host: dryRun ? new DryRunHost(rooted) : rooted, log, reporter, verbosity: 0, json: false, dryRun, startTime: new Date() } };
+    const host = dryRun ? new DryRunHost(rooted) : rooted;
+    return { reporter, rt: { host, api: createApiSeam(host, dryRun), log, reporter, verbosity: 0, json: false, dryRun, startTime: new Date() } };
   }
 
   async function join(root: string, flags: FlagValues, opts: { dryRun?: boolean; skip?: string[] } = {}) {
@@ -99,7 +101,7 @@ describeWithApiServer('join against a real API server', () => {
     try {
       await runPhases(joinPhases(), ctx, { filter: [], skip: opts.skip ?? [] });
     } finally {
-      for (const c of ctx.state.clients) c.close();
+      ctx.api.close();
     }
     return { ctx, reporter, host: rt.host };
   }
@@ -210,6 +212,24 @@ describeWithApiServer('join against a real API server', () => {
       '/etc/kubernetes/bootstrap-kubelet.conf', '/etc/kubernetes/pki/ca.crt', '/var/lib/kubelet/config.yaml', '/var/lib/kubelet/kubeadm-flags.env',
     ]);
     expect(host.actions).toEqual(['stop kubelet', 'restart kubelet', 'remove /etc/kubernetes/bootstrap-kubelet.conf']);
+  }, 60_000);
+
+  test('dryRun: true in a v1beta4 JoinConfiguration is a dry run, as --dry-run is (through the CLI)', async () => {
+    const root = newRoot();
+    const config = path.join(newRoot(), 'join.yaml');
+    writeFileSync(config, [
+      'apiVersion: kubeadm.k8s.io/v1beta4', 'kind: JoinConfiguration', 'dryRun: true', 'discovery:', '  bootstrapToken:', `    apiServerEndpoint: ${server.url.replace('https://', '')}`,
+      `    token: ${TOKEN}`, '    caCertHashes:', `    - ${pin}`, 'nodeRegistration:', '  name: w-config-dry', '  criSocket: unix:///run/containerd/containerd.sock',
+      '  ignorePreflightErrors:', '  - all', '',
+    ].join('\n'));
+    const r = await runCli(['join', '--config', config, '--rootfs', root]);
+    expect(r.stderr).not.toContain('error:');
+    expect(r.code).toBe(0);
+    expect(readdirSync(root)).toEqual([]);
+    expect(r.stdout).toContain('[dryrun] The following files would be written:');
+    expect(r.stdout).toContain('/etc/kubernetes/bootstrap-kubelet.conf');
+    expect(r.stdout).toContain('[dryrun] Would run: restart kubelet');
+    expect(await admin.get('Node', 'w-config-dry')).toBeUndefined();
   }, 60_000);
 
   test('--config with a v1beta2 JoinConfiguration: its discovery and registration, worker taints as --register-with-taints', async () => {

@@ -3,7 +3,6 @@ import { rmSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import type { ClusterConfiguration, InitConfiguration } from '../../../../src/config/types.js';
 import { TsadmError } from '../../../../src/errors.js';
-import { keyPoolFor } from '../../../../src/phases/certs/run-state.js';
 import { prefetchCertKeys } from '../../../../src/phases/certs/prefetch.js';
 import { parseCertificatePem } from '../../../../src/pki/certificate.js';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
@@ -139,7 +138,7 @@ describe('certs all (v1.20, RSA)', () => {
     const { ctx, reporter } = await certsAll(root, rsa);
     expect(listTree(root.at(PKI))).toEqual(before); // content, mode, mtime and inode
     expect(ctx.host.writes).toEqual([]);
-    expect(keyPoolFor(ctx).pendingIds).toEqual([]);
+    expect(ctx.state.pki.keys.pendingIds).toEqual([]);
     expect(reporter.lines()).toEqual([
       `Using certificateDir folder "${PKI}"`,
       'Using existing ca certificate authority',
@@ -335,7 +334,7 @@ describe('single phases', () => {
       expect(err.hint).toContain('tsadm init phase certs ca');
       const one = initCtxFor(config(), root.dir, { now: NOW });
       await runCerts(one.ctx, ['certs/ca']);
-      expect(keyPoolFor(one.ctx).pendingIds).toEqual([]);
+      expect(one.ctx.state.pki.keys.pendingIds).toEqual([]);
       expect([...listTree(root.at(PKI)).keys()]).toEqual(['ca.crt', 'ca.key']);
       const two = initCtxFor(config(), root.dir, { now: NOW });
       await runCerts(two.ctx, ['certs/apiserver']);
@@ -359,7 +358,7 @@ describe('single phases', () => {
       const skipping = initCtxFor(config({}, { skipPhases: ['certs/etcd-peer', 'certs sa'] }), root.dir, { now: NOW });
       expect(await prefetchCertKeys(skipping.ctx, 'ca')).toEqual(['apiserver']);
       await runCerts(ctx); // takes the prefetched keys
-      expect(keyPoolFor(ctx).pendingIds).toEqual([]);
+      expect(ctx.state.pki.keys.pendingIds).toEqual([]);
     } finally {
       root.cleanup();
     }

@@ -4,7 +4,6 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import type { ClusterConfiguration, InitConfiguration } from '../../../../src/config/types.js';
 import { TsadmError } from '../../../../src/errors.js';
-import { keyPoolFor } from '../../../../src/phases/certs/run-state.js';
 import { parseCertificatePem } from '../../../../src/pki/certificate.js';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
 import { referenceKubectlPath } from '../../../helpers/components.js';
@@ -116,7 +115,7 @@ describe('kubeconfig all (v1.20)', () => {
     await runKubeconfigs(ctx);
     expect(listTree(root.at(KC))).toEqual(before);
     expect(ctx.host.writes).toEqual([]);
-    expect(keyPoolFor(ctx).pendingIds).toEqual([]);
+    expect(ctx.state.pki.keys.pendingIds).toEqual([]);
     expect(reporter.lines().slice(1)).toEqual(EXPECTED_1_20.map(([f]) => `Using existing kubeconfig file: "${KC}/${f}"`));
   });
 });

@@ -12,6 +12,7 @@ import { DryRunHost } from '../../../../src/host/dry-run-host.js';
 import { RootedHost } from '../../../../src/host/rooted-host.js';
 import { PhaseLogger } from '../../../../src/log/logger.js';
 import { realResetDeps } from '../../../../src/phases/reset/deps.js';
+import { createApiSeam } from '../../../../src/kube/seam.js';
 import { runRemoveEtcdMember } from '../../../../src/phases/reset/remove-etcd-member.js';
 import { buildResetContext } from '../../../../src/workflows/reset.js';
 import { MemoryReporter } from '../../../helpers/phase-ctx.js';
@@ -68,9 +69,14 @@ describeIfEtcd('reset remove-etcd-member on real etcd', () => {
     const reporter = new MemoryReporter();
     const rooted = new RootedHost(root);
     const log = new PhaseLogger(reporter);
-    const rt = { host: dryRun ? new DryRunHost(rooted) : rooted, log, reporter, verbosity: 1, json: false, dryRun, startTime: new Date() };
+    const host = dryRun ? new DryRunHost(rooted) : rooted;
+    const rt = { host, api: createApiSeam(host, dryRun), log, reporter, verbosity: 1, json: false, dryRun, startTime: new Date() };
     const ctx = await buildResetContext({ force: true }, rt, realResetDeps(Readable.from([])));
-    await runRemoveEtcdMember(ctx);
+    try {
+      await runRemoveEtcdMember(ctx);
+    } finally {
+      rt.api.close();
+    }
     return reporter.lines();
   }
 
