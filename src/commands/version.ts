@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import type { CommandEnv } from '../workflows/runtime.js';
 import { formatVersion as formatVersionWith, versionInfo, type VersionInfo } from './version-info.js';
 

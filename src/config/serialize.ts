@@ -4,7 +4,7 @@
  * fields such as `apiServer: {}` always present, `taints: null` when unset), and YAML written as
  * kubeadm writes it (sorted keys, list items not indented).
  */
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import { formatDuration } from './duration.js';
 import { argsToMap } from './upconvert.js';
 import type { Arg, BootstrapToken, ClusterConfiguration, ControlPlaneComponent, EnvVar, HostPathMount, InitConfiguration, JoinConfiguration, NodeRegistration } from './types.js';
@@ -194,7 +194,7 @@ export function joinToExternal(j: JoinConfiguration, apiVersion: KubeadmApiVersi
 
 /** YAML as kubeadm (Go, sigs.k8s.io/yaml) writes it: sorted keys, unindented lists, double quotes. */
 export function dumpYaml(doc: unknown): string {
-  return yaml.dump(doc, { sortKeys: true, noArrayIndent: true, lineWidth: -1, noRefs: true, quotingType: '"' });
+  return yaml.dump(doc, { sortKeys: true, seqNoIndent: true, lineWidth: -1, noRefs: true, quoteStyle: 'double' });
 }
 
 /** Several documents separated by "---", as `kubeadm config print` writes them. */

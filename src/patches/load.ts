@@ -4,7 +4,7 @@
  * walked too (filepath.Walk), each file holds one or more YAML/JSON documents (one patch each).
  */
 import path from 'node:path';
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import { TsadmError, errorMessage } from '../errors.js';
 import type { Host } from '../host/host.js';
 import type { JsonValue } from '../manifest/json.js';

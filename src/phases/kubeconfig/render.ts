@@ -2,7 +2,7 @@
  * Kubeconfig documents exactly as kubeadm writes them (clientcmd.Write: JSON field order, i.e.
  * keys sorted, block style, "- " lists at the parent's indentation, data fields base64). Pure.
  */
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 
 export type KubeconfigAuth =
   | { readonly kind: 'client-certificate'; readonly certificatePem: string | Uint8Array; readonly keyPem: string | Uint8Array }
@@ -49,7 +49,7 @@ export function kubeconfigObject(spec: KubeconfigSpec): Record<string, unknown> 
 
 /** Serializes any kubeconfig object the way kubeadm does. */
 export function dumpKubeconfig(obj: Record<string, unknown>): string {
-  return yaml.dump(obj, { sortKeys: true, lineWidth: -1, noArrayIndent: true, noRefs: true });
+  return yaml.dump(obj, { sortKeys: true, lineWidth: -1, seqNoIndent: true, noRefs: true });
 }
 
 export function renderKubeconfig(spec: KubeconfigSpec): string {

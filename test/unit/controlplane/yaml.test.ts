@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import type { JsonValue } from '../../../src/manifest/json.js';
 import { compareKeys } from '../../../src/manifest/yaml-keys.js';
 import { toKubeYaml } from '../../../src/manifest/yaml.js';
