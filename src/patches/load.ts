@@ -73,8 +73,8 @@ export async function loadPatches(host: Host, dir: string, knownTargets: readonl
 
 function parseDocuments(file: string, text: string): JsonValue[] {
   try {
-    const docs: unknown[] = [];
-    yaml.loadAll(text, (doc) => docs.push(doc));
+    // js-yaml 5 deprecates loadAll's iterator form; the returned array is the supported one.
+    const docs = yaml.loadAll(text);
     // Empty documents (blank, or only "---") are skipped as kubeadm skips them.
     return docs.filter((d) => d !== null && d !== undefined).map((d) => toJson(d));
   } catch (err) {
