@@ -3,7 +3,7 @@
  * read the client certificate and key (embedded, or file paths as the kubelet writes them), and
  * write new embedded ones back while keeping every other field of the file.
  */
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import { toKubeYaml } from '../yaml/write.js';
 
 export interface ClientCredentials {

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 
 export interface HttpProbe {
   readonly url: string;

@@ -1,9 +1,11 @@
 /**
  * Splits a kubeadm config file into YAML documents and parses each one, defensively: the file is
- * capped at 1 MiB, anchors (and so aliases, the "billion laughs" bomb) are refused, and the core
- * schema keeps timestamps and "yes"/"no" as plain strings, as kubeadm's JSON-based decoder sees them.
+ * capped at 1 MiB; aliases are allowed (kubeadm's YAML reader accepts them) but bounded, so a
+ * "billion laughs" bomb is refused (./yaml-alias-limits.ts); and the core schema keeps timestamps
+ * and "yes"/"no" as plain strings, as kubeadm's JSON-based decoder sees them.
  */
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
+import { MAX_ALIASES, MAX_EXPANDED_SIZE, expansionProblem } from './yaml-alias-limits.js';
 
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 
@@ -19,12 +21,6 @@ export interface ParsedYaml {
   readonly documents: readonly YamlDocument[];
   /** One line per problem; parsing stops at the first syntax error of each document. */
   readonly errors: readonly string[];
-}
-
-class AnchorRefused extends Error {
-  constructor(readonly anchor: string, readonly line: number) {
-    super(`YAML anchors and aliases are not allowed (anchor "&${anchor}")`);
-  }
 }
 
 /** Parses every document of `text`; `source` names the file in messages. */
@@ -80,25 +76,34 @@ function firstContentLine(text: string): number {
 }
 
 function parseChunk(chunk: Chunk, source: string, errors: string[]): unknown {
+  let value: unknown;
   try {
-    return yaml.load(chunk.text, {
-      schema: yaml.CORE_SCHEMA,
-      listener(event, state) {
-        // Every alias needs an anchor, so refusing anchors refuses aliases and their expansion.
-        const anchor = (state as yaml.State & { anchor?: string | null }).anchor;
-        if (event === 'close' && typeof anchor === 'string') throw new AnchorRefused(anchor, state.line);
-      },
-    });
+    // maxAliases is js-yaml 5's documented limit (its default, -1, is unlimited); the parser's own
+    // maxDepth (100 collections) stops a nesting bomb.
+    // loadAll, because js-yaml 5's load() throws on a document with nothing in it (only
+    // comments), which here is an empty document to skip, as Kubernetes' reader skips it.
+    const values = yaml.loadAll(chunk.text, { schema: yaml.CORE_SCHEMA, maxAliases: MAX_ALIASES });
+    if (values.length > 1) throw new yaml.YAMLException('expected a single document in the stream, but found more');
+    value = values[0];
   } catch (err) {
-    if (err instanceof AnchorRefused) {
-      errors.push(`${source}: line ${chunk.line + err.line}: ${err.message}`);
-    } else if (err instanceof yaml.YAMLException) {
-      const mark = err.mark as { line?: number; column?: number } | undefined;
-      const where = mark?.line !== undefined ? `line ${chunk.line + mark.line}, column ${(mark.column ?? 0) + 1}: ` : '';
-      errors.push(`${source}: ${where}YAML syntax error: ${err.reason}`);
-    } else {
-      errors.push(`${source}: YAML syntax error: ${(err as Error).message}`);
-    }
+    errors.push(`${source}: ${syntaxMessage(err, chunk)}`);
     return undefined;
   }
+  // js-yaml shares one object between an anchor and its aliases, so a bomb costs nothing here; it
+  // would explode in whatever walks the value next (validation, JSON, printing). Measure it first.
+  const problem = expansionProblem(value, MAX_EXPANDED_SIZE);
+  if (problem) {
+    errors.push(`${source}: line ${chunk.line + firstContentLine(chunk.text)}: ${problem}`);
+    return undefined;
+  }
+  return value;
+}
+
+function syntaxMessage(err: unknown, chunk: Chunk): string {
+  if (!(err instanceof yaml.YAMLException)) return `YAML syntax error: ${(err as Error).message}`;
+  const where = err.mark ? `line ${chunk.line + err.mark.line}, column ${err.mark.column + 1}: ` : '';
+  if (err.reason.includes('maxAliases')) {
+    return `${where}the document has more than ${MAX_ALIASES} YAML aliases; write the values out instead of referring to anchors`;
+  }
+  return `${where}YAML syntax error: ${err.reason}`;
 }

@@ -1,5 +1,5 @@
 import { promises as fs } from 'node:fs';
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import { TsadmError, errorMessage } from '../errors.js';
 import type { Logger } from '../log/events.js';
 import type { KubeconfigAuth } from '../phases/kubeconfig/render.js';

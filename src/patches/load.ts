@@ -4,7 +4,7 @@
  * walked too (filepath.Walk), each file holds one or more YAML/JSON documents (one patch each).
  */
 import path from 'node:path';
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import { TsadmError, errorMessage } from '../errors.js';
 import type { Host } from '../host/host.js';
 import type { JsonValue } from '../manifest/json.js';
@@ -73,8 +73,8 @@ export async function loadPatches(host: Host, dir: string, knownTargets: readonl
 
 function parseDocuments(file: string, text: string): JsonValue[] {
   try {
-    const docs: unknown[] = [];
-    yaml.loadAll(text, (doc) => docs.push(doc));
+    // js-yaml 5 deprecates loadAll's iterator form; the returned array is the supported one.
+    const docs = yaml.loadAll(text);
     // Empty documents (blank, or only "---") are skipped as kubeadm skips them.
     return docs.filter((d) => d !== null && d !== undefined).map((d) => toJson(d));
   } catch (err) {

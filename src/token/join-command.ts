@@ -1,4 +1,4 @@
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import { TsadmError } from '../errors.js';
 import { caCertHash } from '../pki/hash.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import type { KubeObject } from '../../src/kube/types.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -6,7 +6,7 @@
 import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 
 const PKI = '/etc/kubernetes/pki';
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import { toKubeYaml } from '../../yaml/write.js';
 import { KUBECONFIG_FILES, KUBELET_DIR, MODES } from '../../constants.js';
 import { TsadmError } from '../../errors.js';

@@ -1,4 +1,4 @@
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import { toKubeYaml } from '../../yaml/write.js';
 import type { APIEndpoint } from '../../config/types.js';
 import { NODE_BOOTSTRAP_TOKEN_GROUP } from '../../constants.js';

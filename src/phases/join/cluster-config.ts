@@ -1,4 +1,4 @@
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import { resolveInitConfig } from '../../config/load.js';
 import type { JoinConfiguration, ResolvedInitConfig } from '../../config/types.js';
 import { TsadmError, errorMessage, isTsadmError } from '../../errors.js';

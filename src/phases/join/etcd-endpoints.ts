@@ -1,4 +1,4 @@
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import { KUBECONFIG_FILES, KUBERNETES_DIR } from '../../constants.js';
 import { TsadmError, errorMessage } from '../../errors.js';
 import { EtcdClient } from '../../etcd-client/client.js';

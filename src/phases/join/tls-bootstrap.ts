@@ -1,4 +1,4 @@
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import { formatDuration } from '../../config/duration.js';
 import { TsadmError } from '../../errors.js';
 import type { Host } from '../../host/host.js';

@@ -3,7 +3,7 @@
  * current context, its server URL and its embedded CA; and the current context's client
  * certificate, which tsadm checks too. Pure.
  */
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 
 export interface KubeconfigCluster {
   readonly server: string;

@@ -1,4 +1,4 @@
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 
 /**
  * What reset needs from the local etcd's static pod manifest: its data directory (kubeadm's

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import { KUBECONFIG_FILES, KUBERNETES_DIR, MANIFESTS_DIR } from '../../constants.js';
 import { parseCertificatePem } from '../../pki/certificate.js';
 import type { KubeApi } from '../../kube/types.js';

@@ -18,7 +18,7 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import { REPO } from '../../helpers/built-cli.js';
 
 export const HOSTILE_DIR = path.join(REPO, 'test', 'fixtures', 'hostile');

@@ -6,7 +6,7 @@
  */
 import { jest } from '@jest/globals';
 import { rmSync, writeFileSync } from 'node:fs';
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
 import { generateKeyPair, parsePrivateKeyPem } from '../../../src/pki/keys.js';
 import { parseCertificatePem } from '../../../src/pki/certificate.js';

@@ -8,7 +8,7 @@ import { jest } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
 import { fixtureInitConfig } from '../../helpers/config-fixture.js';
 import { initCtxFor } from '../../helpers/phase-ctx.js';

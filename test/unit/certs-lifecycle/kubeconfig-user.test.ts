@@ -4,7 +4,7 @@
  */
 import { jest } from '@jest/globals';
 import { rmSync, writeFileSync } from 'node:fs';
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
 import { parseCertificatePem } from '../../../src/pki/certificate.js';
 import { parsePrivateKeyPem } from '../../../src/pki/keys.js';

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import { resolveInitConfig, resolveJoinConfig } from '../../../src/config/load.js';
 import { printInitDefaults, printJoinDefaults, serializeClusterConfiguration } from '../../../src/config/print.js';
 import { DEFAULT_KUBERNETES_VERSION } from '../../../src/versions/resolve.js';

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import { resolveInitConfig } from '../../../src/config/load.js';
 import { clusterToExternal, initToExternal } from '../../../src/config/serialize.js';
 import { referenceKubeadmPath } from '../../helpers/components.js';

@@ -5,7 +5,7 @@
  * never read from src/versions/table.ts; test/unit/versions/table.test.ts checks whole minors
  * against golden files, and golden.test.ts checks v1.20.2 byte for byte against kubeadm's output.
  */
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import type { Container, Pod, Probe } from '../../../src/manifest/pod.js';
 import { renderStaticPod, STATIC_POD_COMPONENTS, type StaticPodComponent } from '../../../src/phases/controlplane/render.js';
 import { podToJson } from '../../../src/manifest/static-pod.js';

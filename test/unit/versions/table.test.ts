@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import { resolveInitConfig } from '../../../src/config/load.js';
 import { printInitDefaults } from '../../../src/config/print.js';
 import type { ResolvedInitConfig } from '../../../src/config/types.js';

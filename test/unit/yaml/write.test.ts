@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import type { JsonValue } from '../../../src/manifest/json.js';
 import { toKubeYaml, toKubeYamlDocuments } from '../../../src/yaml/write.js';
 

@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import type { ClusterConfiguration, InitConfiguration } from '../../../../src/config/types.js';
 import { TsadmError } from '../../../../src/errors.js';
 import { parseCertificatePem } from '../../../../src/pki/certificate.js';

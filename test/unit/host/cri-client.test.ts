@@ -1,0 +1,114 @@
+/**
+ * The CRI client against a gRPC server that speaks kubelet v1.20's own CRI schema (k8s.io/cri-api
+ * runtime/v1alpha2 api.proto from the provisioned Kubernetes source), over a unix socket: it proves
+ * the installed @grpc/grpc-js and protobufjs encode what a runtime expects, and that the client
+ * falls back from runtime.v1 to v1alpha2 when the runtime answers UNIMPLEMENTED.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as grpcModule from '@grpc/grpc-js';
+import * as protobufModule from 'protobufjs';
+import { connectCri } from '../../../src/host/cri-client.js';
+import { cacheDir } from '../../helpers/components.js';
+
+// Both are CommonJS; under jest's ESM loader the namespace may carry them as `default`.
+const grpc = ((grpcModule as unknown as { default?: typeof grpcModule }).default ?? grpcModule) as typeof grpcModule;
+const protobuf = ((protobufModule as unknown as { default?: typeof protobufModule }).default ?? protobufModule) as typeof protobufModule;
+
+const PROTO = path.join(cacheDir(), 'build/kubernetes/staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.proto');
+
+/** The real schema without its gogoproto import and options (Go code generation only). */
+function criRoot(): protobufModule.Root {
+  const text = readFileSync(PROTO, 'utf8')
+    .split('\n')
+    .filter((l) => !l.startsWith('import "github.com/gogo') && !l.startsWith('option (gogoproto'))
+    .join('\n');
+  return protobuf.parse(text, { keepCase: true }).root;
+}
+
+(existsSync(PROTO) ? describe : describe.skip)('connectCri', () => {
+  let dir: string;
+  let server: grpcModule.Server;
+  const calls: string[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'tsadm-cri-'));
+    const root = criRoot();
+    const type = (n: string) => root.lookupType(`runtime.v1alpha2.${n}`);
+    const method = (name: string, req: string, res: string, handle: (request: Record<string, unknown>) => object) => {
+      const reqType = type(req);
+      const resType = type(res);
+      return {
+        definition: {
+          path: `/runtime.v1alpha2.RuntimeService/${name}`,
+          requestStream: false,
+          responseStream: false,
+          requestSerialize: (v: object) => Buffer.from(reqType.encode(reqType.fromObject(v)).finish()),
+          requestDeserialize: (b: Buffer) => reqType.toObject(reqType.decode(b), { defaults: true }),
+          responseSerialize: (v: object) => Buffer.from(resType.encode(resType.fromObject(v)).finish()),
+          responseDeserialize: (b: Buffer) => resType.toObject(resType.decode(b)),
+        },
+        impl: (call: { request: Record<string, unknown> }, callback: (err: null, value: object) => void) => {
+          calls.push(`${name} ${JSON.stringify(call.request)}`);
+          callback(null, handle(call.request));
+        },
+      };
+    };
+    const methods = {
+      Version: method('Version', 'VersionRequest', 'VersionResponse', () => ({ version: '0.1.0', runtime_name: 'containerd', runtime_version: 'v1.4.13', runtime_api_version: 'v1alpha2' })),
+      ListPodSandbox: method('ListPodSandbox', 'ListPodSandboxRequest', 'ListPodSandboxResponse', () => ({
+        items: [
+          { id: 'p1', metadata: { name: 'etcd-cp1', uid: 'u1', namespace: 'kube-system', attempt: 0 }, state: 0, created_at: 1_700_000_000_000_000_000n.toString(), labels: { a: 'b' } },
+          { id: 'p2', metadata: { name: 'old', uid: 'u2', namespace: 'default', attempt: 1 }, state: 1 },
+        ],
+      })),
+      ListContainers: method('ListContainers', 'ListContainersRequest', 'ListContainersResponse', () => ({
+        containers: [
+          { id: 'c1', pod_sandbox_id: 'p1', metadata: { name: 'etcd', attempt: 0 }, image: { image: 'etcd:3.4' }, state: 1 },
+          { id: 'c2', pod_sandbox_id: 'p2', metadata: { name: 'gone', attempt: 2 }, state: 2 },
+        ],
+      })),
+      StopPodSandbox: method('StopPodSandbox', 'StopPodSandboxRequest', 'StopPodSandboxResponse', () => ({})),
+      RemovePodSandbox: method('RemovePodSandbox', 'RemovePodSandboxRequest', 'RemovePodSandboxResponse', () => ({})),
+    };
+    server = new grpc.Server();
+    server.addService(
+      Object.fromEntries(Object.entries(methods).map(([k, m]) => [k, m.definition])) as unknown as grpcModule.ServiceDefinition,
+      Object.fromEntries(Object.entries(methods).map(([k, m]) => [k, m.impl])) as unknown as grpcModule.UntypedServiceImplementation,
+    );
+    await new Promise<void>((resolve, reject) =>
+      server.bindAsync(`unix://${path.join(dir, 'cri.sock')}`, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())),
+    );
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('version, pods and containers from a v1alpha2-only runtime, then stop and remove a pod', async () => {
+    const cri = await connectCri(`unix://${path.join(dir, 'cri.sock')}`, 5_000);
+    try {
+      expect(await cri.version()).toEqual({ runtimeName: 'containerd', runtimeVersion: 'v1.4.13', apiVersion: 'v1alpha2' });
+      expect(await cri.listPodSandboxes()).toEqual([
+        { id: 'p1', name: 'etcd-cp1', namespace: 'kube-system', ready: true },
+        { id: 'p2', name: 'old', namespace: 'default', ready: false },
+      ]);
+      expect(await cri.listContainers()).toEqual([
+        { id: 'c1', podSandboxId: 'p1', name: 'etcd', running: true, state: 'RUNNING' },
+        { id: 'c2', podSandboxId: 'p2', name: 'gone', running: false, state: 'EXITED' },
+      ]);
+      await cri.stopAndRemovePodSandbox('p2');
+    } finally {
+      cri.close();
+    }
+    expect(calls).toEqual([
+      'Version {"version":"0.1.0"}',
+      'ListPodSandbox {"filter":null}',
+      'ListContainers {"filter":null}',
+      'StopPodSandbox {"pod_sandbox_id":"p2"}',
+      'RemovePodSandbox {"pod_sandbox_id":"p2"}',
+    ]);
+  });
+});
