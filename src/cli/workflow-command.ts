@@ -85,7 +85,7 @@ export function flagValuesFrom(argv: ArgumentsCamelCase<Record<string, unknown>>
       out[name] = value;
     }
   }
-  return out as FlagValues;
+  return out;
 }
 
 export function registerWorkflow<C>(y: Argv, spec: WorkflowSpec<C>, handlerWrap: (fn: () => Promise<void>) => Promise<void>): Argv {

@@ -137,7 +137,7 @@ export class DryRunKubeApi implements KubeApi {
 
   private journal(step: Parameters<ApiJournal['record']>[0]): void {
     if (!this.plan) return;
-    this.plan.journal.record({ ...step, kubeconfig: this.plan.kubeconfig } as typeof step, this.log.phase);
+    this.plan.journal.record({ ...step, kubeconfig: this.plan.kubeconfig }, this.log.phase);
   }
 
   private action(verb: string, kind: string, verbosity: number): void {

@@ -362,7 +362,7 @@ function applyDelta(prev: VersionProfile, minor: SupportedMinor, delta: Delta): 
   for (const [key, value] of Object.entries(delta)) {
     const old = (prev as unknown as Record<string, unknown>)[key];
     next[key] = value !== null && typeof value === 'object' && !Array.isArray(value) && typeof old === 'object'
-      ? { ...(old as object), ...(value as object) }
+      ? { ...(old as object), ...value }
       : value;
   }
   return next as unknown as VersionProfile;

@@ -151,7 +151,7 @@ export async function waitFor<T>(
   for (;;) {
     try {
       const v = await fn();
-      if (v) return v as T;
+      if (v) return v;
       last = undefined;
     } catch (e) {
       last = e;

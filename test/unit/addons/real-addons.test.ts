@@ -21,7 +21,7 @@ describeWithApiServer('addon phase on a real cluster', () => {
     await server?.stop();
   }, 30_000);
 
-  const cfg = (cluster: Record<string, unknown> = {}): ResolvedInitConfig => fixtureInitConfig({ cluster: { controlPlaneEndpoint: 'cp.example.com:6443', ...cluster } as never });
+  const cfg = (cluster: Record<string, unknown> = {}): ResolvedInitConfig => fixtureInitConfig({ cluster: { controlPlaneEndpoint: 'cp.example.com:6443', ...cluster } });
   async function run(c: ResolvedInitConfig): Promise<MemoryReporter> {
     const { ctx, reporter } = initCtxFor(c, root.dir);
     await runPhases([addonPhase], ctx, { filter: [], skip: [] });

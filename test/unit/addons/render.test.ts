@@ -67,7 +67,7 @@ describe('CoreDNS per minor (version table facts)', () => {
 });
 
 describe('images', () => {
-  const cfg = (over: Record<string, unknown> = {}) => fixtureInitConfig({ cluster: over as any }).cluster;
+  const cfg = (over: Record<string, unknown> = {}) => fixtureInitConfig({ cluster: over }).cluster;
   test.each([
     ['1.20 default repository', '1.20', {}, 'k8s.gcr.io/coredns:1.7.0'],
     ['1.22 default repository: coredns/coredns sub-path', '1.22', { imageRepository: 'k8s.gcr.io' }, 'k8s.gcr.io/coredns/coredns:v1.8.4'],

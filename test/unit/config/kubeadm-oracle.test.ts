@@ -37,7 +37,7 @@ test.each(files.map((f) => [f]))('%s resolves without errors or warnings', (file
       hostname: theirInit?.nodeRegistration?.name,
       defaultAdvertiseAddress: theirInit?.localAPIEndpoint?.advertiseAddress,
     }));
-    const ourInit = initToExternal(cfg.init, 'kubeadm.k8s.io/v1beta2') as Doc;
+    const ourInit = initToExternal(cfg.init, 'kubeadm.k8s.io/v1beta2');
     const nr = ourInit.nodeRegistration as Doc;
     if (!input?.nodeRegistration?.criSocket) nr.criSocket = theirInit?.nodeRegistration?.criSocket;
     // kubeadm 1.20 adds the control-plane taint at load time; tsadm leaves it unset for mark-control-plane.
