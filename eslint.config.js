@@ -22,6 +22,8 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
+      // `let { a, b } = …` where only b is reassigned later stays one declaration.
+      'prefer-const': ['error', { destructuring: 'all' }],
       // `_`-prefixed parameters and destructured leftovers are deliberate (signatures a seam fixes).
       '@typescript-eslint/no-unused-vars': [
         'error',

@@ -1,6 +1,6 @@
 import { buildCli } from './cli/app.js';
-import { processIO, type CliIO } from './cli/io.js';
-import { EXIT_INTERRUPTED, TsadmError, errorMessage, isTsadmError } from './errors.js';
+import type { CliIO } from './cli/io.js';
+import { TsadmError, errorMessage, isTsadmError } from './errors.js';
 
 /**
  * The entry point: parse, run, map errors to exit codes. The only place that exits the process;

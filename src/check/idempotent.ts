@@ -8,7 +8,7 @@ import { journalOf, type JournalStep } from '../plan/journal.js';
 import { diffNode, nodeView } from '../plan/diff.js';
 import type { CheckFinding, Phase } from '../engine/phase.js';
 
-const SILENT: Reporter = { emit: () => undefined, close: async () => undefined };
+const SILENT: Reporter = { emit: () => undefined, close: () => Promise.resolve() };
 
 /**
  * The generic exit check: "would running this phase again change anything?" The phase runs as a

@@ -61,7 +61,7 @@ export function addFlags(y: Argv, names: readonly FlagName[]): Argv {
  * nothing here). yargs would read "-v loud" as NaN and the run would go on at level 0.
  */
 export function coerceVerbosity(value: unknown): number {
-  const last = Array.isArray(value) ? value[value.length - 1] : value;
+  const last: unknown = Array.isArray(value) ? value[value.length - 1] : value;
   const text = String(last).trim();
   if (!/^\d+$/.test(text)) {
     throw new TsadmError('E_USAGE', `invalid argument "${String(last)}" for "-v, --v" flag: the log level must be a non-negative integer`, { hint: 'use -v 0, -v 1 or -v 2' });

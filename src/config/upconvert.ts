@@ -39,7 +39,7 @@ export function normalizeCluster(doc: Obj, version: KubeadmVersion, f: Findings)
     if (isObj(out.dns)) {
       const type = out.dns.type;
       // tsadm deploys CoreDNS only (kube-dns left kubeadm in 1.21).
-      if (type !== undefined && type !== 'CoreDNS') f.errors.push(`dns.type: unsupported DNS addon "${String(type)}"; tsadm deploys CoreDNS only`);
+      if (type !== undefined && type !== 'CoreDNS') f.errors.push(`dns.type: unsupported DNS addon "${typeof type === 'string' ? type : JSON.stringify(type)}"; tsadm deploys CoreDNS only`);
       delete out.dns.type;
     }
     if (out.useHyperKubeImage === true) f.warnings.push('useHyperKubeImage is ignored: Kubernetes no longer publishes hyperkube images');

@@ -7,6 +7,8 @@ import type forge from 'node-forge';
 // parses all of forge (~600 KB: TLS, PKCS#12, …) at every start, even for `tsadm version`.
 import asn1 from 'node-forge/lib/asn1.js';
 
+// forge types `type` as the universal Type enum; in a CONTEXT_SPECIFIC element it is the tag
+// number, so callers compare it as a number there.
 export type Asn1 = forge.asn1.Asn1;
 export const Class = asn1.Class;
 export const Type = asn1.Type;

@@ -11,7 +11,7 @@ import { spkiSha256 } from './keys.js';
 export function signedByProblem(cert: Certificate, ca: Certificate): string | undefined {
   if (!ca.isCA) return `${ca.subject.text || 'the issuer'} is not a CA certificate`;
   if (ca.keyUsage && !ca.keyUsage.includes('keyCertSign')) return `${ca.subject.text} may not sign certificates (no keyCertSign usage)`;
-  let ok = false;
+  let ok: boolean;
   try {
     ok = cert.x509.verify(ca.publicKey);
   } catch {
