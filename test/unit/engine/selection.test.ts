@@ -8,7 +8,7 @@ import { FLAG_NAMES } from '../../../src/cli/flags.js';
 
 type Ctx = { log: PhaseLogger; ran: string[]; external?: boolean };
 const leaf = (name: string, extra: Partial<Phase<Ctx>> = {}): Phase<Ctx> => ({
-  name, summary: name, run: async (c) => { c.ran.push(name); }, ...extra,
+  name, summary: name, run: (c) => { c.ran.push(name); return Promise.resolve(); }, ...extra,
 });
 const tree: Phase<Ctx>[] = [
   leaf('preflight'),
@@ -54,10 +54,10 @@ describe('tree', () => {
   });
   test('validateTree rejects bad trees', () => {
     expect(() => validateTree(tree, FLAG_NAMES)).not.toThrow();
-    expect(() => validateTree([{ name: 'Bad_Name', summary: '', run: async () => undefined }], FLAG_NAMES)).toThrow(/kebab-case/);
+    expect(() => validateTree([{ name: 'Bad_Name', summary: '', run: () => Promise.resolve() }], FLAG_NAMES)).toThrow(/kebab-case/);
     expect(() => validateTree([leaf('a'), leaf('a')], FLAG_NAMES)).toThrow(/duplicate/);
     expect(() => validateTree([{ name: 'x', summary: '' }], FLAG_NAMES)).toThrow(/leaf without run/);
-    expect(() => validateTree([{ name: 'x', summary: '', run: async () => undefined, children: [leaf('y')] }], FLAG_NAMES)).toThrow(/both run and children/);
+    expect(() => validateTree([{ name: 'x', summary: '', run: () => Promise.resolve(), children: [leaf('y')] }], FLAG_NAMES)).toThrow(/both run and children/);
     expect(() => validateTree([leaf('x', { flags: ['nope' as never] })], FLAG_NAMES)).toThrow(/unknown flag/);
     expect(() => validateTree([{ name: 'p', summary: '', children: [leaf('all')] }], FLAG_NAMES)).toThrow(/generated/);
   });
@@ -77,7 +77,7 @@ describe('runPhases', () => {
   });
 
   test('a failure is wrapped once with the phase path and stops the run', async () => {
-    const failing: Phase<Ctx>[] = [leaf('a'), { name: 'b', summary: 'b', run: async () => { throw new TsadmError('E_CONFLICT', 'boom', { hint: 'h' }); } }, leaf('c')];
+    const failing: Phase<Ctx>[] = [leaf('a'), { name: 'b', summary: 'b', run: () => Promise.reject(new TsadmError('E_CONFLICT', 'boom', { hint: 'h' })) }, leaf('c')];
     const { ctx: c } = ctx();
     const err = (await runPhases(failing, c, { filter: [], skip: [] }).catch((e) => e)) as TsadmError;
     expect(err.message).toBe('error execution phase b: boom');

@@ -58,7 +58,7 @@ describeWithApiServer('join against a real API server', () => {
     process.env.TSADM_SERVICE_MANAGER = path.join(bin, 'service-manager');
     server = await startApiServer({ controllers: ['bootstrapsigner'] });
     const log = new PhaseLogger(new MemoryReporter());
-    admin = await openKubeApi({ host: { readFile: async () => Buffer.from(server.adminKubeconfig) }, kubeconfigPath: '/etc/kubernetes/admin.conf', log, dryRun: false });
+    admin = await openKubeApi({ host: { readFile: () => Promise.resolve(Buffer.from(server.adminKubeconfig)) }, kubeconfigPath: '/etc/kubernetes/admin.conf', log, dryRun: false });
     await bootstrapToken(admin, {
       tokens: [{ token: TOKEN, description: 'test', ttlMs: 3600_000, usages: ['signing', 'authentication'], groups: ['system:bootstrappers:kubeadm:default-node-token'] }],
       server: server.url, caPem: Buffer.from(server.caPem), clusterAdmins: false, skipTokenPrint: true, now: new Date(),

@@ -19,7 +19,7 @@ describeWithApiServer('RestKubeApi on a real API server', () => {
     server = await startApiServer();
     reporter = new MemoryReporter();
     const log = new PhaseLogger(reporter);
-    api = await openKubeApi({ host: { readFile: async () => Buffer.from(server.adminKubeconfig) }, kubeconfigPath: '/etc/kubernetes/admin.conf', log, dryRun: false });
+    api = await openKubeApi({ host: { readFile: () => Promise.resolve(Buffer.from(server.adminKubeconfig)) }, kubeconfigPath: '/etc/kubernetes/admin.conf', log, dryRun: false });
   }, 120_000);
   afterAll(async () => {
     api?.close();
@@ -136,7 +136,7 @@ describeWithApiServer('RestKubeApi on a real API server', () => {
 
   test('openKubeApi without a kubeconfig: E_PRECONDITION naming the file', async () => {
     const log = new PhaseLogger(new MemoryReporter());
-    const err = (await openKubeApi({ host: { readFile: async () => undefined }, kubeconfigPath: '/etc/kubernetes/admin.conf', log, dryRun: false }).catch((e: unknown) => e)) as Error & { code: string };
+    const err = (await openKubeApi({ host: { readFile: () => Promise.resolve(undefined) }, kubeconfigPath: '/etc/kubernetes/admin.conf', log, dryRun: false }).catch((e: unknown) => e)) as Error & { code: string };
     expect(err.code).toBe('E_PRECONDITION');
     expect(err.message).toBe("couldn't read the kubeconfig /etc/kubernetes/admin.conf: no such file");
   });
