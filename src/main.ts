@@ -24,7 +24,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   }
 }
 
-export function reportError(err: unknown, io: CliIO, verbosity: number): number {
+function reportError(err: unknown, io: CliIO, verbosity: number): number {
   const error = isTsadmError(err) ? err : new TsadmError('E_INTERNAL', errorMessage(err), { cause: err });
   io.stderr.write(`error: ${error.message}\n`);
   for (const line of error.details) if (line !== error.message) io.stderr.write(`  ${line}\n`);

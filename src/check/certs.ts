@@ -10,7 +10,7 @@ import type { InitCtx } from '../workflows/context.js';
 
 const DAY = 24 * 3600 * 1000;
 /** kubeadm's `certs check-expiration` flags nothing; 30 days is when renewals are usually planned. */
-export const EXPIRY_WARNING_MS = 30 * DAY;
+const EXPIRY_WARNING_MS = 30 * DAY;
 
 /**
  * The certs phase's exit check, with the reasons spelled out: each certificate exists, parses,

@@ -5,7 +5,7 @@ import type { CheckFinding } from '../engine/phase.js';
 import type { InitCtx } from '../workflows/context.js';
 
 /** The component a phase leaves running, by the health endpoint that answers when its pod runs. */
-export function healthTargetFor(path: string, ctx: InitCtx): { component: string; url: string } | undefined {
+function healthTargetFor(path: string, ctx: InitCtx): { component: string; url: string } | undefined {
   if (path === 'kubelet-start') return kubeletHealthTarget(ctx.cfg);
   if (path === 'etcd/local') return { component: 'etcd', url: `http://127.0.0.1:${PORTS.etcdMetrics}/health` };
   const component = { 'control-plane/apiserver': 'kube-apiserver', 'control-plane/controller-manager': 'kube-controller-manager', 'control-plane/scheduler': 'kube-scheduler' }[path];

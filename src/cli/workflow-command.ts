@@ -60,7 +60,7 @@ export function addFlags(y: Argv, names: readonly FlagName[]): Argv {
  * -v takes a level 0–10 (kubeadm's klog accepts any non-negative integer; higher levels add
  * nothing here). yargs would read "-v loud" as NaN and the run would go on at level 0.
  */
-export function coerceVerbosity(value: unknown): number {
+function coerceVerbosity(value: unknown): number {
   const last: unknown = Array.isArray(value) ? value[value.length - 1] : value;
   const text = String(last).trim();
   if (!/^\d+$/.test(text)) {

@@ -3,10 +3,10 @@ import yaml from 'js-yaml';
 import type { CommandEnv } from '../workflows/runtime.js';
 import { formatVersion as formatVersionWith, versionInfo, type VersionInfo } from './version-info.js';
 
-export { TSADM_VERSION, versionInfo, type VersionInfo } from './version-info.js';
+export { TSADM_VERSION } from './version-info.js';
 
 /** Pure: the text kubeadm-style `version` prints for an output format. */
-export function formatVersion(info: VersionInfo, output: string): string {
+function formatVersion(info: VersionInfo, output: string): string {
   return formatVersionWith(info, output, (value) => yaml.dump(value, { lineWidth: -1 }));
 }
 

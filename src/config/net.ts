@@ -5,7 +5,7 @@
  */
 import ipaddr from 'ipaddr.js';
 
-export type Family = 4 | 6;
+type Family = 4 | 6;
 
 export interface Ip {
   readonly family: Family;

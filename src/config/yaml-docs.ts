@@ -7,7 +7,7 @@ import yaml from 'js-yaml';
 
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 
-export interface YamlDocument {
+interface YamlDocument {
   /** 1-based position of the document in the file. */
   readonly index: number;
   /** 1-based line where the document starts. */

@@ -75,7 +75,7 @@ async function loadDiscoveryFile(input: FileDiscoveryInput, readFile: (p: string
 }
 
 /** The discovery kubeconfig's cluster (current context's, else the only/first one) and user. */
-export async function parseDiscoveryKubeconfig(text: string, source: string, readFile: (p: string) => Promise<Buffer>): Promise<FileDiscoveryResult> {
+async function parseDiscoveryKubeconfig(text: string, source: string, readFile: (p: string) => Promise<Buffer>): Promise<FileDiscoveryResult> {
   let doc: RawKubeconfig;
   try {
     doc = (yaml.load(text, { schema: yaml.JSON_SCHEMA }) ?? {});

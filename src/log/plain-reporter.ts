@@ -28,7 +28,7 @@ export class PlainReporter implements Reporter {
 }
 
 /** Pure: the line for an event at a verbosity, or undefined when it is not shown. */
-export function formatPlain(event: TsadmEvent, verbosity: number): string | undefined {
+function formatPlain(event: TsadmEvent, verbosity: number): string | undefined {
   switch (event.type) {
     case 'log': {
       if (event.verbosity > verbosity) return undefined;

@@ -5,7 +5,7 @@
  * behaves as an untagged field: objects merge member by member, lists are replaced.
  */
 
-export interface FieldPatchMeta {
+interface FieldPatchMeta {
   /** 'merge' for lists merged element-wise, 'replace' for objects replaced whole, '' otherwise. */
   readonly strategy: 'merge' | 'replace' | '';
   /** List elements are matched by this member ('' for lists of primitives). */

@@ -70,7 +70,7 @@ export function tagged(n: number, constructed: boolean, value: string | Asn1[]):
 }
 
 /** Minimal two's-complement content octets of a non-negative INTEGER. */
-export function bigintToDer(value: bigint): Buffer {
+function bigintToDer(value: bigint): Buffer {
   if (value < 0n) throw new RangeError('negative INTEGER not supported');
   let hex = value.toString(16);
   if (hex.length % 2) hex = `0${hex}`;

@@ -14,14 +14,6 @@ export function normalizeIP(s: string): string | undefined {
   return v6.isIPv4MappedAddress() ? v6.toIPv4Address().toString() : v6.toString();
 }
 
-export function isIP(s: string): boolean {
-  return normalizeIP(s) !== undefined;
-}
-
-export function isIPv6(s: string): boolean {
-  const n = normalizeIP(s);
-  return n !== undefined && n.includes(':');
-}
 
 /** 4 bytes for IPv4, 16 for IPv6 (x509 SAN encoding). */
 export function ipToBytes(s: string): Buffer {

@@ -30,13 +30,13 @@ export function normalizeKubernetesVersion(input: string): string {
   return `v${parsed.version}`;
 }
 
-export function minorOf(version: string): string {
+function minorOf(version: string): string {
   const parsed = semver.parse(version.replace(/^v/, ''));
   if (!parsed) throw badVersion(version);
   return `${parsed.major}.${parsed.minor}`;
 }
 
-export function isSupportedMinor(minor: string): minor is SupportedMinor {
+function isSupportedMinor(minor: string): minor is SupportedMinor {
   return (SUPPORTED_MINORS as readonly string[]).includes(minor);
 }
 

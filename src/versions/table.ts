@@ -21,7 +21,7 @@ export const DEFAULT_PATCH: Readonly<Record<SupportedMinor, string>> = {
   '1.32': 'v1.32.9', '1.33': 'v1.33.5', '1.34': 'v1.34.1',
 };
 
-export type EtcdProbeStyle = 'health' | 'health-serializable' | 'livez-readyz';
+type EtcdProbeStyle = 'health' | 'health-serializable' | 'livez-readyz';
 
 export interface VersionProfile {
   readonly minor: SupportedMinor;

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import path from 'node:path';
 import { cacheDir, requireComponents } from '../helpers/components.js';
 
-export { cacheDir, referenceKubeadmPath, requireComponents } from '../helpers/components.js';
+export { cacheDir, requireComponents } from '../helpers/components.js';
 
 /** The repository root (found upwards from the working directory, where jest runs). */
 export function repoRoot(): string {
@@ -27,7 +27,7 @@ export function repoRoot(): string {
 const script = (name: string): string => path.join(repoRoot(), 'scripts', 'e2e', name);
 
 /** Per-machine state (pidfiles, logs, real-disk dirs): $TSADM_E2E_STATE_DIR or /var/lib/tsadm-e2e. */
-export function stateDir(): string {
+function stateDir(): string {
   return process.env.TSADM_E2E_STATE_DIR || '/var/lib/tsadm-e2e';
 }
 
@@ -118,18 +118,6 @@ export async function destroyAll(): Promise<void> {
   await run(script('machine.sh'), ['down-all'], { timeoutMs: 5 * 60_000 });
 }
 
-/** NAME/IP/state of the known machines. */
-export async function listMachines(): Promise<{ name: string; ip: string; state: string }[]> {
-  const out = (await run(script('machine.sh'), ['list'])).stdout;
-  return out
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => {
-      const [name = '', ip = '', state = ''] = l.split('\t');
-      return { name, ip, state };
-    });
-}
-
 /** kubectl (v1.20.2) inside MACHINE with its /etc/kubernetes/admin.conf; resolves stdout. */
 export async function kubectl(machine: string, args: string[], opts: ExecOptions = {}): Promise<string> {
   const r = await machineExec(machine, ['kubectl', '--kubeconfig', '/etc/kubernetes/admin.conf', ...args], opts);
@@ -182,7 +170,7 @@ export async function kubeadmConfig(controlPlaneIp: string, nodeName: string): P
 }
 
 /** The worker `kubeadm join …` arguments printed by init (continuation lines joined). */
-export function parseJoinCommand(initOutput: string): string[] {
+function parseJoinCommand(initOutput: string): string[] {
   const joined = initOutput.replace(/\\\r?\n/g, ' ');
   const lines = joined
     .split('\n')
@@ -198,7 +186,7 @@ export async function tsadm(machine: string, args: string[], opts: ExecOptions =
   return machineExec(machine, ['node', tsadmBin(), ...args], opts);
 }
 
-export const CRI_SOCKET = '/run/containerd/containerd.sock';
+const CRI_SOCKET = '/run/containerd/containerd.sock';
 
 /**
  * `kubeadm init` with the reference kubeadm on CP (config from kubeadmConfig, preflight skipped:

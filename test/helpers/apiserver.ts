@@ -15,7 +15,7 @@ import path from 'node:path';
  *   ...
  *   await server?.stop();
  */
-export const KUBE_VERSION = 'v1.20.2';
+const KUBE_VERSION = 'v1.20.2';
 const CACHE_DIR = process.env.TSADM_CACHE_DIR ?? '/var/cache/tsadm';
 export const KUBE_BIN_DIR = path.join(CACHE_DIR, `kubernetes-${KUBE_VERSION}`, 'bin');
 const ETCD_BIN = process.env.TSADM_ETCD_BIN ?? '/usr/bin/etcd';
@@ -46,7 +46,7 @@ export interface StartOptions {
 }
 
 /** Why real-server tests are skipped, or undefined when they can run. */
-export function apiServerUnavailable(): string | undefined {
+function apiServerUnavailable(): string | undefined {
   if (!existsSync(path.join(KUBE_BIN_DIR, 'kube-apiserver'))) return `kube-apiserver ${KUBE_VERSION} is not built (${KUBE_BIN_DIR})`;
   if (!existsSync(ETCD_BIN)) return `etcd is not installed (${ETCD_BIN}; apt-get install -y etcd-server)`;
   return undefined;

@@ -6,8 +6,8 @@ import type { VersionProfile } from '../../versions/table.js';
 import { clusterRoleBinding, getNamed, group, role, roleBinding, serviceAccount } from '../cluster/rbac.js';
 
 /** Pure builders of the kube-proxy addon (spec §7.2; 1.20 objects as observed in kubeadm's dry-run). */
-export const KUBE_SYSTEM = 'kube-system';
-export const KUBE_PROXY = 'kube-proxy';
+const KUBE_SYSTEM = 'kube-system';
+const KUBE_PROXY = 'kube-proxy';
 const CONFIG_KEY = 'config.conf';
 const KUBECONFIG_KEY = 'kubeconfig.conf';
 const KUBECONFIG_PATH = '/var/lib/kube-proxy/kubeconfig.conf';
@@ -52,7 +52,7 @@ export function kubeProxyConfiguration(i: KubeProxyConfigInput): { config: Recor
 }
 
 /** The in-cluster kubeconfig kube-proxy pods use (service-account token, CA of the pod). */
-export function kubeProxyKubeconfig(server: string): string {
+function kubeProxyKubeconfig(server: string): string {
   return [
     'apiVersion: v1',
     'kind: Config',

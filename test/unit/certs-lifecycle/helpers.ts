@@ -11,7 +11,7 @@ import { initCtxFor } from '../../helpers/phase-ctx.js';
 import type { TempRoot } from '../../helpers/temp-root.js';
 import { runCerts, runKubeconfigs } from '../certs/pki-test-utils.js';
 
-export { runCli, type CliRun } from '../cli/helpers.js';
+export { runCli } from '../cli/helpers.js';
 
 export const KUBEADM = referenceKubeadmPath();
 export const KC = '/etc/kubernetes';

@@ -63,7 +63,7 @@ export function clusterInfoKubeconfig(server: string, caPem: string): string {
   ].join('\n');
 }
 
-export interface SeenRequest {
+interface SeenRequest {
   readonly method: string;
   readonly path: string;
   readonly authorization: string | undefined;
