@@ -145,7 +145,7 @@ export async function waitFor<T>(
       last = e;
     }
     if (Date.now() - start >= timeoutMs) {
-      const why = last instanceof Error ? `: ${last.message}` : last !== undefined ? `: ${String(last)}` : '';
+      const why = last instanceof Error ? `: ${last.message}` : last !== undefined ? `: ${JSON.stringify(last)}` : '';
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${why}`);
     }
     await new Promise((r) => setTimeout(r, intervalMs));
@@ -240,7 +240,7 @@ export async function waitClusterReady(cp: Machine, nodes: Machine[], timeoutMs 
   } catch (e) {
     const pods = await kubectl(cp.name, ['get', 'pods', '-A', '-o', 'wide'], { reject: false }).catch(() => '');
     const logs = nodes.map((n) => `--- ${n.name} kubelet\n${machineLog(n.name)}`).join('\n');
-    throw new Error(`${(e as Error).message}\n--- pods\n${pods}\n${logs}`);
+    throw new Error(`${(e as Error).message}\n--- pods\n${pods}\n${logs}`, { cause: e });
   }
 }
 
