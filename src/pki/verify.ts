@@ -2,7 +2,6 @@
 import type { KeyObject } from 'node:crypto';
 import type { Certificate } from './certificate.js';
 import { normalizeIP } from './ip.js';
-import { spkiSha256 } from './keys.js';
 
 /**
  * Why `cert` is not signed by `ca`, or undefined when it is. Like Go's CheckSignatureFrom: the
@@ -31,11 +30,6 @@ export function keyMatchesCertificate(cert: Certificate, key: KeyObject): boolea
   } catch {
     return false;
   }
-}
-
-/** "sha256:<hex>" of the certificate's SubjectPublicKeyInfo: the discovery-token-ca-cert-hash. */
-export function certificateSpkiHash(cert: Certificate): string {
-  return spkiSha256(cert.spki);
 }
 
 /**
