@@ -2,6 +2,7 @@
 // (src/, test/, bench/), ESLint's recommended rules over the plain JavaScript tools (bin/tsadm,
 // scripts/*.mjs, bench/*.mjs), which tsconfig.json does not type-check.
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 // The Node globals the .mjs tools use; `globals` is not a dependency for this short list.
@@ -13,7 +14,7 @@ const nodeGlobals = Object.fromEntries(
   ].map((name) => [name, 'readonly']),
 );
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['node_modules/', 'dist/', 'coverage/', 'bench/results/'] },
   {
     files: ['**/*.ts'],
