@@ -145,7 +145,7 @@ export async function waitFor<T>(
       last = e;
     }
     if (Date.now() - start >= timeoutMs) {
-      const why = last instanceof Error ? `: ${last.message}` : last !== undefined ? `: ${JSON.stringify(last)}` : '';
+      const why = last instanceof Error ? `: ${last.message}` : last !== undefined ? `: ${typeof last === 'string' ? last : JSON.stringify(last)}` : '';
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${why}`);
     }
     await new Promise((r) => setTimeout(r, intervalMs));
