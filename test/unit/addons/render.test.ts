@@ -13,7 +13,11 @@ import { findObject, fixtureText, kubeadmObjects, normalize } from '../cluster/k
 const v120 = VERSION_TABLE['1.20'];
 const fixture = kubeadmObjects('addons/fixtures/kubeadm-1.20-addon-objects.yaml');
 const input = (minor: SupportedMinor = '1.20') => ({ versions: VERSION_TABLE[minor], image: 'k8s.gcr.io/coredns:1.7.0', dnsDomain: 'cluster.local', dnsIp: '10.96.0.10', replicas: 2 });
-const container = (d: KubeObject): any => (d as any).spec.template.spec.containers[0];
+// The fields of a rendered Deployment/DaemonSet these tests read.
+interface TestContainer { env: { name: string }[]; ports: { name: string }[]; securityContext: { capabilities: { drop: string[] } }; livenessProbe: { httpGet: { port: number | string } }; readinessProbe: { httpGet: { port: number | string } } }
+interface TestPodSpec { containers: TestContainer[]; tolerations: { key: string }[]; affinity?: { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: unknown[] } } }
+const podSpec = (d: KubeObject): TestPodSpec => (d as unknown as { spec: { template: { spec: TestPodSpec } } }).spec.template.spec;
+const container = (d: KubeObject): TestContainer => podSpec(d).containers[0] as TestContainer;
 
 describe('CoreDNS objects equal kubeadm v1.20.2\'s', () => {
   test('all six, in kubeadm\'s creation order', () => {
@@ -33,14 +37,14 @@ describe('CoreDNS objects equal kubeadm v1.20.2\'s', () => {
 
 describe('CoreDNS per minor (version table facts)', () => {
   test('1.25: preferred anti-affinity; 1.26: no master toleration', () => {
-    const d25 = corednsDeployment(input('1.25')) as any;
-    expect(d25.spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0]).toEqual({
+    const d25 = podSpec(corednsDeployment(input('1.25')));
+    expect(d25.affinity?.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0]).toEqual({
       weight: 100,
       podAffinityTerm: { labelSelector: { matchExpressions: [{ key: 'k8s-app', operator: 'In', values: ['kube-dns'] }] }, topologyKey: 'kubernetes.io/hostname' },
     });
-    expect(d25.spec.template.spec.tolerations.map((t: any) => t.key)).toEqual(['CriticalAddonsOnly', 'node-role.kubernetes.io/master', 'node-role.kubernetes.io/control-plane']);
-    expect((corednsDeployment(input('1.26')) as any).spec.template.spec.tolerations.map((t: any) => t.key)).toEqual(['CriticalAddonsOnly', 'node-role.kubernetes.io/control-plane']);
-    expect((corednsDeployment(input('1.24')) as any).spec.template.spec.affinity).toBeUndefined();
+    expect(d25.tolerations.map((t) => t.key)).toEqual(['CriticalAddonsOnly', 'node-role.kubernetes.io/master', 'node-role.kubernetes.io/control-plane']);
+    expect(podSpec(corednsDeployment(input('1.26'))).tolerations.map((t) => t.key)).toEqual(['CriticalAddonsOnly', 'node-role.kubernetes.io/control-plane']);
+    expect(podSpec(corednsDeployment(input('1.24'))).affinity).toBeUndefined();
   });
 
   test('1.29: drop ALL; 1.32: cluster domain not cached; 1.33: named probe ports', () => {
@@ -51,13 +55,13 @@ describe('CoreDNS per minor (version table facts)', () => {
     const c33 = container(corednsDeployment(input('1.33')));
     expect(c33.livenessProbe.httpGet.port).toBe('liveness-probe');
     expect(c33.readinessProbe.httpGet.port).toBe('readiness-probe');
-    expect(c33.ports.map((p: any) => p.name)).toEqual(['dns', 'dns-tcp', 'metrics', 'liveness-probe', 'readiness-probe']);
+    expect(c33.ports.map((p) => p.name)).toEqual(['dns', 'dns-tcp', 'metrics', 'liveness-probe', 'readiness-probe']);
     expect(container(corednsDeployment(input('1.32'))).livenessProbe.httpGet.port).toBe(8080);
   });
 
   test('1.21+: EndpointSlice RBAC and the CoreDNS service label', () => {
     const objs = corednsObjects(input('1.21'));
-    expect((objs[1] as any).rules.at(-1)).toEqual({ apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['list', 'watch'] });
+    expect((objs[1]?.rules as unknown[]).at(-1)).toEqual({ apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['list', 'watch'] });
     expect(dnsService(input('1.21')).metadata.labels?.['kubernetes.io/name']).toBe('CoreDNS');
   });
 
@@ -94,8 +98,8 @@ describe('kube-proxy objects equal kubeadm v1.20.2\'s', () => {
   test('ServiceAccount, DaemonSet and RBAC', () => {
     expect(normalize(kubeProxyServiceAccount())).toEqual(normalize(findObject(fixture, 'ServiceAccount', 'kube-proxy')));
     const ds = kubeProxyDaemonSet('k8s.gcr.io/kube-proxy:v1.20.2', []);
-    const theirs = normalize(findObject(fixture, 'DaemonSet', 'kube-proxy')) as any;
-    delete theirs.spec.template.spec.containers[0].resources; // Go's empty struct, not sent by tsadm
+    const theirs = normalize(findObject(fixture, 'DaemonSet', 'kube-proxy')) as { spec: { template: { spec: { containers: { resources?: unknown }[] } } } };
+    delete theirs.spec.template.spec.containers[0]?.resources; // Go's empty struct, not sent by tsadm
     expect(normalize(ds)).toEqual(theirs);
     expect(kubeProxyRbac().map(normalize)).toEqual(['ClusterRoleBinding/kubeadm:node-proxier', 'Role/kube-proxy', 'RoleBinding/kube-proxy'].map((k) => {
       const [kind, name] = k.split('/') as [string, string];
@@ -106,7 +110,7 @@ describe('kube-proxy objects equal kubeadm v1.20.2\'s', () => {
   test('ConfigMap: kubeconfig.conf byte-identical; config.conf carries kubeadm\'s values; hash over both', () => {
     const { config } = kubeProxyConfiguration(base);
     const cm = kubeProxyConfigMap(config, server, true);
-    const theirs = findObject(fixture, 'ConfigMap', 'kube-proxy') as any;
+    const theirs = findObject(fixture, 'ConfigMap', 'kube-proxy') as unknown as { data: Record<string, string>; metadata: { annotations: Record<string, string> } };
     expect(cm.data?.['kubeconfig.conf']).toBe(theirs.data['kubeconfig.conf']);
     expect(cm.data?.['config.conf']).toBe('apiVersion: kubeproxy.config.k8s.io/v1alpha1\nbindAddress: 0.0.0.0\nclientConnection:\n  kubeconfig: /var/lib/kube-proxy/kubeconfig.conf\nclusterCIDR: 10.244.0.0/16\nkind: KubeProxyConfiguration');
     expect(cm.metadata.labels).toEqual({ app: 'kube-proxy' });
@@ -135,7 +139,7 @@ describe('kube-proxy objects equal kubeadm v1.20.2\'s', () => {
   test('proxy variables of the environment reach the DaemonSet, in order', () => {
     const env = proxyEnvVars({ HTTPS_PROXY: 'http://p:3128', PATH: '/bin', no_proxy: '10.0.0.0/8', FTP_PROXY: '' });
     expect(env).toEqual([{ name: 'HTTPS_PROXY', value: 'http://p:3128' }, { name: 'no_proxy', value: '10.0.0.0/8' }]);
-    expect(container(kubeProxyDaemonSet('img', env)).env.map((e: any) => e.name)).toEqual(['NODE_NAME', 'HTTPS_PROXY', 'no_proxy']);
+    expect(container(kubeProxyDaemonSet('img', env)).env.map((e) => e.name)).toEqual(['NODE_NAME', 'HTTPS_PROXY', 'no_proxy']);
   });
 
   test('fixture sanity: kubeadm\'s config.conf is what its Go serializer wrote', () => {
