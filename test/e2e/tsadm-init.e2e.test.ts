@@ -3,6 +3,7 @@
  * v1.20.2), then the reference kubeadm joins a second machine with the command tsadm printed.
  * Covers issue 4 (control plane on disk, wait) and issue 5 (in-cluster phases, tokens) "Done when".
  */
+import { expect } from '@jest/globals';
 import https from 'node:https';
 import { createHash } from 'node:crypto';
 import {

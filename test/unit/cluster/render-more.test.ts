@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { renderClosingText, renderInitDone } from '../../../src/phases/cluster/show-join-command.js';
 import { pointAtRotatingCert } from '../../../src/phases/cluster/kubelet-finalize.js';
 import {

@@ -79,7 +79,7 @@ describe('runPhases', () => {
   test('a failure is wrapped once with the phase path and stops the run', async () => {
     const failing: Phase<Ctx>[] = [leaf('a'), { name: 'b', summary: 'b', run: () => Promise.reject(new TsadmError('E_CONFLICT', 'boom', { hint: 'h' })) }, leaf('c')];
     const { ctx: c } = ctx();
-    const err = (await runPhases(failing, c, { filter: [], skip: [] }).catch((e) => e)) as TsadmError;
+    const err = (await runPhases(failing, c, { filter: [], skip: [] }).catch((e: unknown) => e)) as TsadmError;
     expect(err.message).toBe('error execution phase b: boom');
     expect(err.code).toBe('E_CONFLICT');
     expect(err.hint).toBe('h');

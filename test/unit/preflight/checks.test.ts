@@ -110,13 +110,13 @@ describe('real probes', () => {
   });
 
   test('KubeletVersion fires on a kubelet newer than the control plane', async () => {
-    const fake: Host = Object.assign(Object.create(host), {
+    const fake: Host = Object.assign(Object.create(host) as Host, {
       exec: () => Promise.resolve({ exitCode: 0, stdout: 'Kubernetes v1.22.0\n', stderr: '' }),
     });
     expect((await kubeletVersionCheck(v120, 'v1.20.2').run({ host: fake, system: system() })).errors[0]).toMatch(/higher than the control plane/);
-    const old: Host = Object.assign(Object.create(host), { exec: () => Promise.resolve({ exitCode: 0, stdout: 'Kubernetes v1.17.0\n', stderr: '' }) });
+    const old: Host = Object.assign(Object.create(host) as Host, { exec: () => Promise.resolve({ exitCode: 0, stdout: 'Kubernetes v1.17.0\n', stderr: '' }) });
     expect((await kubeletVersionCheck(v120, 'v1.20.2').run({ host: old, system: system() })).errors[0]).toMatch(/lower than kubeadm can support/);
-    const good: Host = Object.assign(Object.create(host), { exec: () => Promise.resolve({ exitCode: 0, stdout: 'Kubernetes v1.20.2\n', stderr: '' }) });
+    const good: Host = Object.assign(Object.create(host) as Host, { exec: () => Promise.resolve({ exitCode: 0, stdout: 'Kubernetes v1.20.2\n', stderr: '' }) });
     expect((await kubeletVersionCheck(v120, 'v1.20.2').run({ host: good, system: system() })).errors).toEqual([]);
   });
 });
@@ -129,7 +129,7 @@ describe('runChecks', () => {
 
   test('errors are fatal with exit code 2 and list every failing check', async () => {
     const { log } = logger();
-    const err = await runChecks([numCPU, mem], { host, system: system({ cpus: () => 1, memoryMB: () => 10 }) }, [], log).catch((e) => e);
+    const err = await runChecks([numCPU, mem], { host, system: system({ cpus: () => 1, memoryMB: () => 10 }) }, [], log).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TsadmError);
     expect((err as TsadmError).exitCode).toBe(2);
     expect((err as TsadmError).details).toEqual([

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { formatToken, generateToken, isValidToken, isValidTokenId, parseToken, randomTokenChars, tokenSecretName } from '../../../src/token/bootstrap-token.js';
 import { computeDetachedSignature, verifyDetachedSignature } from '../../../src/token/jws.js';
 import { validateGroups, validateGroupsNeedAuthentication, validateUsages } from '../../../src/token/validate.js';
