@@ -33,20 +33,6 @@ export default defineConfig(
     },
   },
   {
-    // Tests only: @types/jest types the asymmetric matchers (expect.any, expect.stringContaining,
-    // expect.objectContaining) as `any`, and tests read parsed YAML/JSON of arbitrary kinds
-    // (objects of the reference kubeadm, API responses) where the assertion is the type check.
-    files: ['test/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-explicit-any': 'off',
-      '@typescript-eslint/no-unsafe-argument': 'off',
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-call': 'off',
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
-    },
-  },
-  {
     files: ['bin/tsadm', '**/*.mjs', '*.js'],
     extends: [js.configs.recommended],
     languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: nodeGlobals },

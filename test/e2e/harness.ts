@@ -246,7 +246,7 @@ export async function waitClusterReady(cp: Machine, nodes: Machine[], timeoutMs 
 
 /** Node name → Ready condition status ("True"/"False"/"Unknown"). */
 export async function nodeReadiness(machine: string): Promise<Record<string, string>> {
-  const items = JSON.parse(await kubectl(machine, ['get', 'nodes', '-o', 'json'])).items as {
+  const items = (JSON.parse(await kubectl(machine, ['get', 'nodes', '-o', 'json'])) as { items: unknown }).items as {
     metadata: { name: string };
     status: { conditions?: { type: string; status: string }[] };
   }[];
@@ -257,7 +257,7 @@ export async function nodeReadiness(machine: string): Promise<Record<string, str
 
 /** Pod name → phase in NAMESPACE. */
 export async function podPhases(machine: string, namespace: string): Promise<Record<string, string>> {
-  const items = JSON.parse(await kubectl(machine, ['-n', namespace, 'get', 'pods', '-o', 'json'])).items as {
+  const items = (JSON.parse(await kubectl(machine, ['-n', namespace, 'get', 'pods', '-o', 'json'])) as { items: unknown }).items as {
     metadata: { name: string };
     status: { phase: string };
   }[];
