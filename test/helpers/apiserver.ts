@@ -24,7 +24,7 @@ const ETCD_BIN = process.env.TSADM_ETCD_BIN ?? '/usr/bin/etcd';
  * A response body as the tests read it: a Kubernetes object or list. Only the fields tests look at
  * are typed; an assertion on a missing one fails as any other mismatch would.
  */
-export interface ApiObject {
+interface ApiObject {
   readonly type?: string;
   readonly metadata: {
     readonly name: string;
