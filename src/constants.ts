@@ -6,7 +6,6 @@ export const MANIFESTS_DIR = '/etc/kubernetes/manifests';
 export const KUBELET_DIR = '/var/lib/kubelet';
 export const KUBELET_CONFIG_FILE = '/var/lib/kubelet/config.yaml';
 export const KUBELET_FLAGS_ENV_FILE = '/var/lib/kubelet/kubeadm-flags.env';
-export const KUBELET_CLIENT_CURRENT_PEM = '/var/lib/kubelet/pki/kubelet-client-current.pem';
 export const DEFAULT_ETCD_DATA_DIR = '/var/lib/etcd';
 export const TMP_DIR = '/etc/kubernetes/tmp';
 

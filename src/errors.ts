@@ -16,7 +16,7 @@ export type ErrorCode =
   | 'E_LOCKED' // another tsadm holds the machine lock (exit 1)
   | 'E_INTERNAL'; // a bug in tsadm (exit 1)
 
-export const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
+const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   E_CONFIG_INVALID: 3,
   E_USAGE: 3,
   E_PREFLIGHT: 2,

@@ -1,6 +1,6 @@
 import { buildCli } from './cli/app.js';
-import { processIO, type CliIO } from './cli/io.js';
-import { EXIT_INTERRUPTED, TsadmError, errorMessage, isTsadmError } from './errors.js';
+import type { CliIO } from './cli/io.js';
+import { TsadmError, errorMessage, isTsadmError } from './errors.js';
 
 /**
  * The entry point: parse, run, map errors to exit codes. The only place that exits the process;
@@ -24,7 +24,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   }
 }
 
-export function reportError(err: unknown, io: CliIO, verbosity: number): number {
+function reportError(err: unknown, io: CliIO, verbosity: number): number {
   const error = isTsadmError(err) ? err : new TsadmError('E_INTERNAL', errorMessage(err), { cause: err });
   io.stderr.write(`error: ${error.message}\n`);
   for (const line of error.details) if (line !== error.message) io.stderr.write(`  ${line}\n`);

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const CACHE = process.env.TSADM_CACHE_DIR || '/var/cache/tsadm';
-export const K8S_BIN = path.join(CACHE, 'kubernetes-v1.20.2', 'bin');
+const CACHE = process.env.TSADM_CACHE_DIR || '/var/cache/tsadm';
+const K8S_BIN = path.join(CACHE, 'kubernetes-v1.20.2', 'bin');
 export const KUBEADM = path.join(K8S_BIN, 'kubeadm');
 /** Shared with every harness machine at the same path (machines have a private /tmp). */
 export const SCRATCH = path.join(CACHE, 'e2e-scratch', `bench-${process.pid}`);

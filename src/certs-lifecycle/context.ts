@@ -36,7 +36,7 @@ export interface LifecycleOptions {
 
 const PLACEHOLDER_ADDRESS = '192.0.2.1';
 
-export function lifecycleConfig(opts: LifecycleOptions, configText: string | undefined, env: { hostname: string; address?: string; now: Date }): ResolvedInitConfig {
+function lifecycleConfig(opts: LifecycleOptions, configText: string | undefined, env: { hostname: string; address?: string; now: Date }): ResolvedInitConfig {
   const address = env.address ?? (opts.needsAdvertiseAddress ? undefined : PLACEHOLDER_ADDRESS);
   const cfg = resolveInitConfig({
     ...(configText !== undefined ? { configText } : {}),

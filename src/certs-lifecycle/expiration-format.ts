@@ -11,9 +11,7 @@ import type { ExpirationItem, ExpirationReport } from './expiration.js';
 
 export type ExpirationFormat = 'table' | 'json' | 'yaml';
 
-export const EXPIRATION_FORMATS: readonly string[] = ['table', 'text', 'json', 'yaml'];
-
-export const OUTPUT_API_VERSION = 'output.kubeadm.k8s.io/v1alpha3';
+const OUTPUT_API_VERSION = 'output.kubeadm.k8s.io/v1alpha3';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const two = (n: number): string => String(n).padStart(2, '0');
@@ -36,7 +34,7 @@ function caRow(c: ExpirationItem): string[] {
   return [c.name, kubeadmDate(c.expirationDate), shortHumanDuration(c.residualSeconds * 1000), yesNo(c.externallyManaged)];
 }
 
-export function formatExpirationTable(r: ExpirationReport): string {
+function formatExpirationTable(r: ExpirationReport): string {
   const certs = tabwrite([['CERTIFICATE', 'EXPIRES', 'RESIDUAL TIME', 'CERTIFICATE AUTHORITY', 'EXTERNALLY MANAGED'], ...r.certificates.map(certificateRow)], TAB);
   const cas = tabwrite([['CERTIFICATE AUTHORITY', 'EXPIRES', 'RESIDUAL TIME', 'EXTERNALLY MANAGED'], ...r.certificateAuthorities.map(caRow)], TAB);
   return `${certs}\n${cas}`;
@@ -56,7 +54,7 @@ function outputCertificate(c: ExpirationItem): Record<string, unknown> {
   };
 }
 
-export function expirationObject(r: ExpirationReport): Record<string, unknown> {
+function expirationObject(r: ExpirationReport): Record<string, unknown> {
   return {
     kind: 'CertificateExpirationInfo',
     apiVersion: OUTPUT_API_VERSION,

@@ -11,7 +11,7 @@ import { CERT_ROWS, certRow, type CertRow } from '../phases/certs/cert-table.js'
 /** Static pods that read a certificate and only pick up a new one when restarted. */
 export type Component = 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'etcd';
 
-export const COMPONENTS: readonly Component[] = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'];
+const COMPONENTS: readonly Component[] = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'];
 
 interface EntryBase {
   /** kubeadm's name: the cert row name ("apiserver") or the kubeconfig file ("admin.conf"). */
@@ -25,7 +25,7 @@ interface EntryBase {
   readonly restart: readonly Component[];
 }
 
-export interface PkiEntry extends EntryBase {
+interface PkiEntry extends EntryBase {
   readonly kind: 'pki';
   /** "etcd/server": <certDir>/etcd/server.crt and .key. */
   readonly baseName: string;
@@ -41,7 +41,7 @@ export interface KubeconfigEntry extends EntryBase {
 
 export type CertEntry = PkiEntry | KubeconfigEntry;
 
-export interface CAEntry {
+interface CAEntry {
   readonly name: string;
   readonly longName: string;
   readonly baseName: string;

@@ -22,7 +22,7 @@ type Obj = Record<string, unknown>;
 type Named = { name?: unknown; [k: string]: unknown };
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const list = (doc: Obj, key: string): Named[] => (Array.isArray(doc[key]) ? (doc[key] as unknown[]).filter(isObj) as Named[] : []);
+const list = (doc: Obj, key: string): Named[] => (Array.isArray(doc[key]) ? (doc[key] as unknown[]).filter(isObj) : []);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 interface Located {

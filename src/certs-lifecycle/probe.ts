@@ -28,7 +28,7 @@ export function probeFromManifest(text: string): HttpProbe | undefined {
   const containers = obj(obj(doc)?.spec)?.containers;
   const get = obj(obj(obj(Array.isArray(containers) ? containers[0] : undefined)?.livenessProbe)?.httpGet);
   if (!get || (typeof get.port !== 'number' && !/^\d+$/.test(String(get.port)))) return undefined;
-  const scheme = String(get.scheme ?? 'HTTP').toLowerCase() === 'https' ? 'https' : 'http';
+  const scheme = typeof get.scheme === 'string' && get.scheme.toLowerCase() === 'https' ? 'https' : 'http';
   const host = typeof get.host === 'string' && get.host !== '' ? get.host : '127.0.0.1';
   const p = typeof get.path === 'string' ? get.path : '/';
   return { url: `${scheme}://${host.includes(':') ? `[${host}]` : host}:${String(get.port)}${p.startsWith('/') ? p : `/${p}`}` };

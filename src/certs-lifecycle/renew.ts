@@ -38,7 +38,7 @@ interface PlannedWrite {
   readonly description: string;
 }
 
-export interface RenewedCertificate {
+interface RenewedCertificate {
   readonly entry: CertEntry;
   readonly path: string;
   readonly old: Certificate;

@@ -60,8 +60,8 @@ export function addFlags(y: Argv, names: readonly FlagName[]): Argv {
  * -v takes a level 0–10 (kubeadm's klog accepts any non-negative integer; higher levels add
  * nothing here). yargs would read "-v loud" as NaN and the run would go on at level 0.
  */
-export function coerceVerbosity(value: unknown): number {
-  const last = Array.isArray(value) ? value[value.length - 1] : value;
+function coerceVerbosity(value: unknown): number {
+  const last: unknown = Array.isArray(value) ? value[value.length - 1] : value;
   const text = String(last).trim();
   if (!/^\d+$/.test(text)) {
     throw new TsadmError('E_USAGE', `invalid argument "${String(last)}" for "-v, --v" flag: the log level must be a non-negative integer`, { hint: 'use -v 0, -v 1 or -v 2' });
@@ -85,7 +85,7 @@ export function flagValuesFrom(argv: ArgumentsCamelCase<Record<string, unknown>>
       out[name] = value;
     }
   }
-  return out as FlagValues;
+  return out;
 }
 
 export function registerWorkflow<C>(y: Argv, spec: WorkflowSpec<C>, handlerWrap: (fn: () => Promise<void>) => Promise<void>): Argv {

@@ -112,7 +112,7 @@ export function pathOptions(o: Argv, opts: { kubeconfigDir?: boolean } = {}): Ar
 }
 
 export function paths(argv: Args): { config?: string; certDir?: string; kubeconfigDir?: string } {
-  const s = (k: string): string | undefined => (typeof argv[k] === 'string' ? (argv[k] as string) : undefined);
+  const s = (k: string): string | undefined => (typeof argv[k] === 'string' ? argv[k] : undefined);
   const config = s('config');
   const certDir = s('cert-dir');
   const kubeconfigDir = s('kubeconfig-dir');

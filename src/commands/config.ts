@@ -22,13 +22,13 @@ export function registerConfigCommand(y: Argv, env: CommandEnv): Argv {
                 .option('kubernetes-version', { type: 'string', requiresArg: true, describe: 'Print defaults in the config API version kubeadm of this Kubernetes version uses.' })
                 .strict(),
             (argv) => {
-              const components = ((argv['component-configs'] as string[] | undefined) ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+              const components = (argv['component-configs'] ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
               for (const c of components) {
                 if (!COMPONENT_CONFIGS.includes(c)) {
                   throw new TsadmError('E_USAGE', `unknown component config "${c}"`, { hint: `use one of ${COMPONENT_CONFIGS.join(', ')}` });
                 }
               }
-              const version = argv['kubernetes-version'] as string | undefined;
+              const version = argv['kubernetes-version'];
               env.io.stdout.write(printInitDefaults({ componentConfigs: components, ...(version ? { version } : {}) }));
             },
           )
@@ -37,7 +37,7 @@ export function registerConfigCommand(y: Argv, env: CommandEnv): Argv {
             'Print default join configuration, that can be used for "tsadm join"',
             (o) => o.option('kubernetes-version', { type: 'string', requiresArg: true, describe: 'Print defaults in the config API version kubeadm of this Kubernetes version uses.' }).strict(),
             (argv) => {
-              const version = argv['kubernetes-version'] as string | undefined;
+              const version = argv['kubernetes-version'];
               env.io.stdout.write(printJoinDefaults(version ? { version } : {}));
             },
           )
@@ -55,9 +55,9 @@ export function registerConfigCommand(y: Argv, env: CommandEnv): Argv {
                 .option('image-repository', { type: 'string', requiresArg: true, describe: 'Choose a container registry to pull control plane images from.' })
                 .strict(),
             (argv) => {
-              const version = normalizeKubernetesVersion((argv['kubernetes-version'] as string | undefined) ?? DEFAULT_KUBERNETES_VERSION);
+              const version = normalizeKubernetesVersion(argv['kubernetes-version'] ?? DEFAULT_KUBERNETES_VERSION);
               const versions = profileFor(version);
-              const repo = (argv['image-repository'] as string | undefined) ?? versions.defaultImageRepository;
+              const repo = argv['image-repository'] ?? versions.defaultImageRepository;
               env.io.stdout.write(`${imageList(version, versions, repo).join('\n')}\n`);
             },
           )

@@ -36,7 +36,7 @@ function kubeconfigSubcommands(k: Argv, env: CommandEnv): Argv {
           .strict(),
       (argv) =>
         withRuntime(argv, env, (rt) => {
-          const orgs = ((argv.org as string[] | undefined) ?? []).flatMap((s) => String(s).split(',')).map((s) => s.trim()).filter(Boolean);
+          const orgs = (argv.org ?? []).flatMap((s) => String(s).split(',')).map((s) => s.trim()).filter(Boolean);
           const validity = argv['validity-period'];
           return runKubeconfigUser(rt, {
             ...paths(argv),

@@ -3,7 +3,7 @@ import type { CommandEnv } from '../workflows/runtime.js';
 import { toKubeYaml } from '../yaml/write.js';
 import { formatVersion as formatVersionWith, versionInfo, type VersionInfo } from './version-info.js';
 
-export { TSADM_VERSION, versionInfo, type VersionInfo } from './version-info.js';
+export { TSADM_VERSION } from './version-info.js';
 
 /** Pure: the text kubeadm-style `version` prints; yaml as kubeadm's sigs.k8s.io/yaml.Marshal writes it (keys sorted). */
 export function formatVersion(info: VersionInfo, output: string): string {

@@ -18,7 +18,7 @@ export interface DefaultsCtx {
   readonly f: Findings;
 }
 
-export function resolveVersion(raw: string | undefined, f: Findings): { version: string; profile: VersionProfile } {
+function resolveVersion(raw: string | undefined, f: Findings): { version: string; profile: VersionProfile } {
   try {
     const version = normalizeKubernetesVersion(raw ?? DEFAULT_KUBERNETES_VERSION);
     return { version, profile: profileFor(version) };

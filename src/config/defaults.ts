@@ -23,10 +23,10 @@ import type {
   Timeouts,
 } from './types.js';
 
-export const DEFAULT_CA_CERT_PATH = `${DEFAULT_CERT_DIR}/ca.crt`;
+const DEFAULT_CA_CERT_PATH = `${DEFAULT_CERT_DIR}/ca.crt`;
 
 /** kubeadm's v1beta4 SetDefaults_Timeouts. */
-export const DEFAULT_TIMEOUTS: Timeouts = {
+const DEFAULT_TIMEOUTS: Timeouts = {
   controlPlaneComponentHealthCheckMs: DEFAULTS.controlPlaneTimeoutMs,
   kubeletHealthCheckMs: 4 * 60_000,
   kubernetesAPICallMs: 60_000,
@@ -70,7 +70,7 @@ function defaultToken(t: NBootstrapToken, i: number, ctx: DefaultsCtx): Bootstra
 }
 
 /** Node name = lowercased, trimmed hostname (kubeadm GetHostname); taints stay unset unless given. */
-export function defaultNodeRegistration(n: NNodeRegistration | undefined, env: ConfigEnv): NodeRegistration {
+function defaultNodeRegistration(n: NNodeRegistration | undefined, env: ConfigEnv): NodeRegistration {
   return {
     name: (n?.name || env.hostname).trim().toLowerCase(),
     criSocket: n?.criSocket ?? '',
@@ -104,7 +104,7 @@ function defaultAPIEndpoint(n: NAPIEndpoint | undefined, ctx: DefaultsCtx, path:
 }
 
 /** v1beta4 timeouts; for older documents the control-plane wait comes from apiServer.timeoutForControlPlane. */
-export function defaultTimeouts(n: NTimeouts | undefined, timeoutForControlPlane?: string): Timeouts {
+function defaultTimeouts(n: NTimeouts | undefined, timeoutForControlPlane?: string): Timeouts {
   const d = DEFAULT_TIMEOUTS;
   return {
     controlPlaneComponentHealthCheckMs: durationOr(n?.controlPlaneComponentHealthCheck ?? timeoutForControlPlane, d.controlPlaneComponentHealthCheckMs),

@@ -3,13 +3,13 @@
  * and the parser of the flag's "A=true,B=false" form (kubeadm features.NewFeatureGate).
  */
 
-export interface FeatureGateSpec {
+interface FeatureGateSpec {
   /** Why it exists / what tsadm does with it. */
   readonly note: string;
   readonly deprecated?: string;
 }
 
-export const KNOWN_FEATURE_GATES: Readonly<Record<string, FeatureGateSpec>> = {
+const KNOWN_FEATURE_GATES: Readonly<Record<string, FeatureGateSpec>> = {
   PublicKeysECDSA: { note: 'ECDSA-P256 keys for certificates (v1beta4: use encryptionAlgorithm)', deprecated: 'use ClusterConfiguration.encryptionAlgorithm (v1beta4) instead' },
   IPv6DualStack: { note: 'dual-stack networking (needed for two CIDRs on v1.20; GA later)' },
   RootlessControlPlane: { note: 'run control-plane components as non-root users' },

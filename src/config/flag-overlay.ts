@@ -43,7 +43,7 @@ export function validateMixedArguments(flags: FlagValues, hasConfig: boolean): v
 /** Config field path → where its value came from, e.g. "--pod-network-cidr" (errors name it). */
 export type Origins = Map<string, string>;
 
-export function flagString(flags: FlagValues, name: FlagName): string | undefined {
+function flagString(flags: FlagValues, name: FlagName): string | undefined {
   const v = flags[name];
   if (v === undefined || typeof v === 'boolean' || Array.isArray(v)) return undefined;
   return String(v);
@@ -57,7 +57,7 @@ export function flagList(flags: FlagValues, name: FlagName): string[] | undefine
   return items.flatMap((s) => String(s).split(',')).map((s) => s.trim()).filter((s) => s !== '');
 }
 
-export function flagBool(flags: FlagValues, name: FlagName): boolean | undefined {
+function flagBool(flags: FlagValues, name: FlagName): boolean | undefined {
   const v = flags[name];
   return typeof v === 'boolean' ? v : v === undefined ? undefined : v === 'true';
 }

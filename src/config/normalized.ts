@@ -6,7 +6,7 @@
  */
 import type { Arg } from './types.js';
 
-export interface NHostPathMount {
+interface NHostPathMount {
   name?: string;
   hostPath?: string;
   mountPath?: string;
@@ -14,7 +14,7 @@ export interface NHostPathMount {
   pathType?: string;
 }
 
-export interface NEnvVar {
+interface NEnvVar {
   name?: string;
   value?: string;
   valueFrom?: unknown;
@@ -49,7 +49,7 @@ export interface NCluster {
   caCertificateValidityPeriod?: string;
 }
 
-export interface NTaint {
+interface NTaint {
   key?: string;
   value?: string;
   effect?: string;

@@ -13,7 +13,7 @@ import { resolveInitConfig, resolveJoinConfig, type ConfigEnv } from './load.js'
 import { clusterToExternal, initToExternal, joinToExternal, type KubeadmApiVersion } from './serialize.js';
 import type { ClusterConfiguration, Taint } from './types.js';
 
-export const PLACEHOLDER_TOKEN = 'abcdef.0123456789abcdef';
+const PLACEHOLDER_TOKEN = 'abcdef.0123456789abcdef';
 const PLACEHOLDER_ENV: ConfigEnv = { hostname: 'node', defaultAdvertiseAddress: '1.2.3.4', now: new Date(0), randomBytes: (n) => new Uint8Array(n) };
 
 export interface PrintOptions {

@@ -128,7 +128,7 @@ export function hasPath(schema: Schema, path: string): boolean {
   return s !== undefined;
 }
 
-export function joinPath(path: string, key: string): string {
+function joinPath(path: string, key: string): string {
   const part = /^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key);
   return path === '' ? part : `${path}.${part}`;
 }

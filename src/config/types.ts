@@ -41,7 +41,7 @@ export interface ControlPlaneComponent {
   readonly extraEnvs: readonly EnvVar[];
 }
 
-export interface APIServer extends ControlPlaneComponent {
+interface APIServer extends ControlPlaneComponent {
   readonly certSANs: readonly string[];
   /** v1beta2/v1beta3 `apiServer.timeoutForControlPlane`; v1beta4 `timeouts.controlPlaneComponentHealthCheck`. */
   readonly timeoutForControlPlaneMs: number;
@@ -104,7 +104,7 @@ export interface ExternalEtcd {
 
 export type Etcd = LocalEtcd | ExternalEtcd;
 
-export interface Networking {
+interface Networking {
   /** Comma-separated for dual-stack, as in kubeadm. */
   readonly serviceSubnet: string;
   readonly podSubnet: string;
@@ -143,7 +143,7 @@ export interface Timeouts {
   readonly discoveryMs: number;
 }
 
-export interface Patches {
+interface Patches {
   readonly directory: string;
 }
 
@@ -159,14 +159,14 @@ export interface InitConfiguration {
   readonly dryRun?: boolean;
 }
 
-export interface BootstrapTokenDiscovery {
+interface BootstrapTokenDiscovery {
   readonly token: string;
   readonly apiServerEndpoint: string;
   readonly caCertHashes: readonly string[];
   readonly unsafeSkipCAVerification: boolean;
 }
 
-export interface FileDiscovery {
+interface FileDiscovery {
   readonly kubeConfigPath: string;
 }
 
@@ -177,7 +177,7 @@ export interface Discovery {
   readonly timeoutMs: number;
 }
 
-export interface JoinControlPlane {
+interface JoinControlPlane {
   readonly localAPIEndpoint: APIEndpoint;
   readonly certificateKey: string;
 }
@@ -211,7 +211,7 @@ export interface ResetConfiguration {
  * Component configs passed through to the kubelet / kube-proxy. Kept as plain objects: tsadm
  * only merges kubeadm's defaults into them (see phases/kubelet, phases/addons).
  */
-export interface ComponentConfigs {
+interface ComponentConfigs {
   readonly kubelet: Readonly<Record<string, unknown>>;
   readonly kubeProxy: Readonly<Record<string, unknown>>;
   /** Whether the user supplied them (kubeadm only warns about overridden defaults in that case). */

@@ -32,20 +32,20 @@ export function normalizeCluster(doc: Obj, version: KubeadmVersion, f: Findings)
   const out = structuredClone(doc);
   delete out.apiVersion;
   delete out.kind;
-  if (version === 'v1beta4') return out as NCluster;
+  if (version === 'v1beta4') return out;
   for (const key of ['apiServer', 'controllerManager', 'scheduler']) convertExtraArgs(out[key]);
   if (isObj(out.etcd)) convertExtraArgs(out.etcd.local);
   if (version === 'v1beta2') {
     if (isObj(out.dns)) {
       const type = out.dns.type;
       // tsadm deploys CoreDNS only (kube-dns left kubeadm in 1.21).
-      if (type !== undefined && type !== 'CoreDNS') f.errors.push(`dns.type: unsupported DNS addon "${String(type)}"; tsadm deploys CoreDNS only`);
+      if (type !== undefined && type !== 'CoreDNS') f.errors.push(`dns.type: unsupported DNS addon "${typeof type === 'string' ? type : JSON.stringify(type)}"; tsadm deploys CoreDNS only`);
       delete out.dns.type;
     }
     if (out.useHyperKubeImage === true) f.warnings.push('useHyperKubeImage is ignored: Kubernetes no longer publishes hyperkube images');
     delete out.useHyperKubeImage;
   }
-  return out as NCluster;
+  return out;
 }
 
 export function normalizeInit(doc: Obj, version: KubeadmVersion): NInit {
@@ -53,20 +53,20 @@ export function normalizeInit(doc: Obj, version: KubeadmVersion): NInit {
   delete out.apiVersion;
   delete out.kind;
   if (version !== 'v1beta4') convertKubeletExtraArgs(out.nodeRegistration);
-  return out as NInit;
+  return out;
 }
 
 export function normalizeJoin(doc: Obj, version: KubeadmVersion): NJoin {
   const out = structuredClone(doc);
   delete out.apiVersion;
   delete out.kind;
-  if (version === 'v1beta4') return out as NJoin;
+  if (version === 'v1beta4') return out;
   convertKubeletExtraArgs(out.nodeRegistration);
   if (isObj(out.discovery) && typeof out.discovery.timeout === 'string') {
     out.timeouts = { discovery: out.discovery.timeout };
   }
   if (isObj(out.discovery)) delete out.discovery.timeout;
-  return out as NJoin;
+  return out;
 }
 
 export function normalizeReset(doc: Obj): NReset {
@@ -75,7 +75,7 @@ export function normalizeReset(doc: Obj): NReset {
   delete out.kind;
   // Reset timeouts have no use in tsadm's reset; the field is accepted for kubeadm compatibility.
   delete out.timeouts;
-  return out as NReset;
+  return out;
 }
 
 function convertExtraArgs(component: unknown): void {

@@ -27,7 +27,7 @@ import {
   type Out,
 } from './validate-fields.js';
 
-export const ENCRYPTION_ALGORITHMS = ['ECDSA-P256', 'ECDSA-P384', 'RSA-2048', 'RSA-3072', 'RSA-4096'] as const;
+const ENCRYPTION_ALGORITHMS = ['ECDSA-P256', 'ECDSA-P384', 'RSA-2048', 'RSA-3072', 'RSA-4096'] as const;
 const UNMOUNT_FLAGS = ['MNT_FORCE', 'MNT_DETACH', 'MNT_EXPIRE', 'UMOUNT_NOFOLLOW'];
 const q = (v: string): string => JSON.stringify(v);
 
@@ -42,7 +42,7 @@ export function validateInitConfig(cfg: ResolvedInitConfig): string[] {
   return out;
 }
 
-export function validateClusterConfig(c: ClusterConfiguration): string[] {
+function validateClusterConfig(c: ClusterConfiguration): string[] {
   const out: Out = [];
   if (c.dns.imageRepository !== '' && !isValidImageRepository(c.dns.imageRepository)) {
     out.push(`dns.imageRepository: invalid value ${q(c.dns.imageRepository)}: invalid image repository format`);
@@ -100,7 +100,7 @@ function validateEtcd(c: ClusterConfiguration, out: Out): void {
 }
 
 /** kubeadm ValidateIgnorePreflightErrors: "all" cannot be combined with single checks. */
-export function validateIgnorePreflightErrors(list: readonly string[], path: string, out: Out): void {
+function validateIgnorePreflightErrors(list: readonly string[], path: string, out: Out): void {
   if (list.includes('all') && list.length > 1) {
     out.push(`${path}: invalid value ${q(list.join(','))}: don't specify individual checks if 'all' is used`);
   }

@@ -9,7 +9,7 @@ import { MAX_ALIASES, MAX_EXPANDED_SIZE, expansionProblem } from './yaml-alias-l
 
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 
-export interface YamlDocument {
+interface YamlDocument {
   /** 1-based position of the document in the file. */
   readonly index: number;
   /** 1-based line where the document starts. */

@@ -90,7 +90,7 @@ function finish(log: PhaseLogger, phase: string, status: 'ok' | 'failed' | 'skip
 }
 
 /** "error execution phase certs/apiserver: <cause>", keeping the code and hint of the cause. */
-export function wrapPhaseError(path: string, err: unknown): TsadmError {
+function wrapPhaseError(path: string, err: unknown): TsadmError {
   if (isTsadmError(err)) {
     if (err.message.startsWith('error execution phase')) return err;
     return new TsadmError(err.code, `error execution phase ${path}: ${err.message}`, {

@@ -46,7 +46,7 @@ export async function writeFileAtomic(target: string, data: Uint8Array | string,
 }
 
 /** `.<name>.tsadm-`: what every temp file of `target` starts with. */
-export function tempPrefix(target: string): string {
+function tempPrefix(target: string): string {
   return `.${path.basename(target)}.tsadm-`;
 }
 

@@ -28,14 +28,14 @@ message Container { string id = 1; string pod_sandbox_id = 2; ContainerMetadata 
 message ListContainersResponse { repeated Container containers = 1; }
 `;
 
-export interface PodSandboxInfo {
+interface PodSandboxInfo {
   readonly id: string;
   readonly name: string;
   readonly namespace: string;
   readonly ready: boolean;
 }
 
-export interface ContainerInfo {
+interface ContainerInfo {
   readonly id: string;
   readonly podSandboxId: string;
   readonly name: string;

@@ -12,7 +12,7 @@ export function socketPath(criSocket: string): string {
 }
 
 /** Formats a socket path the way kubeadm of the target version writes it. */
-export function formatCriSocket(p: string, asUrl: boolean): string {
+function formatCriSocket(p: string, asUrl: boolean): string {
   const bare = socketPath(p);
   return asUrl ? `unix://${bare}` : bare;
 }

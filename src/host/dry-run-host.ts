@@ -84,11 +84,12 @@ export class DryRunHost implements Host {
     return record;
   }
 
-  async mkdir(hostPath: string, mode: number): Promise<void> {
+  mkdir(hostPath: string, mode: number): Promise<void> {
     const key = path.posix.normalize(hostPath);
     this.journal.record({ type: 'mkdir', path: key, mode });
     this.dirs.add(key);
     this.removed.delete(key);
+    return Promise.resolve();
   }
 
   async remove(hostPath: string): Promise<void> {

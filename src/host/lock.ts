@@ -157,7 +157,7 @@ function takeOver(lockPath: string, staleText: string): void {
 function removeLeftovers(dir: string, probe: ProcessProbe): void {
   const base = path.basename(LOCK_FILE).replace(/\./g, '\\.');
   const pattern = new RegExp(`^${base}\\.(?:stale\\.)?(\\d+)\\.[0-9a-f]{8}$`);
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(dir);
   } catch {

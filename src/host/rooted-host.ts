@@ -179,7 +179,7 @@ export class RootedHost implements Host {
   }
 }
 
-export function isNotFound(err: unknown): boolean {
+function isNotFound(err: unknown): boolean {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   return code === 'ENOENT' || code === 'ENOTDIR';
 }

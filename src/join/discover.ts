@@ -20,7 +20,7 @@ export interface JoinDiscovery {
 }
 
 /** kubeadm's TokenUser: the user name of bootstrap-kubelet.conf. */
-export const TLS_BOOTSTRAP_USER = 'tls-bootstrap-token-user';
+const TLS_BOOTSTRAP_USER = 'tls-bootstrap-token-user';
 
 export interface DiscoverDeps extends FileDiscoveryDeps {
   readonly log: Pick<Logger, 'info' | 'warn' | 'debug'>;

@@ -75,10 +75,10 @@ async function loadDiscoveryFile(input: FileDiscoveryInput, readFile: (p: string
 }
 
 /** The discovery kubeconfig's cluster (current context's, else the only/first one) and user. */
-export async function parseDiscoveryKubeconfig(text: string, source: string, readFile: (p: string) => Promise<Buffer>): Promise<FileDiscoveryResult> {
+async function parseDiscoveryKubeconfig(text: string, source: string, readFile: (p: string) => Promise<Buffer>): Promise<FileDiscoveryResult> {
   let doc: RawKubeconfig;
   try {
-    doc = (yaml.load(text, { schema: yaml.JSON_SCHEMA }) ?? {}) as RawKubeconfig;
+    doc = (yaml.load(text, { schema: yaml.JSON_SCHEMA }) ?? {});
   } catch (err) {
     throw new TsadmError('E_CONFIG_INVALID', `couldn't parse the discovery file ${source}: ${errorMessage(err)}`);
   }
@@ -102,7 +102,7 @@ export async function parseDiscoveryKubeconfig(text: string, source: string, rea
 }
 
 async function authOf(user: Record<string, unknown>, readFile: (p: string) => Promise<Buffer>): Promise<KubeconfigAuth | undefined> {
-  const str = (k: string): string | undefined => (typeof user[k] === 'string' && user[k] !== '' ? (user[k] as string) : undefined);
+  const str = (k: string): string | undefined => (typeof user[k] === 'string' && user[k] !== '' ? user[k] : undefined);
   const token = str('token') ?? (str('tokenFile') ? (await readFile(str('tokenFile') as string)).toString('utf8').trim() : undefined);
   if (token) return { kind: 'token', token };
   const certData = str('client-certificate-data');

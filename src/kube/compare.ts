@@ -22,7 +22,7 @@ export function isSubset(desired: unknown, actual: unknown): boolean {
 function isEmpty(v: unknown): boolean {
   if (v === undefined || v === null || v === '') return true;
   if (Array.isArray(v)) return v.length === 0;
-  if (typeof v === 'object') return Object.keys(v as object).length === 0;
+  if (typeof v === 'object') return Object.keys(v).length === 0;
   return false;
 }
 

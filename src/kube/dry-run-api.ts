@@ -116,9 +116,9 @@ export class DryRunKubeApi implements KubeApi {
     return 'patched';
   }
 
-  async healthz(): Promise<boolean> {
+  healthz(): Promise<boolean> {
     // kubeadm's dry-run waiter never waits: the control plane is assumed healthy.
-    return true;
+    return Promise.resolve(true);
   }
 
   close(): void {
@@ -137,7 +137,7 @@ export class DryRunKubeApi implements KubeApi {
 
   private journal(step: Parameters<ApiJournal['record']>[0]): void {
     if (!this.plan) return;
-    this.plan.journal.record({ ...step, kubeconfig: this.plan.kubeconfig } as typeof step, this.log.phase);
+    this.plan.journal.record({ ...step, kubeconfig: this.plan.kubeconfig }, this.log.phase);
   }
 
   private action(verb: string, kind: string, verbosity: number): void {

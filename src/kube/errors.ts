@@ -25,7 +25,6 @@ export function isApiError(err: unknown, status?: number): err is ApiError {
   return err instanceof ApiError && (status === undefined || err.status === status);
 }
 
-export const isNotFound = (err: unknown): boolean => isApiError(err, 404);
 export const isAlreadyExists = (err: unknown): boolean => isApiError(err, 409) && err.reason === 'AlreadyExists';
 export const isConflict = (err: unknown): boolean => isApiError(err, 409) && err.reason !== 'AlreadyExists';
 export const isForbidden = (err: unknown): boolean => isApiError(err, 403);

@@ -55,10 +55,6 @@ export function resourcePath(kind: string, namespace: string | undefined, name?:
   return p;
 }
 
-export function isNamespaced(kind: string): boolean {
-  return resourceInfo(kind).namespaced;
-}
-
 /** "ConfigMap kube-system/kubeadm-config", for messages. */
 export function describeObject(kind: string, name: string, namespace?: string): string {
   return `${kind} ${namespace ? `${namespace}/` : ''}${name}`;

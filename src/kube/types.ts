@@ -11,7 +11,7 @@ export interface OwnerReference {
   readonly blockOwnerDeletion?: boolean;
 }
 
-export interface ObjectMeta {
+interface ObjectMeta {
   readonly name: string;
   readonly namespace?: string;
   readonly labels?: Readonly<Record<string, string>>;
@@ -58,7 +58,7 @@ export interface Subject {
   readonly namespace?: string;
 }
 
-export interface RoleRef {
+interface RoleRef {
   readonly apiGroup: 'rbac.authorization.k8s.io';
   readonly kind: 'Role' | 'ClusterRole';
   readonly name: string;
@@ -109,7 +109,7 @@ export type KindName =
  */
 export type EnsureMode = 'update' | 'retain';
 
-export type EnsureAction = 'created' | 'updated' | 'unchanged';
+type EnsureAction = 'created' | 'updated' | 'unchanged';
 
 export interface EnsureResult<T extends KubeObject = KubeObject> {
   readonly action: EnsureAction;

@@ -2,7 +2,7 @@
  * Everything tsadm tells the user is an event; reporters (plain lines, listr2 on a TTY, NDJSON
  * with --output json) decide how to show it. Phases never print.
  */
-export type Level = 'info' | 'warn' | 'error' | 'debug';
+type Level = 'info' | 'warn' | 'error' | 'debug';
 
 export type TsadmEvent =
   | { readonly type: 'phase-start'; readonly phase: string; readonly ts: string }

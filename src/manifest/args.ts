@@ -34,7 +34,7 @@ export function argValue(args: readonly Arg[], name: string): string | undefined
 }
 
 /** Go compares strings bytewise; for UTF-16 this matches except around surrogates, so compare bytes. */
-export function byteCompare(a: string, b: string): number {
+function byteCompare(a: string, b: string): number {
   if (a === b) return 0;
   return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }

@@ -28,7 +28,7 @@ export async function gatherHostFacts(
 }
 
 /** kubeadm's UsingExternalCA as far as rendering cares: a CA certificate without its key. */
-export async function usingExternalCA(host: Host, certificatesDir: string): Promise<boolean> {
+async function usingExternalCA(host: Host, certificatesDir: string): Promise<boolean> {
   const crt = await host.stat(path.posix.join(certificatesDir, 'ca.crt'));
   const key = await host.stat(path.posix.join(certificatesDir, 'ca.key'));
   return crt?.isFile === true && key === undefined;

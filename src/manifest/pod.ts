@@ -18,7 +18,7 @@ export interface Pod {
   status: Record<string, never>;
 }
 
-export interface PodMetadata {
+interface PodMetadata {
   annotations?: Record<string, string>;
   /** Go's zero metav1.Time marshals as null; kubeadm's files all carry it. */
   creationTimestamp: null;
@@ -27,7 +27,7 @@ export interface PodMetadata {
   namespace: string;
 }
 
-export interface PodSpec {
+interface PodSpec {
   containers: Container[];
   hostNetwork: boolean;
   priority?: number;
@@ -56,7 +56,7 @@ export interface EnvVarJson {
   value?: string;
 }
 
-export interface ContainerPort {
+interface ContainerPort {
   containerPort: number;
   name: string;
   protocol: 'TCP';
@@ -70,7 +70,7 @@ export interface Probe {
   timeoutSeconds: number;
 }
 
-export interface HTTPGetAction {
+interface HTTPGetAction {
   /** Omitted when empty: the kubelet then probes the pod IP (kubeadm's choice for 0.0.0.0/::). */
   host?: string;
   path: string;

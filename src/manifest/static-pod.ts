@@ -9,7 +9,7 @@ import type { Container, HostPathMountSpec, Pod, Probe, Volume, VolumeMount } fr
 /** kubeadm's priority for system-node-critical, written as spec.priority from 1.27. */
 const SYSTEM_NODE_CRITICAL_PRIORITY = 2000001000;
 /** Name of the container port probes refer to when probes use named ports (1.34+). */
-export const PROBE_PORT_NAME = 'probe-port';
+const PROBE_PORT_NAME = 'probe-port';
 
 export function componentPod(
   container: Container,
@@ -95,7 +95,7 @@ export function volumesAndMounts(mounts: readonly HostPathMountSpec[]): { volume
 }
 
 /** Go's sort by strings.Compare: byte order, which for these ASCII names is code-unit order. */
-export function sortByName<T extends { readonly name: string }>(items: readonly T[]): T[] {
+function sortByName<T extends { readonly name: string }>(items: readonly T[]): T[] {
   return [...items].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 

@@ -5,7 +5,7 @@
  * behaves as an untagged field: objects merge member by member, lists are replaced.
  */
 
-export interface FieldPatchMeta {
+interface FieldPatchMeta {
   /** 'merge' for lists merged element-wise, 'replace' for objects replaced whole, '' otherwise. */
   readonly strategy: 'merge' | 'replace' | '';
   /** List elements are matched by this member ('' for lists of primitives). */
@@ -32,7 +32,7 @@ class TableSchema implements PatchSchema {
   field(name: string): FieldPatchMeta {
     const spec = Object.hasOwn(this.fields, name) ? this.fields[name] : undefined;
     const type = spec?.type;
-    const schema = type && this.types[type] ? new TableSchema(type, this.types[type] as Record<string, FieldSpec>, this.types) : untyped(name);
+    const schema = type && this.types[type] ? new TableSchema(type, this.types[type], this.types) : untyped(name);
     return { strategy: spec?.strategy ?? '', mergeKey: spec?.mergeKey ?? '', schema };
   }
 }

@@ -7,6 +7,8 @@ import type forge from 'node-forge';
 // parses all of forge (~600 KB: TLS, PKCS#12, …) at every start, even for `tsadm version`.
 import asn1 from 'node-forge/lib/asn1.js';
 
+// forge types `type` as the universal Type enum; in a CONTEXT_SPECIFIC element it is the tag
+// number, so callers compare it as a number there.
 export type Asn1 = forge.asn1.Asn1;
 export const Class = asn1.Class;
 export const Type = asn1.Type;
@@ -68,7 +70,7 @@ export function tagged(n: number, constructed: boolean, value: string | Asn1[]):
 }
 
 /** Minimal two's-complement content octets of a non-negative INTEGER. */
-export function bigintToDer(value: bigint): Buffer {
+function bigintToDer(value: bigint): Buffer {
   if (value < 0n) throw new RangeError('negative INTEGER not supported');
   let hex = value.toString(16);
   if (hex.length % 2) hex = `0${hex}`;

@@ -66,14 +66,14 @@ function readTbs(root: Asn1): Omit<Certificate, 'der' | 'pem' | 'x509' | 'public
   const [tbs, sigAlg] = children(root);
   const fields = children(tbs);
   // version is an optional [0] EXPLICIT; v1 certificates omit it
-  const offset = fields[0]?.tagClass === Class.CONTEXT_SPECIFIC && fields[0].type === 0 ? 1 : 0;
+  const offset = fields[0]?.tagClass === Class.CONTEXT_SPECIFIC && (fields[0].type as number) === 0 ? 1 : 0;
   const at = (i: number): Asn1 => {
     const node = fields[i + offset];
     if (!node) throw new Error('truncated TBSCertificate');
     return node;
   };
   const validity = children(at(3));
-  const extensionsWrapper = fields.slice(offset + 6).find((n) => n.tagClass === Class.CONTEXT_SPECIFIC && n.type === 3);
+  const extensionsWrapper = fields.slice(offset + 6).find((n) => n.tagClass === Class.CONTEXT_SPECIFIC && (n.type as number) === 3);
   const ext: DecodedExtensions = decodeExtensions(children(extensionsWrapper)[0]);
   return {
     serial: derToBigint(bytesOf(at(0))),

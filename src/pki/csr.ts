@@ -35,7 +35,7 @@ export function createCsr(template: CsrTemplate, privateKey: KeyObject): Certifi
   return parseCsrDer(signStructure(info, privateKey));
 }
 
-export function parseCsrDer(der: Uint8Array, label = 'certificate request'): CertificateRequest {
+function parseCsrDer(der: Uint8Array, label = 'certificate request'): CertificateRequest {
   try {
     const [info] = children(parseDer(der));
     const [, subject, spki] = children(info);

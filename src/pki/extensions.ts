@@ -114,15 +114,15 @@ export function decodeExtensions(list: Asn1 | undefined): DecodedExtensions {
         subjectKeyId = bytesOf(value);
         break;
       case OID.authorityKeyIdentifier: {
-        const keyId = children(value).find((n) => n.tagClass === Class.CONTEXT_SPECIFIC && n.type === 0);
+        const keyId = children(value).find((n) => n.tagClass === Class.CONTEXT_SPECIFIC && (n.type as number) === 0);
         if (keyId) authorityKeyId = bytesOf(keyId);
         break;
       }
       case OID.subjectAltName:
         for (const n of children(value)) {
           if (n.tagClass !== Class.CONTEXT_SPECIFIC) continue;
-          if (n.type === 2) dnsNames.push(n.value as string);
-          if (n.type === 7) ipAddresses.push(sanIpText(fromBinary(n.value as string)));
+          if ((n.type as number) === 2) dnsNames.push(n.value as string);
+          if ((n.type as number) === 7) ipAddresses.push(sanIpText(fromBinary(n.value as string)));
         }
         break;
     }

@@ -49,7 +49,7 @@ interface SignatureScheme {
 }
 
 /** Go's signingParamsForPublicKey: SHA-256 for RSA of any size, the curve's hash for ECDSA. */
-export function signatureSchemeFor(key: KeyObject): SignatureScheme {
+function signatureSchemeFor(key: KeyObject): SignatureScheme {
   if (key.asymmetricKeyType === 'rsa') return { oid: OID.sha256WithRSAEncryption, hash: 'sha256', nullParams: true };
   if (key.asymmetricKeyType === 'ec') {
     switch (key.asymmetricKeyDetails?.namedCurve) {
@@ -61,7 +61,7 @@ export function signatureSchemeFor(key: KeyObject): SignatureScheme {
   throw new TsadmError('E_PRECONDITION', `cannot sign with a ${describeKey(key)} key`, { hint: 'use an RSA or ECDSA (P-256/P-384) CA key' });
 }
 
-export function algorithmIdentifier(scheme: SignatureScheme): Asn1 {
+function algorithmIdentifier(scheme: SignatureScheme): Asn1 {
   return seq([oid(scheme.oid), ...(scheme.nullParams ? [nullValue()] : [])]);
 }
 

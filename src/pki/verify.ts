@@ -11,7 +11,7 @@ import { spkiSha256 } from './keys.js';
 export function signedByProblem(cert: Certificate, ca: Certificate): string | undefined {
   if (!ca.isCA) return `${ca.subject.text || 'the issuer'} is not a CA certificate`;
   if (ca.keyUsage && !ca.keyUsage.includes('keyCertSign')) return `${ca.subject.text} may not sign certificates (no keyCertSign usage)`;
-  let ok = false;
+  let ok: boolean;
   try {
     ok = cert.x509.verify(ca.publicKey);
   } catch {
@@ -31,11 +31,6 @@ export function keyMatchesCertificate(cert: Certificate, key: KeyObject): boolea
   } catch {
     return false;
   }
-}
-
-/** "sha256:<hex>" of the certificate's SubjectPublicKeyInfo: the discovery-token-ca-cert-hash. */
-export function certificateSpkiHash(cert: Certificate): string {
-  return spkiSha256(cert.spki);
 }
 
 /**

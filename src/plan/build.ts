@@ -141,6 +141,6 @@ function hashValues(v: unknown): unknown {
 /** UTF-8 without control characters other than tab, newline and carriage return. */
 function isText(b: Buffer): boolean {
   const s = b.toString('utf8');
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point of this check
   return Buffer.from(s, 'utf8').equals(b) && !/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(s);
 }

@@ -10,7 +10,7 @@ import { modeString, type FileStep, type Plan, type PlanFileState, type PlanObje
  */
 
 /** Pure: the file state now, in the plan's terms. */
-export async function currentFileState(host: Pick<Host, 'stat' | 'readFile'>, path: string): Promise<PlanFileState> {
+async function currentFileState(host: Pick<Host, 'stat' | 'readFile'>, path: string): Promise<PlanFileState> {
   const st = await host.stat(path);
   if (!st) return { path, state: 'absent' };
   if (st.isDirectory) return { path, state: 'directory' };
@@ -18,7 +18,7 @@ export async function currentFileState(host: Pick<Host, 'stat' | 'readFile'>, pa
   return { path, state: 'file', sha256: sha256Hex((await host.readFile(path)) ?? Buffer.alloc(0)), mode: modeString(st.mode) };
 }
 
-export function describeFileChange(was: PlanFileState, now: PlanFileState): string | undefined {
+function describeFileChange(was: PlanFileState, now: PlanFileState): string | undefined {
   if (was.state !== now.state) return `${was.path}: was ${describe(was)} when the plan was made, is ${describe(now)} now`;
   if (was.state === 'file' && now.state === 'file') {
     if (was.sha256 !== now.sha256) return `${was.path}: content changed (sha256 ${short(was.sha256)} → ${short(now.sha256)})`;

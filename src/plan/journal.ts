@@ -90,7 +90,7 @@ export class PlanJournal implements ApiJournal {
   }
 }
 
-export function objectKey(kubeconfig: string, kind: string, name: string, namespace?: string): string {
+function objectKey(kubeconfig: string, kind: string, name: string, namespace?: string): string {
   return `${kubeconfig}|${kind}|${namespace ?? ''}|${name}`;
 }
 

@@ -10,7 +10,7 @@ export type PlanFileState =
   | { readonly path: string; readonly state: 'absent' | 'directory' | 'other' }
   | { readonly path: string; readonly state: 'file'; readonly sha256: string; readonly mode: string };
 
-export interface PlanCluster {
+interface PlanCluster {
   readonly kubeconfig: string;
   readonly server: string;
   readonly reachable: boolean;

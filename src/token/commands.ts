@@ -41,7 +41,7 @@ function parseTtl(text: string): number {
 }
 
 /** Checked before anything is sent, so a bad flag never leaves a half-made token behind. */
-export function tokenFromOptions(o: TokenCreateOptions): BootstrapToken {
+function tokenFromOptions(o: TokenCreateOptions): BootstrapToken {
   if (o.certificateKey && !o.printJoinCommand) {
     throw new TsadmError('E_USAGE', 'cannot use --certificate-key without --print-join-command', { hint: 'add --print-join-command' });
   }

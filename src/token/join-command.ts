@@ -62,7 +62,7 @@ export function joinTargetFromKubeconfig(text: string, readCa?: (path: string) =
 }
 
 /** RFC 7469 pins of every certificate in a PEM bundle: sha256 over the DER SubjectPublicKeyInfo. */
-export function caCertHashes(pemBundle: string): string[] {
+function caCertHashes(pemBundle: string): string[] {
   const blocks = pemBundle.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
   if (blocks.length === 0) throw new TsadmError('E_PRECONDITION', 'failed to parse CA certificate from kubeconfig', { hint: 'the CA data is not a PEM certificate' });
   return blocks.map((pem) => caCertHash(pem));

@@ -6,7 +6,7 @@ import { formatRfc3339 } from './rfc3339.js';
 export type TokenListFormat = 'text' | 'json' | 'yaml';
 
 /** kubeadm ≥ 1.23 prints output.kubeadm.k8s.io/v1alpha3 (1.20: v1alpha1); the fields are the same. */
-export const TOKEN_OUTPUT_API_VERSION = 'output.kubeadm.k8s.io/v1alpha3';
+const TOKEN_OUTPUT_API_VERSION = 'output.kubeadm.k8s.io/v1alpha3';
 
 const COLUMNS = ['TOKEN', 'TTL', 'EXPIRES', 'USAGES', 'DESCRIPTION', 'EXTRA GROUPS'];
 
@@ -72,7 +72,7 @@ function runeLength(s: string): number {
 }
 
 /** The output API object kubeadm prints for -o json / -o yaml (expires in UTC, as metav1.Time marshals). */
-export function tokenOutputObject(t: TokenInfo, apiVersion = TOKEN_OUTPUT_API_VERSION): Record<string, unknown> {
+function tokenOutputObject(t: TokenInfo, apiVersion = TOKEN_OUTPUT_API_VERSION): Record<string, unknown> {
   const o: Record<string, unknown> = { kind: 'BootstrapToken', apiVersion, token: formatToken(t.token) };
   if (t.description) o.description = t.description;
   if (t.expires) o.expires = formatRfc3339(t.expires.epochMs, 0);

@@ -1,9 +1,9 @@
 import { TsadmError } from '../errors.js';
 
 /** Usages the API server and the bootstrapsigner understand (bootstrapapi.KnownTokenUsages). */
-export const KNOWN_USAGES = ['signing', 'authentication'] as const;
+const KNOWN_USAGES = ['signing', 'authentication'] as const;
 
-export const BOOTSTRAP_GROUP_PATTERN = '\\Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\\z';
+const BOOTSTRAP_GROUP_PATTERN = '\\Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\\z';
 const BOOTSTRAP_GROUP_RE = /^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$/;
 
 /** Every unknown usage is named at once, sorted, as kubeadm does. */

@@ -11,7 +11,7 @@ import type { CheckFinding, Phase } from '../engine/phase.js';
 import { newPatchCache } from '../patches/run.js';
 import { newPkiRunState } from '../phases/certs/run-state.js';
 
-const SILENT: Reporter = { emit: () => undefined, close: async () => undefined };
+const SILENT: Reporter = { emit: () => undefined, close: () => Promise.resolve() };
 
 /**
  * The generic exit check: "would running this phase again change anything?" The phase runs as a

@@ -24,7 +24,7 @@ export const DEFAULT_PATCH: Readonly<Record<SupportedMinor, string>> = {
   '1.32': 'v1.32.9', '1.33': 'v1.33.5', '1.34': 'v1.34.1',
 };
 
-export type EtcdProbeStyle = 'health' | 'health-serializable' | 'livez-readyz';
+type EtcdProbeStyle = 'health' | 'health-serializable' | 'livez-readyz';
 
 export interface VersionProfile {
   readonly minor: SupportedMinor;
@@ -372,7 +372,7 @@ function applyDelta(prev: VersionProfile, minor: SupportedMinor, delta: Delta): 
   for (const [key, value] of Object.entries(delta)) {
     const old = (prev as unknown as Record<string, unknown>)[key];
     next[key] = value !== null && typeof value === 'object' && !Array.isArray(value) && typeof old === 'object'
-      ? { ...(old as object), ...(value as object) }
+      ? { ...(old as object), ...value }
       : value;
   }
   return next as unknown as VersionProfile;

@@ -20,7 +20,7 @@ const GO_INT = /^[-+]?(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-
 const GO_DOT_FLOAT = /^\.[0-9]+([eE][-+]?[0-9]+)?$/;
 
 /** True when yaml.v2 would resolve `s`, written plain, to something other than a string. */
-export function resolvesToNonString(s: string): boolean {
+function resolvesToNonString(s: string): boolean {
   if (RESOLVE_MAP.has(s)) return true;
   const c = s[0];
   if (c === undefined) return true;
@@ -35,7 +35,7 @@ export function resolvesToNonString(s: string): boolean {
   return false;
 }
 
-export function isBase60Float(s: string): boolean {
+function isBase60Float(s: string): boolean {
   const c = s[0];
   if (c === undefined) return false;
   if (!(c === '+' || c === '-' || (c >= '0' && c <= '9')) || !s.includes(':')) return false;

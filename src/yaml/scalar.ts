@@ -30,7 +30,7 @@ export function scalarOf(value: null | boolean | number | string): [string, Scal
  * with Go's strconv.FormatFloat(f, 'g', -1, 64): shortest digits, exponent form when the decimal
  * exponent is < -4 or >= 6 (strconv uses precision 6 for that decision when printing shortest).
  */
-export function formatNumber(n: number): string {
+function formatNumber(n: number): string {
   if (Number.isNaN(n)) return '.nan';
   if (n === Infinity) return '.inf';
   if (n === -Infinity) return '-.inf';

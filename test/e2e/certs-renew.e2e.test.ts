@@ -6,6 +6,7 @@
  * the renewed certificate and every component works with its renewed credentials.
  * Needs `npm run build` (machines run bin/tsadm).
  */
+import { expect } from '@jest/globals';
 import {
   createMachine, destroyMachine, kubeadmConfig, kubectl, machineExec, provision, requireComponents, tsadm, waitFor,
   writeSharedFile, type Machine,

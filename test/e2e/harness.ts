@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import path from 'node:path';
 import { cacheDir, requireComponents } from '../helpers/components.js';
 
-export { cacheDir, referenceKubeadmPath, requireComponents } from '../helpers/components.js';
+export { cacheDir, requireComponents } from '../helpers/components.js';
 
 /** The repository root (found upwards from the working directory, where jest runs). */
 export function repoRoot(): string {
@@ -27,7 +27,7 @@ export function repoRoot(): string {
 const script = (name: string): string => path.join(repoRoot(), 'scripts', 'e2e', name);
 
 /** Per-machine state (pidfiles, logs, real-disk dirs): $TSADM_E2E_STATE_DIR or /var/lib/tsadm-e2e. */
-export function stateDir(): string {
+function stateDir(): string {
   return process.env.TSADM_E2E_STATE_DIR || '/var/lib/tsadm-e2e';
 }
 
@@ -118,18 +118,6 @@ export async function destroyAll(): Promise<void> {
   await run(script('machine.sh'), ['down-all'], { timeoutMs: 5 * 60_000 });
 }
 
-/** NAME/IP/state of the known machines. */
-export async function listMachines(): Promise<{ name: string; ip: string; state: string }[]> {
-  const out = (await run(script('machine.sh'), ['list'])).stdout;
-  return out
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => {
-      const [name = '', ip = '', state = ''] = l.split('\t');
-      return { name, ip, state };
-    });
-}
-
 /** kubectl (v1.20.2) inside MACHINE with its /etc/kubernetes/admin.conf; resolves stdout. */
 export async function kubectl(machine: string, args: string[], opts: ExecOptions = {}): Promise<string> {
   const r = await machineExec(machine, ['kubectl', '--kubeconfig', '/etc/kubernetes/admin.conf', ...args], opts);
@@ -151,13 +139,13 @@ export async function waitFor<T>(
   for (;;) {
     try {
       const v = await fn();
-      if (v) return v as T;
+      if (v) return v;
       last = undefined;
     } catch (e) {
       last = e;
     }
     if (Date.now() - start >= timeoutMs) {
-      const why = last instanceof Error ? `: ${last.message}` : last !== undefined ? `: ${String(last)}` : '';
+      const why = last instanceof Error ? `: ${last.message}` : last !== undefined ? `: ${typeof last === 'string' ? last : JSON.stringify(last)}` : '';
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${why}`);
     }
     await new Promise((r) => setTimeout(r, intervalMs));
@@ -182,7 +170,7 @@ export async function kubeadmConfig(controlPlaneIp: string, nodeName: string): P
 }
 
 /** The worker `kubeadm join …` arguments printed by init (continuation lines joined). */
-export function parseJoinCommand(initOutput: string): string[] {
+function parseJoinCommand(initOutput: string): string[] {
   const joined = initOutput.replace(/\\\r?\n/g, ' ');
   const lines = joined
     .split('\n')
@@ -198,7 +186,7 @@ export async function tsadm(machine: string, args: string[], opts: ExecOptions =
   return machineExec(machine, ['node', tsadmBin(), ...args], opts);
 }
 
-export const CRI_SOCKET = '/run/containerd/containerd.sock';
+const CRI_SOCKET = '/run/containerd/containerd.sock';
 
 /**
  * `kubeadm init` with the reference kubeadm on CP (config from kubeadmConfig, preflight skipped:
@@ -252,13 +240,13 @@ export async function waitClusterReady(cp: Machine, nodes: Machine[], timeoutMs 
   } catch (e) {
     const pods = await kubectl(cp.name, ['get', 'pods', '-A', '-o', 'wide'], { reject: false }).catch(() => '');
     const logs = nodes.map((n) => `--- ${n.name} kubelet\n${machineLog(n.name)}`).join('\n');
-    throw new Error(`${(e as Error).message}\n--- pods\n${pods}\n${logs}`);
+    throw new Error(`${(e as Error).message}\n--- pods\n${pods}\n${logs}`, { cause: e });
   }
 }
 
 /** Node name → Ready condition status ("True"/"False"/"Unknown"). */
 export async function nodeReadiness(machine: string): Promise<Record<string, string>> {
-  const items = JSON.parse(await kubectl(machine, ['get', 'nodes', '-o', 'json'])).items as {
+  const items = (JSON.parse(await kubectl(machine, ['get', 'nodes', '-o', 'json'])) as { items: unknown }).items as {
     metadata: { name: string };
     status: { conditions?: { type: string; status: string }[] };
   }[];
@@ -269,7 +257,7 @@ export async function nodeReadiness(machine: string): Promise<Record<string, str
 
 /** Pod name → phase in NAMESPACE. */
 export async function podPhases(machine: string, namespace: string): Promise<Record<string, string>> {
-  const items = JSON.parse(await kubectl(machine, ['-n', namespace, 'get', 'pods', '-o', 'json'])).items as {
+  const items = (JSON.parse(await kubectl(machine, ['-n', namespace, 'get', 'pods', '-o', 'json'])) as { items: unknown }).items as {
     metadata: { name: string };
     status: { phase: string };
   }[];

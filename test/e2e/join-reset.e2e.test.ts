@@ -54,10 +54,10 @@ async function stateFiles(m: Machine): Promise<string> {
 }
 
 /** POST to etcd's JSON gateway on machine M with the healthcheck-client identity. */
-async function etcd(m: Machine, endpoint: string, api: string): Promise<any> {
+async function etcd(m: Machine, endpoint: string, api: string): Promise<Record<string, unknown>> {
   const r = await machineExec(m.name, ['sh', '-c',
     `cd /etc/kubernetes/pki/etcd && curl -sS --max-time 10 --cacert ca.crt --cert healthcheck-client.crt --key healthcheck-client.key -X POST ${endpoint}${api} -d '{}'`]);
-  return JSON.parse(r.stdout);
+  return JSON.parse(r.stdout) as Record<string, unknown>;
 }
 
 async function clusterStatus(cp: Machine): Promise<string> {
@@ -93,7 +93,7 @@ describe('tsadm join and reset on the harness', () => {
     expect(files).toContain('/var/lib/kubelet/pki/kubelet-client-current.pem');
 
     await waitClusterReady(J1, [J1, J2]);
-    const node = JSON.parse(await kubectl(J1.name, ['get', 'node', 'j2', '-o', 'json']));
+    const node = JSON.parse(await kubectl(J1.name, ['get', 'node', 'j2', '-o', 'json'])) as { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; spec: { taints?: { key: string; effect: string }[] } };
     expect(node.metadata.annotations['kubeadm.alpha.kubernetes.io/cri-socket']).toBe(CRI);
   }, 15 * MIN);
 
@@ -130,15 +130,15 @@ describe('tsadm join and reset on the harness', () => {
     expect(members.map((m) => m.name).sort()).toEqual(['j1', 'j3']);
     const statuses = await Promise.all([J1, J3].map((m) => etcd(J3, `https://${m.ip}:2379`, '/v3/maintenance/status')));
     expect(new Set(statuses.map((s) => s.leader)).size).toBe(1);
-    expect(statuses[0].leader).not.toBe('0');
+    expect(statuses[0]?.leader).not.toBe('0');
 
     // The new API server answers with the cluster's CA on its own address.
     await waitFor(async () => (await machineExec(J3.name, ['kubectl', '--kubeconfig', '/etc/kubernetes/admin.conf', '--server', `https://${J3.ip}:6443`, 'get', '--raw', '/healthz'], { reject: false })).stdout === 'ok', 3 * MIN, 'the API server on j3 healthy');
     await waitFor(async () => (await nodeReadiness(J1.name)).j3 === 'True', 5 * MIN, 'j3 Ready');
-    const node = JSON.parse(await kubectl(J1.name, ['get', 'node', 'j3', '-o', 'json']));
+    const node = JSON.parse(await kubectl(J1.name, ['get', 'node', 'j3', '-o', 'json'])) as { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; spec: { taints?: { key: string; effect: string }[] } };
     expect(node.metadata.labels).toMatchObject({ 'node-role.kubernetes.io/master': '', 'node-role.kubernetes.io/control-plane': '' });
     // The control-plane taint, once (the node controller may still hold its not-ready taint for a moment).
-    expect((node.spec.taints as { key: string; effect: string }[]).filter((t) => t.key === 'node-role.kubernetes.io/master'))
+    expect((node.spec.taints ?? []).filter((t) => t.key === 'node-role.kubernetes.io/master'))
       .toEqual([{ key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' }]);
     expect(await clusterStatus(J1)).toContain('j3:\n    advertiseAddress: 10.250.0.23');
   }, 10 * MIN);
@@ -188,7 +188,7 @@ describe('tsadm join and reset on the harness', () => {
     await waitClusterReady(J1, [J1, J4]);
     // What tsadm wrote is what the reference kubeadm wrote on its own node for the cluster-wide settings.
     const mine = (await machineExec(J4.name, ['sha256sum', '/var/lib/kubelet/config.yaml'])).stdout.split(' ')[0];
-    const theirs = JSON.parse(await kubectl(J1.name, ['-n', 'kube-system', 'get', 'cm', 'kubelet-config-1.20', '-o', 'json'])).data.kubelet as string;
+    const theirs = (JSON.parse(await kubectl(J1.name, ['-n', 'kube-system', 'get', 'cm', 'kubelet-config-1.20', '-o', 'json'])) as { data: { kubelet: string } }).data.kubelet;
     expect(mine).toBe(createHash('sha256').update(theirs).digest('hex'));
   }, 15 * MIN);
 });

@@ -121,7 +121,7 @@ async function initObjects(machine: Machine): Promise<string[]> {
   ];
   const out: string[] = [];
   for (const [kind, ns] of lists) {
-    const json = JSON.parse(await kubectl(machine.name, ['get', kind as string, '-o', 'json', ...(ns ? ['-n', ns] : [])]));
+    const json = JSON.parse(await kubectl(machine.name, ['get', kind as string, '-o', 'json', ...(ns ? ['-n', ns] : [])])) as { items: unknown };
     for (const item of json.items as { metadata: { name: string } }[]) {
       const name = item.metadata.name;
       // Only what init creates: the controllers add service accounts and their token Secrets
@@ -130,10 +130,10 @@ async function initObjects(machine: Machine): Promise<string[]> {
       out.push(`${kind}/${ns}/${name}`);
     }
   }
-  const node = JSON.parse(await kubectl(machine.name, ['get', 'node', machine.name, '-o', 'json']));
+  const node = JSON.parse(await kubectl(machine.name, ['get', 'node', machine.name, '-o', 'json'])) as { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; spec: { taints?: { key: string; effect: string }[] } };
   out.push(...Object.keys(node.metadata.labels).filter((l) => l.startsWith('node-role')).map((l) => `node-label/${l}`));
   // The node-role taint is init's; condition taints (not-ready) come and go with the kubelet.
-  out.push(...(node.spec.taints ?? []).filter((t: { key: string }) => t.key.startsWith('node-role.')).map((t: { key: string; effect: string }) => `node-taint/${t.key}:${t.effect}`));
+  out.push(...(node.spec.taints ?? []).filter((t) => t.key.startsWith('node-role.')).map((t) => `node-taint/${t.key}:${t.effect}`));
   return out.sort();
 }
 
@@ -217,14 +217,14 @@ describe('dry runs on the live machines', () => {
       rmSync(dir, { recursive: true, force: true });
     }
     const objects: Record<string, string> = {};
-    const all = JSON.parse(await kubectl(cp.name, ['get', 'configmaps,secrets,roles,rolebindings,serviceaccounts,services,deployments,daemonsets', '-A', '-o', 'json']));
+    const all = JSON.parse(await kubectl(cp.name, ['get', 'configmaps,secrets,roles,rolebindings,serviceaccounts,services,deployments,daemonsets', '-A', '-o', 'json'])) as { items: unknown };
     for (const item of all.items as { kind: string; metadata: { namespace: string; name: string; resourceVersion: string; generation?: number } }[]) {
       // Controllers update workload status; only a spec change moves the generation.
       const v = item.kind === 'Deployment' || item.kind === 'DaemonSet' ? `gen ${item.metadata.generation}` : item.metadata.resourceVersion;
       objects[`${item.kind}/${item.metadata.namespace}/${item.metadata.name}`] = v;
     }
     for (const kind of ['clusterroles', 'clusterrolebindings', 'nodes']) {
-      const list = JSON.parse(await kubectl(cp.name, ['get', kind, '-o', 'json']));
+      const list = JSON.parse(await kubectl(cp.name, ['get', kind, '-o', 'json'])) as { items: unknown };
       for (const item of list.items as { metadata: { name: string; resourceVersion: string; labels?: object }; spec?: object }[]) {
         // A Node's status (heartbeats) changes all the time: its labels and spec must not.
         objects[`${kind}/${item.metadata.name}`] = kind === 'nodes' ? createHash('sha256').update(JSON.stringify([item.metadata.labels, item.spec])).digest('hex') : item.metadata.resourceVersion;

@@ -3,6 +3,7 @@
  * v1.20.2), then the reference kubeadm joins a second machine with the command tsadm printed.
  * Covers issue 4 (control plane on disk, wait) and issue 5 (in-cluster phases, tokens) "Done when".
  */
+import { expect } from '@jest/globals';
 import https from 'node:https';
 import { createHash } from 'node:crypto';
 import {
@@ -88,7 +89,7 @@ describe('tsadm init on a harness machine', () => {
       const p = await podPhases(CP.name, 'kube-system');
       return ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'].every((c) => p[`${c}-${CP.name}`] === 'Running');
     }, 4 * MIN, 'control-plane mirror pods Running');
-    const node = JSON.parse(await kubectl(CP.name, ['get', 'node', CP.name, '-o', 'json']));
+    const node = JSON.parse(await kubectl(CP.name, ['get', 'node', CP.name, '-o', 'json'])) as { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; spec: { taints?: { key: string; effect: string }[] } };
     expect(Object.keys(node.metadata.labels)).toEqual(expect.arrayContaining(['node-role.kubernetes.io/master', 'node-role.kubernetes.io/control-plane']));
     expect(node.spec.taints).toEqual(expect.arrayContaining([{ key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' }]));
     expect(node.metadata.annotations['kubeadm.alpha.kubernetes.io/cri-socket']).toBe('/run/containerd/containerd.sock');
@@ -101,11 +102,11 @@ describe('tsadm init on a harness machine', () => {
     const cm = await waitFor(async () => {
       const r = await anonymousGet(`https://${CP.ip}:6443/api/v1/namespaces/kube-public/configmaps/cluster-info`);
       if (r.status !== 200) return undefined;
-      const body = JSON.parse(r.body);
+      const body = JSON.parse(r.body) as { data: Record<string, string> };
       return body.data[`jws-kubeconfig-${id}`] ? body : undefined;
     }, 2 * MIN, 'the bootstrapsigner to sign cluster-info');
-    expect(await verifyDetachedSignature(cm.data[`jws-kubeconfig-${id}`], cm.data.kubeconfig, id as string, secret as string)).toBe(true);
-    expect(await verifyDetachedSignature(cm.data[`jws-kubeconfig-${id}`], cm.data.kubeconfig, id as string, 'wrongwrongwrong0')).toBe(false);
+    expect(await verifyDetachedSignature(cm.data[`jws-kubeconfig-${id}`], cm.data.kubeconfig as string, id as string, secret as string)).toBe(true);
+    expect(await verifyDetachedSignature(cm.data[`jws-kubeconfig-${id}`], cm.data.kubeconfig as string, id as string, 'wrongwrongwrong0')).toBe(false);
     // Anonymous access stops at cluster-info.
     expect((await anonymousGet(`https://${CP.ip}:6443/api/v1/namespaces/kube-system/configmaps/kubeadm-config`)).status).toBe(403);
   }, 3 * MIN);
@@ -129,7 +130,7 @@ describe('tsadm init on a harness machine', () => {
     const out = await referenceJoin(WORKER, args);
     expect(out).toContain('This node has joined the cluster');
     await waitClusterReady(CP, [CP, WORKER]);
-    const csrs = JSON.parse(await kubectl(CP.name, ['get', 'csr', '-o', 'json'])).items as Array<{ spec: { username: string }; status: { conditions?: Array<{ type: string }>; certificate?: string } }>;
+    const csrs = (JSON.parse(await kubectl(CP.name, ['get', 'csr', '-o', 'json'])) as { items: unknown }).items as Array<{ spec: { username: string }; status: { conditions?: Array<{ type: string }>; certificate?: string } }>;
     const bootstrap = csrs.filter((c) => c.spec.username.startsWith('system:bootstrap:'));
     expect(bootstrap.length).toBeGreaterThan(0);
     for (const c of bootstrap) {

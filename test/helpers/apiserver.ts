@@ -15,10 +15,31 @@ import path from 'node:path';
  *   ...
  *   await server?.stop();
  */
-export const KUBE_VERSION = 'v1.20.2';
+const KUBE_VERSION = 'v1.20.2';
 const CACHE_DIR = process.env.TSADM_CACHE_DIR ?? '/var/cache/tsadm';
 export const KUBE_BIN_DIR = path.join(CACHE_DIR, `kubernetes-${KUBE_VERSION}`, 'bin');
 const ETCD_BIN = process.env.TSADM_ETCD_BIN ?? '/usr/bin/etcd';
+
+/**
+ * A response body as the tests read it: a Kubernetes object or list. Only the fields tests look at
+ * are typed; an assertion on a missing one fails as any other mismatch would.
+ */
+interface ApiObject {
+  readonly type?: string;
+  readonly metadata: {
+    readonly name: string;
+    readonly uid: string;
+    readonly resourceVersion: string;
+    readonly labels: Record<string, string>;
+    readonly annotations: Record<string, string>;
+    readonly ownerReferences: { kind: string; name: string; uid: string; controller?: boolean }[];
+    readonly managedFields?: { manager: string; operation: string }[];
+  };
+  readonly data: Record<string, string>;
+  readonly spec: { readonly template: { readonly spec: { readonly containers: { readonly image: string }[] } }; readonly [field: string]: unknown };
+  readonly items: ApiObject[];
+  readonly subjects?: unknown;
+}
 
 export interface TestApiServer {
   /** https://127.0.0.1:<port> */
@@ -36,7 +57,7 @@ export interface TestApiServer {
   /** A kubeconfig with no credentials (anonymous). */
   anonymousKubeconfig(): string;
   /** Raw HTTPS request; credentials from the given kubeconfig's style: 'admin' | 'anonymous' | bearer token. */
-  request(method: string, p: string, opts?: { auth?: 'admin' | 'anonymous' | { token: string }; body?: unknown; contentType?: string }): Promise<{ status: number; body: any; text: string }>;
+  request(method: string, p: string, opts?: { auth?: 'admin' | 'anonymous' | { token: string }; body?: unknown; contentType?: string }): Promise<{ status: number; body: ApiObject; text: string }>;
   stop(): Promise<void>;
 }
 
@@ -46,7 +67,7 @@ export interface StartOptions {
 }
 
 /** Why real-server tests are skipped, or undefined when they can run. */
-export function apiServerUnavailable(): string | undefined {
+function apiServerUnavailable(): string | undefined {
   if (!existsSync(path.join(KUBE_BIN_DIR, 'kube-apiserver'))) return `kube-apiserver ${KUBE_VERSION} is not built (${KUBE_BIN_DIR})`;
   if (!existsSync(ETCD_BIN)) return `etcd is not installed (${ETCD_BIN}; apt-get install -y etcd-server)`;
   return undefined;
@@ -244,7 +265,7 @@ function httpsJson(
   method: string,
   p: string,
   o: { auth?: 'admin' | 'anonymous' | { token: string }; body?: unknown; contentType?: string },
-): Promise<{ status: number; body: any; text: string }> {
+): Promise<{ status: number; body: ApiObject; text: string }> {
   const auth = o.auth ?? 'anonymous';
   const headers: Record<string, string | number> = { Accept: 'application/json' };
   if (typeof auth === 'object') headers.Authorization = `Bearer ${auth.token}`;
@@ -272,7 +293,7 @@ function httpsJson(
         } catch {
           body = undefined;
         }
-        resolve({ status: res.statusCode ?? 0, body, text });
+        resolve({ status: res.statusCode ?? 0, body: body as ApiObject, text }); // not checked: tests assert on it
       });
     });
     req.on('error', reject);

@@ -78,7 +78,7 @@ export function tsadmSync(args: readonly string[], opts: CliOptions = {}): CliRe
   return { code: r.status, signal: r.signal, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
 }
 
-export interface Entry {
+interface Entry {
   readonly type: 'file' | 'dir' | 'symlink' | 'other';
   readonly mode: number;
   /** sha256 of a file's content, or a symlink's target. */

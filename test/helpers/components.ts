@@ -5,7 +5,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
-export const K8S_VERSION = 'v1.20.2';
+const K8S_VERSION = 'v1.20.2';
 
 /** The provisioning cache: $TSADM_CACHE_DIR, default /var/cache/tsadm. */
 export function cacheDir(): string {
@@ -18,7 +18,7 @@ export function componentsBinDir(): string {
 }
 
 /** Directory of the provisioned OCI image archives. */
-export function imagesDir(): string {
+function imagesDir(): string {
   return path.join(cacheDir(), `images-${K8S_VERSION}`);
 }
 

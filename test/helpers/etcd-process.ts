@@ -11,7 +11,7 @@ import { EtcdClient } from '../../src/etcd-client/client.js';
 import type { EtcdTls } from '../../src/etcd-client/transport.js';
 import { issue, makeCA, type TestCA, type TestPair } from './tls-fixtures.js';
 
-export const ETCD_BIN = process.env.TSADM_ETCD_BIN ?? '/usr/bin/etcd';
+const ETCD_BIN = process.env.TSADM_ETCD_BIN ?? '/usr/bin/etcd';
 export const etcdAvailable = (): boolean => existsSync(ETCD_BIN);
 
 export async function freePort(): Promise<number> {

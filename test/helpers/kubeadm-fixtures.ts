@@ -27,12 +27,12 @@ export function findObject(objs: readonly KubeObject[], kind: string, name: stri
  * writes it explicitly); 1.20's get-nodes objects carry a namespace the server drops.
  */
 export function normalize(obj: unknown): unknown {
-  const o = JSON.parse(JSON.stringify(obj)) as Record<string, any>;
-  const walk = (v: any): any => {
+  const o = JSON.parse(JSON.stringify(obj)) as unknown;
+  const walk = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) {
+      for (const [k, x] of Object.entries(v) as [string, unknown][]) {
         if (k === 'creationTimestamp' && x === null) continue;
         if (k === 'status' && x && typeof x === 'object' && Object.keys(x).length === 0) continue;
         out[k] = walk(x);
@@ -41,7 +41,7 @@ export function normalize(obj: unknown): unknown {
     }
     return v;
   };
-  const n = walk(o);
+  const n = walk(o) as { kind?: string; metadata: { namespace?: string; resourceVersion?: string }; subjects?: { kind: string; apiGroup?: string }[]; status?: unknown };
   if (n.kind === 'ClusterRole' || n.kind === 'ClusterRoleBinding') delete n.metadata.namespace;
   for (const s of n.subjects ?? []) if (s.kind !== 'ServiceAccount') delete s.apiGroup;
   if (n.kind === 'DaemonSet') delete n.status;

@@ -11,14 +11,14 @@ import * as yaml from 'js-yaml';
 const PKI = '/etc/kubernetes/pki';
 
 /** [cert, signing CA] of kubeadm's certificate list (v1.20, local etcd). CAs sign themselves. */
-export const CERT_TABLE: readonly (readonly [string, string])[] = [
+const CERT_TABLE: readonly (readonly [string, string])[] = [
   ['ca', 'ca'], ['apiserver', 'ca'], ['apiserver-kubelet-client', 'ca'],
   ['front-proxy-ca', 'front-proxy-ca'], ['front-proxy-client', 'front-proxy-ca'],
   ['etcd/ca', 'etcd/ca'], ['etcd/server', 'etcd/ca'], ['etcd/peer', 'etcd/ca'], ['etcd/healthcheck-client', 'etcd/ca'],
   ['apiserver-etcd-client', 'etcd/ca'],
 ];
 
-export const KUBECONFIGS = ['admin.conf', 'kubelet.conf', 'controller-manager.conf', 'scheduler.conf'] as const;
+const KUBECONFIGS = ['admin.conf', 'kubelet.conf', 'controller-manager.conf', 'scheduler.conf'] as const;
 
 const read = (root: string, hostPath: string): string | undefined => {
   const p = path.join(root, hostPath);

@@ -63,7 +63,7 @@ export function clusterInfoKubeconfig(server: string, caPem: string): string {
   ].join('\n');
 }
 
-export interface SeenRequest {
+interface SeenRequest {
   readonly method: string;
   readonly path: string;
   readonly authorization: string | undefined;
@@ -89,7 +89,7 @@ export async function startFakeApiServer(pair: TestPair): Promise<FakeApiServer>
   let count = 0;
   const state: FakeApiServer = {
     url: '', endpoint: '', requests: [], data: undefined, status: 200, stall: false,
-    close: async () => undefined,
+    close: () => Promise.resolve(),
   };
   const server = https.createServer({ cert: pair.certPem, key: pair.keyPem }, (req, res) => {
     state.requests.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization });

@@ -199,12 +199,12 @@ describeWithApiServer('init API phases on a real cluster', () => {
     const secret = (await server.request('GET', '/api/v1/namespaces/kube-system/secrets/kubeadm-certs', { auth: { token: TOKEN } })).body;
     const key = Buffer.from(CERT_KEY, 'hex');
     for (const [file, content] of Object.entries(pkiFiles)) {
-      expect(decryptBytes(Buffer.from(secret.data[file.replace('/', '-')], 'base64'), key).toString()).toBe(content);
+      expect(decryptBytes(Buffer.from(secret.data[file.replace('/', '-')]!, 'base64'), key).toString()).toBe(content);
     }
     const owner = secret.metadata.ownerReferences[0];
-    const proxy = (await server.request('GET', `/api/v1/namespaces/kube-system/secrets/${owner.name}`, { auth: 'admin' })).body;
+    const proxy = (await server.request('GET', `/api/v1/namespaces/kube-system/secrets/${owner!.name}`, { auth: 'admin' })).body;
     expect(owner).toEqual({ apiVersion: 'v1', kind: 'Secret', name: proxy.metadata.name, uid: proxy.metadata.uid, controller: true, blockOwnerDeletion: true });
-    const data = Object.fromEntries(Object.entries(proxy.data as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
+    const data = Object.fromEntries(Object.entries(proxy.data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
     expect(Object.keys(data).sort()).toEqual(['description', 'expiration', 'token-id', 'token-secret']);
     expect(data.description).toBe('Proxy for managing TTL for the kubeadm-certs secret');
     const ttl = Date.parse(data.expiration as string) - Date.now();
@@ -235,8 +235,8 @@ describeWithApiServer('init API phases on a real cluster', () => {
     ].join('\n'));
     execFileSync(kubeadmBin, ['init', 'phase', 'upload-certs', '--upload-certs', '--config', cfgPath, '--kubeconfig', server.adminKubeconfigPath], { stdio: 'pipe' });
     return server.request('GET', '/api/v1/namespaces/kube-system/secrets/kubeadm-certs', { auth: 'admin' }).then((r) => {
-      expect(decryptBytes(Buffer.from(r.body.data['ca.crt'], 'base64'), Buffer.from(CERT_KEY, 'hex')).toString()).toBe(server.caPem);
-      expect(decryptBytes(Buffer.from(r.body.data['etcd-ca.key'], 'base64'), Buffer.from(CERT_KEY, 'hex')).toString()).toBe(pkiFiles['etcd/ca.key']);
+      expect(decryptBytes(Buffer.from(r.body.data['ca.crt']!, 'base64'), Buffer.from(CERT_KEY, 'hex')).toString()).toBe(server.caPem);
+      expect(decryptBytes(Buffer.from(r.body.data['etcd-ca.key']!, 'base64'), Buffer.from(CERT_KEY, 'hex')).toString()).toBe(pkiFiles['etcd/ca.key']);
     });
   }, 30_000);
 

@@ -6,6 +6,7 @@
  * is refused, naming the object, once an object it read changed, or once the Node's taints
  * moved under it.
  */
+import { expect } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describeWithApiServer, startApiServer, type TestApiServer } from '../helpers/apiserver.js';
@@ -69,7 +70,7 @@ describeWithApiServer('plans of API phases on a real cluster', () => {
     return { file, plan: JSON.parse(readFileSync(file, 'utf8')) as Plan };
   };
   const objects = (plan: Plan): ObjectPlanStep[] => plan.steps.filter((s): s is ObjectPlanStep => s.type === 'object');
-  const get = async (p: string): Promise<any> => (await server.request('GET', p, { auth: 'admin' })).body;
+  const get = async (p: string) => (await server.request('GET', p, { auth: 'admin' })).body;
 
   test('plan, apply, re-plan: the objects are created exactly once, owners resolved', async () => {
     const { file, plan } = await makePlan('first');
@@ -101,7 +102,7 @@ describeWithApiServer('plans of API phases on a real cluster', () => {
     expect(node.metadata.annotations['kubeadm.alpha.kubernetes.io/cri-socket']).toBe('/run/containerd/containerd.sock');
     const liveCerts = await get('/api/v1/namespaces/kube-system/secrets/kubeadm-certs');
     const proxy = await get(`/api/v1/namespaces/kube-system/secrets/${owner.name}`);
-    expect(liveCerts.metadata.ownerReferences[0].uid).toBe(proxy.metadata.uid);
+    expect(liveCerts.metadata.ownerReferences[0]?.uid).toBe(proxy.metadata.uid);
     expect((await get('/api/v1/namespaces/kube-system/secrets/bootstrap-token-abcdef')).type).toBe('bootstrap.kubernetes.io/token');
 
     // Planned again, the same phases create nothing: apply made what the dry run described.

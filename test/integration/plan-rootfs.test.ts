@@ -5,6 +5,7 @@
  * changed since; the review copy (--plan-without-keys) holds no key and cannot be applied; a full
  * dry-run init plan has the files, the kubelet restarts, the wait for the API server and the objects.
  */
+import { expect } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';

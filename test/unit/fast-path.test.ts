@@ -18,13 +18,13 @@ const PASSED_ON = [
 
 describe('the version fast path', () => {
   test.each(TAKEN.map((a) => [a.join(' '), a]))('"%s" is answered exactly as the full CLI answers it', async (_, argv) => {
-    const full = await runCli(argv as string[]);
+    const full = await runCli(argv);
     expect(full.code).toBe(0);
-    expect(fastPathOutput(argv as string[])).toBe(full.stdout);
+    expect(fastPathOutput(argv)).toBe(full.stdout);
   });
 
   test.each(PASSED_ON.map((a) => [a.join(' ') || '(no arguments)', a]))('"%s" goes to the full CLI', (_, argv) => {
-    expect(fastPathOutput(argv as string[])).toBeUndefined();
+    expect(fastPathOutput(argv)).toBeUndefined();
   });
 
   const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/tsadm');

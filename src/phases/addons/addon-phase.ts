@@ -13,7 +13,7 @@ import { kubeProxyConfiguration, proxyEnvVars } from './kube-proxy-render.js';
  * addon: CoreDNS and kube-proxy, each skippable in the config (dns.disabled / proxy.disabled)
  * or with --skip-phases. Idempotent and dry-run aware through the KubeApi seam.
  */
-export const corednsAddonPhase: Phase<InitCtx> = {
+const corednsAddonPhase: Phase<InitCtx> = {
   name: 'coredns',
   summary: 'Install the CoreDNS addon to a Kubernetes cluster',
   description: 'Install the CoreDNS addon components via the API server: its ConfigMap, RBAC rules, ServiceAccount, Deployment and the kube-dns Service. '
@@ -32,7 +32,7 @@ export const corednsAddonPhase: Phase<InitCtx> = {
   },
 };
 
-export const kubeProxyAddonPhase: Phase<InitCtx> = {
+const kubeProxyAddonPhase: Phase<InitCtx> = {
   name: 'kube-proxy',
   summary: 'Install the kube-proxy addon to a Kubernetes cluster',
   description: 'Install the kube-proxy addon components via the API server: its ServiceAccount, ConfigMap, RBAC rules and DaemonSet.',

@@ -5,7 +5,7 @@ import { clusterRole, clusterRoleBinding, serviceAccount } from '../cluster/rbac
 /** Pure builders of the CoreDNS addon (docs/kubeadm-reference.md §7.1; 1.20 objects as observed in kubeadm's dry-run). */
 export const KUBE_SYSTEM = 'kube-system';
 export const COREDNS = 'coredns';
-export const DNS_SERVICE = 'kube-dns';
+const DNS_SERVICE = 'kube-dns';
 export const DNS_LABELS = { 'k8s-app': 'kube-dns' } as const;
 export const DEFAULT_COREDNS_REPLICAS = 2;
 
@@ -54,7 +54,7 @@ export function corednsConfigMap(i: CorednsInput): ConfigMapObject {
   };
 }
 
-export function corednsClusterRole(versions: VersionProfile): KubeObject {
+function corednsClusterRole(versions: VersionProfile): KubeObject {
   return clusterRole('system:coredns', [
     { apiGroups: [''], resources: ['endpoints', 'services', 'pods', 'namespaces'], verbs: ['list', 'watch'] },
     { apiGroups: [''], resources: ['nodes'], verbs: ['get'] },

@@ -52,7 +52,7 @@ export function kubeProxyConfiguration(i: KubeProxyConfigInput): { config: Recor
 }
 
 /** The in-cluster kubeconfig kube-proxy pods use (service-account token, CA of the pod). */
-export function kubeProxyKubeconfig(server: string): string {
+function kubeProxyKubeconfig(server: string): string {
   return [
     'apiVersion: v1',
     'kind: Config',

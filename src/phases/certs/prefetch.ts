@@ -9,7 +9,7 @@ import type { PkiCtx } from './context.js';
 import { keyPath, pkiFiles } from './paths.js';
 
 /** Phase names of the certs group in run order. */
-export const CERT_PHASE_ORDER: readonly string[] = [...CERT_ROWS.map((r) => r.name), SA_BASE_NAME];
+const CERT_PHASE_ORDER: readonly string[] = [...CERT_ROWS.map((r) => r.name), SA_BASE_NAME];
 
 export function isSkipped(skipPhases: readonly string[], group: string, name: string): boolean {
   const path = `${group}/${name}`;

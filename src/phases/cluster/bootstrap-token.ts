@@ -22,7 +22,7 @@ import { controlPlaneEndpointFor } from '../kubeconfig/endpoint.js';
  * A re-run keeps a still-valid token's expiration when nothing else about it changed, so the
  * Secret is not rewritten (kubeadm rewrites it and so extends the TTL; use `token create` for that).
  */
-export function tokenSecretFor(bt: BootstrapToken, live: SecretObject | undefined, now: Date): SecretObject {
+function tokenSecretFor(bt: BootstrapToken, live: SecretObject | undefined, now: Date): SecretObject {
   const desired = tokenToSecret(bt, now);
   const liveExp = live?.data?.expiration;
   const liveExpAt = liveExp ? parseRfc3339(Buffer.from(liveExp, 'base64').toString('utf8')) : undefined;

@@ -1,11 +1,11 @@
 import type { NodeObject, PatchNodeOptions } from '../../kube/types.js';
 
 /** kubeadm's PatchNodeTimeout and APICallRetryInterval. */
-export const PATCH_NODE_TIMEOUT_MS = 2 * 60 * 1000;
-export const PATCH_NODE_INTERVAL_MS = 500;
+const PATCH_NODE_TIMEOUT_MS = 2 * 60 * 1000;
+const PATCH_NODE_INTERVAL_MS = 500;
 
 /** The kubelet sets this label when it registers; kubeadm waits for it before patching. */
-export function nodeIsRegistered(node: NodeObject): boolean {
+function nodeIsRegistered(node: NodeObject): boolean {
   return node.metadata.labels?.['kubernetes.io/hostname'] !== undefined;
 }
 

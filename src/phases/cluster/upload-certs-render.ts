@@ -9,7 +9,7 @@ import { KUBE_SYSTEM } from './upload-config-render.js';
 
 /** What upload-certs stores (docs/kubeadm-reference.md §6.5, kubeadm phases/copycerts). */
 export const KUBEADM_CERTS_SECRET = 'kubeadm-certs';
-export const KUBEADM_CERTS_RBAC = 'kubeadm:kubeadm-certs';
+const KUBEADM_CERTS_RBAC = 'kubeadm:kubeadm-certs';
 export const PROXY_TOKEN_DESCRIPTION = 'Proxy for managing TTL for the kubeadm-certs secret';
 
 /** 32 random bytes as 64 lowercase hex characters (`tsadm certs certificate-key`). */

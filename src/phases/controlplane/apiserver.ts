@@ -13,7 +13,7 @@ import type { VersionProfile } from '../../versions/table.js';
 import { dualStackFeatureGateArg } from './feature-gates.js';
 import { controlPlaneMounts } from './volumes.js';
 
-export const ADVERTISE_ADDRESS_ANNOTATION = 'kubeadm.kubernetes.io/kube-apiserver.advertise-address.endpoint';
+const ADVERTISE_ADDRESS_ANNOTATION = 'kubeadm.kubernetes.io/kube-apiserver.advertise-address.endpoint';
 const DEFAULT_AUTHZ_MODES = ['Node', 'RBAC'];
 const VALID_AUTHZ_MODES = new Set(['Node', 'RBAC', 'Webhook', 'ABAC', 'AlwaysAllow', 'AlwaysDeny']);
 

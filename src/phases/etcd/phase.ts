@@ -15,7 +15,7 @@ import { unchangedAndAnswering } from '../../verify/exit-check.js';
 import type { InitCtx } from '../../workflows/context.js';
 import { renderEtcdPod } from './render.js';
 
-export async function runLocalEtcd(ctx: InitCtx): Promise<void> {
+async function runLocalEtcd(ctx: InitCtx): Promise<void> {
   const etcd = ctx.cfg.cluster.etcd;
   if (etcd.mode !== 'local') return; // skipIf already said why
   // etcd refuses a data dir readable by others; create it before the kubelet does (as root, 0755).

@@ -16,7 +16,7 @@ import type { VersionProfile } from '../../versions/table.js';
 export const ETCD_ADVERTISE_CLIENT_URLS_ANNOTATION = 'kubeadm.kubernetes.io/etcd.advertise-client-urls';
 
 /** A member of an existing etcd cluster (join: the new member's initial cluster). */
-export interface EtcdMember {
+interface EtcdMember {
   readonly name: string;
   readonly peerURL: string;
 }

@@ -31,7 +31,7 @@ async function externalEtcd(ctx: JoinCtx): Promise<string | undefined> {
   return cluster.init.cluster.etcd.mode === 'external' ? 'using external etcd - no local stacked instance added' : undefined;
 }
 
-export async function runEtcdJoin(ctx: JoinCtx): Promise<void> {
+async function runEtcdJoin(ctx: JoinCtx): Promise<void> {
   const view = await initView(ctx, 'etcd');
   const { cluster, init } = view.cfg;
   if (cluster.etcd.mode !== 'local') return;
@@ -96,7 +96,7 @@ async function waitForEphemeralStorage(ctx: JoinCtx, nodeName: string, timeoutMs
   }
 }
 
-export async function runCheckEtcd(ctx: JoinCtx): Promise<void> {
+async function runCheckEtcd(ctx: JoinCtx): Promise<void> {
   ctx.log.info('Checking that the etcd cluster is healthy', { prefix: 'check-etcd' });
   const client = await etcdClientForCluster(ctx);
   const { healthy, statuses } = await client.clusterHealth();

@@ -43,7 +43,7 @@ async function listEtcdPodEndpoints(ctx: JoinCtx): Promise<string[]> {
   }
 }
 
-export async function etcdEndpointsFromCluster(ctx: JoinCtx, waitMs = 90_000): Promise<string[]> {
+async function etcdEndpointsFromCluster(ctx: JoinCtx, waitMs = 90_000): Promise<string[]> {
   const cluster = await clusterConfig(ctx);
   const fromStatus = endpointsFromClusterStatus(cluster.clusterStatusYaml);
   const deadline = Date.now() + waitMs;

@@ -63,7 +63,7 @@ async function checkReadyForControlPlane(ctx: JoinCtx, cluster: JoinClusterConfi
 }
 
 /** kubeadm's SharedCertificateExists: the CAs with their keys, the SA key pair, the etcd CA (stacked etcd). */
-export function sharedCertificateFiles(cluster: JoinClusterConfig): string[] {
+function sharedCertificateFiles(cluster: JoinClusterConfig): string[] {
   const dir = cluster.init.cluster.certificatesDir;
   const names = ['ca.crt', 'ca.key', 'sa.key', 'sa.pub', 'front-proxy-ca.crt', 'front-proxy-ca.key'];
   if (cluster.init.cluster.etcd.mode === 'local') names.push('etcd/ca.crt', 'etcd/ca.key');

@@ -10,7 +10,7 @@ import { currentCluster } from '../kubeconfig/read.js';
  * turns bootstrap-kubelet.conf into kubelet.conf once its client certificate is issued. The
  * file counts once it parses, names a cluster and its credentials exist.
  */
-export const KUBELET_HEALTHZ_URL = 'http://127.0.0.1:10248/healthz';
+const KUBELET_HEALTHZ_URL = 'http://127.0.0.1:10248/healthz';
 
 /** Why kubelet.conf is not usable yet, or undefined when it is. */
 export async function kubeletConfProblem(host: Pick<Host, 'readFile' | 'stat'>, file: string): Promise<string | undefined> {
@@ -49,7 +49,7 @@ export interface TlsBootstrapWait {
 }
 
 /** kubeadm's kubeadmJoinFailMsg, as a hint. */
-export const JOIN_FAIL_HINT = 'This error is likely caused by: the kubelet is not running, or it is unhealthy due to a misconfiguration of the node '
+const JOIN_FAIL_HINT = 'This error is likely caused by: the kubelet is not running, or it is unhealthy due to a misconfiguration of the node '
   + "(required cgroups disabled). On a systemd host, troubleshoot with 'systemctl status kubelet' and 'journalctl -xeu kubelet'";
 
 export async function waitForTlsBootstrap(w: TlsBootstrapWait): Promise<void> {

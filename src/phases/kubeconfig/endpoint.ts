@@ -24,7 +24,7 @@ export function parseHostPort(hostport: string, what = 'controlPlaneEndpoint'): 
 }
 
 /** https://host:port, IPv6 hosts bracketed (Go's net.JoinHostPort). */
-export function httpsURL(host: string, port: string | number): string {
+function httpsURL(host: string, port: string | number): string {
   return `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 

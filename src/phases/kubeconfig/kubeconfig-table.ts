@@ -8,7 +8,7 @@ import { KUBECONFIG_FILES } from '../../constants.js';
 import type { DistinguishedName } from '../../pki/name.js';
 import type { VersionProfile } from '../../versions/table.js';
 
-export type ServerKind = 'control-plane-endpoint' | 'local';
+type ServerKind = 'control-plane-endpoint' | 'local';
 
 export interface KubeconfigRow {
   /** Phase name. */

@@ -50,7 +50,7 @@ export function currentClientCert(text: string): KubeconfigClientCert | undefine
   if (typeof loaded === 'string') return loaded;
   const user = (loaded.list('users') as { name?: unknown; user?: Record<string, unknown> }[]).find((u) => u?.name === loaded.context.user)?.user;
   if (!user) return "the CurrentContext's user is not among its users";
-  const str = (key: string): string | undefined => (typeof user[key] === 'string' ? (user[key] as string) : undefined);
+  const str = (key: string): string | undefined => (typeof user[key] === 'string' ? user[key] : undefined);
   const certData = str('client-certificate-data');
   const certFile = str('client-certificate');
   const keyData = str('client-key-data');

@@ -92,7 +92,7 @@ export function renderKubeletConfig(input: KubeletConfigInput, versions: Version
       warnings.push(`cannot automatically set CgroupDriver when starting the Kubelet: ${docker.error}`);
     } else {
       if (c.cgroupDriver && c.cgroupDriver !== docker.driver) {
-        warnings.push(`detected "${docker.driver}" as the Docker cgroup driver, the provided value "${String(c.cgroupDriver)}" in "${KIND}" will be overrided`);
+        warnings.push(`detected "${docker.driver}" as the Docker cgroup driver, the provided value "${typeof c.cgroupDriver === 'string' ? c.cgroupDriver : JSON.stringify(c.cgroupDriver)}" in "${KIND}" will be overrided`);
       }
       c.cgroupDriver = docker.driver;
     }

@@ -30,7 +30,7 @@ export function renderKubeletFlagsEnv(input: KubeletFlagsInput, versions: Versio
   return `KUBELET_KUBEADM_ARGS=${goQuote(args.join(' '))}\n`;
 }
 
-export function kubeletDefaultFlags(input: KubeletFlagsInput, versions: VersionProfile): Arg[] {
+function kubeletDefaultFlags(input: KubeletFlagsInput, versions: VersionProfile): Arg[] {
   const nr = input.nodeRegistration;
   const socket = criSocketFor(nr.criSocket, versions);
   const flags: Arg[] = [];
@@ -66,6 +66,6 @@ export function criSocketFor(criSocket: string, versions: VersionProfile): strin
 }
 
 /** v1.Taint.ToString(): key=value:Effect, or key:Effect without a value. */
-export function taintString(t: Taint): string {
+function taintString(t: Taint): string {
   return t.value ? `${t.key}=${t.value}:${t.effect}` : `${t.key}:${t.effect}`;
 }

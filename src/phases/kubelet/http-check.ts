@@ -6,7 +6,7 @@
 import http from 'node:http';
 import https from 'node:https';
 
-export interface CheckResult {
+interface CheckResult {
   readonly ok: boolean;
   /** Why it is not healthy: an HTTP status line or a network error. */
   readonly detail: string;

@@ -2,7 +2,7 @@ import semver from 'semver';
 import { MANIFESTS_DIR, PORTS } from '../../constants.js';
 import { socketPath } from '../../host/cri.js';
 import type { VersionProfile } from '../../versions/table.js';
-import { type Check, type CheckResult, fail, ok, pathCheckName, warn } from './check.js';
+import { type Check, type CheckEnv, type CheckResult, fail, ok, pathCheckName, warn } from './check.js';
 
 /** Facts the checks need, resolved from the configuration beforehand. */
 export interface PreflightInput {
@@ -19,15 +19,16 @@ export interface PreflightInput {
   readonly swapAllowed: boolean;
 }
 
-const check = (name: string, run: Check['run']): Check => ({ name, run });
+// A check may decide synchronously (CPU count, uid); Check.run is always asynchronous.
+const check = (name: string, run: (env: CheckEnv) => CheckResult | Promise<CheckResult>): Check => ({ name, run: (env) => Promise.resolve(run(env)) });
 
-export const isPrivilegedUser = check('IsPrivilegedUser', async ({ system }) =>
+export const isPrivilegedUser = check('IsPrivilegedUser', ({ system }) =>
   system.uid() === 0 ? ok : fail('user is not running as root'));
 
-export const numCPU = check('NumCPU', async ({ system }) =>
+export const numCPU = check('NumCPU', ({ system }) =>
   system.cpus() >= 2 ? ok : fail(`the number of available CPUs ${system.cpus()} is less than the required 2`));
 
-export const mem = check('Mem', async ({ system }) =>
+export const mem = check('Mem', ({ system }) =>
   system.memoryMB() >= 1700 ? ok : fail(`the system RAM (${system.memoryMB()} MB) is less than the minimum 1700 MB`));
 
 export function portCheck(port: number): Check {
@@ -100,7 +101,7 @@ export function kubeletVersionCheck(versions: VersionProfile, target: string): C
 }
 
 export function httpProxyCheck(address: string | undefined, port: number): Check {
-  return check('HTTPProxy', async ({ system }) => {
+  return check('HTTPProxy', ({ system }) => {
     const proxy = system.env('HTTPS_PROXY');
     if (!proxy || !address) return ok;
     const noProxy = (system.env('NO_PROXY') ?? '').split(',').map((s) => s.trim());

@@ -95,7 +95,7 @@ async function deleteFile(ctx: ResetCtx, file: string): Promise<void> {
   await ctx.host.remove(file);
 }
 
-export async function runCleanupNode(ctx: ResetCtx): Promise<void> {
+async function runCleanupNode(ctx: ResetCtx): Promise<void> {
   const etcd = await localEtcd(ctx);
   await stopKubelet(ctx);
   const unmounted = await unmountKubeletDir(ctx);

@@ -11,7 +11,7 @@ import { KUBE_SYSTEM, KUBEADM_CONFIG_CM, kubeadmConfigMap } from '../cluster/upl
 import { clusterStatusWithout } from './cluster-status.js';
 import { APISERVER_MANIFEST, adminApi, nodeName } from './state.js';
 
-export async function runUpdateClusterStatus(ctx: ResetCtx): Promise<void> {
+async function runUpdateClusterStatus(ctx: ResetCtx): Promise<void> {
   const api = await adminApi(ctx);
   if (!api) {
     ctx.log.info(`No ${ctx.options.kubeconfigPath}: this node is not removed from the ClusterStatus`, { prefix: 'reset' });

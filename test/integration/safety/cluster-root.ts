@@ -26,7 +26,7 @@ export interface ClusterRoot {
   stop(): Promise<void>;
 }
 
-export function randomToken(): string {
+function randomToken(): string {
   const pick = (n: number): string => Array.from({ length: n }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(Math.random() * 36)]).join('');
   return `${pick(6)}.${pick(16)}`;
 }

@@ -28,7 +28,7 @@ export type Stage = 'done' | 'before-rename';
 /** How much of the PKI the compared state must hold: all, the certs phase's, or none yet. */
 export type PkiLevel = 'full' | 'certs' | 'none';
 
-export interface KillOutcome {
+interface KillOutcome {
   readonly n: number;
   /** False when N was past the last write: the run finished normally. */
   readonly killed: boolean;
@@ -36,7 +36,7 @@ export interface KillOutcome {
 }
 
 /** Runs ARGS with a kill after the Nth write/API call; returns whether it was killed. */
-export function runWithFault(args: readonly string[], n: number, stage: Stage): KillOutcome {
+function runWithFault(args: readonly string[], n: number, stage: Stage): KillOutcome {
   const r = tsadmSync(args, { env: { TSADM_FAULT_AFTER: String(n), TSADM_FAULT_STAGE: stage } });
   if (r.signal === 'SIGKILL') return { n, killed: true, stderr: r.stderr };
   if (r.code !== 0) throw new Error(`tsadm ${args.join(' ')} (fault ${n}) failed unexpectedly (exit ${r.code}):\n${r.stderr}`);
@@ -49,7 +49,7 @@ export function runClean(args: readonly string[]): void {
 }
 
 /** Temp files anywhere under root (host paths). */
-export function tempFiles(root: string): string[] {
+function tempFiles(root: string): string[] {
   return [...snapshot(root).keys()].filter((p) => TEMP_NAME.test(p));
 }
 
@@ -58,7 +58,7 @@ export function tempFiles(root: string): string[] {
  * temp files) 0600, temps only as the stage allows (one: the interrupted write, already at its
  * final mode). Returns problems.
  */
-export function checkAfterKill(root: string, stage: Stage): string[] {
+function checkAfterKill(root: string, stage: Stage): string[] {
   const problems = checkWhole(root).map((p) => `half-written: ${p}`);
   const temps = tempFiles(root);
   if (stage === 'done' && temps.length > 0) problems.push(`temp files left: ${temps.join(', ')}`);
@@ -80,7 +80,7 @@ export function checkAfterKill(root: string, stage: Stage): string[] {
  * The re-run's result equals the clean run's: same files and modes, deterministic files byte
  * for byte, the PKI consistent. Returns problems.
  */
-export function compareWithClean(root: string, cleanRoot: string, opts: { pki: PkiLevel }): string[] {
+function compareWithClean(root: string, cleanRoot: string, opts: { pki: PkiLevel }): string[] {
   const problems: string[] = [];
   const got = fileModes(snapshot(root));
   const want = fileModes(snapshot(cleanRoot));

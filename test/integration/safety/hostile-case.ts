@@ -21,8 +21,8 @@ import path from 'node:path';
 import * as yaml from 'js-yaml';
 import { REPO } from '../../helpers/built-cli.js';
 
-export const HOSTILE_DIR = path.join(REPO, 'test', 'fixtures', 'hostile');
-export const CASES_DIR = path.join(HOSTILE_DIR, 'cases');
+const HOSTILE_DIR = path.join(REPO, 'test', 'fixtures', 'hostile');
+const CASES_DIR = path.join(HOSTILE_DIR, 'cases');
 export const PKI_DIR = path.join(HOSTILE_DIR, 'pki');
 
 export type Step =
@@ -57,7 +57,7 @@ const KEYS = new Set(['about', 'args', 'rootfs', 'config', 'config_base64', 'con
 const STEPS = new Set(['baseline', 'copy', 'write', 'symlink', 'truncate', 'replace', 'mkdir', 'remove', 'fifo', 'outside']);
 
 /** Parses and checks one case file; a malformed case fails loudly rather than testing nothing. */
-export function parseCase(file: string, text: string): HostileCase {
+function parseCase(file: string, text: string): HostileCase {
   const doc = yaml.load(text) as Record<string, unknown>;
   const bad = (why: string): Error => new Error(`${file}: ${why}`);
   if (!doc || typeof doc !== 'object') throw bad('not a mapping');

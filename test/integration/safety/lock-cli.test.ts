@@ -13,7 +13,7 @@ import {
 } from '../../helpers/built-cli.js';
 import { verifyPki } from '../../helpers/pki-check.js';
 
-import { jest } from '@jest/globals';
+import { expect, jest } from '@jest/globals';
 
 jest.setTimeout(120_000);
 

@@ -9,7 +9,7 @@
  * tokencleaner does at expiry) makes the garbage collector delete it. SAFETY_DEBUG=1 keeps each
  * run's output in /tmp/secrets-<run>.txt.
  */
-import { jest } from '@jest/globals';
+import { expect, jest } from '@jest/globals';
 import { createDecipheriv } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -97,7 +97,7 @@ interface Run {
 
   test('the kubeadm-certs Secret is ciphertext the certificate key opens, owned by a two-hour token', async () => {
     const secret = (await server.request('GET', '/api/v1/namespaces/kube-system/secrets/kubeadm-certs', { auth: 'admin' })).body;
-    const data = secret.data as Record<string, string>;
+    const data = secret.data;
     expect(Object.keys(data)).toEqual(expect.arrayContaining(['ca.crt', 'ca.key', 'sa.key', 'sa.pub', 'front-proxy-ca.key', 'etcd-ca.key']));
     for (const [name, b64] of Object.entries(data)) {
       const sealed = Buffer.from(b64, 'base64');
@@ -112,10 +112,10 @@ interface Run {
     expect(owner).toMatchObject({ kind: 'Secret', name: expect.stringMatching(/^bootstrap-token-[a-z0-9]{6}$/) });
     const token = (await server.request('GET', `/api/v1/namespaces/kube-system/secrets/${owner?.name}`, { auth: 'admin' })).body;
     expect(token.metadata.uid).toBe(owner?.uid);
-    const ttlMs = new Date(Buffer.from(token.data.expiration, 'base64').toString()).getTime() - Date.now();
+    const ttlMs = new Date(Buffer.from(token.data.expiration!, 'base64').toString()).getTime() - Date.now();
     expect(ttlMs).toBeGreaterThan(110 * 60_000);
     expect(ttlMs).toBeLessThanOrEqual(120 * 60_000);
-    tokenSecrets.add(Buffer.from(token.data['token-secret'], 'base64').toString());
+    tokenSecrets.add(Buffer.from(token.data['token-secret']!, 'base64').toString());
   });
 
   test('--skip-certificate-key-print and --skip-token-print withhold them (upload-certs, show-join-command, init)', async () => {

@@ -22,7 +22,7 @@ function callsUnder(trace: string, root: string): Call[] {
   const out: Call[] = [];
   for (const line of trace.split('\n')) {
     const m = /^\d+\s+(\w+)\((.*)$/.exec(line);
-    if (m && m[2]?.includes(root)) out.push({ name: m[1] as string, args: m[2] as string });
+    if (m && m[2]?.includes(root)) out.push({ name: m[1] as string, args: m[2] });
   }
   return out;
 }

@@ -27,7 +27,7 @@ describe('tsadm CLI', () => {
   test('version in every output format', async () => {
     const json = await runCli(['version', '-o', 'json']);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout).clientVersion.gitVersion).toMatch(/^v\d+\.\d+\.\d+/);
+    expect((JSON.parse(json.stdout) as { clientVersion: { gitVersion: string } }).clientVersion.gitVersion).toMatch(/^v\d+\.\d+\.\d+/);
     expect((await runCli(['version', '-o', 'short'])).stdout).toMatch(/^v\d+\.\d+\.\d+(-[\w.]+)?\n$/);
     expect((await runCli(['version', '-o', 'yaml'])).stdout).toContain('clientVersion:');
     expect((await runCli(['version'])).stdout).toMatch(/^tsadm version: &version\.Info\{/);

@@ -1,4 +1,5 @@
-import { formatVersion, type VersionInfo } from '../../../src/commands/version.js';
+import { formatVersion } from '../../../src/commands/version.js';
+import type { VersionInfo } from '../../../src/commands/version-info.js';
 
 const INFO: VersionInfo = {
   major: '1',

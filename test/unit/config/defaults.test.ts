@@ -100,7 +100,7 @@ describe('defaults per Kubernetes version', () => {
 describe('bootstrap tokens', () => {
   test('random tokens skip bytes ≥ 252 (no modulo bias), as kubeadm', () => {
     let call = 0;
-    const env = { ...ENV, randomBytes: (n: number) => (call++ === 0 ? Uint8Array.from([252, 255, 35, 36, 0, 1, 2, 3, ...new Array(n).fill(10)]) : new Uint8Array(n).fill(71)) };
+    const env = { ...ENV, randomBytes: (n: number) => (call++ === 0 ? Uint8Array.from([252, 255, 35, 36, 0, 1, 2, 3, ...new Array<number>(n).fill(10)]) : new Uint8Array(n).fill(71)) };
     const cfg = resolveInitConfig({ flags: {}, env });
     expect(cfg.init.bootstrapTokens[0]?.token).toBe('z00123.zzzzzzzzzzzzzzzz');
   });

@@ -18,7 +18,8 @@ import { ENV, withConfig } from './support.js';
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/config/good');
 const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
 const kubeadm = referenceKubeadmPath();
-type Doc = Record<string, any>;
+// The fields of kubeadm's documents (and their nodeRegistration and tokens) this comparison reads or fills in.
+interface Doc { kind?: string; name?: string; token?: string; criSocket?: string; taints?: unknown; ignorePreflightErrors?: string[]; advertiseAddress?: string; nodeRegistration?: Doc; localAPIEndpoint?: Doc; bootstrapTokens?: Doc[] }
 
 test.each(files.map((f) => [f]))('%s resolves without errors or warnings', (file) => {
   const cfg = resolveInitConfig(withConfig(readFileSync(path.join(dir, file), 'utf8')));
@@ -34,17 +35,17 @@ test.each(files.map((f) => [f]))('%s resolves without errors or warnings', (file
     const input = (yaml.loadAll(readFileSync(full, 'utf8')) as Doc[]).find((d) => d.kind === 'InitConfiguration');
     const cfg = resolveInitConfig(withConfig(readFileSync(full, 'utf8'), {}, {
       ...ENV,
-      hostname: theirInit?.nodeRegistration?.name,
+      hostname: theirInit?.nodeRegistration?.name as string,
       defaultAdvertiseAddress: theirInit?.localAPIEndpoint?.advertiseAddress,
     }));
-    const ourInit = initToExternal(cfg.init, 'kubeadm.k8s.io/v1beta2') as Doc;
+    const ourInit = initToExternal(cfg.init, 'kubeadm.k8s.io/v1beta2');
     const nr = ourInit.nodeRegistration as Doc;
     if (!input?.nodeRegistration?.criSocket) nr.criSocket = theirInit?.nodeRegistration?.criSocket;
     // kubeadm 1.20 adds the control-plane taint at load time; tsadm leaves it unset for mark-control-plane.
     if (input?.nodeRegistration?.taints === undefined) nr.taints = theirInit?.nodeRegistration?.taints;
     // kubeadm init lowercases this list when it merges it with the flag (ValidateIgnorePreflightErrors); migrate does not.
-    const theirIgnored = theirInit?.nodeRegistration?.ignorePreflightErrors as string[] | undefined;
-    if (theirIgnored) theirInit!.nodeRegistration.ignorePreflightErrors = theirIgnored.map((s) => s.toLowerCase()).sort();
+    const theirIgnored = theirInit?.nodeRegistration?.ignorePreflightErrors;
+    if (theirIgnored) theirInit.nodeRegistration!.ignorePreflightErrors = theirIgnored.map((s) => s.toLowerCase()).sort();
     (ourInit.bootstrapTokens as Doc[]).forEach((t, i) => {
       if (!input?.bootstrapTokens?.[i]?.token) t.token = theirInit?.bootstrapTokens?.[i]?.token;
     });

@@ -5,7 +5,7 @@ import { TsadmError } from '../../../src/errors.js';
 
 type Ctx = { log: PhaseLogger; ran: string[]; external?: boolean };
 const leaf = (name: string, extra: Partial<Phase<Ctx>> = {}): Phase<Ctx> => ({
-  name, summary: name, run: async (c) => { c.ran.push(name); }, ...extra,
+  name, summary: name, run: (c) => { c.ran.push(name); return Promise.resolve(); }, ...extra,
 });
 const tree: Phase<Ctx>[] = [
   leaf('preflight'),

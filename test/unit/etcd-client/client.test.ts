@@ -75,7 +75,7 @@ describeIfEtcd('etcd client on real etcd', () => {
 
   test('removing an unknown member is etcd\'s "member not found", not retried', async () => {
     const sleeps: number[] = [];
-    const c = new EtcdClient([m1.client], { tls, sleep: async (ms) => void sleeps.push(ms) });
+    const c = new EtcdClient([m1.client], { tls, sleep: (ms) => { sleeps.push(ms); return Promise.resolve(); } });
     const err = await c.memberRemove('12345').catch((e: unknown) => e) as EtcdRequestError;
     expect(err).toBeInstanceOf(EtcdRequestError);
     expect(err.message).toBe('etcdserver: member not found');
@@ -87,7 +87,7 @@ describeIfEtcd('etcd client on real etcd', () => {
     const dead = `https://127.0.0.1:${await freePort()}`;
     expect((await new EtcdClient([dead, m1.client], { tls }).memberList()).length).toBe(1);
     const sleeps: number[] = [];
-    const c = new EtcdClient([dead], { tls, attempts: 3, retryDelayMs: 10, sleep: async (ms) => void sleeps.push(ms) });
+    const c = new EtcdClient([dead], { tls, attempts: 3, retryDelayMs: 10, sleep: (ms) => { sleeps.push(ms); return Promise.resolve(); } });
     await expect(c.memberAdd('https://127.0.0.1:1')).rejects.toThrow(/ECONNREFUSED/);
     expect(sleeps).toEqual([10, 20]);
   });

@@ -57,7 +57,7 @@ describe('lock file format', () => {
     expect(staleReason(owner(), probe({ 4242: '100' }, 'boot-2'))).toBe('the machine rebooted since');
     expect(staleReason(owner(), probe({ 4242: '999' }))).toBe('PID 4242 now belongs to another process');
     // Without /proc facts only existence can be judged.
-    const bare = owner({ bootId: undefined, startTicks: undefined } as Partial<LockOwner>);
+    const bare = owner({ bootId: undefined, startTicks: undefined });
     expect(staleReason(parseLockFile(formatLockFile(bare)) as LockOwner, probe({ 4242: '1' }))).toBeUndefined();
   });
 

@@ -11,11 +11,11 @@ export class ScriptedTransport implements RestTransport {
   readonly requests: RestRequest[] = [];
   constructor(private readonly answer: (req: RestRequest, n: number) => Answer) {}
 
-  async request(req: RestRequest): Promise<RestResponse> {
+  request(req: RestRequest): Promise<RestResponse> {
     this.requests.push(req);
     const a = this.answer(req, this.requests.length);
-    if ('netError' in a) throw Object.assign(new Error(`connect ${a.netError} 127.0.0.1:6443`), { code: a.netError });
-    return { status: a.status, body: a.body, text: a.body === undefined ? '' : JSON.stringify(a.body) };
+    if ('netError' in a) return Promise.reject(Object.assign(new Error(`connect ${a.netError} 127.0.0.1:6443`), { code: a.netError }));
+    return Promise.resolve({ status: a.status, body: a.body, text: a.body === undefined ? '' : JSON.stringify(a.body) });
   }
 
   close(): void {}

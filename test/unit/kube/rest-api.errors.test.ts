@@ -11,7 +11,7 @@ const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespa
 function api(answer: (req: { method: string; path: string }, n: number) => Answer, retry: RetryPolicy = FAST) {
   const t = new ScriptedTransport(answer);
   const slept: number[] = [];
-  return { t, slept, api: new RestKubeApi(t, { retry, sleep: async (ms) => void slept.push(ms) }) };
+  return { t, slept, api: new RestKubeApi(t, { retry, sleep: (ms) => { slept.push(ms); return Promise.resolve(); } }) };
 }
 
 describe('RestKubeApi retries transient failures', () => {

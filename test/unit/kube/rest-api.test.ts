@@ -31,7 +31,7 @@ describeWithApiServer('RestKubeApi on a real API server', () => {
   test('objects tsadm writes name it as their field manager (User-Agent tsadm/…)', async () => {
     await api.ensure({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'who-wrote-me', namespace: 'default' }, data: { k: 'v' } });
     const raw = await server.request('GET', '/api/v1/namespaces/default/configmaps/who-wrote-me', { auth: 'admin' });
-    const managers = (raw.body.metadata.managedFields as Array<{ manager: string; operation: string }>).map((f) => `${f.manager} ${f.operation}`);
+    const managers = (raw.body.metadata.managedFields ?? []).map((f) => `${f.manager} ${f.operation}`);
     expect(managers).toEqual(['tsadm Update']);
   });
 

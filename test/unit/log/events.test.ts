@@ -4,6 +4,7 @@
  * an event with its sha256 matching the file; the stream ends with one result — for a full
  * dry-run init, with the join commands.
  */
+import { expect } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -46,7 +46,7 @@ describe('key pairs', () => {
     expect(sameKey(parsePrivateKeyPem(pkcs8, 'x.key'), pair.privateKey)).toBe(true);
   });
 
-  test('garbage, encrypted and Ed25519 keys are refused with the file named', async () => {
+  test('garbage, encrypted and Ed25519 keys are refused with the file named', () => {
     expect(() => parsePrivateKeyPem('hello', '/etc/kubernetes/pki/ca.key')).toThrow(/\/etc\/kubernetes\/pki\/ca\.key: no PEM private key found/);
     const encrypted = openssl(['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:1024', '-aes128', '-pass', 'pass:x']);
     expect(() => parsePrivateKeyPem(encrypted, 'enc.key')).toThrow(/encrypted/);

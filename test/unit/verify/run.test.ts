@@ -3,6 +3,7 @@
  * objects reported as not checkable there); a certificate signed by another CA, missing a SAN,
  * or a changed manifest fails, naming the file and the reason; `check certs` checks only certs.
  */
+import { expect } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -21,14 +21,14 @@ describeWithApiServer('addon phase on a real cluster', () => {
     await server?.stop();
   }, 30_000);
 
-  const cfg = (cluster: Record<string, unknown> = {}): ResolvedInitConfig => fixtureInitConfig({ cluster: { controlPlaneEndpoint: 'cp.example.com:6443', ...cluster } as never });
+  const cfg = (cluster: Record<string, unknown> = {}): ResolvedInitConfig => fixtureInitConfig({ cluster: { controlPlaneEndpoint: 'cp.example.com:6443', ...cluster } });
   async function run(c: ResolvedInitConfig): Promise<MemoryReporter> {
     const { ctx, reporter } = initCtxFor(c, root.dir);
     await runPhases([addonPhase], ctx, { filter: [], skip: [] });
     return reporter;
   }
   const actions = (r: MemoryReporter): string[] => r.events.flatMap((e: TsadmEvent) => (e.type === 'object' ? [`${e.action} ${e.kind}/${e.name}`] : []));
-  const get = async (p: string): Promise<any> => (await server.request('GET', p, { auth: 'admin' })).body;
+  const get = async (p: string) => (await server.request('GET', p, { auth: 'admin' })).body;
 
   test('creates CoreDNS and kube-proxy; a second run changes nothing', async () => {
     const first = await run(cfg());
@@ -50,7 +50,7 @@ describeWithApiServer('addon phase on a real cluster', () => {
   test('a scaled CoreDNS keeps its replicas; an edited Corefile is kept', async () => {
     await server.request('PATCH', '/apis/apps/v1/namespaces/kube-system/deployments/coredns', { auth: 'admin', contentType: 'application/merge-patch+json', body: { spec: { replicas: 3 } } });
     const cm = await get('/api/v1/namespaces/kube-system/configmaps/coredns');
-    const edited = cm.data.Corefile.replace('cache 30', 'cache 60');
+    const edited = cm.data.Corefile!.replace('cache 30', 'cache 60');
     await server.request('PATCH', '/api/v1/namespaces/kube-system/configmaps/coredns', { auth: 'admin', contentType: 'application/merge-patch+json', body: { data: { Corefile: edited } } });
     const r = await run(cfg());
     expect(actions(r)).toContain('unchanged Deployment/coredns');
@@ -60,11 +60,11 @@ describeWithApiServer('addon phase on a real cluster', () => {
   });
 
   test('kubeadm\'s own Corefile follows a domain change; a new image repository updates the workloads', async () => {
-    await server.request('PATCH', '/api/v1/namespaces/kube-system/configmaps/coredns', { auth: 'admin', contentType: 'application/merge-patch+json', body: { data: { Corefile: (await get('/api/v1/namespaces/kube-system/configmaps/coredns')).data.Corefile.replace('cache 60', 'cache 30') } } });
+    await server.request('PATCH', '/api/v1/namespaces/kube-system/configmaps/coredns', { auth: 'admin', contentType: 'application/merge-patch+json', body: { data: { Corefile: (await get('/api/v1/namespaces/kube-system/configmaps/coredns')).data.Corefile!.replace('cache 60', 'cache 30') } } });
     const r = await run(cfg({ imageRepository: 'registry.local/k8s', networking: { serviceSubnet: '10.96.0.0/12', podSubnet: '', dnsDomain: 'example.internal' } }));
     expect(actions(r)).toEqual(expect.arrayContaining(['updated ConfigMap/coredns', 'updated Deployment/coredns', 'updated DaemonSet/kube-proxy']));
     expect((await get('/api/v1/namespaces/kube-system/configmaps/coredns')).data.Corefile).toContain('kubernetes example.internal in-addr.arpa');
-    expect((await get('/apis/apps/v1/namespaces/kube-system/daemonsets/kube-proxy')).spec.template.spec.containers[0].image).toBe('registry.local/k8s/kube-proxy:v1.20.2');
+    expect((await get('/apis/apps/v1/namespaces/kube-system/daemonsets/kube-proxy')).spec.template.spec.containers[0]?.image).toBe('registry.local/k8s/kube-proxy:v1.20.2');
   });
 
   test('dns.disabled / proxy.disabled skip their phase with the reason', async () => {

@@ -18,9 +18,9 @@ class RecordingHost extends RootedHost {
   constructor(root: string, private readonly ok = true) {
     super(root);
   }
-  override async service(action: ServiceAction, unit: string): Promise<ServiceResult> {
+  override service(action: ServiceAction, unit: string): Promise<ServiceResult> {
     this.services.push(`${action} ${unit}`);
-    return this.ok ? { ok: true, via: 'test' } : { ok: false, via: 'test', message: 'unit kubelet.service not found' };
+    return Promise.resolve(this.ok ? { ok: true, via: 'test' } : { ok: false, via: 'test', message: 'unit kubelet.service not found' });
   }
 }
 

@@ -1,4 +1,4 @@
-import { jest } from '@jest/globals';
+import { expect, jest } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as yaml from 'js-yaml';
@@ -47,7 +47,7 @@ async function failure(p: Promise<unknown>): Promise<TsadmError> {
 function kubectlView(file: string): { clusters: Array<{ name: string; cluster: { server: string; 'certificate-authority-data': string } }>; users: Array<{ name: string; user: Record<string, string> }>; 'current-context': string; contexts: Array<{ name: string; context: { cluster: string; user: string } }> } {
   const r = spawnSync(KUBECTL ?? 'kubectl', ['config', 'view', '--raw', '--kubeconfig', file, '-o', 'json'], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`kubectl config view failed: ${r.stderr}`);
-  return JSON.parse(r.stdout);
+  return JSON.parse(r.stdout) as ReturnType<typeof kubectlView>;
 }
 
 function clientCertOf(file: string): { certFile: string; keyFile: string } {

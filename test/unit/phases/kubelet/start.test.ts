@@ -18,9 +18,9 @@ class ScriptedHost extends RootedHost {
   constructor(root: string, private readonly results: Partial<Record<ServiceAction, ServiceResult>> = {}) {
     super(root);
   }
-  override async service(action: ServiceAction, unit: string): Promise<ServiceResult> {
+  override service(action: ServiceAction, unit: string): Promise<ServiceResult> {
     this.calls.push(`${action} ${unit}`);
-    return this.results[action] ?? { ok: action !== 'is-active', via: 'test' };
+    return Promise.resolve(this.results[action] ?? { ok: action !== 'is-active', via: 'test' });
   }
 }
 

@@ -19,11 +19,11 @@ import { initCtxFor } from '../../../helpers/phase-ctx.js';
 /** A check that fails `failures` times per URL, then succeeds. */
 function flaky(failures: Record<string, number>): HealthCheck & { calls: string[] } {
   const calls: string[] = [];
-  const check: HealthCheck = async (url) => {
+  const check: HealthCheck = (url) => {
     calls.push(url);
     const left = failures[url] ?? 0;
     failures[url] = left - 1;
-    return left > 0 ? { ok: false, detail: 'ECONNREFUSED' } : { ok: true, detail: 'ok' };
+    return Promise.resolve(left > 0 ? { ok: false, detail: 'ECONNREFUSED' } : { ok: true, detail: 'ok' });
   };
   return Object.assign(check, { calls });
 }

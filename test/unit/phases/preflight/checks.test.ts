@@ -20,11 +20,11 @@ function system(overrides: Partial<SystemProbe> = {}): SystemProbe {
     uid: () => 0,
     cpus: () => 4,
     memoryMB: () => 8000,
-    portFree: async () => true,
-    readProc: async (p) => (p === '/proc/swaps' ? 'Filename\tType\tSize\tUsed\tPriority\n' : '1\n'),
-    which: async (p) => `/usr/bin/${p}`,
-    socketReachable: async () => true,
-    resolveHost: async () => true,
+    portFree: () => Promise.resolve(true),
+    readProc: (p) => Promise.resolve(p === '/proc/swaps' ? 'Filename\tType\tSize\tUsed\tPriority\n' : '1\n'),
+    which: (p) => Promise.resolve(`/usr/bin/${p}`),
+    socketReachable: () => Promise.resolve(true),
+    resolveHost: () => Promise.resolve(true),
     env: () => undefined,
     ...overrides,
   };
@@ -44,21 +44,21 @@ describe('each preflight check fires on the condition it guards', () => {
     ['IsPrivilegedUser', isPrivilegedUser, system({ uid: () => 1000 }), /not running as root/],
     ['NumCPU', numCPU, system({ cpus: () => 1 }), /CPUs 1 is less than the required 2/],
     ['Mem', mem, system({ memoryMB: () => 1000 }), /1000 MB\) is less than the minimum 1700 MB/],
-    ['Port-6443', portCheck(6443), system({ portFree: async () => false }), /Port 6443 is in use/],
-    ['FileContent ip_forward', fileContent('/proc/sys/net/ipv4/ip_forward', '1'), system({ readProc: async () => '0\n' }), /contents are not set to 1/],
-    ['FileContent bridge-nf missing', fileContent('/proc/sys/net/bridge/bridge-nf-call-iptables', '1'), system({ readProc: async () => undefined }), /does not exist/],
-    ['Swap', swapCheck(false), system({ readProc: async () => 'Filename Type\n/swapfile file 100 0 -2\n' }), /swap on is not supported/],
-    ['FileExisting-conntrack', fileExisting('conntrack', true), system({ which: async () => undefined }), /conntrack not found in system path/],
-    ['CRI', criCheck('/run/containerd/containerd.sock'), system({ socketReachable: async () => false }), /cannot connect to the CRI socket/],
+    ['Port-6443', portCheck(6443), system({ portFree: () => Promise.resolve(false) }), /Port 6443 is in use/],
+    ['FileContent ip_forward', fileContent('/proc/sys/net/ipv4/ip_forward', '1'), system({ readProc: () => Promise.resolve('0\n') }), /contents are not set to 1/],
+    ['FileContent bridge-nf missing', fileContent('/proc/sys/net/bridge/bridge-nf-call-iptables', '1'), system({ readProc: () => Promise.resolve(undefined) }), /does not exist/],
+    ['Swap', swapCheck(false), system({ readProc: () => Promise.resolve('Filename Type\n/swapfile file 100 0 -2\n') }), /swap on is not supported/],
+    ['FileExisting-conntrack', fileExisting('conntrack', true), system({ which: () => Promise.resolve(undefined) }), /conntrack not found in system path/],
+    ['CRI', criCheck('/run/containerd/containerd.sock'), system({ socketReachable: () => Promise.resolve(false) }), /cannot connect to the CRI socket/],
   ])('%s', async (_name, check, sys, message) => {
     const result = await fires(check, sys);
     expect(result.errors.join('\n')).toMatch(message);
   });
 
   test.each([
-    ['FileExisting-socat (warning only)', fileExisting('socat', false), system({ which: async () => undefined }), /socat not found/],
-    ['Hostname', hostnameCheck('nosuchhost.invalid'), system({ resolveHost: async () => false }), /could not be reached/],
-    ['Swap allowed by failSwapOn=false', swapCheck(true), system({ readProc: async () => 'Filename Type\n/swapfile file 100 0 -2\n' }), /swap is enabled/],
+    ['FileExisting-socat (warning only)', fileExisting('socat', false), system({ which: () => Promise.resolve(undefined) }), /socat not found/],
+    ['Hostname', hostnameCheck('nosuchhost.invalid'), system({ resolveHost: () => Promise.resolve(false) }), /could not be reached/],
+    ['Swap allowed by failSwapOn=false', swapCheck(true), system({ readProc: () => Promise.resolve('Filename Type\n/swapfile file 100 0 -2\n') }), /swap is enabled/],
     ['HTTPProxy', httpProxyCheck('10.0.0.5', 6443), system({ env: (n) => (n === 'HTTPS_PROXY' ? 'http://proxy:3128' : undefined) }), /uses proxy/],
   ])('%s', async (_name, check, sys, message) => {
     const result = await fires(check, sys);
@@ -110,13 +110,13 @@ describe('real probes', () => {
   });
 
   test('KubeletVersion fires on a kubelet newer than the control plane', async () => {
-    const fake: Host = Object.assign(Object.create(host), {
-      exec: async () => ({ exitCode: 0, stdout: 'Kubernetes v1.22.0\n', stderr: '' }),
+    const fake: Host = Object.assign(Object.create(host) as Host, {
+      exec: () => Promise.resolve({ exitCode: 0, stdout: 'Kubernetes v1.22.0\n', stderr: '' }),
     });
     expect((await kubeletVersionCheck(v120, 'v1.20.2').run({ host: fake, system: system() })).errors[0]).toMatch(/higher than the control plane/);
-    const old: Host = Object.assign(Object.create(host), { exec: async () => ({ exitCode: 0, stdout: 'Kubernetes v1.17.0\n', stderr: '' }) });
+    const old: Host = Object.assign(Object.create(host) as Host, { exec: () => Promise.resolve({ exitCode: 0, stdout: 'Kubernetes v1.17.0\n', stderr: '' }) });
     expect((await kubeletVersionCheck(v120, 'v1.20.2').run({ host: old, system: system() })).errors[0]).toMatch(/lower than kubeadm can support/);
-    const good: Host = Object.assign(Object.create(host), { exec: async () => ({ exitCode: 0, stdout: 'Kubernetes v1.20.2\n', stderr: '' }) });
+    const good: Host = Object.assign(Object.create(host) as Host, { exec: () => Promise.resolve({ exitCode: 0, stdout: 'Kubernetes v1.20.2\n', stderr: '' }) });
     expect((await kubeletVersionCheck(v120, 'v1.20.2').run({ host: good, system: system() })).errors).toEqual([]);
   });
 });
@@ -129,7 +129,7 @@ describe('runChecks', () => {
 
   test('errors are fatal with exit code 2 and list every failing check', async () => {
     const { log } = logger();
-    const err = await runChecks([numCPU, mem], { host, system: system({ cpus: () => 1, memoryMB: () => 10 }) }, [], log).catch((e) => e);
+    const err = await runChecks([numCPU, mem], { host, system: system({ cpus: () => 1, memoryMB: () => 10 }) }, [], log).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TsadmError);
     expect((err as TsadmError).exitCode).toBe(2);
     expect((err as TsadmError).details).toEqual([
