@@ -21,13 +21,17 @@ const GROUP = 'Global Flags:';
 /** Pure: the log file settings from parsed flags; undefined without --log-file (or with it empty, as klog). */
 export function logFileSettingsFrom(argv: Readonly<Record<string, unknown>>): LogFileSettings | undefined {
   const last = (v: unknown): unknown => (Array.isArray(v) ? v[v.length - 1] : v);
-  const maxText = last(argv['log-file-max-size']);
+  const maxArg = last(argv['log-file-max-size']);
   let maxSizeMb = 1800;
-  if (maxText !== undefined) {
-    if (!/^\d+$/.test(String(maxText).trim())) {
-      throw new TsadmError('E_USAGE', `invalid argument "${String(maxText)}" for "--log-file-max-size" flag: not a non-negative integer`, { hint: 'give the size in megabytes, e.g. --log-file-max-size 100 (0: unlimited)' });
+  if (maxArg !== undefined) {
+    // yargs gives this `type: 'string'` flag as a string; other primitives read as their text.
+    const maxText = typeof maxArg === 'string' ? maxArg
+      : typeof maxArg === 'number' || typeof maxArg === 'boolean' || typeof maxArg === 'bigint' ? String(maxArg)
+      : JSON.stringify(maxArg) ?? typeof maxArg;
+    if (!/^\d+$/.test(maxText.trim())) {
+      throw new TsadmError('E_USAGE', `invalid argument "${maxText}" for "--log-file-max-size" flag: not a non-negative integer`, { hint: 'give the size in megabytes, e.g. --log-file-max-size 100 (0: unlimited)' });
     }
-    maxSizeMb = Number(String(maxText).trim());
+    maxSizeMb = Number(maxText.trim());
   }
   const file = last(argv['log-file']);
   if (typeof file !== 'string' || file === '') return undefined;

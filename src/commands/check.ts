@@ -42,7 +42,7 @@ export function registerCheckCommand(y: Argv, env: CommandEnv): Argv {
       let checks: PhaseFinding[] = [];
       try {
         const ctx = await buildInitContext(values, rt);
-        const filter = ((argv.phases as string[] | undefined) ?? []).map(String);
+        const filter = (argv.phases ?? []).map(String);
         checks = await verifyPhases(initPhases(ctx.versions), ctx, filter, rt.log);
         const failed = checks.filter((c) => !c.ok);
         const warned = checks.filter((c) => c.ok && c.warning);

@@ -2,7 +2,6 @@
 import type { KeyObject } from 'node:crypto';
 import type { Certificate } from './certificate.js';
 import { canonicalIp } from '../net/ip.js';
-import { spkiSha256 } from './keys.js';
 
 /**
  * Why `cert` is not signed by `ca`, or undefined when it is. Like Go's CheckSignatureFrom: the

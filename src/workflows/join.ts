@@ -46,7 +46,7 @@ export async function runJoin(request: WorkflowRequest, env: CommandEnv, opts: J
     runtime: { lock: 'join' },
     resolveConfig: (now) => resolveJoin(request, now),
     dryRunOf: (cfg) => cfg.join.dryRun === true,
-    buildContext: async (rt, cfg) => joinContext(request.flags, rt, realJoinDeps(opts.deps), cfg),
+    buildContext: (rt, cfg) => Promise.resolve(joinContext(request.flags, rt, realJoinDeps(opts.deps), cfg)),
     run: async (ctx, rt) => {
       for (const w of ctx.cfg.warnings) ctx.log.warn(w, { prefix: 'config' });
       await runPhases(joinPhases(), ctx, { filter: request.filter, skip: ctx.cfg.join.skipPhases });

@@ -44,7 +44,7 @@ export async function runReset(request: WorkflowRequest, env: CommandEnv, opts: 
     runtime: { plain: true, lock: 'reset' },
     resolveConfig: (now) => resolveReset(request.flags, now),
     dryRunOf: (cfg) => cfg.reset.dryRun === true,
-    buildContext: async (rt, cfg) => resetContext(request.flags, rt, realResetDeps(env.io.stdin, opts.deps), cfg),
+    buildContext: (rt, cfg) => Promise.resolve(resetContext(request.flags, rt, realResetDeps(env.io.stdin, opts.deps), cfg)),
     run: async (ctx, rt) => {
       for (const w of ctx.cfg.warnings) ctx.log.warn(w, { prefix: 'config' });
       await runPhases(resetPhases(), ctx, { filter: request.filter, skip: ctx.cfg.reset.skipPhases });
