@@ -15,6 +15,35 @@ export function fixtureText(file: string): string {
   return readFileSync(path.join(here, '../fixtures/kubeadm-dry-run', file), 'utf8');
 }
 
+/**
+ * A Deployment or DaemonSet (rendered or captured) as the tests read it. Only the fields tests look
+ * at are typed; an assertion on a missing one fails as any other mismatch would.
+ */
+export interface WorkloadView extends KubeObject {
+  readonly spec: {
+    readonly template: {
+      readonly spec: {
+        readonly containers: readonly [ContainerView, ...ContainerView[]];
+        readonly affinity: { readonly podAntiAffinity: { readonly preferredDuringSchedulingIgnoredDuringExecution: readonly unknown[] } };
+        readonly tolerations: readonly { readonly key: string }[];
+      };
+    };
+  };
+}
+
+interface ContainerView {
+  readonly env: readonly { readonly name: string }[];
+  readonly ports: readonly { readonly name: string }[];
+  readonly securityContext: { readonly capabilities: { readonly drop: readonly string[] } };
+  readonly livenessProbe: { readonly httpGet: { readonly port: string | number } };
+  readonly readinessProbe: { readonly httpGet: { readonly port: string | number } };
+}
+
+/** The first container of a Deployment or DaemonSet. */
+export function firstContainer(workload: KubeObject): ContainerView {
+  return (workload as WorkloadView).spec.template.spec.containers[0];
+}
+
 export function findObject(objs: readonly KubeObject[], kind: string, name: string): KubeObject {
   const o = objs.find((x) => x.kind === kind && x.metadata.name === name);
   if (!o) throw new Error(`fixture has no ${kind} ${name}`);

@@ -4,7 +4,7 @@ import { FLAG_NAMES } from '../../../src/cli/flags.js';
 
 type Ctx = { log: PhaseLogger; ran: string[]; external?: boolean };
 const leaf = (name: string, extra: Partial<Phase<Ctx>> = {}): Phase<Ctx> => ({
-  name, summary: name, run: async (c) => { c.ran.push(name); }, ...extra,
+  name, summary: name, run: (c) => { c.ran.push(name); return Promise.resolve(); }, ...extra,
 });
 const tree: Phase<Ctx>[] = [
   leaf('preflight'),
@@ -23,17 +23,17 @@ describe('tree', () => {
   });
   test('validateTree rejects bad trees', () => {
     expect(() => validateTree(tree, FLAG_NAMES)).not.toThrow();
-    expect(() => validateTree([{ name: 'Bad_Name', summary: '', run: async () => undefined }], FLAG_NAMES)).toThrow(/kebab-case/);
+    expect(() => validateTree([{ name: 'Bad_Name', summary: '', run: () => Promise.resolve() }], FLAG_NAMES)).toThrow(/kebab-case/);
     expect(() => validateTree([leaf('a'), leaf('a')], FLAG_NAMES)).toThrow(/duplicate/);
     expect(() => validateTree([{ name: 'x', summary: '' }], FLAG_NAMES)).toThrow(/leaf without run/);
-    expect(() => validateTree([{ name: 'x', summary: '', run: async () => undefined, children: [leaf('y')] }], FLAG_NAMES)).toThrow(/both run and children/);
+    expect(() => validateTree([{ name: 'x', summary: '', run: () => Promise.resolve(), children: [leaf('y')] }], FLAG_NAMES)).toThrow(/both run and children/);
     expect(() => validateTree([leaf('x', { flags: ['nope' as never] })], FLAG_NAMES)).toThrow(/unknown flag/);
     expect(() => validateTree([{ name: 'p', summary: '', children: [leaf('all')] }], FLAG_NAMES)).toThrow(/generated/);
   });
 });
 
-const run = async (): Promise<void> => undefined;
-const verify = async () => [];
+const run = (): Promise<void> => Promise.resolve();
+const verify = () => Promise.resolve([]);
 
 test('validateTree: an exit check is declared once, on a leaf', () => {
   const leaf: Phase<unknown> = { name: 'leaf', summary: '', run, verify };

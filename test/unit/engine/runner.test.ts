@@ -6,7 +6,7 @@ import { TsadmError } from '../../../src/errors.js';
 
 type Ctx = { log: PhaseLogger; ran: string[]; external?: boolean };
 const leaf = (name: string, extra: Partial<Phase<Ctx>> = {}): Phase<Ctx> => ({
-  name, summary: name, run: async (c) => { c.ran.push(name); }, ...extra,
+  name, summary: name, run: (c) => { c.ran.push(name); return Promise.resolve(); }, ...extra,
 });
 const tree: Phase<Ctx>[] = [
   leaf('preflight'),
@@ -30,9 +30,9 @@ describe('runPhases', () => {
   });
 
   test('a failure is wrapped once with the phase path and stops the run', async () => {
-    const failing: Phase<Ctx>[] = [leaf('a'), { name: 'b', summary: 'b', run: async () => { throw new TsadmError('E_CONFLICT', 'boom', { hint: 'h' }); } }, leaf('c')];
+    const failing: Phase<Ctx>[] = [leaf('a'), { name: 'b', summary: 'b', run: () => Promise.reject(new TsadmError('E_CONFLICT', 'boom', { hint: 'h' })) }, leaf('c')];
     const { ctx: c } = ctx();
-    const err = (await runPhases(failing, c, { filter: [], skip: [] }).catch((e) => e)) as TsadmError;
+    const err = (await runPhases(failing, c, { filter: [], skip: [] }).catch((e: unknown) => e)) as TsadmError;
     expect(err.message).toBe('error execution phase b: boom');
     expect(err.code).toBe('E_CONFLICT');
     expect(err.hint).toBe('h');

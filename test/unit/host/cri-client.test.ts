@@ -13,8 +13,8 @@ import { connectCri } from '../../../src/host/cri-client.js';
 import { cacheDir } from '../../helpers/components.js';
 
 // Both are CommonJS; under jest's ESM loader the namespace may carry them as `default`.
-const grpc = ((grpcModule as unknown as { default?: typeof grpcModule }).default ?? grpcModule) as typeof grpcModule;
-const protobuf = ((protobufModule as unknown as { default?: typeof protobufModule }).default ?? protobufModule) as typeof protobufModule;
+const grpc = (grpcModule as unknown as { default?: typeof grpcModule }).default ?? grpcModule;
+const protobuf = (protobufModule as unknown as { default?: typeof protobufModule }).default ?? protobufModule;
 
 const PROTO = path.join(cacheDir(), 'build/kubernetes/staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.proto');
 
@@ -74,8 +74,8 @@ function criRoot(): protobufModule.Root {
     };
     server = new grpc.Server();
     server.addService(
-      Object.fromEntries(Object.entries(methods).map(([k, m]) => [k, m.definition])) as unknown as grpcModule.ServiceDefinition,
-      Object.fromEntries(Object.entries(methods).map(([k, m]) => [k, m.impl])) as unknown as grpcModule.UntypedServiceImplementation,
+      Object.fromEntries(Object.entries(methods).map(([k, m]) => [k, m.definition])),
+      Object.fromEntries(Object.entries(methods).map(([k, m]) => [k, m.impl])),
     );
     await new Promise<void>((resolve, reject) =>
       server.bindAsync(`unix://${path.join(dir, 'cri.sock')}`, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())),

@@ -19,7 +19,7 @@ describeWithApiServer('RestKubeApi on a real API server', () => {
     server = await startApiServer();
     reporter = new MemoryReporter();
     const log = new PhaseLogger(reporter);
-    api = await createApiSeam({ readFile: async () => Buffer.from(server.adminKubeconfig) }, false).open({ path: '/etc/kubernetes/admin.conf' }, { log });
+    api = await createApiSeam({ readFile: () => Promise.resolve(Buffer.from(server.adminKubeconfig)) }, false).open({ path: '/etc/kubernetes/admin.conf' }, { log });
   }, 120_000);
   afterAll(async () => {
     api?.close();
@@ -156,7 +156,7 @@ describeWithApiServer('RestKubeApi on a real API server', () => {
 
   test('the API seam without a kubeconfig: E_PRECONDITION naming the file', async () => {
     const log = new PhaseLogger(new MemoryReporter());
-    const err = (await createApiSeam({ readFile: async () => undefined }, false).open({ path: '/etc/kubernetes/admin.conf' }, { log }).catch((e: unknown) => e)) as Error & { code: string };
+    const err = (await createApiSeam({ readFile: () => Promise.resolve(undefined) }, false).open({ path: '/etc/kubernetes/admin.conf' }, { log }).catch((e: unknown) => e)) as Error & { code: string };
     expect(err.code).toBe('E_PRECONDITION');
     expect(err.message).toBe("couldn't read the kubeconfig /etc/kubernetes/admin.conf: no such file");
   });

@@ -20,7 +20,12 @@ const KUBECONFIG = [
 ].join('\n');
 
 function hostWith(files: Record<string, string>) {
-  return { readFile: async (p: string) => (files[p] === undefined ? undefined : Buffer.from(files[p]!)) };
+  return {
+    readFile: (p: string) => {
+      const text = files[p];
+      return Promise.resolve(text === undefined ? undefined : Buffer.from(text));
+    },
+  };
 }
 
 test('a dry-run seam makes dry-run clients, once per kubeconfig, and closes them all', async () => {
@@ -59,9 +64,9 @@ test('a real seam: a missing kubeconfig is an error naming it, and the next open
 test('prepare runs once, on the first open; when it fails the open fails and is tried again', async () => {
   const seam = createApiSeam(hostWith({}), true);
   let calls = 0;
-  const prepare = async (_api: KubeApi): Promise<void> => {
+  const prepare = (_api: KubeApi): Promise<void> => {
     calls += 1;
-    if (calls === 1) throw new Error('forbidden');
+    return calls === 1 ? Promise.reject(new Error('forbidden')) : Promise.resolve();
   };
   await expect(seam.open({ path: '/a.conf' }, { log, prepare })).rejects.toThrow('forbidden');
   const api = await seam.open({ path: '/a.conf' }, { log, prepare });

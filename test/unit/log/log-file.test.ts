@@ -41,7 +41,7 @@ describe('LogFile', () => {
     const seen: TsadmEvent[] = [];
     let closed = false;
     const log = LogFile.open({ file, maxSizeMb: 0, skipHeaders: true, skipLogHeaders: true }, 'tsadm', () => AT);
-    const tee = teeToLogFile({ emit: (e) => seen.push(e), close: async () => { closed = true; } }, log, 0);
+    const tee = teeToLogFile({ emit: (e) => seen.push(e), close: () => { closed = true; return Promise.resolve(); } }, log, 0);
     tee.emit(info('one'));
     tee.emit(info('hidden', 2));
     await tee.close();

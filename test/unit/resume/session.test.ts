@@ -32,8 +32,8 @@ async function runTree(tree: Phase<Ctx>[], resume: boolean): Promise<{ ran: stri
 
 test('on --resume: always-runs runs again, trusted-once-passed is skipped, a failing exit check runs again', async () => {
   let healthy = true;
-  const verify = async (): Promise<CheckFinding[]> => [{ check: 'thing', ok: healthy }];
-  const noop = async (): Promise<void> => undefined;
+  const verify = (): Promise<CheckFinding[]> => Promise.resolve([{ check: 'thing', ok: healthy }]);
+  const noop = (): Promise<void> => Promise.resolve();
   const tree: Phase<Ctx>[] = [
     { name: 'preflight', summary: '', run: noop, noExitCheck: 'trusted-once-passed' },
     { name: 'make', summary: '', run: noop, verify },

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { formatToken, generateToken, isValidToken, isValidTokenId, parseToken, randomTokenChars, tokenSecretName } from '../../../src/token/bootstrap-token.js';
 
 describe('bootstrap token strings', () => {

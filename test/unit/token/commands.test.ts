@@ -28,7 +28,7 @@ describeWithApiServer('token commands on a real cluster', () => {
 
   beforeAll(async () => {
     server = await startApiServer({ controllers: ['bootstrapsigner'] });
-    api = await createApiSeam({ readFile: async () => Buffer.from(server.adminKubeconfig) }, false).open({ path: '/etc/kubernetes/admin.conf' }, { log: new PhaseLogger(new MemoryReporter()) });
+    api = await createApiSeam({ readFile: () => Promise.resolve(Buffer.from(server.adminKubeconfig)) }, false).open({ path: '/etc/kubernetes/admin.conf' }, { log: new PhaseLogger(new MemoryReporter()) });
     // cluster-info as the bootstrap-token phase writes it, for the bootstrapsigner to sign.
     await api.ensure(clusterInfoConfigMap(clusterInfoKubeconfig(server.url, server.caPem)));
   }, 120_000);
@@ -159,7 +159,7 @@ describeWithApiServer('token commands on a real cluster', () => {
 
   test('dry-run create sends nothing', async () => {
     const reporter = new MemoryReporter();
-    const reader = await createApiSeam({ readFile: async () => Buffer.from(server.adminKubeconfig) }, true).open({ path: '/x' }, { log: new PhaseLogger(reporter) });
+    const reader = await createApiSeam({ readFile: () => Promise.resolve(Buffer.from(server.adminKubeconfig)) }, true).open({ path: '/x' }, { log: new PhaseLogger(reporter) });
     expect(reader).toBeInstanceOf(DryRunKubeApi);
     await tokenCreate({ ...defaults, token: 'gggggg.0123456789abcdef' }, reader, log);
     expect(await api.get('Secret', 'bootstrap-token-gggggg', 'kube-system')).toBeUndefined();

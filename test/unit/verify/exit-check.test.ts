@@ -41,7 +41,7 @@ describe('exitCheckOf', () => {
   test('a leaf\'s own verify is called with where it sits in the tree', async () => {
     const seen: PhaseAt<Ctx>[] = [];
     const finding: CheckFinding = { check: 'own', ok: true };
-    const phase: Phase<Ctx> = { ...writer, verify: async (_c, self) => { seen.push(self); return [finding]; } };
+    const phase: Phase<Ctx> = { ...writer, verify: (_c, self) => { seen.push(self); return Promise.resolve([finding]); } };
     await expect(exitCheckOf('group/writer', phase)!(ctx)).resolves.toEqual([finding]);
     expect(seen).toEqual([{ path: 'group/writer', phase }]);
   });
@@ -66,7 +66,7 @@ test('unchangedAndAnswering: the dry re-run and the component\'s health, not ask
 });
 
 describe.each(SUPPORTED_MINORS.map((m) => [m]))('init\'s tree of %s', (minor) => {
-  const leaves = flatten(initPhases(profileFor(DEFAULT_PATCH[minor]))).filter((f) => f.phase.run);
+  const leaves = flatten(initPhases(profileFor(DEFAULT_PATCH[minor]))).filter((f) => f.phase.run !== undefined);
   test('the phases that leave nothing to check say so; the rest have an exit check', () => {
     const none = leaves.filter((f) => exitCheckOf(f.path, f.phase) === undefined).map((f) => f.path);
     expect(none.sort()).toEqual(['preflight', 'show-join-command', 'wait-control-plane', 'wait-for-kubelet']);
@@ -74,7 +74,7 @@ describe.each(SUPPORTED_MINORS.map((m) => [m]))('init\'s tree of %s', (minor) =>
     expect(alwaysRuns.sort()).toEqual(['show-join-command', 'wait-control-plane', 'wait-for-kubelet']);
   });
   test('certificates, static pods, the kubelet and upload-certs declare their own', () => {
-    const own = leaves.filter((f) => f.phase.verify).map((f) => f.path);
+    const own = leaves.filter((f) => f.phase.verify !== undefined).map((f) => f.path);
     for (const p of ['certs/ca', 'certs/apiserver', 'certs/sa', 'etcd/local', 'control-plane/apiserver', 'control-plane/scheduler', 'kubelet-start', 'upload-certs']) expect(own).toContain(p);
     expect(own).not.toContain('kubeconfig/admin');
   });

@@ -223,7 +223,7 @@ describe.each(GOLDEN_MINORS)('kubeadm %s golden facts', (minor) => {
   });
 
   test(`skew: preflight accepts kubelet v${golden.skew.minKubelet} and refuses the patch release before that minor`, async () => {
-    const kubeletAt = (version: string): Host => ({ exec: async () => ({ exitCode: 0, stdout: `Kubernetes v${version}\n`, stderr: '' }) }) as unknown as Host;
+    const kubeletAt = (version: string): Host => ({ exec: () => Promise.resolve({ exitCode: 0, stdout: `Kubernetes v${version}\n`, stderr: '' }) }) as unknown as Host;
     const errorsWith = async (version: string): Promise<readonly string[]> =>
       (await kubeletVersionCheck(v, golden.release).run({ host: kubeletAt(version), system: {} as SystemProbe })).errors;
     const [major, minor] = golden.skew.minKubelet.split('.').map(Number) as [number, number];

@@ -59,7 +59,7 @@ describeWithApiServer('join against a real API server', () => {
     process.env.TSADM_SERVICE_MANAGER = path.join(bin, 'service-manager');
     server = await startApiServer({ controllers: ['bootstrapsigner'] });
     const log = new PhaseLogger(new MemoryReporter());
-    admin = await createApiSeam({ readFile: async () => Buffer.from(server.adminKubeconfig) }, false).open({ path: '/etc/kubernetes/admin.conf' }, { log });
+    admin = await createApiSeam({ readFile: () => Promise.resolve(Buffer.from(server.adminKubeconfig)) }, false).open({ path: '/etc/kubernetes/admin.conf' }, { log });
     await bootstrapToken(admin, {
       tokens: [{ token: TOKEN, description: 'test', ttlMs: 3600_000, usages: ['signing', 'authentication'], groups: ['system:bootstrappers:kubeadm:default-node-token'] }],
       server: server.url, caPem: Buffer.from(server.caPem), clusterAdmins: false, skipTokenPrint: true, now: new Date(),

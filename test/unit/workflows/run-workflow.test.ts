@@ -49,18 +49,15 @@ describe('runWorkflow', () => {
     const error = await runWorkflow<{ dryRun: boolean }, BaseCtx>({
       command: 'test',
       runtime: {},
-      resolveConfig: async () => ({ dryRun: dryRunOf }),
+      resolveConfig: () => Promise.resolve({ dryRun: dryRunOf }),
       dryRunOf: (cfg) => cfg.dryRun,
-      buildContext: async (rt) => {
+      buildContext: (rt) => {
         seen = rt;
         const close = rt.api.close.bind(rt.api);
         (rt.api as { close: () => void }).close = () => { closed = true; close(); };
-        return { host: rt.host, api: rt.api, log: rt.log, dryRun: rt.dryRun, clock: () => new Date(), startTime: rt.startTime };
+        return Promise.resolve({ host: rt.host, api: rt.api, log: rt.log, dryRun: rt.dryRun, clock: () => new Date(), startTime: rt.startTime });
       },
-      run: async (_ctx, rt) => {
-        if (failWith) throw failWith;
-        return { dryRun: rt.dryRun };
-      },
+      run: (_ctx, rt) => (failWith ? Promise.reject(failWith) : Promise.resolve({ dryRun: rt.dryRun })),
     }, { rootfs: newDir('tsadm-rw-'), output: 'json' }, { io }).then(() => undefined, (e: unknown) => e);
     return { rt: seen!, closed, out: out(), ...(error !== undefined ? { error } : {}) };
   }

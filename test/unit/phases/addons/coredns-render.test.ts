@@ -1,10 +1,9 @@
-import type { KubeObject } from '../../../../src/kube/types.js';
+import type { RoleObject } from '../../../../src/kube/types.js';
 import { corefile, corednsDeployment, corednsObjects, dnsService, isDefaultCorefile } from '../../../../src/phases/addons/coredns-render.js';
 import { VERSION_TABLE, type SupportedMinor } from '../../../../src/versions/table.js';
-import { findObject, kubeadmObjects, normalize } from '../../../helpers/kubeadm-fixtures.js';
+import { findObject, firstContainer as container, kubeadmObjects, normalize, type WorkloadView } from '../../../helpers/kubeadm-fixtures.js';
 const fixture = kubeadmObjects('kubeadm-1.20-addon-objects.yaml');
 const input = (minor: SupportedMinor = '1.20') => ({ versions: VERSION_TABLE[minor], image: 'k8s.gcr.io/coredns:1.7.0', dnsDomain: 'cluster.local', dnsIp: '10.96.0.10', replicas: 2 });
-const container = (d: KubeObject): any => (d as any).spec.template.spec.containers[0];
 
 describe('CoreDNS objects equal kubeadm v1.20.2\'s', () => {
   test('all six, in kubeadm\'s creation order', () => {
@@ -24,14 +23,14 @@ describe('CoreDNS objects equal kubeadm v1.20.2\'s', () => {
 
 describe('CoreDNS per minor (version table facts)', () => {
   test('1.25: preferred anti-affinity; 1.26: no master toleration', () => {
-    const d25 = corednsDeployment(input('1.25')) as any;
+    const d25 = corednsDeployment(input('1.25')) as WorkloadView;
     expect(d25.spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0]).toEqual({
       weight: 100,
       podAffinityTerm: { labelSelector: { matchExpressions: [{ key: 'k8s-app', operator: 'In', values: ['kube-dns'] }] }, topologyKey: 'kubernetes.io/hostname' },
     });
-    expect(d25.spec.template.spec.tolerations.map((t: any) => t.key)).toEqual(['CriticalAddonsOnly', 'node-role.kubernetes.io/master', 'node-role.kubernetes.io/control-plane']);
-    expect((corednsDeployment(input('1.26')) as any).spec.template.spec.tolerations.map((t: any) => t.key)).toEqual(['CriticalAddonsOnly', 'node-role.kubernetes.io/control-plane']);
-    expect((corednsDeployment(input('1.24')) as any).spec.template.spec.affinity).toBeUndefined();
+    expect(d25.spec.template.spec.tolerations.map((t) => t.key)).toEqual(['CriticalAddonsOnly', 'node-role.kubernetes.io/master', 'node-role.kubernetes.io/control-plane']);
+    expect((corednsDeployment(input('1.26')) as WorkloadView).spec.template.spec.tolerations.map((t) => t.key)).toEqual(['CriticalAddonsOnly', 'node-role.kubernetes.io/control-plane']);
+    expect((corednsDeployment(input('1.24')) as WorkloadView).spec.template.spec.affinity).toBeUndefined();
   });
 
   test('1.29: drop ALL; 1.32: cluster domain not cached; 1.33: named probe ports', () => {
@@ -42,13 +41,13 @@ describe('CoreDNS per minor (version table facts)', () => {
     const c33 = container(corednsDeployment(input('1.33')));
     expect(c33.livenessProbe.httpGet.port).toBe('liveness-probe');
     expect(c33.readinessProbe.httpGet.port).toBe('readiness-probe');
-    expect(c33.ports.map((p: any) => p.name)).toEqual(['dns', 'dns-tcp', 'metrics', 'liveness-probe', 'readiness-probe']);
+    expect(c33.ports.map((p) => p.name)).toEqual(['dns', 'dns-tcp', 'metrics', 'liveness-probe', 'readiness-probe']);
     expect(container(corednsDeployment(input('1.32'))).livenessProbe.httpGet.port).toBe(8080);
   });
 
   test('1.21+: EndpointSlice RBAC and the CoreDNS service label', () => {
     const objs = corednsObjects(input('1.21'));
-    expect((objs[1] as any).rules.at(-1)).toEqual({ apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['list', 'watch'] });
+    expect((objs[1] as RoleObject).rules.at(-1)).toEqual({ apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['list', 'watch'] });
     expect(dnsService(input('1.21')).metadata.labels?.['kubernetes.io/name']).toBe('CoreDNS');
   });
 

@@ -1,4 +1,5 @@
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
+import type { ClusterConfiguration } from '../../../../src/config/types.js';
 import { clusterDnsIp } from '../../../../src/config/component-defaults.js';
 import { corednsImage, kubeProxyImage } from '../../../../src/phases/addons/images.js';
 import { VERSION_TABLE, type SupportedMinor } from '../../../../src/versions/table.js';
@@ -6,7 +7,7 @@ import { VERSION_TABLE, type SupportedMinor } from '../../../../src/versions/tab
 const v120 = VERSION_TABLE['1.20'];
 
 describe('images', () => {
-  const cfg = (over: Record<string, unknown> = {}) => fixtureInitConfig({ cluster: over as any }).cluster;
+  const cfg = (over: Partial<ClusterConfiguration> = {}) => fixtureInitConfig({ cluster: over }).cluster;
   test.each([
     ['1.20 default repository', '1.20', {}, 'k8s.gcr.io/coredns:1.7.0'],
     ['1.22 default repository: coredns/coredns sub-path', '1.22', { imageRepository: 'k8s.gcr.io' }, 'k8s.gcr.io/coredns/coredns:v1.8.4'],

@@ -4,11 +4,10 @@ import {
   kubeProxyConfigMap, kubeProxyConfiguration, kubeProxyDaemonSet, kubeProxyRbac, kubeProxyServiceAccount, proxyEnvVars,
 } from '../../../../src/phases/addons/kube-proxy-render.js';
 import { VERSION_TABLE } from '../../../../src/versions/table.js';
-import { findObject, fixtureText, kubeadmObjects, normalize } from '../../../helpers/kubeadm-fixtures.js';
+import { findObject, firstContainer as container, fixtureText, kubeadmObjects, normalize } from '../../../helpers/kubeadm-fixtures.js';
 
 const v120 = VERSION_TABLE['1.20'];
 const fixture = kubeadmObjects('kubeadm-1.20-addon-objects.yaml');
-const container = (d: KubeObject): any => (d as any).spec.template.spec.containers[0];
 
 describe('kube-proxy objects equal kubeadm v1.20.2\'s', () => {
   const server = 'https://cp.example.com:6443';
@@ -17,7 +16,7 @@ describe('kube-proxy objects equal kubeadm v1.20.2\'s', () => {
   test('ServiceAccount, DaemonSet and RBAC', () => {
     expect(normalize(kubeProxyServiceAccount())).toEqual(normalize(findObject(fixture, 'ServiceAccount', 'kube-proxy')));
     const ds = kubeProxyDaemonSet('k8s.gcr.io/kube-proxy:v1.20.2', []);
-    const theirs = normalize(findObject(fixture, 'DaemonSet', 'kube-proxy')) as any;
+    const theirs = normalize(findObject(fixture, 'DaemonSet', 'kube-proxy')) as { spec: { template: { spec: { containers: [{ resources?: unknown }] } } } };
     delete theirs.spec.template.spec.containers[0].resources; // Go's empty struct, not sent by tsadm
     expect(normalize(ds)).toEqual(theirs);
     expect(kubeProxyRbac().map(normalize)).toEqual(['ClusterRoleBinding/kubeadm:node-proxier', 'Role/kube-proxy', 'RoleBinding/kube-proxy'].map((k) => {
@@ -29,7 +28,7 @@ describe('kube-proxy objects equal kubeadm v1.20.2\'s', () => {
   test('ConfigMap: kubeconfig.conf byte-identical; config.conf carries kubeadm\'s values; hash over both', () => {
     const { config } = kubeProxyConfiguration(base);
     const cm = kubeProxyConfigMap(config, server, true);
-    const theirs = findObject(fixture, 'ConfigMap', 'kube-proxy') as any;
+    const theirs = findObject(fixture, 'ConfigMap', 'kube-proxy') as KubeObject & { readonly data: Readonly<Record<string, string>>; readonly metadata: { readonly annotations: Readonly<Record<string, string>> } };
     expect(cm.data?.['kubeconfig.conf']).toBe(theirs.data['kubeconfig.conf']);
     expect(cm.data?.['config.conf']).toBe('apiVersion: kubeproxy.config.k8s.io/v1alpha1\nbindAddress: 0.0.0.0\nclientConnection:\n  kubeconfig: /var/lib/kube-proxy/kubeconfig.conf\nclusterCIDR: 10.244.0.0/16\nkind: KubeProxyConfiguration');
     expect(cm.metadata.labels).toEqual({ app: 'kube-proxy' });
@@ -58,7 +57,7 @@ describe('kube-proxy objects equal kubeadm v1.20.2\'s', () => {
   test('proxy variables of the environment reach the DaemonSet, in order', () => {
     const env = proxyEnvVars({ HTTPS_PROXY: 'http://p:3128', PATH: '/bin', no_proxy: '10.0.0.0/8', FTP_PROXY: '' });
     expect(env).toEqual([{ name: 'HTTPS_PROXY', value: 'http://p:3128' }, { name: 'no_proxy', value: '10.0.0.0/8' }]);
-    expect(container(kubeProxyDaemonSet('img', env)).env.map((e: any) => e.name)).toEqual(['NODE_NAME', 'HTTPS_PROXY', 'no_proxy']);
+    expect(container(kubeProxyDaemonSet('img', env)).env.map((e) => e.name)).toEqual(['NODE_NAME', 'HTTPS_PROXY', 'no_proxy']);
   });
 
   test('fixture sanity: kubeadm\'s config.conf is what its Go serializer wrote', () => {

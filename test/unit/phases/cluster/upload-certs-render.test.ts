@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import {
   certFilesToUpload, decodeCertificateKey, decryptBytes, encryptBytes, generateCertificateKey, kubeadmCertsRbac, kubeadmCertsSecret, secretControllerRef,
 } from '../../../../src/phases/cluster/upload-certs-render.js';

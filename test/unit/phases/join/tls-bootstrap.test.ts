@@ -31,7 +31,7 @@ describe('waiting for the TLS bootstrap', () => {
       const started = Date.now();
       const err = await waitForTlsBootstrap({
         host: new RootedHost(root.dir), file: '/etc/kubernetes/kubelet.conf', timeoutMs: 300, pollMs: 50, sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-        healthCheck: async () => ({ ok: false, detail: 'ECONNREFUSED' }),
+        healthCheck: () => Promise.resolve({ ok: false, detail: 'ECONNREFUSED' }),
       }).catch((e: unknown) => e) as TsadmError;
       expect(err.code).toBe('E_TIMEOUT');
       expect(err.message).toBe('timed out waiting for the kubelet to perform the TLS Bootstrap after 300ms: /etc/kubernetes/kubelet.conf does not exist yet (kubelet http://127.0.0.1:10248/healthz: ECONNREFUSED)');

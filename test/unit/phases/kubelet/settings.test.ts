@@ -89,9 +89,9 @@ describe('prepareKubeletFiles', () => {
     const { ctx } = initCtxFor(cfg, root.dir, { dryRun: true });
     const probed: string[] = [];
     const host = Object.assign(Object.create(ctx.host) as typeof ctx.host, {
-      exec: async (cmd: string, args: readonly string[]) => {
+      exec: (cmd: string, args: readonly string[]) => {
         probed.push([cmd, ...args].join(' '));
-        return { exitCode: 0, stdout: 'systemd\n', stderr: '' };
+        return Promise.resolve({ exitCode: 0, stdout: 'systemd\n', stderr: '' });
       },
     });
     const input = {
