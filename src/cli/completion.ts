@@ -10,11 +10,10 @@ import type { Argv } from 'yargs';
 import { TsadmError } from '../errors.js';
 import type { CliIO } from './io.js';
 
-export const COMPLETION_SHELLS = ['bash', 'zsh'] as const;
-export type CompletionShell = (typeof COMPLETION_SHELLS)[number];
+const COMPLETION_SHELLS = ['bash', 'zsh'] as const;
 
 /** The hidden flag yargs answers with completions; the scripts below call it. */
-export const GET_COMPLETIONS_FLAG = '--get-yargs-completions';
+const GET_COMPLETIONS_FLAG = '--get-yargs-completions';
 
 const BASH = `# tsadm completion for bash: source <(tsadm completion bash)
 _tsadm_completions()

@@ -3,8 +3,6 @@ import type { CommandEnv } from '../workflows/runtime.js';
 import { toKubeYaml } from '../yaml/write.js';
 import { formatVersion as formatVersionWith, versionInfo, type VersionInfo } from './version-info.js';
 
-export { TSADM_VERSION } from './version-info.js';
-
 /** Pure: the text kubeadm-style `version` prints; yaml as kubeadm's sigs.k8s.io/yaml.Marshal writes it (keys sorted). */
 export function formatVersion(info: VersionInfo, output: string): string {
   return formatVersionWith(info, output, toKubeYaml);

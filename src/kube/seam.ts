@@ -6,7 +6,7 @@ import type { RetryPolicy } from './retry.js';
 import type { KubeApi } from './types.js';
 
 /** Whose credentials a client uses. */
-export type KubeconfigSource =
+type KubeconfigSource =
   /** A kubeconfig file on the host (under --rootfs, through the dry-run overlay); a dry run records its planned writes in the plan. */
   | { readonly path: string }
   /** Credentials in hand (discovery's bootstrap kubeconfig, a file the caller read); `source` names them in messages. */

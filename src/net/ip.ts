@@ -15,7 +15,7 @@
  */
 import ipaddr from 'ipaddr.js';
 
-export type Family = 4 | 6;
+type Family = 4 | 6;
 
 /** An address as net.IP.To4 sees it: family 4 holds a 32-bit value (IPv4-mapped included). */
 export interface Ip {

@@ -51,7 +51,7 @@ export interface InitOptions {
 }
 
 /** Results one phase hands to a later one in the same run (e.g. the certificate key). */
-export interface InitRunState {
+interface InitRunState {
   /** Keys generated ahead of need and the certs/kubeconfig groups' bookkeeping. */
   readonly pki: PkiRunState;
   /** --patches directories read so far (each is read, and announced, once per run). */

@@ -74,7 +74,7 @@ export function initWorkflow(env: CommandEnv): WorkflowSpec<InitCtx> {
   };
 }
 
-export async function runInit(request: WorkflowRequest, env: CommandEnv): Promise<void> {
+async function runInit(request: WorkflowRequest, env: CommandEnv): Promise<void> {
   await runWorkflow<ResolvedInitConfig, InitCtx>({
     command: 'init',
     runtime: { lock: 'init' },

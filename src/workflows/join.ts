@@ -40,7 +40,7 @@ export function joinWorkflow(env: CommandEnv, opts: JoinWorkflowOptions = {}): W
   };
 }
 
-export async function runJoin(request: WorkflowRequest, env: CommandEnv, opts: JoinWorkflowOptions = {}): Promise<void> {
+async function runJoin(request: WorkflowRequest, env: CommandEnv, opts: JoinWorkflowOptions = {}): Promise<void> {
   await runWorkflow<ResolvedJoinConfig, JoinCtx>({
     command: 'join',
     runtime: { lock: 'join' },

@@ -38,7 +38,7 @@ export function resetWorkflow(env: CommandEnv, opts: ResetWorkflowOptions = {}):
   };
 }
 
-export async function runReset(request: WorkflowRequest, env: CommandEnv, opts: ResetWorkflowOptions = {}): Promise<void> {
+async function runReset(request: WorkflowRequest, env: CommandEnv, opts: ResetWorkflowOptions = {}): Promise<void> {
   await runWorkflow<ResolvedResetConfig, ResetCtx>({
     command: 'reset',
     runtime: { plain: true, lock: 'reset' },

@@ -11,7 +11,7 @@ import { initCtxFor } from './phase-ctx.js';
 import type { TempRoot } from './temp-root.js';
 import { runCerts, runKubeconfigs } from './pki-test-utils.js';
 
-export { runCli, type CliRun } from './cli.js';
+export { runCli } from './cli.js';
 
 export const KUBEADM = referenceKubeadmPath();
 export const KC = '/etc/kubernetes';

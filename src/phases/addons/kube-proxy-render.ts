@@ -6,8 +6,8 @@ import type { VersionProfile } from '../../versions/table.js';
 import { clusterRoleBinding, getNamed, group, role, roleBinding, serviceAccount } from '../cluster/rbac.js';
 
 /** Pure builders of the kube-proxy addon (docs/kubeadm-reference.md §7.2; 1.20 objects as observed in kubeadm's dry-run). */
-export const KUBE_SYSTEM = 'kube-system';
-export const KUBE_PROXY = 'kube-proxy';
+const KUBE_SYSTEM = 'kube-system';
+const KUBE_PROXY = 'kube-proxy';
 const CONFIG_KEY = 'config.conf';
 const KUBECONFIG_KEY = 'kubeconfig.conf';
 const KUBECONFIG_PATH = '/var/lib/kube-proxy/kubeconfig.conf';

@@ -4,7 +4,7 @@
  */
 import { KeyPool } from './key-pool.js';
 
-export interface GroupRunState {
+interface GroupRunState {
   /** Leaves of the group that have run so far. */
   readonly ran: string[];
   /** The group's one-time header line ("Using certificateDir folder …") was logged. */

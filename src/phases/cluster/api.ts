@@ -33,7 +33,7 @@ export function clusterAdminsBinding() {
  * binding exists; kubeadm creates it with admin.conf and, when that is forbidden, with
  * super-admin.conf (system:masters).
  */
-export async function ensureClusterAdminsBinding(admin: KubeApi, openSuperAdmin: () => Promise<KubeApi>): Promise<void> {
+async function ensureClusterAdminsBinding(admin: KubeApi, openSuperAdmin: () => Promise<KubeApi>): Promise<void> {
   try {
     await admin.ensure(clusterAdminsBinding());
     return;

@@ -3,7 +3,6 @@ import type { Discovery } from '../../config/types.js';
 import { EtcdClient } from '../../etcd-client/client.js';
 import type { EtcdTls } from '../../etcd-client/transport.js';
 import { discover, type DiscoverDeps, type JoinDiscovery } from '../../join/discover.js';
-import type { Logger } from '../../log/events.js';
 import type { SystemProbe } from '../preflight/check.js';
 import { realSystem } from '../preflight/system.js';
 import { localAddressTowards } from './local-address.js';
@@ -42,4 +41,3 @@ export function realJoinDeps(overrides: Partial<JoinDeps> = {}): JoinDeps {
   };
 }
 
-export type { Logger };

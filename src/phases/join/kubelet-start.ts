@@ -27,8 +27,8 @@ import { DISCOVERY_FLAGS } from './flags.js';
 import { bootstrapApi, clusterConfig, discovery, joinApiOptions } from './state.js';
 import { waitForTlsBootstrap } from './tls-bootstrap.js';
 
-export const BOOTSTRAP_KUBELET_CONF = `${KUBERNETES_DIR}/${KUBECONFIG_FILES.bootstrapKubelet}`;
-export const KUBELET_CONF = `${KUBERNETES_DIR}/${KUBECONFIG_FILES.kubelet}`;
+const BOOTSTRAP_KUBELET_CONF = `${KUBERNETES_DIR}/${KUBECONFIG_FILES.bootstrapKubelet}`;
+const KUBELET_CONF = `${KUBERNETES_DIR}/${KUBECONFIG_FILES.kubelet}`;
 
 export const joinKubeletStartPhase: Phase<JoinCtx> = {
   name: 'kubelet-start',
@@ -119,7 +119,7 @@ async function notThisMachinesNode(ctx: JoinCtx, nodeName: string): Promise<stri
   }
 }
 
-export async function runJoinKubeletStart(ctx: JoinCtx): Promise<void> {
+async function runJoinKubeletStart(ctx: JoinCtx): Promise<void> {
   const cluster = await clusterConfig(ctx);
   const join = ctx.cfg.join;
   const nodeName = cluster.init.init.nodeRegistration.name;

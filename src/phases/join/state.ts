@@ -114,7 +114,7 @@ export async function initView(ctx: JoinCtx, prefix: string): Promise<InitCtx> {
 }
 
 /** A logger whose lines default to a prefix (kubeadm's "[certs] …" inside a join phase). */
-export function prefixedLogger(log: PhaseLogger, prefix: string): PhaseLogger {
+function prefixedLogger(log: PhaseLogger, prefix: string): PhaseLogger {
   const view = Object.create(log) as PhaseLogger;
   view.info = (message, opts = {}) => log.info(message, { ...opts, prefix: opts.prefix ?? prefix });
   view.warn = (message, opts = {}) => log.warn(message, { ...opts, prefix: opts.prefix ?? prefix });

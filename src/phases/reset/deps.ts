@@ -21,7 +21,7 @@ export interface ResetDeps {
 }
 
 /** Reads one line from stdin; resolves undefined at end of input (e.g. stdin is /dev/null). */
-export function readAnswer(stdin: NodeJS.ReadableStream): Promise<string | undefined> {
+function readAnswer(stdin: NodeJS.ReadableStream): Promise<string | undefined> {
   return new Promise((resolve) => {
     const rl = readline.createInterface({ input: stdin, terminal: false });
     let answered = false;

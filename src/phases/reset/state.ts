@@ -11,7 +11,7 @@ export function newResetRunState(): ResetRunState {
   return {};
 }
 
-export const ETCD_MANIFEST = path.posix.join(MANIFESTS_DIR, 'etcd.yaml');
+const ETCD_MANIFEST = path.posix.join(MANIFESTS_DIR, 'etcd.yaml');
 export const APISERVER_MANIFEST = path.posix.join(MANIFESTS_DIR, 'kube-apiserver.yaml');
 
 /** The local stacked etcd member, from its manifest (read before cleanup removes it). */
