@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // `npm run bench`: tsadm side by side with the reference kubeadm v1.20.2 (issue 8).
 //
-//   node bench/bench.mjs [--quick] [--runs N] [--cluster-runs N] [--only micro|cluster] [--no-join] [--out FILE]
+//   node bench/bench.mjs [--quick] [--runs N] [--cluster-runs N] [--only micro|cluster|baseline] [--baseline REF] [--no-join] [--out FILE]
 //
 // micro   (host, temp dirs): init phase certs all / kubeconfig all with RSA-2048 and ECDSA-P256,
 //         cold start of `version` and `token generate`; default 7 pairs (--quick: 3).
 // cluster (harness machines b1..b4 = 10.250.0.71-74): full init on a fresh machine with the e2e
 //         config, then join of a second fresh machine until its Node is registered; default 3
 //         pairs (--quick: 1). Needs root and `npm run provision`.
+// baseline (with --baseline REF, a git ref of this repository): certs all + kubeconfig all with
+//         RSA-2048 keys by kubeadm, the tsadm of REF and this tsadm, rotating (bench/baseline.mjs).
 // Runs alternate kubeadm/tsadm (order swapped each pair); reported are medians and the median of
 // the per-pair ratios tsadm/kubeadm. Writes the raw runs as JSON (default bench/results/latest.json).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +21,7 @@ import { REPO, SCRATCH, cpuModel, snapshotTsadm, versions } from './lib/tools.mj
 import { renderReport } from './report.mjs';
 import { runMicro } from './micro.mjs';
 import { runCluster } from './cluster.mjs';
+import { runBaseline } from './baseline.mjs';
 
 function parseArgs(argv) {
   const o = { quick: false, only: undefined, join: true, out: path.join(REPO, 'bench', 'results', 'latest.json') };
@@ -30,10 +33,12 @@ function parseArgs(argv) {
     else if (a === '--cluster-runs') o.clusterRuns = Number(argv[++i]);
     else if (a === '--only') o.only = argv[++i];
     else if (a === '--out') o.out = path.resolve(argv[++i]);
+    else if (a === '--baseline') o.baseline = argv[++i];
     else throw new Error(`unknown argument ${a} (see the header of bench/bench.mjs)`);
   }
   o.runs ??= o.quick ? 3 : 7;
   o.clusterRuns ??= o.quick ? 1 : 3;
+  if (o.only === 'baseline' && !o.baseline) throw new Error('--only baseline needs --baseline REF');
   return o;
 }
 
@@ -67,8 +72,9 @@ try {
   };
   log(`kubeadm ${env.versions.kubeadm}, tsadm ${env.versions.tsadm}, node ${env.versions.node}; load ${env.loadAtStart}`);
   const results = { env };
-  if (opts.only !== 'cluster') results.micro = await runMicro({ tsadmArgv, runs: opts.runs, log });
-  if (opts.only !== 'micro') {
+  if (opts.only === undefined || opts.only === 'micro') results.micro = await runMicro({ tsadmArgv, runs: opts.runs, log });
+  if (opts.baseline) results.baseline = await runBaseline({ tsadmArgv, ref: opts.baseline, runs: opts.runs, log });
+  if (opts.only === undefined || opts.only === 'cluster') {
     const tsadmJoin = opts.join && hasJoin(tsadmArgv);
     if (!tsadmJoin) log('tsadm has no usable `join` command in this build: join measured for kubeadm only');
     results.tsadmJoin = tsadmJoin;

@@ -47,10 +47,22 @@ function clusterTable(cluster) {
   return `${k.length} pair(s); init loads: ${[...ki, ...ti].map((r) => r.load).join(', ')}\n\n` + table(['full cluster', 'kubeadm', 'tsadm', 'ratio t/k'], rows);
 }
 
+/** tsadm against an earlier tsadm and kubeadm: certs all + kubeconfig all, RSA-2048 (bench/baseline.mjs). */
+function baselineTable(b) {
+  const { kubeadm, baseline, tsadm } = b.runs;
+  const row = (label, key, scale) => [
+    label, fmt(median(kubeadm.map((r) => r[key])) / scale, 2), fmt(median(baseline.map((r) => r[key])) / scale, 2), fmt(median(tsadm.map((r) => r[key])) / scale, 2),
+    fmt(pairedRatio(tsadm.map((r) => r[key]), baseline.map((r) => r[key])), 2), fmt(pairedRatio(tsadm.map((r) => r[key]), kubeadm.map((r) => r[key])), 2),
+  ];
+  return `${tsadm.length} rounds (order rotated each round); baseline ${b.ref} = ${b.sha.slice(0, 12)}; loads: ${tsadm.map((r) => r.load).join(', ')}\n\n`
+    + table(['certs all + kubeconfig all (RSA-2048)', 'kubeadm', 'tsadm baseline', 'tsadm', 'ratio tsadm/baseline', 'ratio tsadm/kubeadm'], [row('wall, s', 'wallMs', 1000), row('CPU (user+sys), s', 'cpuMs', 1000)]);
+}
+
 export function renderReport(results) {
   const e = results.env;
   const parts = [`## Results ${e.date}`, '', `${e.cpu}, ${e.memGb} GiB, Linux ${e.kernel}; kubeadm ${e.versions.kubeadm}, tsadm ${e.versions.tsadm}, Node ${e.versions.node}; load ${e.loadAtStart} → ${e.loadAtEnd}`, ''];
   if (results.micro) parts.push('### Tool-only commands (wall, medians)', '', microTable(results.micro), '');
   if (results.cluster) parts.push('### Full init and join (medians)', '', clusterTable(results.cluster), '');
+  if (results.baseline) parts.push('### Against an earlier tsadm (medians; ratios are medians of per-round ratios)', '', baselineTable(results.baseline), '');
   return parts.join('\n');
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const CACHE = process.env.TSADM_CACHE_DIR || '/var/cache/tsadm';
+export const CACHE = process.env.TSADM_CACHE_DIR || '/var/cache/tsadm';
 const K8S_BIN = path.join(CACHE, 'kubernetes-v1.20.2', 'bin');
 export const KUBEADM = path.join(K8S_BIN, 'kubeadm');
 /** Shared with every harness machine at the same path (machines have a private /tmp). */
