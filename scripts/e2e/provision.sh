@@ -120,7 +120,8 @@ stage_source() {
 # Kubernetes' build forces GOCACHE to <tree>/_output/local/go/cache (hack/lib/golang.sh overrides
 # whatever the caller exports), so that directory is a symlink to $GO_CACHE, which outlives the
 # tree. Go keys its cache on the package directories, so every build uses the same tree path
-# ($BUILD_TREE): the relabelled v1.20.3 build then only relinks (~20 s on 2 cores).
+# ($BUILD_TREE): the relabelled v1.20.3 build then only reruns the code generators and relinks
+# (80 s measured on 2 shared cores, against ~18 min for a build with a cold cache).
 BUILD_TREE=$CACHE/build/kubernetes
 GO_CACHE=$CACHE/go-cache
 
