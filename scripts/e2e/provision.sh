@@ -6,16 +6,21 @@
 #   TSADM_CACHE_DIR=/somewhere bash ...      # cache elsewhere (default /var/cache/tsadm)
 #   TSADM_KEEP_BUILD=1 bash ...              # keep the Kubernetes build tree after success
 #
-# Stages (each leaves a stamp file, so a re-run skips it):
-#   packages  apt packages (checked with dpkg every run: cheap, and the cache may outlive them)
-#   source    Debian's kubernetes source package, downloaded into the cache
-#   build     kubeadm, control-plane binaries, kubelet, kube-proxy, kubectl (Go 1.19, GOPATH mode)
-#   images    OCI archives registry.local/k8s/{kube-*,pause,etcd} for `ctr images import`
+# Stages (each leaves a stamp file <stage>-<version>, so a re-run skips it):
+#   packages          apt packages (checked with dpkg every run: cheap, and the cache may outlive them)
+#   source            Debian's kubernetes source package, downloaded into the cache
+#   build             kubeadm, control-plane binaries, kubelet, kube-proxy, kubectl (Go 1.19, GOPATH mode)
+#   images            OCI archives registry.local/k8s/{kube-*,pause,etcd} for `ctr images import`
+#   build-relabelled  the same source again, stamped v1.20.3 (a second version for upgrade tests;
+#                     the same code, only the version differs); a relink when the Go cache is warm
+#   images (v1.20.3)  kube-* images tagged v1.20.3; pause and etcd are v1.20.2's (hard links)
 #
 # Results:
 #   $CACHE/kubernetes-v1.20.2/bin/{kubeadm,kube-apiserver,kube-controller-manager,kube-scheduler,
 #                                  kubelet,kube-proxy,kubectl}
 #   $CACHE/images-v1.20.2/*.tar
+#   $CACHE/kubernetes-v1.20.3/bin/..., $CACHE/images-v1.20.3/*.tar (the same set, relabelled)
+#   $CACHE/go-cache   Go build cache, kept so that rebuilding (a relabel) is a relink
 set -euo pipefail
 
 K8S_VERSION=v1.20.2
@@ -26,6 +31,10 @@ CACHE=${TSADM_CACHE_DIR:-/var/cache/tsadm}
 K8S_DIR=$CACHE/kubernetes-$K8S_VERSION
 BIN_DIR=$K8S_DIR/bin
 IMG_DIR=$CACHE/images-$K8S_VERSION
+# The second version for upgrade tests: $K8S_VERSION's source relabelled (stage build-relabelled).
+UPGRADE_VERSION=v1.20.3
+UPGRADE_BIN_DIR=$CACHE/kubernetes-$UPGRADE_VERSION/bin
+UPGRADE_IMG_DIR=$CACHE/images-$UPGRADE_VERSION
 STAMPS=$CACHE/stamps
 GO_BIN=/usr/lib/go-1.19/bin
 COMPONENTS=(kubeadm kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl)
@@ -37,16 +46,18 @@ T0=$(date +%s)
 log() { printf '[provision %4ds] %s\n' "$(($(date +%s) - T0))" "$*"; }
 die() { log "ERROR: $*"; exit 1; }
 
-# run_stage NAME FUNCTION: runs FUNCTION unless $STAMPS/NAME-<version> exists; times it.
+# run_stage NAME VERSION FUNCTION [ARG...]: runs FUNCTION unless $STAMPS/NAME-VERSION exists;
+# times it.
 run_stage() {
-  local name=$1 fn=$2 stamp="$STAMPS/$1-$K8S_VERSION" start
+  local name=$1 stamp="$STAMPS/$1-$2" fn=$3 start
+  shift 3
   if [[ -f $stamp ]]; then
     log "stage $name: cached ($(cat "$stamp"))"
     return 0
   fi
   start=$(date +%s)
   log "stage $name: start"
-  "$fn"
+  "$fn" "$@"
   mkdir -p "$STAMPS"
   date -u +%Y-%m-%dT%H:%M:%SZ >"$stamp"
   log "stage $name: done in $(($(date +%s) - start))s"
@@ -106,56 +117,128 @@ stage_source() {
 }
 
 # --- build -----------------------------------------------------------------------------------
-stage_build() {
-  local build=$CACHE/build/kubernetes orig='' reflect=/usr/share/gocode/src/github.com/modern-go/reflect2
+# Kubernetes' build forces GOCACHE to <tree>/_output/local/go/cache (hack/lib/golang.sh overrides
+# whatever the caller exports), so that directory is a symlink to $GO_CACHE, which outlives the
+# tree. Go keys its cache on the package directories, so every build uses the same tree path
+# ($BUILD_TREE): the relabelled v1.20.3 build then only reruns the code generators and relinks
+# (80 s measured on 2 shared cores, against ~18 min for a build with a cold cache).
+BUILD_TREE=$CACHE/build/kubernetes
+GO_CACHE=$CACHE/go-cache
+
+# prepare_tree: unpacks the orig tarball into $BUILD_TREE (a fresh copy) and patches it.
+prepare_tree() {
+  local orig='' reflect=/usr/share/gocode/src/github.com/modern-go/reflect2
   # The main orig tarball (not an extra "orig-COMPONENT" one).
   for orig in "$CACHE"/src/kubernetes_*.orig.tar.*; do [[ $orig == *.orig-* ]] || break; done
   [[ -f $orig ]] || die "no kubernetes orig tarball in $CACHE/src"
-  rm -rf "$build" && mkdir -p "$build"
-  log "stage build: unpacking $(basename "$orig")"
-  tar -xf "$orig" -C "$build" --strip-components=1
-  [[ -d $build/vendor/github.com/modern-go/reflect2 ]] || die "unexpected source layout: no vendor/ in $orig"
+  rm -rf "$BUILD_TREE" && mkdir -p "$BUILD_TREE"
+  log "unpacking $(basename "$orig") into $BUILD_TREE"
+  tar -xf "$orig" -C "$BUILD_TREE" --strip-components=1
+  [[ -d $BUILD_TREE/vendor/github.com/modern-go/reflect2 ]] || die "unexpected source layout: no vendor/ in $orig"
 
   # reflect2 1.0.1 (vendored by k8s 1.20) panics on map (de)serialisation with Go >= 1.18:
   # swap in Debian's 1.0.2.
   [[ -d $reflect ]] || die "$reflect missing (package golang-github-modern-go-reflect2-dev)"
-  rm -rf "$build/vendor/github.com/modern-go/reflect2"
-  cp -rL "$reflect" "$build/vendor/github.com/modern-go/reflect2"
-  rm -f "$build"/vendor/github.com/modern-go/reflect2/*_test.go
+  rm -rf "$BUILD_TREE/vendor/github.com/modern-go/reflect2"
+  cp -rL "$reflect" "$BUILD_TREE/vendor/github.com/modern-go/reflect2"
+  rm -f "$BUILD_TREE"/vendor/github.com/modern-go/reflect2/*_test.go
 
   # GOPATH-mode build, as Debian's own packaging does.
-  mkdir -p "$build/.go/src/k8s.io"
-  ln -sfn ../../.. "$build/.go/src/k8s.io/kubernetes"
-  local what="" c
-  for c in "${COMPONENTS[@]}"; do what+=" cmd/$c"; done
-  log "stage build: make WHAT=\"${what# }\" (several minutes on 2 cores; log: $CACHE/logs/build.log)"
-  (
-    cd "$build"
-    export GOPATH=$build/.go GOCACHE=$CACHE/build/go-cache GO111MODULE=off CGO_ENABLED=0
-    export PATH=$GO_BIN:$PATH
-    export KUBE_GIT_VERSION=$K8S_VERSION KUBE_GIT_MAJOR=1 KUBE_GIT_MINOR=20 KUBE_GIT_TREE_STATE=archive
-    make WHAT="${what# }"
-  ) >"$CACHE/logs/build.log" 2>&1 || { tail -30 "$CACHE/logs/build.log"; die "build failed; see $CACHE/logs/build.log"; }
+  mkdir -p "$BUILD_TREE/.go/src/k8s.io" "$BUILD_TREE/_output/local/go" "$GO_CACHE"
+  ln -sfn ../../.. "$BUILD_TREE/.go/src/k8s.io/kubernetes"
+  ln -sfn "$GO_CACHE" "$BUILD_TREE/_output/local/go/cache"
+}
 
-  mkdir -p "$BIN_DIR"
+# make_components LOG [NAME=VALUE...]: `make WHAT=<every component>` in $BUILD_TREE with the
+# given extra environment (the version stamping).
+make_components() {
+  local logfile=$1 what="" c
+  shift
+  for c in "${COMPONENTS[@]}"; do what+=" cmd/$c"; done
+  log "make WHAT=\"${what# }\" (log: $logfile)"
+  (
+    cd "$BUILD_TREE"
+    export GOPATH=$BUILD_TREE/.go GOCACHE=$GO_CACHE GO111MODULE=off CGO_ENABLED=0
+    export PATH=$GO_BIN:$PATH
+    [[ $# -eq 0 ]] || export "$@"
+    make WHAT="${what# }"
+  ) >"$logfile" 2>&1 || { tail -30 "$logfile"; die "build failed; see $logfile"; }
+}
+
+# install_components VERSION: copies the built binaries to $CACHE/kubernetes-VERSION/bin.
+install_components() {
+  local bin=$CACHE/kubernetes-$1/bin c
+  mkdir -p "$bin"
   for c in "${COMPONENTS[@]}"; do
-    install -m 0755 "$build/_output/local/bin/linux/amd64/$c" "$BIN_DIR/$c"
+    install -m 0755 "$BUILD_TREE/_output/local/bin/linux/amd64/$c" "$bin/$c"
   done
-  # The images stage needs pause.c; keep it with the binaries so the tree can go.
-  install -m 0644 "$build/build/pause/linux/pause.c" "$K8S_DIR/pause.c"
-  sanity_check
+}
+
+# remove_tree: the tree goes (unpacking it again takes seconds); the Go cache stays.
+remove_tree() {
   if [[ -z ${TSADM_KEEP_BUILD:-} ]]; then
-    log "stage build: removing build tree and Go cache (set TSADM_KEEP_BUILD=1 to keep)"
+    log "removing the build tree (set TSADM_KEEP_BUILD=1 to keep it); Go cache kept in $GO_CACHE"
     rm -rf "$CACHE/build"
   fi
 }
 
+stage_build() {
+  prepare_tree
+  log "stage build: several minutes on 2 cores when the Go cache is cold"
+  make_components "$CACHE/logs/build.log" \
+    KUBE_GIT_VERSION=$K8S_VERSION KUBE_GIT_MAJOR=1 KUBE_GIT_MINOR=20 KUBE_GIT_TREE_STATE=archive
+  install_components "$K8S_VERSION"
+  # The images stage needs pause.c; keep it with the binaries so the tree can go.
+  install -m 0644 "$BUILD_TREE/build/pause/linux/pause.c" "$K8S_DIR/pause.c"
+  sanity_check "$BIN_DIR"
+  remove_tree
+}
+
+# --- build-relabelled ------------------------------------------------------------------------
+# $UPGRADE_VERSION is the same source as $K8S_VERSION, only stamped with another version, so the
+# upgrade machinery (versions read from the cluster, policy, manifests, images, kubelet swap) can
+# be exercised for real. The orig tarball is a `git archive`: hack/lib/version.sh has the
+# archive's tag and commit substituted in and ignores an exported KUBE_GIT_VERSION; only a
+# version file named by KUBE_GIT_VERSION_FILE replaces them.
+stage_build_relabelled() {
+  local version_file=$CACHE/build/version-$UPGRADE_VERSION.env commit minor
+  commit=$("$BIN_DIR/kubeadm" version -o json | jq -er .clientVersion.gitCommit) ||
+    die "cannot read the git commit of $BIN_DIR/kubeadm"
+  minor=${UPGRADE_VERSION#v1.}
+  minor=${minor%%.*}
+  prepare_tree
+  cat >"$version_file" <<EOF_VERSION
+KUBE_GIT_VERSION='$UPGRADE_VERSION'
+KUBE_GIT_COMMIT='$commit'
+KUBE_GIT_TREE_STATE='archive'
+KUBE_GIT_MAJOR='1'
+KUBE_GIT_MINOR='$minor'
+EOF_VERSION
+  log "stage build-relabelled: $K8S_VERSION's source (commit $commit) as $UPGRADE_VERSION"
+  make_components "$CACHE/logs/build-$UPGRADE_VERSION.log" KUBE_GIT_VERSION_FILE="$version_file"
+  install_components "$UPGRADE_VERSION"
+  sanity_check "$UPGRADE_BIN_DIR"
+  check_version_stamp "$UPGRADE_BIN_DIR" "$UPGRADE_VERSION"
+  remove_tree
+}
+
+# check_version_stamp BIN_DIR VERSION: kubeadm and kubelet report VERSION (not the tarball's tag).
+check_version_stamp() {
+  local got
+  got=$("$1/kubeadm" version -o short)
+  [[ $got == "$2" ]] || die "$1/kubeadm reports $got, expected $2"
+  got=$("$1/kubelet" --version)
+  [[ $got == "Kubernetes $2" ]] || die "$1/kubelet reports '$got', expected 'Kubernetes $2'"
+  log "version stamp: kubeadm $2, kubelet '$got'"
+}
+
+# sanity_check BIN_DIR: the built kubeadm serialises maps (the reflect2 fix took).
 sanity_check() {
   local out
-  out=$("$BIN_DIR/kubeadm" config print init-defaults --component-configs KubeletConfiguration 2>&1) ||
+  out=$("$1/kubeadm" config print init-defaults --component-configs KubeletConfiguration 2>&1) ||
     die "kubeadm sanity check failed: $out"
   grep -q '^kind: KubeletConfiguration' <<<"$out" || die "kubeadm sanity check printed no KubeletConfiguration"
-  log "stage build: $("$BIN_DIR/kubeadm" version -o short) passes the sanity check"
+  log "$("$1/kubeadm" version -o short) passes the sanity check"
 }
 
 # --- images ----------------------------------------------------------------------------------
@@ -225,10 +308,9 @@ copy_with_libs() {
   done
 }
 
-stage_images() {
-  local work=$CACHE/tmp.images c
-  rm -rf "$work" && mkdir -p "$work" "$IMG_DIR"
-
+# images_pause_etcd WORK: pause and etcd into $IMG_DIR.
+images_pause_etcd() {
+  local work=$1
   # pause: the Kubernetes tree's pause.c, static.
   new_rootfs "$work/pause"
   gcc -Os -static -DVERSION="$PAUSE_TAG" -o "$work/pause/pause" "$K8S_DIR/pause.c"
@@ -236,17 +318,45 @@ stage_images() {
   write_oci_image "$IMAGE_REPO/pause:$PAUSE_TAG" "$work/pause" '["/pause"]' "$IMG_DIR/pause.tar"
   log "stage images: pause:$PAUSE_TAG"
 
+  # etcd: Debian's etcd (3.4.x; all of kubeadm 1.20's flags work) with the libraries it links.
+  new_rootfs "$work/etcd"
+  copy_with_libs "$work/etcd" /usr/bin/etcd /usr/bin/etcdctl
+  ln -sf /usr/bin/etcd "$work/etcd/usr/local/bin/etcd"
+  ln -sf /usr/bin/etcdctl "$work/etcd/usr/local/bin/etcdctl"
+  mkdir -p "$work/etcd/var/lib/etcd"
+  write_oci_image "$IMAGE_REPO/etcd:$ETCD_TAG" "$work/etcd" '["/usr/local/bin/etcd"]' "$IMG_DIR/etcd.tar"
+  log "stage images: etcd:$ETCD_TAG ($(/usr/bin/etcd --version 2>/dev/null | head -1))"
+}
+
+# stage_images VERSION: the images of the Kubernetes binaries in $CACHE/kubernetes-VERSION/bin,
+# into $CACHE/images-VERSION. pause and etcd are built for $K8S_VERSION only: every 1.20 patch
+# release uses the same ones, so the other versions' directories get links to those archives.
+stage_images() {
+  local version=$1 work=$CACHE/tmp.images c
+  local bin=$CACHE/kubernetes-$version/bin img=$CACHE/images-$version
+  rm -rf "$work" && mkdir -p "$work" "$img"
+
+  if [[ $version == "$K8S_VERSION" ]]; then
+    images_pause_etcd "$work"
+  else
+    for c in pause etcd; do
+      [[ -f $IMG_DIR/$c.tar ]] || die "$IMG_DIR/$c.tar missing: the $K8S_VERSION images come first"
+      ln -f "$IMG_DIR/$c.tar" "$img/$c.tar" 2>/dev/null || cp "$IMG_DIR/$c.tar" "$img/$c.tar"
+    done
+    log "stage images: pause:$PAUSE_TAG and etcd:$ETCD_TAG as built for $K8S_VERSION (hard links)"
+  fi
+
   # Control-plane images: the static binary at /usr/local/bin (manifests call it by name).
   for c in kube-apiserver kube-controller-manager kube-scheduler; do
     new_rootfs "$work/$c"
-    install -m 0755 "$BIN_DIR/$c" "$work/$c/usr/local/bin/$c"
-    write_oci_image "$IMAGE_REPO/$c:$K8S_VERSION" "$work/$c" "[\"/usr/local/bin/$c\"]" "$IMG_DIR/$c.tar"
-    log "stage images: $c:$K8S_VERSION"
+    install -m 0755 "$bin/$c" "$work/$c/usr/local/bin/$c"
+    write_oci_image "$IMAGE_REPO/$c:$version" "$work/$c" "[\"/usr/local/bin/$c\"]" "$img/$c.tar"
+    log "stage images: $c:$version"
   done
 
   # kube-proxy: the binary plus iptables (nft backend, like the host's) and conntrack with libs.
   new_rootfs "$work/kube-proxy"
-  install -m 0755 "$BIN_DIR/kube-proxy" "$work/kube-proxy/usr/local/bin/kube-proxy"
+  install -m 0755 "$bin/kube-proxy" "$work/kube-proxy/usr/local/bin/kube-proxy"
   copy_with_libs "$work/kube-proxy" /usr/sbin/xtables-nft-multi "$(command -v conntrack)"
   for c in iptables iptables-save iptables-restore ip6tables ip6tables-save ip6tables-restore; do
     ln -sf xtables-nft-multi "$work/kube-proxy/usr/sbin/$c"
@@ -257,17 +367,8 @@ stage_images() {
   for c in /etc/protocols /etc/services /etc/ethertypes; do
     [[ -f $c ]] && cp "$c" "$work/kube-proxy/etc/"
   done
-  write_oci_image "$IMAGE_REPO/kube-proxy:$K8S_VERSION" "$work/kube-proxy" '["/usr/local/bin/kube-proxy"]' "$IMG_DIR/kube-proxy.tar"
-  log "stage images: kube-proxy:$K8S_VERSION"
-
-  # etcd: Debian's etcd (3.4.x; all of kubeadm 1.20's flags work) with the libraries it links.
-  new_rootfs "$work/etcd"
-  copy_with_libs "$work/etcd" /usr/bin/etcd /usr/bin/etcdctl
-  ln -sf /usr/bin/etcd "$work/etcd/usr/local/bin/etcd"
-  ln -sf /usr/bin/etcdctl "$work/etcd/usr/local/bin/etcdctl"
-  mkdir -p "$work/etcd/var/lib/etcd"
-  write_oci_image "$IMAGE_REPO/etcd:$ETCD_TAG" "$work/etcd" '["/usr/local/bin/etcd"]' "$IMG_DIR/etcd.tar"
-  log "stage images: etcd:$ETCD_TAG ($(/usr/bin/etcd --version 2>/dev/null | head -1))"
+  write_oci_image "$IMAGE_REPO/kube-proxy:$version" "$work/kube-proxy" '["/usr/local/bin/kube-proxy"]' "$img/kube-proxy.tar"
+  log "stage images: kube-proxy:$version"
 
   rm -rf "$work"
 }
@@ -276,11 +377,16 @@ main() {
   mkdir -p "$CACHE/logs"
   log "cache: $CACHE (Kubernetes $K8S_VERSION)"
   stage_packages
-  run_stage source stage_source
-  run_stage build stage_build
+  run_stage source "$K8S_VERSION" stage_source
+  run_stage build "$K8S_VERSION" stage_build
   [[ -x $BIN_DIR/kubeadm ]] || die "$BIN_DIR/kubeadm missing although the build stamp exists; remove $STAMPS to rebuild"
-  run_stage images stage_images
+  run_stage images "$K8S_VERSION" stage_images "$K8S_VERSION"
   log "ready: binaries in $BIN_DIR, images in $IMG_DIR"
+  run_stage build-relabelled "$UPGRADE_VERSION" stage_build_relabelled
+  [[ -x $UPGRADE_BIN_DIR/kubeadm ]] ||
+    die "$UPGRADE_BIN_DIR/kubeadm missing although its build stamp exists; remove $STAMPS/build-relabelled-$UPGRADE_VERSION to rebuild"
+  run_stage images "$UPGRADE_VERSION" stage_images "$UPGRADE_VERSION"
+  log "ready: $UPGRADE_VERSION (relabelled $K8S_VERSION) binaries in $UPGRADE_BIN_DIR, images in $UPGRADE_IMG_DIR"
 }
 
 main "$@"
