@@ -373,12 +373,28 @@ stage_images() {
   rm -rf "$work"
 }
 
+# stage_cri_proto: keeps kubelet 1.20's CRI schema (cri-api runtime/v1alpha2 api.proto) from the
+# orig tarball in the cache, for the unit test that serves it to tsadm's CRI client
+# (test/unit/host/cri-client.test.ts); the build tree it came from is removed after the build.
+stage_cri_proto() {
+  local orig member
+  for orig in "$CACHE"/src/kubernetes_*.orig.tar.*; do [[ $orig == *.orig-* ]] || break; done
+  [[ -f $orig ]] || die "no kubernetes orig tarball in $CACHE/src"
+  # The whole listing (no early exit: under pipefail a closed pipe would fail tar).
+  member=$(tar -tf "$orig" | grep '/staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.proto$' || true)
+  [[ -n $member ]] || die "no cri-api v1alpha2 api.proto in $orig"
+  mkdir -p "$CACHE/cri-api/v1alpha2"
+  tar -xOf "$orig" "$member" >"$CACHE/cri-api/v1alpha2/api.proto.tmp"
+  mv "$CACHE/cri-api/v1alpha2/api.proto.tmp" "$CACHE/cri-api/v1alpha2/api.proto"
+}
+
 main() {
   mkdir -p "$CACHE/logs"
   log "cache: $CACHE (Kubernetes $K8S_VERSION)"
   stage_packages
   run_stage source "$K8S_VERSION" stage_source
   run_stage build "$K8S_VERSION" stage_build
+  run_stage cri-proto "$K8S_VERSION" stage_cri_proto
   [[ -x $BIN_DIR/kubeadm ]] || die "$BIN_DIR/kubeadm missing although the build stamp exists; remove $STAMPS to rebuild"
   run_stage images "$K8S_VERSION" stage_images "$K8S_VERSION"
   log "ready: binaries in $BIN_DIR, images in $IMG_DIR"

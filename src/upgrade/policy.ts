@@ -22,9 +22,9 @@ import { TsadmError } from '../errors.js';
 import { NEWEST_MINOR, SUPPORTED_MINORS } from '../versions/table.js';
 
 /** kubeadm's MaximumAllowedMinorVersionUpgradeSkew: one minor per upgrade. */
-export const MAX_MINOR_UPGRADE_SKEW = 1;
+const MAX_MINOR_UPGRADE_SKEW = 1;
 /** kubeadm's MaximumAllowedMinorVersionDowngradeSkew: one minor per downgrade. */
-export const MAX_MINOR_DOWNGRADE_SKEW = 1;
+const MAX_MINOR_DOWNGRADE_SKEW = 1;
 
 /**
  * kubeadm's MaximumAllowedMinorVersionKubeletSkew of the release that performs the upgrade (here:
@@ -66,7 +66,7 @@ export type PolicyViolationCode =
   | 'kubelet-versions-unreadable' // kubelet versions missing or unparseable
   | 'kubelets-too-old'; // kubelets would fall out of the supported skew
 
-export interface PolicyViolation {
+interface PolicyViolation {
   readonly code: PolicyViolationCode;
   /** One line, what is wrong (the fix is the caller's hint or the flag named in it). */
   readonly message: string;
