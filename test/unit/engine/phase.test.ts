@@ -1,28 +1,16 @@
 import { flatten, flagsOf, validateTree, type Phase } from '../../../src/engine/phase.js';
-import { PhaseLogger } from '../../../src/log/logger.js';
 import { FLAG_NAMES } from '../../../src/cli/flags.js';
-
-type Ctx = { log: PhaseLogger; ran: string[]; external?: boolean };
-const leaf = (name: string, extra: Partial<Phase<Ctx>> = {}): Phase<Ctx> => ({
-  name, summary: name, run: (c) => { c.ran.push(name); return Promise.resolve(); }, ...extra,
-});
-const tree: Phase<Ctx>[] = [
-  leaf('preflight'),
-  { name: 'certs', summary: 'certs', children: [leaf('ca', { flags: ['cert-dir'] }), leaf('apiserver', { flags: ['cert-dir', 'apiserver-cert-extra-sans'] })] },
-  { name: 'etcd', summary: 'etcd', skipIf: (c) => (c.external ? 'external etcd' : undefined), children: [leaf('local')] },
-  leaf('bootstrap-token', { aliases: ['bootstraptoken'] }),
-  { name: 'addon', summary: 'addons', children: [leaf('coredns'), leaf('kube-proxy')] },
-];
+import { leaf, phaseTree, type TreeCtx } from '../../helpers/phase-tree.js';
 
 describe('tree', () => {
   test('flatten is depth-first, parents first', () => {
-    expect(flatten(tree).map((f) => f.path).slice(0, 4)).toEqual(['preflight', 'certs', 'certs/ca', 'certs/apiserver']);
+    expect(flatten(phaseTree).map((f) => f.path).slice(0, 4)).toEqual(['preflight', 'certs', 'certs/ca', 'certs/apiserver']);
   });
   test('a parent\'s flags are the union of its children\'s', () => {
-    expect(flagsOf(tree[1] as Phase<Ctx>)).toEqual(['cert-dir', 'apiserver-cert-extra-sans']);
+    expect(flagsOf(phaseTree[1] as Phase<TreeCtx>)).toEqual(['cert-dir', 'apiserver-cert-extra-sans']);
   });
   test('validateTree rejects bad trees', () => {
-    expect(() => validateTree(tree, FLAG_NAMES)).not.toThrow();
+    expect(() => validateTree(phaseTree, FLAG_NAMES)).not.toThrow();
     expect(() => validateTree([{ name: 'Bad_Name', summary: '', run: () => Promise.resolve() }], FLAG_NAMES)).toThrow(/kebab-case/);
     expect(() => validateTree([leaf('a'), leaf('a')], FLAG_NAMES)).toThrow(/duplicate/);
     expect(() => validateTree([{ name: 'x', summary: '' }], FLAG_NAMES)).toThrow(/leaf without run/);

@@ -1,24 +1,11 @@
 import { computeSelection, normalizePath } from '../../../src/engine/selection.js';
-import { type Phase } from '../../../src/engine/phase.js';
-import { PhaseLogger } from '../../../src/log/logger.js';
 import { TsadmError } from '../../../src/errors.js';
-
-type Ctx = { log: PhaseLogger; ran: string[]; external?: boolean };
-const leaf = (name: string, extra: Partial<Phase<Ctx>> = {}): Phase<Ctx> => ({
-  name, summary: name, run: (c) => { c.ran.push(name); return Promise.resolve(); }, ...extra,
-});
-const tree: Phase<Ctx>[] = [
-  leaf('preflight'),
-  { name: 'certs', summary: 'certs', children: [leaf('ca', { flags: ['cert-dir'] }), leaf('apiserver', { flags: ['cert-dir', 'apiserver-cert-extra-sans'] })] },
-  { name: 'etcd', summary: 'etcd', skipIf: (c) => (c.external ? 'external etcd' : undefined), children: [leaf('local')] },
-  leaf('bootstrap-token', { aliases: ['bootstraptoken'] }),
-  { name: 'addon', summary: 'addons', children: [leaf('coredns'), leaf('kube-proxy')] },
-];
+import { phaseTree } from '../../helpers/phase-tree.js';
 
 // kubeadm's TestComputePhaseRunFlags use cases, on tsadm's tree.
 describe('computeSelection', () => {
   const enabled = (filter: string[], skip: string[]) =>
-    [...computeSelection(tree, filter, skip)].filter(([, on]) => on).map(([p]) => p);
+    [...computeSelection(phaseTree, filter, skip)].filter(([, on]) => on).map(([p]) => p);
 
   test.each([
     ['no options enables all', [], [], ['preflight', 'certs', 'certs/ca', 'certs/apiserver', 'etcd', 'etcd/local', 'bootstrap-token', 'addon', 'addon/coredns', 'addon/kube-proxy']],
@@ -32,8 +19,8 @@ describe('computeSelection', () => {
   });
 
   test('unknown names are usage errors listing the valid phases', () => {
-    expect(() => computeSelection(tree, [], ['nope'])).toThrow(TsadmError);
-    expect(() => computeSelection(tree, [], ['certs/nope'])).toThrow(/--skip-phases entry "certs\/nope" is not a phase/);
+    expect(() => computeSelection(phaseTree, [], ['nope'])).toThrow(TsadmError);
+    expect(() => computeSelection(phaseTree, [], ['certs/nope'])).toThrow(/--skip-phases entry "certs\/nope" is not a phase/);
   });
 
   test('normalizePath', () => {
