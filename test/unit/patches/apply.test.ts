@@ -1,23 +1,13 @@
 import { isTsadmError } from '../../../src/errors.js';
-import type { JsonObject } from '../../../src/manifest/json.js';
 import { applyPatchFiles } from '../../../src/patches/apply.js';
 import { POD_PATCH_SCHEMA } from '../../../src/patches/schema.js';
-
-const pod = (): JsonObject => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name: 'x', labels: { a: '1' } },
-  spec: {
-    containers: [{ name: 'c', command: ['run', '--x=1'], env: [{ name: 'A', value: '1' }], volumeMounts: [{ name: 'v', mountPath: '/v' }] }],
-    volumes: [{ name: 'v', hostPath: { path: '/v' } }],
-  },
-});
+import { fixturePod } from '../../helpers/pod-fixture.js';
 
 describe('applying patch files', () => {
   test('a failing patch names the file, the document, the type and the target', () => {
     const files = [{ file: 'kube-apiserver+json.yaml', target: 'kube-apiserver', type: 'json' as const, patches: [[], [{ op: 'remove', path: '/x' }]] }];
     try {
-      applyPatchFiles('kube-apiserver', pod(), files, POD_PATCH_SCHEMA, '/patches');
+      applyPatchFiles('kube-apiserver', fixturePod(), files, POD_PATCH_SCHEMA, '/patches');
       throw new Error('expected an error');
     } catch (err) {
       expect(isTsadmError(err)).toBe(true);

@@ -1,19 +1,9 @@
-import type { JsonObject } from '../../../src/manifest/json.js';
 import { applyJsonPatch } from '../../../src/patches/json-patch.js';
-
-const pod = (): JsonObject => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name: 'x', labels: { a: '1' } },
-  spec: {
-    containers: [{ name: 'c', command: ['run', '--x=1'], env: [{ name: 'A', value: '1' }], volumeMounts: [{ name: 'v', mountPath: '/v' }] }],
-    volumes: [{ name: 'v', hostPath: { path: '/v' } }],
-  },
-});
+import { fixturePod } from '../../helpers/pod-fixture.js';
 
 describe('JSON patch', () => {
   test('operations in order, "-" appends, ~1 decodes to /', () => {
-    const out = applyJsonPatch(pod(), [
+    const out = applyJsonPatch(fixturePod(), [
       { op: 'add', path: '/spec/containers/0/command/-', value: '--y=2' },
       { op: 'replace', path: '/metadata/labels/a', value: '2' },
       { op: 'add', path: '/metadata/labels/x~1y', value: 'z' },
@@ -30,6 +20,6 @@ describe('JSON patch', () => {
     [[{ op: 'frobnicate', path: '/a' }], /Unexpected kind: frobnicate/],
     [{ op: 'add' }, /must be a list of operations/],
   ])('%j fails: %s', (ops, message) => {
-    expect(() => applyJsonPatch(pod(), ops)).toThrow(message);
+    expect(() => applyJsonPatch(fixturePod(), ops)).toThrow(message);
   });
 });

@@ -1,20 +1,10 @@
-import type { JsonObject } from '../../../src/manifest/json.js';
 import { POD_PATCH_SCHEMA, untyped } from '../../../src/patches/schema.js';
 import { applyStrategicMergePatch } from '../../../src/patches/strategic.js';
-
-const pod = (): JsonObject => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name: 'x', labels: { a: '1' } },
-  spec: {
-    containers: [{ name: 'c', command: ['run', '--x=1'], env: [{ name: 'A', value: '1' }], volumeMounts: [{ name: 'v', mountPath: '/v' }] }],
-    volumes: [{ name: 'v', hostPath: { path: '/v' } }],
-  },
-});
+import { fixturePod } from '../../helpers/pod-fixture.js';
 
 describe('strategic merge patch', () => {
   test('containers merge by name, env by name, volumeMounts by mountPath; new elements first; untagged lists replaced', () => {
-    const out = applyStrategicMergePatch(pod(), {
+    const out = applyStrategicMergePatch(fixturePod(), {
       spec: { containers: [{ name: 'c', command: ['other'], env: [{ name: 'B', value: '2' }], volumeMounts: [{ mountPath: '/w', name: 'w' }] }] },
     }, POD_PATCH_SCHEMA);
     expect(out.spec).toEqual({
@@ -24,12 +14,12 @@ describe('strategic merge patch', () => {
   });
 
   test('$patch: delete on an element and replace on a list', () => {
-    const out = applyStrategicMergePatch(pod(), { spec: { volumes: [{ name: 'v', $patch: 'delete' }], containers: [{ name: 'c', env: [{ $patch: 'replace' }, { name: 'Z', value: '0' }] }] } }, POD_PATCH_SCHEMA);
+    const out = applyStrategicMergePatch(fixturePod(), { spec: { volumes: [{ name: 'v', $patch: 'delete' }], containers: [{ name: 'c', env: [{ $patch: 'replace' }, { name: 'Z', value: '0' }] }] } }, POD_PATCH_SCHEMA);
     expect(out.spec).toMatchObject({ volumes: [], containers: [{ env: [{ name: 'Z', value: '0' }] }] });
   });
 
   test('a list element without its merge key is an error', () => {
-    expect(() => applyStrategicMergePatch(pod(), { spec: { containers: [{ image: 'x' }] } }, POD_PATCH_SCHEMA)).toThrow(/does not contain declared merge key: name/);
+    expect(() => applyStrategicMergePatch(fixturePod(), { spec: { containers: [{ image: 'x' }] } }, POD_PATCH_SCHEMA)).toThrow(/does not contain declared merge key: name/);
   });
 
   test('without a schema, lists are replaced and objects merged (kubeletconfiguration)', () => {
