@@ -1,24 +1,9 @@
-import type { ClusterConfiguration, ResolvedInitConfig } from '../../../../src/config/types.js';
-import { NO_HOST_FACTS, staticPodConfigFromInit, type HostFacts } from '../../../../src/manifest/inputs.js';
-import type { Container, Pod } from '../../../../src/manifest/pod.js';
-import { renderStaticPod, type StaticPodComponent } from '../../../../src/phases/controlplane/render.js';
+import { NO_HOST_FACTS } from '../../../../src/manifest/inputs.js';
 import { apiServerWarnings, authorizationModes } from '../../../../src/phases/controlplane/apiserver.js';
 import { externalEtcdCertMounts } from '../../../../src/phases/controlplane/volumes.js';
-import { DEFAULT_PATCH, VERSION_TABLE, type SupportedMinor } from '../../../../src/versions/table.js';
+import { VERSION_TABLE, type SupportedMinor } from '../../../../src/versions/table.js';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
-
-function cfgWith(cluster: Partial<ClusterConfiguration>, minor: SupportedMinor = '1.20'): ResolvedInitConfig {
-  const base = fixtureInitConfig();
-  return { ...base, cluster: { ...base.cluster, kubernetesVersion: DEFAULT_PATCH[minor], ...cluster } };
-}
-
-function render(component: StaticPodComponent, cfg: ResolvedInitConfig, facts: HostFacts = NO_HOST_FACTS, minor: SupportedMinor = '1.20'): Pod {
-  return renderStaticPod(component, staticPodConfigFromInit(cfg), VERSION_TABLE[minor], facts);
-}
-
-const c0 = (pod: Pod): Container => pod.spec.containers[0] as Container;
-const flags = (pod: Pod): string[] => c0(pod).command.slice(1);
-const base = fixtureInitConfig().cluster;
+import { fixtureConfigWith, renderControlPlanePod, firstContainer, commandFlags, fixtureCluster } from '../../../helpers/control-plane-pod.js';
 
 describe('kube-apiserver', () => {
   test('authorization-mode: Node,RBAC by default, unknown modes dropped with a warning', () => {
@@ -31,27 +16,27 @@ describe('kube-apiserver', () => {
   });
 
   test('no authorization-mode when an authorization config file is used', () => {
-    const apiServer = { ...base.apiServer, extraArgs: [{ name: 'authorization-config', value: '/etc/kubernetes/authz.yaml' }] };
-    const pod = render('kube-apiserver', cfgWith({ apiServer }));
-    expect(flags(pod).some((f) => f.startsWith('--authorization-mode'))).toBe(false);
-    expect(apiServerWarnings(cfgWith({ apiServer }).cluster)).toEqual([]);
+    const apiServer = { ...fixtureCluster.apiServer, extraArgs: [{ name: 'authorization-config', value: '/etc/kubernetes/authz.yaml' }] };
+    const pod = renderControlPlanePod('kube-apiserver', fixtureConfigWith({ apiServer }));
+    expect(commandFlags(pod).some((f) => f.startsWith('--authorization-mode'))).toBe(false);
+    expect(apiServerWarnings(fixtureConfigWith({ apiServer }).cluster)).toEqual([]);
   });
 
   test('advertise address 0.0.0.0: probes carry no host (the kubelet probes the pod IP)', () => {
     const cfg = { ...fixtureInitConfig(), init: { ...fixtureInitConfig().init, localAPIEndpoint: { advertiseAddress: '0.0.0.0', bindPort: 6443 } } };
-    expect(c0(render('kube-apiserver', cfg)).livenessProbe?.httpGet.host).toBeUndefined();
+    expect(firstContainer(renderControlPlanePod('kube-apiserver', cfg)).livenessProbe?.httpGet.host).toBeUndefined();
   });
 
   test('images: "+" in the version becomes "_" in the tag', () => {
-    const pod = render('kube-apiserver', cfgWith({ kubernetesVersion: 'v1.20.2+k3s.1' }));
-    expect(c0(pod).image).toBe('k8s.gcr.io/kube-apiserver:v1.20.2_k3s.1');
+    const pod = renderControlPlanePod('kube-apiserver', fixtureConfigWith({ kubernetesVersion: 'v1.20.2+k3s.1' }));
+    expect(firstContainer(pod).image).toBe('k8s.gcr.io/kube-apiserver:v1.20.2_k3s.1');
   });
 
   test('IPv6DualStack is forwarded as --feature-gates on apiserver, controller-manager, scheduler up to 1.22 only', () => {
     for (const minor of ['1.20', '1.22', '1.23', '1.34'] as const) {
-      const cfg = cfgWith({ featureGates: { IPv6DualStack: true, PublicKeysECDSA: true } }, minor);
+      const cfg = fixtureConfigWith({ featureGates: { IPv6DualStack: true, PublicKeysECDSA: true } }, minor);
       for (const comp of ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler'] as const) {
-        const gates = flags(render(comp, cfg, NO_HOST_FACTS, minor)).filter((f) => f.startsWith('--feature-gates'));
+        const gates = commandFlags(renderControlPlanePod(comp, cfg, NO_HOST_FACTS, minor)).filter((f) => f.startsWith('--feature-gates'));
         expect([minor, comp, gates]).toEqual([minor, comp, Number(minor.slice(2)) <= 22 ? ['--feature-gates=IPv6DualStack=true'] : []]);
       }
     }
@@ -59,27 +44,27 @@ describe('kube-apiserver', () => {
 
   test('conditional CA directories: /etc/pki up to 1.30, /etc/pki/ca-trust and /etc/pki/tls/certs from 1.31', () => {
     const facts = { ...NO_HOST_FACTS, existingHostDirs: new Set(['/etc/pki', '/etc/pki/ca-trust', '/etc/pki/tls/certs']) };
-    const names = (minor: SupportedMinor): string[] => (render('kube-apiserver', cfgWith({}, minor), facts, minor).spec.volumes ?? []).map((v) => v.name);
+    const names = (minor: SupportedMinor): string[] => (renderControlPlanePod('kube-apiserver', fixtureConfigWith({}, minor), facts, minor).spec.volumes ?? []).map((v) => v.name);
     expect(names('1.30')).toEqual(['ca-certs', 'etc-pki', 'k8s-certs']);
     expect(names('1.31')).toEqual(['ca-certs', 'etc-pki-ca-trust', 'etc-pki-tls-certs', 'k8s-certs']);
   });
 
   test('external etcd: endpoints joined, certificate directories mounted read-only', () => {
-    const cfg = cfgWith({
+    const cfg = fixtureConfigWith({
       etcd: { mode: 'external', endpoints: ['https://e1:2379', 'https://e2:2379'], caFile: '/etc/kubernetes/pki/etcd-ext/ca.crt', certFile: '/opt/etcd/client.crt', keyFile: '/opt/etcd/keys/client.key' },
     });
-    const pod = render('kube-apiserver', cfg);
-    expect(flags(pod)).toEqual(expect.arrayContaining([
+    const pod = renderControlPlanePod('kube-apiserver', cfg);
+    expect(commandFlags(pod)).toEqual(expect.arrayContaining([
       '--etcd-servers=https://e1:2379,https://e2:2379', '--etcd-cafile=/etc/kubernetes/pki/etcd-ext/ca.crt',
       '--etcd-certfile=/opt/etcd/client.crt', '--etcd-keyfile=/opt/etcd/keys/client.key',
     ]));
-    expect(c0(pod).volumeMounts).toContainEqual({ mountPath: '/opt/etcd', name: 'etcd-certs-0', readOnly: true });
+    expect(firstContainer(pod).volumeMounts).toContainEqual({ mountPath: '/opt/etcd', name: 'etcd-certs-0', readOnly: true });
     expect((pod.spec.volumes ?? []).filter((v) => v.name.startsWith('etcd-certs')).map((v) => v.hostPath.path)).toEqual(['/opt/etcd']);
   });
 
   test('external etcd without client certificate: no --etcd-certfile/--etcd-keyfile', () => {
-    const cfg = cfgWith({ etcd: { mode: 'external', endpoints: ['http://e1:2379'], caFile: '', certFile: '', keyFile: '' } });
-    expect(flags(render('kube-apiserver', cfg)).filter((f) => f.startsWith('--etcd'))).toEqual(['--etcd-servers=http://e1:2379']);
+    const cfg = fixtureConfigWith({ etcd: { mode: 'external', endpoints: ['http://e1:2379'], caFile: '', certFile: '', keyFile: '' } });
+    expect(commandFlags(renderControlPlanePod('kube-apiserver', cfg)).filter((f) => f.startsWith('--etcd'))).toEqual(['--etcd-servers=http://e1:2379']);
   });
 
   test('external etcd mounts skip covered directories and keep only the parent of nested ones', () => {
@@ -93,14 +78,14 @@ describe('kube-apiserver', () => {
 
 describe('controller-manager', () => {
   test('external CA: the cluster signer gets empty paths', () => {
-    const f = flags(render('kube-controller-manager', cfgWith({}), { ...NO_HOST_FACTS, externalCA: true }));
+    const f = commandFlags(renderControlPlanePod('kube-controller-manager', fixtureConfigWith({}), { ...NO_HOST_FACTS, externalCA: true }));
     expect(f).toContain('--cluster-signing-cert-file=');
     expect(f).toContain('--cluster-signing-key-file=');
   });
 
   test('node CIDR allocation only with a pod subnet', () => {
-    expect(flags(render('kube-controller-manager', cfgWith({}))).some((f) => f.startsWith('--allocate-node-cidrs'))).toBe(false);
-    const f = flags(render('kube-controller-manager', cfgWith({ networking: { ...base.networking, podSubnet: '10.244.0.0/16' } })));
+    expect(commandFlags(renderControlPlanePod('kube-controller-manager', fixtureConfigWith({}))).some((f) => f.startsWith('--allocate-node-cidrs'))).toBe(false);
+    const f = commandFlags(renderControlPlanePod('kube-controller-manager', fixtureConfigWith({ networking: { ...fixtureCluster.networking, podSubnet: '10.244.0.0/16' } })));
     expect(f).toEqual(expect.arrayContaining(['--allocate-node-cidrs=true', '--cluster-cidr=10.244.0.0/16', '--service-cluster-ip-range=10.96.0.0/12']));
   });
 });
