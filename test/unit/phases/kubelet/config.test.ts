@@ -1,35 +1,10 @@
-import type { ClusterConfiguration, ResolvedInitConfig } from '../../../../src/config/types.js';
+import type { ResolvedInitConfig } from '../../../../src/config/types.js';
 import { toKubeYaml } from '../../../../src/yaml/write.js';
 import { renderKubeletConfig, type KubeletConfigInput } from '../../../../src/phases/kubelet/config.js';
 import { VERSION_TABLE } from '../../../../src/versions/table.js';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
+import { kubeletScenario } from '../../../helpers/kubelet-scenario.js';
 import { golden } from '../../controlplane/scenarios.js';
-
-function kubeletScenario(): { cfg: ResolvedInitConfig; user: Record<string, unknown> } {
-  const base = fixtureInitConfig();
-  const cluster: ClusterConfiguration = {
-    ...base.cluster,
-    imageRepository: 'registry.local/k8s',
-    featureGates: { IPv6DualStack: true },
-    networking: { serviceSubnet: '10.112.0.0/12,fd00:96::/108', podSubnet: '10.244.0.0/16,fd00:244::/56', dnsDomain: 'corp.local' },
-  };
-  const nodeRegistration = {
-    ...base.init.nodeRegistration,
-    kubeletExtraArgs: [{ name: 'node-ip', value: '192.168.10.11' }, { name: 'container-runtime-endpoint', value: 'unix:///run/containerd/containerd.sock' }],
-  };
-  const user = {
-    apiVersion: 'kubelet.config.k8s.io/v1beta1',
-    kind: 'KubeletConfiguration',
-    cgroupDriver: 'cgroupfs',
-    failSwapOn: false,
-    syncFrequency: '1m',
-    readOnlyPort: 10255,
-    clusterDNS: ['10.112.0.53'],
-    evictionHard: { 'memory.available': '200Mi', 'nodefs.available': '10%' },
-    featureGates: { RotateKubeletServerCertificate: true },
-  };
-  return { cfg: { ...base, cluster, init: { ...base.init, nodeRegistration } }, user };
-}
 
 function configInput(cfg: ResolvedInitConfig, user: Record<string, unknown>, extra: Partial<KubeletConfigInput> = {}): KubeletConfigInput {
   // kubeadm ran without an init system: it could not tell whether systemd-resolved was active.

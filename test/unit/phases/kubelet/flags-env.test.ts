@@ -1,38 +1,12 @@
-import type { ClusterConfiguration, ResolvedInitConfig } from '../../../../src/config/types.js';
 import { renderKubeletFlagsEnv } from '../../../../src/phases/kubelet/flags-env.js';
 import { goQuote } from '../../../../src/phases/kubelet/go-quote.js';
 import { VERSION_TABLE, type SupportedMinor } from '../../../../src/versions/table.js';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
+import { kubeletScenario } from '../../../helpers/kubelet-scenario.js';
 import { golden } from '../../controlplane/scenarios.js';
 
 /** The machine kubeadm ran on to make the fixtures was called "vm". */
 const HOSTNAME = 'vm';
-
-function kubeletScenario(): { cfg: ResolvedInitConfig; user: Record<string, unknown> } {
-  const base = fixtureInitConfig();
-  const cluster: ClusterConfiguration = {
-    ...base.cluster,
-    imageRepository: 'registry.local/k8s',
-    featureGates: { IPv6DualStack: true },
-    networking: { serviceSubnet: '10.112.0.0/12,fd00:96::/108', podSubnet: '10.244.0.0/16,fd00:244::/56', dnsDomain: 'corp.local' },
-  };
-  const nodeRegistration = {
-    ...base.init.nodeRegistration,
-    kubeletExtraArgs: [{ name: 'node-ip', value: '192.168.10.11' }, { name: 'container-runtime-endpoint', value: 'unix:///run/containerd/containerd.sock' }],
-  };
-  const user = {
-    apiVersion: 'kubelet.config.k8s.io/v1beta1',
-    kind: 'KubeletConfiguration',
-    cgroupDriver: 'cgroupfs',
-    failSwapOn: false,
-    syncFrequency: '1m',
-    readOnlyPort: 10255,
-    clusterDNS: ['10.112.0.53'],
-    evictionHard: { 'memory.available': '200Mi', 'nodefs.available': '10%' },
-    featureGates: { RotateKubeletServerCertificate: true },
-  };
-  return { cfg: { ...base, cluster, init: { ...base.init, nodeRegistration } }, user };
-}
 
 describe('kubeadm-flags.env (golden, kubeadm v1.20.2)', () => {
   test('containerd socket, node name ≠ hostname, kubeletExtraArgs override', () => {
