@@ -1,35 +1,9 @@
 import { X509Certificate } from 'node:crypto';
 import { encodePrivateKeyPem, generateKeyPair, type KeyAlgorithm } from '../../../src/pki/keys.js';
 import { parseCertificatePem } from '../../../src/pki/certificate.js';
-import { signCertificate, type CertificateTemplate } from '../../../src/pki/sign.js';
+import { signCertificate } from '../../../src/pki/sign.js';
 import { openssl, opensslText, sanLine, subjectOf, tempFile, verifyWith } from '../../helpers/pki-test-utils.js';
-
-const NOW = new Date('2026-03-01T10:00:00.750Z');
-const YEAR = 365 * 24 * 3600 * 1000;
-
-const caTemplate = (cn = 'kubernetes', serial = 0n): CertificateTemplate => ({
-  subject: { commonName: cn, organization: [] }, serial, notBefore: NOW, notAfter: new Date(NOW.getTime() + 10 * YEAR),
-  isCA: true, extKeyUsage: [], dnsNames: [], ipAddresses: [],
-});
-
-const leafTemplate: CertificateTemplate = {
-  subject: { commonName: 'kube-apiserver-kubelet-client', organization: ['system:masters'] },
-  serial: 0x46c641574510fa82n,
-  notBefore: NOW,
-  notAfter: new Date(NOW.getTime() + YEAR),
-  isCA: false,
-  extKeyUsage: ['serverAuth', 'clientAuth'],
-  dnsNames: ['*.wild.example.com', 'cp1', 'kubernetes'],
-  ipAddresses: ['10.96.0.1', '10.0.0.5', '::1', 'fd00::10'],
-};
-
-async function makeChain(alg: KeyAlgorithm, leaf: Partial<CertificateTemplate> = {}) {
-  const caKeys = await generateKeyPair(alg);
-  const ca = signCertificate(caTemplate(), caKeys.publicKey, { privateKey: caKeys.privateKey });
-  const leafKeys = await generateKeyPair(alg);
-  const cert = signCertificate({ ...leafTemplate, ...leaf }, leafKeys.publicKey, { privateKey: caKeys.privateKey, certificate: ca });
-  return { caKeys, ca, leafKeys, cert };
-}
+import { caTemplate, leafTemplate, makeChain } from '../../helpers/cert-chain.js';
 
 describe('signCertificate', () => {
   test.each<[KeyAlgorithm, string]>([
