@@ -4,26 +4,16 @@
  * through the CLI are cases of the hostile corpus.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../../../src/host/atomic-write.js';
-import { scratchDir, type Scratch } from '../../helpers/built-cli.js';
+import { scratchRootEachTest } from '../../helpers/scratch-root.js';
 
-let s: Scratch;
-let root: string;
-let outside: string;
-beforeEach(() => {
-  s = scratchDir('tsadm-safefs-');
-  root = path.join(s.dir, 'root');
-  outside = path.join(s.dir, 'outside');
-  mkdirSync(path.join(root, 'etc/kubernetes'), { recursive: true });
-  mkdirSync(outside);
-});
-afterEach(() => s.cleanup());
+const scratch = scratchRootEachTest('tsadm-safefs-');
 
 describe('atomic writes', () => {
   test('temp files of dead writers are removed by the next write of the target; a live writer\'s stay', async () => {
-    const dir = path.join(root, 'etc/kubernetes');
+    const dir = path.join(scratch.root, 'etc/kubernetes');
     const child = spawn('sleep', ['30'], { stdio: 'ignore' });
     try {
       const dead = path.join(dir, `.admin.conf.tsadm-${2 ** 22 + 1}-0123456789ab`);
@@ -41,8 +31,8 @@ describe('atomic writes', () => {
   test('the umask neither loosens nor tightens the mode', async () => {
     const old = process.umask(0o077);
     try {
-      await writeFileAtomic(path.join(root, 'etc/kubernetes/x.crt'), 'c', 0o644);
-      expect(statSync(path.join(root, 'etc/kubernetes/x.crt')).mode & 0o777).toBe(0o644);
+      await writeFileAtomic(path.join(scratch.root, 'etc/kubernetes/x.crt'), 'c', 0o644);
+      expect(statSync(path.join(scratch.root, 'etc/kubernetes/x.crt')).mode & 0o777).toBe(0o644);
     } finally {
       process.umask(old);
     }

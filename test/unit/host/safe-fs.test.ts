@@ -9,19 +9,9 @@ import path from 'node:path';
 import { MAX_READ_BYTES, assertInsideRoot, readRegularFile } from '../../../src/host/safe-fs.js';
 import { RootedHost } from '../../../src/host/rooted-host.js';
 import { isTsadmError } from '../../../src/errors.js';
-import { scratchDir, type Scratch } from '../../helpers/built-cli.js';
+import { scratchRootEachTest } from '../../helpers/scratch-root.js';
 
-let s: Scratch;
-let root: string;
-let outside: string;
-beforeEach(() => {
-  s = scratchDir('tsadm-safefs-');
-  root = path.join(s.dir, 'root');
-  outside = path.join(s.dir, 'outside');
-  mkdirSync(path.join(root, 'etc/kubernetes'), { recursive: true });
-  mkdirSync(outside);
-});
-afterEach(() => s.cleanup());
+const scratch = scratchRootEachTest('tsadm-safefs-');
 
 async function message(p: Promise<unknown>): Promise<string> {
   try {
@@ -37,45 +27,45 @@ const W = { mode: 0o600, kind: 'private-key' as const, description: 'test key' }
 
 describe('containment under --rootfs', () => {
   test('links that stay inside the rootfs are followed (relative, and absolute to the real rootfs path)', async () => {
-    mkdirSync(path.join(root, 'data/pki'), { recursive: true });
-    symlinkSync('../../data/pki', path.join(root, 'etc/kubernetes/pki'));
-    const host = new RootedHost(root);
+    mkdirSync(path.join(scratch.root, 'data/pki'), { recursive: true });
+    symlinkSync('../../data/pki', path.join(scratch.root, 'etc/kubernetes/pki'));
+    const host = new RootedHost(scratch.root);
     await host.writeFile(`${KUBE}/pki/ca.key`, 'k', W);
-    expect(readFileSync(path.join(root, 'data/pki/ca.key'), 'utf8')).toBe('k');
-    symlinkSync(path.join(root, 'data'), path.join(root, 'etc/kubernetes/data'));
+    expect(readFileSync(path.join(scratch.root, 'data/pki/ca.key'), 'utf8')).toBe('k');
+    symlinkSync(path.join(scratch.root, 'data'), path.join(scratch.root, 'etc/kubernetes/data'));
     expect((await host.readFile(`${KUBE}/data/pki/ca.key`))?.toString()).toBe('k');
     // A relocated directory reached through a link is used as it is (kubeadm's MkdirAll).
     await host.mkdir(`${KUBE}/pki`, 0o755);
   });
 
   test('links leading out are refused for read, readdir, write, mkdir and remove; nothing outside changes', async () => {
-    writeFileSync(path.join(outside, 'victim'), 'precious');
-    symlinkSync(outside, path.join(root, 'etc/kubernetes/pki'));
-    symlinkSync(path.join(outside, 'victim'), path.join(root, 'etc/kubernetes/admin.conf'));
-    const host = new RootedHost(root);
-    const out = `leads outside the --rootfs (to ${outside}`;
+    writeFileSync(path.join(scratch.outside, 'victim'), 'precious');
+    symlinkSync(scratch.outside, path.join(scratch.root, 'etc/kubernetes/pki'));
+    symlinkSync(path.join(scratch.outside, 'victim'), path.join(scratch.root, 'etc/kubernetes/admin.conf'));
+    const host = new RootedHost(scratch.root);
+    const out = `leads outside the --rootfs (to ${scratch.outside}`;
     expect(await message(host.readFile(`${KUBE}/pki/victim`))).toContain(out);
     expect(await message(host.readdir(`${KUBE}/pki`))).toContain(out);
-    expect(await message(host.readFile(`${KUBE}/admin.conf`))).toContain(`leads outside the --rootfs (to ${outside}/victim)`);
+    expect(await message(host.readFile(`${KUBE}/admin.conf`))).toContain(`leads outside the --rootfs (to ${scratch.outside}/victim)`);
     expect(await message(host.writeFile(`${KUBE}/pki/ca.key`, 'x', W))).toContain(out);
     expect(await message(host.mkdir(`${KUBE}/pki/etcd`, 0o755))).toContain(out);
     expect(await message(host.remove(`${KUBE}/pki/victim`))).toContain(out);
-    expect(readdirSync(outside)).toEqual(['victim']);
-    expect(readFileSync(path.join(outside, 'victim'), 'utf8')).toBe('precious');
+    expect(readdirSync(scratch.outside)).toEqual(['victim']);
+    expect(readFileSync(path.join(scratch.outside, 'victim'), 'utf8')).toBe('precious');
   });
 
   test('a rootfs that is itself reached through a link works; "/" is never judged', async () => {
-    const alias = path.join(s.dir, 'alias');
-    symlinkSync(root, alias);
+    const alias = path.join(scratch.dir, 'alias');
+    symlinkSync(scratch.root, alias);
     await new RootedHost(alias).writeFile(`${KUBE}/a.conf`, 'x', W);
-    expect(existsSync(path.join(root, 'etc/kubernetes/a.conf'))).toBe(true);
+    expect(existsSync(path.join(scratch.root, 'etc/kubernetes/a.conf'))).toBe(true);
     await expect(assertInsideRoot('/', '/etc/hosts', '/etc/hosts', { followFinal: true })).resolves.toBeUndefined();
   });
 });
 
 describe('reads refuse what is not a sane regular file', () => {
   test('a FIFO returns at once with an error instead of blocking', async () => {
-    const fifo = path.join(root, 'etc/kubernetes/fifo');
+    const fifo = path.join(scratch.root, 'etc/kubernetes/fifo');
     execFileSync('mkfifo', [fifo]);
     const started = Date.now();
     expect(await message(readRegularFile(fifo, '/etc/kubernetes/fifo'))).toBe('E_PRECONDITION: refusing to read /etc/kubernetes/fifo: it is not a regular file');
@@ -83,15 +73,15 @@ describe('reads refuse what is not a sane regular file', () => {
   });
 
   test('a file above the limit is refused without reading it (sparse: no memory is spent)', async () => {
-    const big = path.join(root, 'etc/kubernetes/big.crt');
+    const big = path.join(scratch.root, 'etc/kubernetes/big.crt');
     writeFileSync(big, '');
     truncateSync(big, MAX_READ_BYTES + 1);
-    expect(await message(new RootedHost(root).readFile(`${KUBE}/big.crt`))).toBe(`E_PRECONDITION: refusing to read ${KUBE}/big.crt: it is ${MAX_READ_BYTES + 1} bytes, more than any file tsadm reads`);
+    expect(await message(new RootedHost(scratch.root).readFile(`${KUBE}/big.crt`))).toBe(`E_PRECONDITION: refusing to read ${KUBE}/big.crt: it is ${MAX_READ_BYTES + 1} bytes, more than any file tsadm reads`);
   });
 
   test('a directory in place of a file; a missing file is simply absent', async () => {
-    mkdirSync(path.join(root, 'etc/kubernetes/ca.key'));
-    const host = new RootedHost(root);
+    mkdirSync(path.join(scratch.root, 'etc/kubernetes/ca.key'));
+    const host = new RootedHost(scratch.root);
     expect(await message(host.readFile(`${KUBE}/ca.key`))).toContain('it is not a regular file');
     expect(await host.readFile(`${KUBE}/none`)).toBeUndefined();
   });
