@@ -7,9 +7,8 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
-import { main } from '../../src/main.js';
-import type { CliIO } from '../../src/cli/io.js';
+import { Readable } from 'node:stream';
+import { runCli } from '../helpers/cli.js';
 import { listTree } from '../helpers/pki-test-utils.js';
 
 const ETCD_MANIFEST = readFileSync(path.join(process.cwd(), 'test/fixtures/manifests/v1.20.2/default/etcd.yaml'), 'utf8')
@@ -72,14 +71,7 @@ function makeTree(): string {
 }
 
 async function reset(args: string[], stdin: NodeJS.ReadableStream): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  const io: CliIO = { stdout, stderr, stdin, env: {} };
-  const code = await main(['reset', ...args], io);
+  const { code, stdout: out, stderr: err } = await runCli(['reset', ...args], {}, stdin);
   return { code, out, err };
 }
 

@@ -6,10 +6,8 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
-import { runCli } from '../../helpers/cli.js';
+import { captureIo, runCli } from '../../helpers/cli.js';
 import { main } from '../../../src/main.js';
-import type { CliIO } from '../../../src/cli/io.js';
 import { DryRunHost } from '../../../src/host/dry-run-host.js';
 import { runWorkflow } from '../../../src/workflows/run-workflow.js';
 import type { BaseCtx } from '../../../src/workflows/context.js';
@@ -24,16 +22,6 @@ function newDir(prefix: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   roots.push(dir);
   return dir;
-}
-
-function captureIo(): { io: CliIO; out: () => string; err: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  return { io: { stdout, stderr, stdin: new PassThrough(), env: {} }, out: () => out, err: () => err };
 }
 
 function resultOf(jsonLines: string): { ok: boolean; command: string; data?: Record<string, unknown>; error?: { code: string } } {
