@@ -7,6 +7,17 @@ import { runPhases } from '../../src/engine/runner.js';
 import { certsPhase } from '../../src/phases/certs/phase.js';
 import { kubeconfigPhase } from '../../src/phases/kubeconfig/phase.js';
 import type { InitCtx } from '../../src/workflows/context.js';
+import type { ClusterConfiguration, InitConfiguration, ResolvedInitConfig } from '../../src/config/types.js';
+import { fixtureInitConfig } from './config-fixture.js';
+
+/**
+ * The fixture node cp1 at 10.0.0.5 behind the endpoint cp.example.com, with ECDSA keys unless a
+ * test asks for RSA (RSA generation dominates test time); cluster and init fields override.
+ */
+export const pkiTestConfig = (cluster: Partial<ClusterConfiguration> = {}, init: Partial<InitConfiguration> = {}): ResolvedInitConfig => fixtureInitConfig({
+  cluster: { controlPlaneEndpoint: 'cp.example.com', encryptionAlgorithm: 'ECDSA-P256', ...cluster },
+  init: { localAPIEndpoint: { advertiseAddress: '10.0.0.5', bindPort: 6443 }, ...init },
+});
 
 /** Runs openssl with args; stdin optional. Throws with stderr on failure. */
 export function openssl(args: readonly string[], input?: string | Buffer): string {

@@ -3,13 +3,13 @@
  * (pin, JWS, changed answer, a server the pinned CA does not vouch for), timeouts, and that no
  * request ever carries a credential.
  */
-import { TsadmError } from '../../../src/errors.js';
 import { discoverByToken, type TokenDiscoveryInput } from '../../../src/join/discovery.js';
 import { httpsGet } from '../../../src/join/https-get.js';
 import { caCertHash } from '../../../src/pki/hash.js';
 import {
   clusterInfoKubeconfig, issue, makeCA, signedClusterInfo, startFakeApiServer, type FakeApiServer, type TestCA, type TestPair,
 } from '../../helpers/tls-fixtures.js';
+import { tsadmErrorOf } from '../../helpers/tsadm-error.js';
 
 const TOKEN = { id: 'abcdef', secret: '0123456789abcdef' };
 const silent = { info: () => undefined, warn: () => undefined, debug: () => undefined };
@@ -44,15 +44,7 @@ function input(s: FakeApiServer, over: Partial<TokenDiscoveryInput> = {}): Token
   };
 }
 
-async function failure(p: Promise<unknown>): Promise<TsadmError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof TsadmError) return err;
-    throw err;
-  }
-  throw new Error('expected discovery to fail');
-}
+const failure = (p: Promise<unknown>) => tsadmErrorOf(p, 'discovery to fail');
 
 function expectNoCredentials(s: FakeApiServer): void {
   expect(s.requests.length).toBeGreaterThan(0);

@@ -1,26 +1,19 @@
 import { jest } from '@jest/globals';
 import { rmSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { X509Certificate, createPrivateKey } from 'node:crypto';
-import type { ClusterConfiguration, InitConfiguration } from '../../../../src/config/types.js';
-import { TsadmError } from '../../../../src/errors.js';
 import { prefetchCertKeys } from '../../../../src/phases/certs/prefetch.js';
 import { parseCertificatePem } from '../../../../src/pki/certificate.js';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
 import { initCtxFor } from '../../../helpers/phase-ctx.js';
 import { tempRoot, type TempRoot } from '../../../helpers/temp-root.js';
-import { dirMode, listTree, opensslText, runCerts, sanLine, subjectOf, verifyWith } from '../../../helpers/pki-test-utils.js';
+import { dirMode, listTree, opensslText, runCerts, sanLine, subjectOf, verifyWith, pkiTestConfig } from '../../../helpers/pki-test-utils.js';
+import { tsadmErrorOf } from '../../../helpers/tsadm-error.js';
 
 // Key generation and openssl make these tests slower than jest's 5 s default.
 jest.setTimeout(60_000);
 
 const NOW = new Date('2026-03-01T10:00:00.400Z');
 const PKI = '/etc/kubernetes/pki';
-
-/** ECDSA keys unless a test is about RSA: RSA generation dominates test time. */
-const config = (cluster: Partial<ClusterConfiguration> = {}, init: Partial<InitConfiguration> = {}) => fixtureInitConfig({
-  cluster: { controlPlaneEndpoint: 'cp.example.com', encryptionAlgorithm: 'ECDSA-P256', ...cluster },
-  init: { localAPIEndpoint: { advertiseAddress: '10.0.0.5', bindPort: 6443 }, ...init },
-});
 
 const LEAVES: ReadonlyArray<[file: string, ca: string, subject: string, eku: string]> = [
   ['apiserver', 'ca', 'CN=kube-apiserver', 'TLS Web Server Authentication'],
@@ -32,26 +25,16 @@ const LEAVES: ReadonlyArray<[file: string, ca: string, subject: string, eku: str
   ['apiserver-etcd-client', 'etcd/ca', 'CN=kube-apiserver-etcd-client,O=system:masters', 'TLS Web Client Authentication'],
 ];
 
-async function certsAll(root: TempRoot, cfg = config(), opts: { dryRun?: boolean; now?: Date } = {}) {
+async function certsAll(root: TempRoot, cfg = pkiTestConfig(), opts: { dryRun?: boolean; now?: Date } = {}) {
   const { ctx, reporter } = initCtxFor(cfg, root.dir, { now: NOW, ...opts });
   await runCerts(ctx);
   return { ctx, reporter };
 }
 
-async function failure(p: Promise<unknown>): Promise<TsadmError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof TsadmError) return err;
-    throw err;
-  }
-  throw new Error('expected a failure');
-}
-
 describe('certs all (v1.20, RSA)', () => {
   let root: TempRoot;
   let lines: string[];
-  const rsa = config({ encryptionAlgorithm: 'RSA-2048' });
+  const rsa = pkiTestConfig({ encryptionAlgorithm: 'RSA-2048' });
   beforeAll(async () => {
     root = tempRoot();
     const { reporter } = await certsAll(root, rsa);
@@ -160,7 +143,7 @@ describe('dry-run', () => {
   test('same code path: 22 planned writes, nothing on disk', async () => {
     const root = tempRoot();
     try {
-      const { ctx, reporter } = await certsAll(root, config(), { dryRun: true });
+      const { ctx, reporter } = await certsAll(root, pkiTestConfig(), { dryRun: true });
       expect(existsSync(root.at('/etc'))).toBe(false);
       expect(ctx.host.writes.map((w) => w.path)).toHaveLength(22);
       expect(ctx.host.writes.find((w) => w.path === `${PKI}/sa.pub`)?.mode).toBe(0o600);
@@ -174,7 +157,7 @@ describe('dry-run', () => {
     const root = tempRoot();
     try {
       await certsAll(root);
-      const { ctx } = await certsAll(root, config(), { dryRun: true });
+      const { ctx } = await certsAll(root, pkiTestConfig(), { dryRun: true });
       expect(ctx.host.writes).toEqual([]);
     } finally {
       root.cleanup();
@@ -191,19 +174,19 @@ describe('reuse refused with E_CONFLICT naming the file and the difference', () 
   afterEach(() => root.cleanup());
 
   test('a new advertise address is missing from the existing apiserver certificate', async () => {
-    const cfg = config({}, { localAPIEndpoint: { advertiseAddress: '10.0.0.6', bindPort: 6443 } });
-    const err = await failure(certsAll(root, cfg));
+    const cfg = pkiTestConfig({}, { localAPIEndpoint: { advertiseAddress: '10.0.0.6', bindPort: 6443 } });
+    const err = await tsadmErrorOf(certsAll(root, cfg));
     expect(err.code).toBe('E_CONFLICT');
     expect(err.message).toMatch(/error execution phase certs\/apiserver: existing certificate \/etc\/kubernetes\/pki\/apiserver\.crt cannot be reused: missing SAN IP:10\.0\.0\.6$/);
     expect(err.hint).toMatch(/remove \/etc\/kubernetes\/pki\/apiserver\.crt and \/etc\/kubernetes\/pki\/apiserver\.key/);
   });
 
   test('an extra SAN and a changed node name', async () => {
-    const cfg = config(
+    const cfg = pkiTestConfig(
       { apiServer: { extraArgs: [], extraVolumes: [], extraEnvs: [], timeoutForControlPlaneMs: 0, certSANs: ['lb.example.com'] } },
       { nodeRegistration: { ...fixtureInitConfig().init.nodeRegistration, name: 'cp2' } },
     );
-    const err = await failure(certsAll(root, cfg));
+    const err = await tsadmErrorOf(certsAll(root, cfg));
     expect(err.message).toContain('missing SAN DNS:cp2, DNS:lb.example.com');
   });
 
@@ -213,7 +196,7 @@ describe('reuse refused with E_CONFLICT naming the file and the difference', () 
       await certsAll(other);
       writeFileSync(root.at(`${PKI}/front-proxy-client.crt`), readFileSync(other.at(`${PKI}/front-proxy-client.crt`)));
       writeFileSync(root.at(`${PKI}/front-proxy-client.key`), readFileSync(other.at(`${PKI}/front-proxy-client.key`)));
-      const err = await failure(certsAll(root));
+      const err = await tsadmErrorOf(certsAll(root));
       expect(err.message).toContain('front-proxy-client.crt cannot be reused: not signed by CA "CN=front-proxy-ca" (/etc/kubernetes/pki/front-proxy-ca.crt)');
     } finally {
       other.cleanup();
@@ -222,7 +205,7 @@ describe('reuse refused with E_CONFLICT naming the file and the difference', () 
 
   test('a key that does not belong to the certificate', async () => {
     writeFileSync(root.at(`${PKI}/apiserver-kubelet-client.key`), readFileSync(root.at(`${PKI}/apiserver-etcd-client.key`)));
-    const err = await failure(certsAll(root));
+    const err = await tsadmErrorOf(certsAll(root));
     expect(err.message).toContain('apiserver-kubelet-client.crt cannot be reused: the private key does not match the certificate');
   });
 
@@ -235,7 +218,7 @@ describe('reuse refused with E_CONFLICT naming the file and the difference', () 
     writeFileSync(root.at(`${PKI}/ca.key`), `-----BEGIN EC PRIVATE KEY-----\n${damaged.toString('base64').replace(/.{64}/g, '$&\n')}\n-----END EC PRIVATE KEY-----\n`);
     rmSync(root.at(`${PKI}/apiserver.crt`));
     rmSync(root.at(`${PKI}/apiserver.key`));
-    const err = await failure(certsAll(root));
+    const err = await tsadmErrorOf(certsAll(root));
     expect(err.code).toBe('E_CONFLICT');
     expect(err.message).toContain('/etc/kubernetes/pki/ca.key: the private key is damaged: the EC public point is not the private scalar times the generator');
     expect(err.hint).toContain('/etc/kubernetes/pki/ca.key');
@@ -244,7 +227,7 @@ describe('reuse refused with E_CONFLICT naming the file and the difference', () 
 
   test('a certificate without its key is refused; a key without its certificate gets its certificate', async () => {
     rmSync(root.at(`${PKI}/etcd/peer.key`));
-    expect((await failure(certsAll(root))).message).toContain('/etc/kubernetes/pki/etcd/peer.crt exists but its key /etc/kubernetes/pki/etcd/peer.key does not');
+    expect((await tsadmErrorOf(certsAll(root))).message).toContain('/etc/kubernetes/pki/etcd/peer.crt exists but its key /etc/kubernetes/pki/etcd/peer.key does not');
     rmSync(root.at(`${PKI}/etcd/peer.crt`));
     const orphanKey = readFileSync(root.at(`${PKI}/etcd/server.key`));
     writeFileSync(root.at(`${PKI}/etcd/peer.key`), orphanKey);
@@ -268,26 +251,26 @@ describe('reuse refused with E_CONFLICT naming the file and the difference', () 
 
   test('an expired leaf', async () => {
     const later = new Date(NOW.getTime() + 400 * 24 * 3600 * 1000);
-    const { ctx } = initCtxFor(config(), root.dir, { now: later });
-    const err = await failure(runCerts(ctx));
+    const { ctx } = initCtxFor(pkiTestConfig(), root.dir, { now: later });
+    const err = await tsadmErrorOf(runCerts(ctx));
     expect(err.message).toContain('apiserver.crt cannot be reused: expired on 2027-03-01T10:00:00.000Z');
   });
 
   test('an unreadable CA, a CA that is not a CA, a CA key that does not match', async () => {
     writeFileSync(root.at(`${PKI}/ca.crt`), 'garbage');
-    let err = await failure(certsAll(root));
+    let err = await tsadmErrorOf(certsAll(root));
     expect([err.code, err.message]).toEqual(['E_CONFLICT', 'error execution phase certs/ca: /etc/kubernetes/pki/ca.crt: no PEM certificate found']);
     writeFileSync(root.at(`${PKI}/ca.crt`), readFileSync(root.at(`${PKI}/apiserver.crt`)));
-    err = await failure(certsAll(root));
+    err = await tsadmErrorOf(certsAll(root));
     expect(err.message).toContain('certificate /etc/kubernetes/pki/ca.crt is not a CA');
     writeFileSync(root.at(`${PKI}/ca.crt`), readFileSync(root.at(`${PKI}/etcd/ca.crt`)));
-    err = await failure(certsAll(root));
+    err = await tsadmErrorOf(certsAll(root));
     expect(err.message).toContain('/etc/kubernetes/pki/ca.key does not match the certificate /etc/kubernetes/pki/ca.crt');
   });
 
   test('sa.pub that is not the public key of sa.key', async () => {
     writeFileSync(root.at(`${PKI}/sa.pub`), (await import('node:crypto')).createPublicKey(readFileSync(root.at(`${PKI}/ca.key`))).export({ type: 'spki', format: 'pem' }));
-    const err = await failure(certsAll(root));
+    const err = await tsadmErrorOf(certsAll(root));
     expect(err.message).toContain('/etc/kubernetes/pki/sa.pub is not the public key of /etc/kubernetes/pki/sa.key');
   });
 
@@ -314,7 +297,7 @@ describe('external CA mode (ca.crt without ca.key)', () => {
 
       rmSync(root.at(`${PKI}/apiserver.crt`));
       rmSync(root.at(`${PKI}/apiserver.key`));
-      const err = await failure(certsAll(root));
+      const err = await tsadmErrorOf(certsAll(root));
       expect(err.code).toBe('E_PRECONDITION');
       expect(err.message).toBe('error execution phase certs/apiserver: external CA mode: /etc/kubernetes/pki/apiserver.crt is missing and tsadm cannot sign it without /etc/kubernetes/pki/ca.key');
       expect(err.hint).toContain('--csr-only');
@@ -328,15 +311,15 @@ describe('single phases', () => {
   test('a leaf before its CA fails clearly; one phase generates exactly one key', async () => {
     const root = tempRoot();
     try {
-      const { ctx } = initCtxFor(config(), root.dir, { now: NOW });
-      const err = await failure(runCerts(ctx, ['certs/apiserver']));
+      const { ctx } = initCtxFor(pkiTestConfig(), root.dir, { now: NOW });
+      const err = await tsadmErrorOf(runCerts(ctx, ['certs/apiserver']));
       expect(err.message).toContain("couldn't load the ca CA that signs \"apiserver\": /etc/kubernetes/pki/ca.crt does not exist");
       expect(err.hint).toContain('tsadm init phase certs ca');
-      const one = initCtxFor(config(), root.dir, { now: NOW });
+      const one = initCtxFor(pkiTestConfig(), root.dir, { now: NOW });
       await runCerts(one.ctx, ['certs/ca']);
       expect(one.ctx.state.pki.keys.pendingIds).toEqual([]);
       expect([...listTree(root.at(PKI)).keys()]).toEqual(['ca.crt', 'ca.key']);
-      const two = initCtxFor(config(), root.dir, { now: NOW });
+      const two = initCtxFor(pkiTestConfig(), root.dir, { now: NOW });
       await runCerts(two.ctx, ['certs/apiserver']);
       expect(verifyWith(root.at(`${PKI}/ca.crt`), root.at(`${PKI}/apiserver.crt`))).toBe(true);
     } finally {
@@ -353,9 +336,9 @@ describe('single phases', () => {
       rmSync(root.at(`${PKI}/etcd/peer.crt`));
       rmSync(root.at(`${PKI}/etcd/peer.key`));
       rmSync(root.at(`${PKI}/sa.key`));
-      const { ctx } = initCtxFor(config(), root.dir, { now: NOW });
+      const { ctx } = initCtxFor(pkiTestConfig(), root.dir, { now: NOW });
       expect(await prefetchCertKeys(ctx, 'ca')).toEqual(['apiserver', 'etcd-peer', 'sa']);
-      const skipping = initCtxFor(config({}, { skipPhases: ['certs/etcd-peer', 'certs sa'] }), root.dir, { now: NOW });
+      const skipping = initCtxFor(pkiTestConfig({}, { skipPhases: ['certs/etcd-peer', 'certs sa'] }), root.dir, { now: NOW });
       expect(await prefetchCertKeys(skipping.ctx, 'ca')).toEqual(['apiserver']);
       await runCerts(ctx); // takes the prefetched keys
       expect(ctx.state.pki.keys.pendingIds).toEqual([]);
@@ -369,14 +352,14 @@ describe('ECDSA', () => {
   test.each(['ECDSA-P256', 'ECDSA-P384'] as const)('%s: EC PRIVATE KEY files, ecdsa signatures, chains verify', async (alg) => {
     const root = tempRoot();
     try {
-      await certsAll(root, config({ encryptionAlgorithm: alg }));
+      await certsAll(root, pkiTestConfig({ encryptionAlgorithm: alg }));
       const files = listTree(root.at(PKI));
       for (const [name, f] of files) if (name.endsWith('.key')) expect(f.content.toString()).toMatch(/^-----BEGIN EC PRIVATE KEY-----\n/);
       expect(files.get('sa.pub')?.content.toString()).toMatch(/^-----BEGIN PUBLIC KEY-----\n/);
       expect(opensslText(root.at(`${PKI}/apiserver.crt`))).toContain(`Signature Algorithm: ${alg === 'ECDSA-P256' ? 'ecdsa-with-SHA256' : 'ecdsa-with-SHA384'}`);
       for (const [file, ca] of LEAVES) expect(verifyWith(root.at(`${PKI}/${ca}.crt`), root.at(`${PKI}/${file}.crt`))).toBe(true);
       const before = listTree(root.at(PKI));
-      await certsAll(root, config({ encryptionAlgorithm: alg }));
+      await certsAll(root, pkiTestConfig({ encryptionAlgorithm: alg }));
       expect(listTree(root.at(PKI))).toEqual(before);
     } finally {
       root.cleanup();
@@ -388,7 +371,7 @@ describe('modern versions (v1.34)', () => {
   test('kubeadm:cluster-admins, no O on etcd clients, backdated validity, CA:FALSE on leaves, random CA serial', async () => {
     const root = tempRoot();
     try {
-      const cfg = config({ kubernetesVersion: 'v1.34.1', certificateValidityMs: 30 * 24 * 3600 * 1000, caCertificateValidityMs: 5 * 365 * 24 * 3600 * 1000 });
+      const cfg = pkiTestConfig({ kubernetesVersion: 'v1.34.1', certificateValidityMs: 30 * 24 * 3600 * 1000, caCertificateValidityMs: 5 * 365 * 24 * 3600 * 1000 });
       await certsAll(root, cfg);
       const at = (p: string): string => root.at(`${PKI}/${p}`);
       expect(subjectOf(at('apiserver-kubelet-client.crt'))).toBe('CN=kube-apiserver-kubelet-client,O=kubeadm:cluster-admins');
@@ -408,7 +391,7 @@ describe('modern versions (v1.34)', () => {
       const old = tempRoot();
       try {
         await certsAll(old);
-        const err = await failure(certsAll(old, cfg));
+        const err = await tsadmErrorOf(certsAll(old, cfg));
         expect(err.message).toContain('apiserver-kubelet-client.crt cannot be reused: subject O is [system:masters], want [kubeadm:cluster-admins]');
       } finally {
         old.cleanup();
@@ -423,7 +406,7 @@ describe('external etcd', () => {
   test('etcd certificates are skipped with kubeadm\'s messages', async () => {
     const root = tempRoot();
     try {
-      const cfg = config({ etcd: { mode: 'external', endpoints: ['https://10.0.0.9:2379'], caFile: '', certFile: '', keyFile: '' } });
+      const cfg = pkiTestConfig({ etcd: { mode: 'external', endpoints: ['https://10.0.0.9:2379'], caFile: '', certFile: '', keyFile: '' } });
       const { reporter } = await certsAll(root, cfg);
       expect(listTree(root.at(PKI)).size).toBe(12);
       expect(reporter.lines()).toContain('External etcd mode: Skipping etcd/ca certificate authority generation');
@@ -438,7 +421,7 @@ describe('--csr-only', () => {
   test('writes key and CSR for leaves (CAs and sa as usual), then reuses them', async () => {
     const root = tempRoot();
     try {
-      const cfg = config();
+      const cfg = pkiTestConfig();
       const { ctx, reporter } = initCtxFor(cfg, root.dir, { now: NOW });
       const csrCtx = { ...ctx, options: { ...ctx.options, csrOnly: true, csrDir: '/tmp/csrs' } };
       await runCerts(csrCtx);
@@ -463,11 +446,11 @@ describe('--csr-only', () => {
   test('a key beside its CSR waits for the external CA: a run without --csr-only refuses to sign it', async () => {
     const root = tempRoot();
     try {
-      const { ctx } = initCtxFor(config(), root.dir, { now: NOW });
+      const { ctx } = initCtxFor(pkiTestConfig(), root.dir, { now: NOW });
       await runCerts({ ...ctx, options: { ...ctx.options, csrOnly: true } });
       expect(existsSync(root.at(`${PKI}/apiserver.csr`))).toBe(true);
       const key = readFileSync(root.at(`${PKI}/apiserver.key`));
-      const err = await failure(certsAll(root));
+      const err = await tsadmErrorOf(certsAll(root));
       expect(err.message).toContain('/etc/kubernetes/pki/apiserver.key and its CSR exist but its certificate /etc/kubernetes/pki/apiserver.crt does not');
       expect(existsSync(root.at(`${PKI}/apiserver.crt`))).toBe(false);
       expect(readFileSync(root.at(`${PKI}/apiserver.key`))).toEqual(key);
@@ -481,7 +464,7 @@ describe('extra SAN warnings', () => {
   test('invalid SANs are reported and left out', async () => {
     const root = tempRoot();
     try {
-      const { reporter } = await certsAll(root, config({ apiServer: { extraArgs: [], extraVolumes: [], extraEnvs: [], timeoutForControlPlaneMs: 0, certSANs: ['not_valid', '10.1.1.1'] } }));
+      const { reporter } = await certsAll(root, pkiTestConfig({ apiServer: { extraArgs: [], extraVolumes: [], extraEnvs: [], timeoutForControlPlaneMs: 0, certSANs: ['not_valid', '10.1.1.1'] } }));
       expect(reporter.events.some((e) => e.type === 'log' && e.level === 'warn' && e.message.includes("'not_valid' was not added to the 'apiserver' SAN"))).toBe(true);
       expect(sanLine(root.at(`${PKI}/apiserver.crt`))).toMatch(/IP Address:10\.0\.0\.5, IP Address:10\.1\.1\.1$/);
     } finally {

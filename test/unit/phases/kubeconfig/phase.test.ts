@@ -2,14 +2,12 @@ import { expect, jest } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as yaml from 'js-yaml';
-import type { ClusterConfiguration, InitConfiguration } from '../../../../src/config/types.js';
-import { TsadmError } from '../../../../src/errors.js';
 import { parseCertificatePem } from '../../../../src/pki/certificate.js';
-import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
 import { referenceKubectlPath } from '../../../helpers/components.js';
 import { initCtxFor } from '../../../helpers/phase-ctx.js';
 import { tempRoot, type TempRoot } from '../../../helpers/temp-root.js';
-import { hasCommand, listTree, openssl, runCerts, runKubeconfigs, subjectOf, tempFile, verifyWith } from '../../../helpers/pki-test-utils.js';
+import { hasCommand, listTree, openssl, runCerts, runKubeconfigs, subjectOf, tempFile, verifyWith, pkiTestConfig } from '../../../helpers/pki-test-utils.js';
+import { tsadmErrorOf } from '../../../helpers/tsadm-error.js';
 
 jest.setTimeout(60_000);
 
@@ -20,27 +18,12 @@ const KUBECTL = referenceKubectlPath() ?? (existsSync('/usr/bin/kubectl') ? '/us
 const haveKubectl = KUBECTL !== undefined;
 if (!haveKubectl) console.warn('kubectl not found: the `kubectl config view` checks of the kubeconfig tests are skipped');
 
-const config = (cluster: Partial<ClusterConfiguration> = {}, init: Partial<InitConfiguration> = {}) => fixtureInitConfig({
-  cluster: { controlPlaneEndpoint: 'cp.example.com', encryptionAlgorithm: 'ECDSA-P256', ...cluster },
-  init: { localAPIEndpoint: { advertiseAddress: '10.0.0.5', bindPort: 6443 }, ...init },
-});
-
-async function pkiAndKubeconfigs(root: TempRoot, cfg = config(), opts: { dryRun?: boolean } = {}) {
+async function pkiAndKubeconfigs(root: TempRoot, cfg = pkiTestConfig(), opts: { dryRun?: boolean } = {}) {
   const { ctx, reporter } = initCtxFor(cfg, root.dir, { now: NOW, ...opts });
   await runCerts(ctx);
   reporter.events.length = 0;
   await runKubeconfigs(ctx);
   return { ctx, reporter };
-}
-
-async function failure(p: Promise<unknown>): Promise<TsadmError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof TsadmError) return err;
-    throw err;
-  }
-  throw new Error('expected a failure');
 }
 
 /** `kubectl config view --raw --kubeconfig F -o json`, parsed. */
@@ -111,7 +94,7 @@ describe('kubeconfig all (v1.20)', () => {
 
   test('a second run keeps every file byte for byte', async () => {
     const before = listTree(root.at(KC));
-    const { ctx, reporter } = initCtxFor(config(), root.dir, { now: NOW });
+    const { ctx, reporter } = initCtxFor(pkiTestConfig(), root.dir, { now: NOW });
     await runKubeconfigs(ctx);
     expect(listTree(root.at(KC))).toEqual(before);
     expect(ctx.host.writes).toEqual([]);
@@ -133,8 +116,8 @@ describe('existing files', () => {
     try {
       await pkiAndKubeconfigs(other);
       writeFileSync(root.at(`${KC}/scheduler.conf`), readFileSync(other.at(`${KC}/scheduler.conf`)));
-      const { ctx } = initCtxFor(config(), root.dir, { now: NOW });
-      const err = await failure(runKubeconfigs(ctx));
+      const { ctx } = initCtxFor(pkiTestConfig(), root.dir, { now: NOW });
+      const err = await tsadmErrorOf(runKubeconfigs(ctx));
       expect(err.code).toBe('E_CONFLICT');
       expect(err.message).toBe('error execution phase kubeconfig/scheduler: a kubeconfig file "/etc/kubernetes/scheduler.conf" exists already but has got the wrong CA cert');
     } finally {
@@ -144,7 +127,7 @@ describe('existing files', () => {
 
   test('another server URL is only a warning, as in kubeadm; the file is kept', async () => {
     const before = readFileSync(root.at(`${KC}/admin.conf`));
-    const { ctx, reporter } = initCtxFor(config({ controlPlaneEndpoint: 'lb.example.com:443' }), root.dir, { now: NOW });
+    const { ctx, reporter } = initCtxFor(pkiTestConfig({ controlPlaneEndpoint: 'lb.example.com:443' }), root.dir, { now: NOW });
     await runKubeconfigs(ctx, ['kubeconfig/admin']);
     expect(readFileSync(root.at(`${KC}/admin.conf`))).toEqual(before);
     const warnings = reporter.events.flatMap((e) => (e.type === 'log' && e.level === 'warn' ? [e.message] : []));
@@ -154,19 +137,19 @@ describe('existing files', () => {
 
   test('an unreadable kubeconfig is E_CONFLICT', async () => {
     writeFileSync(root.at(`${KC}/kubelet.conf`), 'apiVersion: v1\nkind: Config\n');
-    const { ctx } = initCtxFor(config(), root.dir, { now: NOW });
-    const err = await failure(runKubeconfigs(ctx));
+    const { ctx } = initCtxFor(pkiTestConfig(), root.dir, { now: NOW });
+    const err = await tsadmErrorOf(runKubeconfigs(ctx));
     expect(err.message).toContain('failed to load kubeconfig file /etc/kubernetes/kubelet.conf that already exists on disk: its CurrentContext is not among its contexts');
   });
 
   test('external CA: provided files are used, a missing one is a clear error', async () => {
     rmSync(root.at(`${KC}/pki/ca.key`));
-    const { ctx, reporter } = initCtxFor(config(), root.dir, { now: NOW });
+    const { ctx, reporter } = initCtxFor(pkiTestConfig(), root.dir, { now: NOW });
     await runKubeconfigs(ctx);
     expect(reporter.lines()).toContain('External CA mode: Using user provided admin.conf');
     rmSync(root.at(`${KC}/controller-manager.conf`));
-    const again = initCtxFor(config(), root.dir, { now: NOW });
-    const err = await failure(runKubeconfigs(again.ctx));
+    const again = initCtxFor(pkiTestConfig(), root.dir, { now: NOW });
+    const err = await tsadmErrorOf(runKubeconfigs(again.ctx));
     expect(err.code).toBe('E_PRECONDITION');
     expect(err.message).toContain('external CA mode: /etc/kubernetes/controller-manager.conf is missing and tsadm cannot issue its client certificate without /etc/kubernetes/pki/ca.key');
   });
@@ -174,8 +157,8 @@ describe('existing files', () => {
   test('without a CA the phase says which phase to run', async () => {
     const empty = tempRoot();
     try {
-      const { ctx } = initCtxFor(config(), empty.dir, { now: NOW });
-      const err = await failure(runKubeconfigs(ctx, ['kubeconfig/admin']));
+      const { ctx } = initCtxFor(pkiTestConfig(), empty.dir, { now: NOW });
+      const err = await tsadmErrorOf(runKubeconfigs(ctx, ['kubeconfig/admin']));
       expect(err.code).toBe('E_PRECONDITION');
       expect(err.hint).toBe('run "tsadm init phase certs ca" to generate it');
     } finally {
@@ -188,7 +171,7 @@ describe('dry-run', () => {
   test('plans the files, writes nothing', async () => {
     const root = tempRoot();
     try {
-      const { ctx } = await pkiAndKubeconfigs(root, config(), { dryRun: true });
+      const { ctx } = await pkiAndKubeconfigs(root, pkiTestConfig(), { dryRun: true });
       expect(existsSync(root.at('/etc'))).toBe(false);
       expect(ctx.host.writes.filter((w) => w.kind === 'kubeconfig').map((w) => [w.path, w.mode])).toEqual(
         EXPECTED_1_20.map(([f]) => [`${KC}/${f}`, 0o600]),
@@ -203,7 +186,7 @@ describe('modern versions (v1.34) and IPv6', () => {
   test('super-admin.conf (system:masters), admin in kubeadm:cluster-admins, CA:FALSE, backdated; IPv6 local endpoint bracketed', async () => {
     const root = tempRoot();
     try {
-      const cfg = config({ kubernetesVersion: 'v1.34.1', controlPlaneEndpoint: '' }, { localAPIEndpoint: { advertiseAddress: 'fd00::5', bindPort: 6443 } });
+      const cfg = pkiTestConfig({ kubernetesVersion: 'v1.34.1', controlPlaneEndpoint: '' }, { localAPIEndpoint: { advertiseAddress: 'fd00::5', bindPort: 6443 } });
       const { reporter } = await pkiAndKubeconfigs(root, cfg);
       expect(reporter.lines()).toContain('Writing "super-admin.conf" kubeconfig file');
       const subjects = Object.fromEntries(['admin.conf', 'super-admin.conf'].map((f) => [f, subjectOf(clientCertOf(root.at(`${KC}/${f}`)).certFile)]));
@@ -223,7 +206,7 @@ describe('modern versions (v1.34) and IPv6', () => {
   test('super-admin is skipped before v1.29', async () => {
     const root = tempRoot();
     try {
-      const { ctx, reporter } = initCtxFor(config(), root.dir, { now: NOW });
+      const { ctx, reporter } = initCtxFor(pkiTestConfig(), root.dir, { now: NOW });
       await runCerts(ctx, ['certs/ca']);
       await runKubeconfigs(ctx, ['kubeconfig/super-admin']);
       expect(existsSync(root.at(`${KC}/super-admin.conf`))).toBe(false);
@@ -241,7 +224,7 @@ describe('CA given as a file path', () => {
       await pkiAndKubeconfigs(root);
       const file = root.at(`${KC}/scheduler.conf`);
       writeFileSync(file, readFileSync(file, 'utf8').replace(/certificate-authority-data: .*/, `certificate-authority: ${KC}/pki/ca.crt`));
-      const { ctx, reporter } = initCtxFor(config(), root.dir, { now: NOW });
+      const { ctx, reporter } = initCtxFor(pkiTestConfig(), root.dir, { now: NOW });
       await runKubeconfigs(ctx, ['kubeconfig/scheduler']);
       expect(reporter.lines()).toContain(`Using existing kubeconfig file: "${KC}/scheduler.conf"`);
     } finally {
