@@ -17,8 +17,12 @@ export const KUBEADM = referenceKubeadmPath();
 export const KC = '/etc/kubernetes';
 export const PKI = '/etc/kubernetes/pki';
 
-/** Node cp1 at 10.0.0.5, 1.20 (v1beta2), as the other kubeadm comparison tests use. */
-export function kubeadmConfigYaml(o: { externalEtcd?: boolean; certificatesDir?: string } = {}): string {
+/**
+ * Node cp1 at 10.0.0.5, 1.20 (v1beta2), as the other kubeadm comparison tests use; optionally
+ * behind a control-plane endpoint, with ECDSA keys (kubeadm 1.20's PublicKeysECDSA feature gate,
+ * tsadm's encryptionAlgorithm) or with external etcd.
+ */
+export function kubeadmConfigYaml(o: { externalEtcd?: boolean; certificatesDir?: string; controlPlaneEndpoint?: string; publicKeysECDSA?: boolean } = {}): string {
   return [
     'apiVersion: kubeadm.k8s.io/v1beta2',
     'kind: InitConfiguration',
@@ -31,7 +35,9 @@ export function kubeadmConfigYaml(o: { externalEtcd?: boolean; certificatesDir?:
     'apiVersion: kubeadm.k8s.io/v1beta2',
     'kind: ClusterConfiguration',
     'kubernetesVersion: v1.20.2',
+    ...(o.controlPlaneEndpoint !== undefined ? [`controlPlaneEndpoint: ${o.controlPlaneEndpoint}`] : []),
     `certificatesDir: ${o.certificatesDir ?? PKI}`,
+    ...(o.publicKeysECDSA ? ['featureGates:', '  PublicKeysECDSA: true'] : []),
     ...(o.externalEtcd
       ? ['etcd:', '  external:', '    endpoints: ["https://10.0.0.9:2379"]', '    caFile: /etc/etcd/ca.crt', '    certFile: /etc/etcd/client.crt', '    keyFile: /etc/etcd/client.key']
       : []),

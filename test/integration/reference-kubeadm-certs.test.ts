@@ -11,6 +11,7 @@ import { jest } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { kubeadmConfigYaml } from '../helpers/certs-lifecycle.js';
 import { referenceKubeadmPath } from '../helpers/components.js';
 import { fixtureInitConfig } from '../helpers/config-fixture.js';
 import { initCtxFor } from '../helpers/phase-ctx.js';
@@ -29,24 +30,7 @@ const PKI = '/etc/kubernetes/pki';
 type Algo = 'RSA-2048' | 'ECDSA-P256';
 
 function kubeadmConfig(certificatesDir: string, algo: Algo = 'RSA-2048'): string {
-  return [
-    'apiVersion: kubeadm.k8s.io/v1beta2',
-    'kind: InitConfiguration',
-    'localAPIEndpoint:',
-    '  advertiseAddress: 10.0.0.5',
-    '  bindPort: 6443',
-    'nodeRegistration:',
-    '  name: cp1',
-    '---',
-    'apiVersion: kubeadm.k8s.io/v1beta2',
-    'kind: ClusterConfiguration',
-    'kubernetesVersion: v1.20.2',
-    'controlPlaneEndpoint: cp.example.com',
-    `certificatesDir: ${certificatesDir}`,
-    // kubeadm 1.20 makes ECDSA P-256 keys behind this feature gate (tsadm: encryptionAlgorithm)
-    ...(algo === 'ECDSA-P256' ? ['featureGates:', '  PublicKeysECDSA: true'] : []),
-    '',
-  ].join('\n');
+  return kubeadmConfigYaml({ certificatesDir, controlPlaneEndpoint: 'cp.example.com', publicKeysECDSA: algo === 'ECDSA-P256' });
 }
 
 const tsadmConfig = (algo: Algo) => fixtureInitConfig({
