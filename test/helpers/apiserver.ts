@@ -61,6 +61,11 @@ export interface TestApiServer {
   stop(): Promise<void>;
 }
 
+/** Creates the Node `name` as its kubelet registers it: with the kubernetes.io/hostname label tsadm waits for. */
+export function registerNode(server: TestApiServer, name: string): ReturnType<TestApiServer['request']> {
+  return server.request('POST', '/api/v1/nodes', { auth: 'admin', body: { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name } } } });
+}
+
 export interface StartOptions {
   /** Also run kube-controller-manager with these controllers (e.g. bootstrapsigner,tokencleaner). */
   readonly controllers?: readonly string[];

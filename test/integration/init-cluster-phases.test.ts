@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fixtureInitConfig } from '../helpers/config-fixture.js';
-import { describeWithApiServer, KUBE_BIN_DIR, startApiServer, type TestApiServer } from '../helpers/apiserver.js';
+import { describeWithApiServer, KUBE_BIN_DIR, registerNode, startApiServer, type TestApiServer } from '../helpers/apiserver.js';
 import { initCtxFor, type MemoryReporter } from '../helpers/phase-ctx.js';
 import { tempRoot, type TempRoot } from '../helpers/temp-root.js';
 import type { ResolvedInitConfig } from '../../src/config/types.js';
@@ -45,7 +45,7 @@ describeWithApiServer('init API phases on a real cluster', () => {
       ...Object.fromEntries(Object.entries(pkiFiles).map(([k, v]) => [`/etc/kubernetes/pki/${k}`, v])),
     });
     // What the kubelet does when it registers (tsadm waits for the hostname label).
-    const node = await server.request('POST', '/api/v1/nodes', { auth: 'admin', body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'cp1', labels: { 'kubernetes.io/hostname': 'cp1' } } } });
+    const node = await registerNode(server, 'cp1');
     expect(node.status).toBe(201);
   }, 120_000);
   afterAll(async () => {
@@ -243,7 +243,7 @@ describeWithApiServer('init API phases on a real cluster', () => {
   test('mark-control-plane waits for a Node that registers late, bounded', async () => {
     const { ctx, reporter } = ctxFor(config());
     const api = await clusterApi(ctx);
-    setTimeout(() => void server.request('POST', '/api/v1/nodes', { auth: 'admin', body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'cp-late', labels: { 'kubernetes.io/hostname': 'cp-late' } } } }), 800);
+    setTimeout(() => void registerNode(server, 'cp-late'), 800);
     const input = { nodeName: 'cp-late', labels: ['node-role.kubernetes.io/control-plane'], taints: [], logStyle: 'list' as const, patchNode: { timeoutMs: 15_000, intervalMs: 200, ready: () => true } };
     await expect(markControlPlane(api, input, ctx.log)).resolves.toBe('patched');
     await expect(markControlPlane(api, { ...input, nodeName: 'cp-never', patchNode: { timeoutMs: 400, intervalMs: 100 } }, ctx.log)).rejects.toMatchObject({ code: 'E_TIMEOUT' });

@@ -9,7 +9,7 @@
 import { expect } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describeWithApiServer, startApiServer, type TestApiServer } from '../helpers/apiserver.js';
+import { describeWithApiServer, registerNode, startApiServer, type TestApiServer } from '../helpers/apiserver.js';
 import { tempRoot, type TempRoot } from '../helpers/temp-root.js';
 import type { ObjectPlanStep, Plan } from '../../src/plan/types.js';
 import { readFileSync } from 'node:fs';
@@ -53,7 +53,7 @@ describeWithApiServer('plans of API phases on a real cluster', () => {
       '',
     ].join('\n'));
     for (const name of ['cp1', 'cp2']) {
-      const node = await server.request('POST', '/api/v1/nodes', { auth: 'admin', body: { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name } } } });
+      const node = await registerNode(server, name);
       expect(node.status).toBe(201);
     }
   }, 120_000);

@@ -9,7 +9,7 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startApiServer, type StartOptions, type TestApiServer } from '../../helpers/apiserver.js';
+import { registerNode, startApiServer, type StartOptions, type TestApiServer } from '../../helpers/apiserver.js';
 import { scratchDir, type Scratch } from '../../helpers/built-cli.js';
 
 export interface ClusterRoot {
@@ -64,7 +64,7 @@ kubernetesVersion: v1.20.2
 controlPlaneEndpoint: 127.0.0.1:${port}
 `);
   // mark-control-plane patches the Node, which a kubelet would have registered (with its label).
-  await server.request('POST', '/api/v1/nodes', { auth: 'admin', body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', labels: { 'kubernetes.io/hostname': 'n1' } } } });
+  await registerNode(server, 'n1');
   return {
     server, scratch, root, config, port, caHash, token, certificateKey,
     stop: async () => {

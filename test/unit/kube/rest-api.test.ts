@@ -1,4 +1,4 @@
-import { describeWithApiServer, startApiServer, type TestApiServer } from '../../helpers/apiserver.js';
+import { describeWithApiServer, registerNode, startApiServer, type TestApiServer } from '../../helpers/apiserver.js';
 import { MemoryReporter } from '../../helpers/phase-ctx.js';
 import { PhaseLogger } from '../../../src/log/logger.js';
 import { DryRunKubeApi } from '../../../src/kube/dry-run-api.js';
@@ -107,7 +107,7 @@ describeWithApiServer('RestKubeApi on a real API server', () => {
   test('patchNode waits until the kubelet has registered the Node, then patches only what changed', async () => {
     const name = 'late-node';
     setTimeout(() => {
-      void server.request('POST', '/api/v1/nodes', { auth: 'admin', body: { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name } } } });
+      void registerNode(server, name);
     }, 700);
     const ready = (n: NodeObject): boolean => n.metadata.labels?.['kubernetes.io/hostname'] !== undefined;
     const res = await api.patchNode(name, (n) => {
