@@ -64,7 +64,7 @@ describeSea('dist/tsadm, the single executable', () => {
     const help = run(['init', 'phase', 'certs', 'apiserver', '--help']);
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('--apiserver-cert-extra-sans');
-    const completion = run(['completion']);
+    const completion = run(['completion', 'bash']);
     expect(completion.stdout).toContain('###-begin-tsadm-completions-###');
   });
 });
