@@ -65,6 +65,9 @@ describeSea('dist/tsadm, the single executable', () => {
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('--apiserver-cert-extra-sans');
     const completion = run(['completion', 'bash']);
-    expect(completion.stdout).toContain('###-begin-tsadm-completions-###');
+    expect(completion.status).toBe(0);
+    expect(completion.stdout).toContain('complete -o bashdefault -o default -F _tsadm_completions tsadm');
+    // The script asks the executable itself for the words, so completion works without node on PATH.
+    expect(run(['--get-yargs-completions', 'tsadm', 'in']).stdout).toContain('init');
   });
 });
