@@ -15,6 +15,7 @@ import { X509Certificate, createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import {
   cacheDir, createMachine, destroyMachine, kubeadmConfig, kubectl, machineExec, nodeReadiness, provision, requireComponents, tsadmBin, waitFor,
   writeSharedFile, type ExecOptions, type ExecResult, type Machine,
@@ -233,9 +234,28 @@ describe('dry runs on the live machines', () => {
     return { files, objects };
   }
 
+  /**
+   * The state once nothing changes it any more. A healthy control plane is not yet a settled one:
+   * right after an init the controller-manager answers /healthz before its controllers have done
+   * their start-up writes (default ServiceAccounts and their tokens, kube-root-ca.crt ConfigMaps,
+   * aggregated ClusterRoles, cluster-info's JWS signatures, the Node's podCIDR), and those writes
+   * must not be taken for changes made by a dry run. Two equal snapshots 10 s apart count as settled.
+   */
+  async function settledState(machine: Machine, cp: Machine): Promise<{ files: Record<string, string>; objects: Record<string, string> }> {
+    let last = await state(machine, cp);
+    const deadline = Date.now() + 3 * MIN;
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 10_000));
+      const next = await state(machine, cp);
+      if (isDeepStrictEqual(next, last)) return next;
+      if (Date.now() > deadline) throw new Error(`the cluster seen from ${machine.name} did not settle within 3 minutes`);
+      last = next;
+    }
+  }
+
   test('init, token create, certs renew and reset --dry-run on the control plane; join --dry-run on the worker', async () => {
     await controlPlaneHealthy(CP);
-    const before = await state(CP, CP);
+    const before = await settledState(CP, CP);
     for (const args of [
       ['init', '--dry-run', '--config', configPath, '--ignore-preflight-errors', 'all'],
       ['token', 'create', '--dry-run'],
@@ -248,7 +268,7 @@ describe('dry runs on the live machines', () => {
     expect(await state(CP, CP)).toEqual(before);
     await controlPlaneHealthy(CP);
 
-    const workerBefore = await state(WORKER, CP);
+    const workerBefore = await settledState(WORKER, CP);
     const join = await tsadm(WORKER.name, ['join', `${CP.ip}:6443`, '--token', TOKEN, '--discovery-token-ca-cert-hash', await caHash(), '--dry-run'], { reject: false, timeoutMs: 5 * MIN });
     expect({ code: join.exitCode, err: join.exitCode === 0 ? '' : join.all.slice(-2000) }).toEqual({ code: 0, err: '' });
     expect(await state(WORKER, CP)).toEqual(workerBefore);
