@@ -66,6 +66,17 @@ export const FLAGS = {
   force: { type: 'boolean', alias: 'f', describe: 'Reset the node without prompting for confirmation.' },
   'cleanup-tmp-dir': { type: 'boolean', describe: 'Cleanup the "/etc/kubernetes/tmp" directory.' },
 
+  // --- upgrade (kubeadm's names and help texts of `kubeadm upgrade apply|node|plan|diff`)
+  'allow-experimental-upgrades': { type: 'boolean', describe: 'Show unstable versions of Kubernetes as an upgrade alternative and allow upgrading to an alpha/beta/release candidate versions of Kubernetes.' },
+  'allow-release-candidate-upgrades': { type: 'boolean', describe: 'Show release candidate versions of Kubernetes as an upgrade alternative and allow upgrading to a release candidate versions of Kubernetes.' },
+  'certificate-renewal': { type: 'boolean', describe: 'Perform the renewal of certificates used by component changed during upgrades.', defaultDescription: 'true' },
+  'etcd-upgrade': { type: 'boolean', describe: 'Perform the upgrade of etcd.', defaultDescription: 'true' },
+  'print-config': { type: 'boolean', describe: 'Specifies whether the configuration file that will be used in the upgrade should be printed or not.' },
+  'context-lines': { type: 'number', alias: 'c', describe: 'How many lines of context in the diff', defaultDescription: '3' },
+  'api-server-manifest': { type: 'string', describe: 'path to API server manifest', defaultDescription: '/etc/kubernetes/manifests/kube-apiserver.yaml' },
+  'controller-manager-manifest': { type: 'string', describe: 'path to controller manifest', defaultDescription: '/etc/kubernetes/manifests/kube-controller-manager.yaml' },
+  'scheduler-manifest': { type: 'string', describe: 'path to scheduler manifest', defaultDescription: '/etc/kubernetes/manifests/kube-scheduler.yaml' },
+
   // --- token
   ttl: { type: 'string', describe: "The duration before the token is automatically deleted (e.g. 1s, 2m, 3h). If set to '0', the token will never expire.", defaultDescription: '24h0m0s' },
   usages: { type: 'array', describe: 'Describes the ways in which this token can be used.', defaultDescription: '[signing,authentication]' },

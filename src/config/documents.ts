@@ -19,13 +19,16 @@ import { normalizeCluster, normalizeInit, normalizeJoin, normalizeReset, type Fi
 import { parseYamlDocuments } from './yaml-docs.js';
 import type { NCluster, NInit, NJoin, NReset } from './normalized.js';
 
-export type ConfigCommand = 'init' | 'join' | 'reset';
+export type ConfigCommand = 'init' | 'join' | 'reset' | 'upgrade';
 
 /** The kinds each command reads; kubeadm ignores the others. */
 const USED_KINDS: Readonly<Record<ConfigCommand, readonly string[]>> = {
   init: ['InitConfiguration', 'ClusterConfiguration', 'KubeletConfiguration', 'KubeProxyConfiguration'],
   join: ['JoinConfiguration'],
   reset: ['ResetConfiguration'],
+  // v1beta4 UpgradeConfiguration; a v1beta2/v1beta3 ClusterConfiguration is kubeadm ≤1.30's
+  // "reconfigure while upgrading" file (src/config/upgrade.ts decides what to do with each).
+  upgrade: ['UpgradeConfiguration', 'ClusterConfiguration'],
 };
 
 export interface ConfigDocuments {
@@ -33,6 +36,10 @@ export interface ConfigDocuments {
   cluster?: NCluster;
   join?: NJoin;
   reset?: NReset;
+  /** The UpgradeConfiguration as written (schema-checked, without apiVersion/kind). */
+  upgrade?: Obj;
+  /** The API version the ClusterConfiguration was written in (upgrade treats old ones differently). */
+  clusterVersion?: KubeadmVersion;
   kubelet?: Obj;
   kubeProxy?: Obj;
 }
@@ -113,7 +120,13 @@ function readOne(value: Obj, apiVersion: string, kind: string, at: string, comma
   }
   const clean = checked.value as Obj;
   if (kind === 'InitConfiguration') docs.init = normalizeInit(clean, v);
-  else if (kind === 'ClusterConfiguration') docs.cluster = normalizeCluster(clean, v, f);
+  else if (kind === 'ClusterConfiguration') {
+    docs.cluster = normalizeCluster(clean, v, f);
+    docs.clusterVersion = v;
+  } else if (kind === 'UpgradeConfiguration') {
+    const { apiVersion: _a, kind: _k, ...rest } = clean;
+    docs.upgrade = rest;
+  }
   else if (kind === 'JoinConfiguration') docs.join = normalizeJoin(clean, v);
   else if (kind === 'ResetConfiguration') docs.reset = normalizeReset(clean);
 }

@@ -124,7 +124,36 @@ const V4_RESET = {
   unmountFlags: STRINGS,
   timeouts: TIMEOUTS,
 };
-const V4_UPGRADE = { ...TYPE_META, apply: 'any', node: 'any', plan: 'any', diff: 'any', timeouts: TIMEOUTS } as const;
+// UpgradeConfiguration (v1beta4 only): one section per `upgrade` subcommand, as in types.go.
+const V4_UPGRADE_APPLY = fields({
+  kubernetesVersion: S,
+  allowExperimentalUpgrades: B,
+  allowRCUpgrades: B,
+  certificateRenewal: B,
+  dryRun: B,
+  etcdUpgrade: B,
+  forceUpgrade: B,
+  ignorePreflightErrors: STRINGS,
+  patches: PATCHES,
+  printConfig: B,
+  skipPhases: STRINGS,
+  imagePullPolicy: S,
+  imagePullSerial: B,
+});
+const V4_UPGRADE_NODE = fields({
+  certificateRenewal: B,
+  dryRun: B,
+  etcdUpgrade: B,
+  ignorePreflightErrors: STRINGS,
+  skipPhases: STRINGS,
+  patches: PATCHES,
+  imagePullPolicy: S,
+  imagePullSerial: B,
+});
+const V4_UPGRADE_PLAN = fields({ kubernetesVersion: S, allowExperimentalUpgrades: B, allowRCUpgrades: B, dryRun: B, ignorePreflightErrors: STRINGS, printConfig: B });
+// The Go field is DiffContextLines; its JSON name is contextLines.
+const V4_UPGRADE_DIFF = fields({ kubernetesVersion: S, contextLines: I });
+const V4_UPGRADE = { ...TYPE_META, apply: V4_UPGRADE_APPLY, node: V4_UPGRADE_NODE, plan: V4_UPGRADE_PLAN, diff: V4_UPGRADE_DIFF, timeouts: TIMEOUTS };
 
 /** Known kinds and their fields, per kubeadm API version. */
 export const KUBEADM_SCHEMAS: Readonly<Record<KubeadmVersion, Partial<Record<KubeadmKind, Schema>>>> = {

@@ -143,7 +143,7 @@ export interface Timeouts {
   readonly discoveryMs: number;
 }
 
-interface Patches {
+export interface Patches {
   readonly directory: string;
 }
 
@@ -239,5 +239,50 @@ export interface ResolvedJoinConfig {
 export interface ResolvedResetConfig {
   readonly kind: 'reset';
   readonly reset: ResetConfiguration;
+  readonly warnings: readonly string[];
+}
+
+/** The `tsadm upgrade` subcommands; each reads its own section of an UpgradeConfiguration. */
+export type UpgradeCommand = 'apply' | 'node' | 'plan' | 'diff';
+
+/**
+ * Everything `tsadm upgrade apply|node|plan|diff` read from --config (a v1beta4
+ * UpgradeConfiguration, or kubeadm ≤1.30's v1beta2/v1beta3 ClusterConfiguration) and the flags,
+ * after kubeadm's defaults (SetDefaults_UpgradeConfiguration). One flat shape for the four
+ * commands: a field the command's section does not have holds kubeadm's default, so callers
+ * never branch on the command to read it.
+ */
+export interface ResolvedUpgradeConfig {
+  readonly kind: 'upgrade';
+  readonly command: UpgradeCommand;
+  /**
+   * The version asked for, normalised ("v1.20.3"): the positional [version] wins over the file's
+   * `<command>.kubernetesVersion` (or an old ClusterConfiguration's kubernetesVersion); undefined
+   * when neither gives one (plan then offers versions, diff takes the cluster's).
+   */
+  readonly kubernetesVersion?: string;
+  readonly allowExperimentalUpgrades: boolean;
+  readonly allowRCUpgrades: boolean;
+  /** apply, node: renew the certificates of the upgraded components (default true). */
+  readonly certificateRenewal: boolean;
+  /** apply, node: upgrade the local etcd too (default true). */
+  readonly etcdUpgrade: boolean;
+  readonly dryRun: boolean;
+  /** apply: `forceUpgrade` / --force, upgrade despite skippable version-policy violations. */
+  readonly forceUpgrade: boolean;
+  /** The union of the file's and --ignore-preflight-errors, lowercased and sorted (kubeadm's ValidateIgnorePreflightErrors). */
+  readonly ignorePreflightErrors: readonly string[];
+  readonly patches?: Patches;
+  readonly printConfig: boolean;
+  readonly skipPhases: readonly string[];
+  /** diff: lines of context around each change (--context-lines, default 3). */
+  readonly diffContextLines: number;
+  /** `timeouts.upgradeManifests` (default 5m): the wait for each upgraded static pod. */
+  readonly upgradeManifestsTimeoutMs: number;
+  /**
+   * kubeadm ≤1.30's `--config` with a v1beta2/v1beta3 ClusterConfiguration: it replaces the
+   * cluster's stored one (its kubernetesVersion is the target unless [version] is given).
+   */
+  readonly clusterOverride?: ClusterConfiguration;
   readonly warnings: readonly string[];
 }
