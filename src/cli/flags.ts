@@ -63,8 +63,16 @@ export const FLAGS = {
   'tls-bootstrap-token': { type: 'string', describe: 'Specify the token used to temporarily authenticate with the Kubernetes Control Plane while joining the node.' },
 
   // --- reset
-  force: { type: 'boolean', alias: 'f', describe: 'Reset the node without prompting for confirmation.' },
+  force: { type: 'boolean', alias: 'f', describe: 'reset: reset the node without prompting for confirmation. upgrade apply: upgrade although some requirements (skippable version-policy errors) are not met; implies non-interactive mode.' },
   'cleanup-tmp-dir': { type: 'boolean', describe: 'Cleanup the "/etc/kubernetes/tmp" directory.' },
+
+  // --- upgrade
+  yes: { type: 'boolean', alias: 'y', describe: 'Perform the upgrade and do not prompt for confirmation (non-interactive mode).' },
+  'certificate-renewal': { type: 'boolean', describe: 'Perform the renewal of certificates used by component changed during upgrades (--certificate-renewal=false to keep them).', defaultDescription: 'true' },
+  'etcd-upgrade': { type: 'boolean', describe: 'Perform the upgrade of etcd (--etcd-upgrade=false to leave etcd as it is).', defaultDescription: 'true' },
+  'allow-experimental-upgrades': { type: 'boolean', describe: 'Show unstable versions of Kubernetes as an upgrade alternative and allow upgrading to an alpha/beta/release candidate versions of Kubernetes.' },
+  'allow-release-candidate-upgrades': { type: 'boolean', describe: 'Show release candidate versions of Kubernetes as an upgrade alternative and allow upgrading to a release candidate versions of Kubernetes.' },
+  'print-config': { type: 'boolean', describe: 'Specifies whether the configuration file that will be used in the upgrade should be printed or not.' },
 
   // --- token
   ttl: { type: 'string', describe: "The duration before the token is automatically deleted (e.g. 1s, 2m, 3h). If set to '0', the token will never expire.", defaultDescription: '24h0m0s' },

@@ -241,3 +241,48 @@ export interface ResolvedResetConfig {
   readonly reset: ResetConfiguration;
   readonly warnings: readonly string[];
 }
+
+/** Which `upgrade` subcommand a configuration is resolved for (UpgradeConfiguration has one section each). */
+export type UpgradeCommand = 'apply' | 'node' | 'plan' | 'diff';
+
+/**
+ * The settings of one `tsadm upgrade …` run: v1beta4 UpgradeConfiguration's section of the command,
+ * with the flags overlaid (flags win), or the flags alone.
+ */
+export interface UpgradeSettings {
+  /** The target (apply, plan, diff); undefined for node (the cluster's stored version is the target) or when not given. */
+  readonly kubernetesVersion: string | undefined;
+  readonly allowExperimentalUpgrades: boolean;
+  readonly allowRCUpgrades: boolean;
+  /** Renew the certificates of each upgraded component (default true). */
+  readonly certificateRenewal: boolean;
+  /** Upgrade etcd when its version changes (default true). */
+  readonly etcdUpgrade: boolean;
+  /** --force / forceUpgrade: skippable version-policy errors become warnings; implies --yes. */
+  readonly force: boolean;
+  /** --yes: no confirmation prompt. */
+  readonly yes: boolean;
+  readonly dryRun: boolean;
+  readonly ignorePreflightErrors: readonly string[];
+  readonly skipPhases: readonly string[];
+  readonly patches?: { readonly directory: string };
+  /** timeouts.upgradeManifests: how long one static Pod may take to come back after its manifest changed (default 5 min). */
+  readonly upgradeManifestsTimeoutMs: number;
+  /** timeouts.kubernetesAPICall (default 1 min). */
+  readonly kubernetesAPICallMs: number;
+  /** plan/apply --print-config. */
+  readonly printConfig: boolean;
+}
+
+export interface ResolvedUpgradeConfig {
+  readonly kind: 'upgrade';
+  readonly command: UpgradeCommand;
+  readonly upgrade: UpgradeSettings;
+  /**
+   * kubeadm 1.20's flow for v1beta2/v1beta3 files: `--config` holds a ClusterConfiguration that
+   * replaces the one stored in the cluster (its kubernetesVersion is the target unless a version
+   * argument is given).
+   */
+  readonly clusterOverride?: { readonly text: string; readonly source: string };
+  readonly warnings: readonly string[];
+}
