@@ -16,6 +16,7 @@ import { registerCertsCommand } from '../commands/certs.js';
 import { registerKubeconfigCommand } from '../commands/kubeconfig.js';
 import { registerApplyCommand } from '../commands/apply.js';
 import { registerCheckCommand } from '../commands/check.js';
+import { registerUpgradeCommand } from '../commands/upgrade.js';
 
 /**
  * The whole command line. Workflow commands (init, join, reset, and `phase` as the design card's
@@ -55,6 +56,7 @@ export function buildCli(argv: readonly string[], io: CliIO): Argv {
   y.command('phase', 'Run a single phase of the init workflow (same as "init phase")', (pc) =>
     registerPhaseSubcommands(pc, initWorkflow(env), wrap),
   );
+  registerUpgradeCommand(y, env);
   registerApplyCommand(y, env);
   registerCheckCommand(y, env);
   registerTokenCommand(y, env);

@@ -63,15 +63,17 @@ export const FLAGS = {
   'tls-bootstrap-token': { type: 'string', describe: 'Specify the token used to temporarily authenticate with the Kubernetes Control Plane while joining the node.' },
 
   // --- reset
-  force: { type: 'boolean', alias: 'f', describe: 'Reset the node without prompting for confirmation.' },
+  force: { type: 'boolean', alias: 'f', describe: 'reset: reset the node without prompting for confirmation. upgrade apply: upgrade although some requirements (skippable version-policy errors) are not met; implies non-interactive mode.' },
   'cleanup-tmp-dir': { type: 'boolean', describe: 'Cleanup the "/etc/kubernetes/tmp" directory.' },
 
-  // --- upgrade (kubeadm's names and help texts of `kubeadm upgrade apply|node|plan|diff`)
+  // --- upgrade
+  yes: { type: 'boolean', alias: 'y', describe: 'Perform the upgrade and do not prompt for confirmation (non-interactive mode).' },
+  'certificate-renewal': { type: 'boolean', describe: 'Perform the renewal of certificates used by component changed during upgrades (--certificate-renewal=false to keep them).', defaultDescription: 'true' },
+  'etcd-upgrade': { type: 'boolean', describe: 'Perform the upgrade of etcd (--etcd-upgrade=false to leave etcd as it is).', defaultDescription: 'true' },
   'allow-experimental-upgrades': { type: 'boolean', describe: 'Show unstable versions of Kubernetes as an upgrade alternative and allow upgrading to an alpha/beta/release candidate versions of Kubernetes.' },
   'allow-release-candidate-upgrades': { type: 'boolean', describe: 'Show release candidate versions of Kubernetes as an upgrade alternative and allow upgrading to a release candidate versions of Kubernetes.' },
-  'certificate-renewal': { type: 'boolean', describe: 'Perform the renewal of certificates used by component changed during upgrades.', defaultDescription: 'true' },
-  'etcd-upgrade': { type: 'boolean', describe: 'Perform the upgrade of etcd.', defaultDescription: 'true' },
   'print-config': { type: 'boolean', describe: 'Specifies whether the configuration file that will be used in the upgrade should be printed or not.' },
+  // upgrade diff (kubeadm's cmd/upgrade/diff.go names, defaults and help texts)
   'context-lines': { type: 'number', alias: 'c', describe: 'How many lines of context in the diff', defaultDescription: '3' },
   'api-server-manifest': { type: 'string', describe: 'path to API server manifest', defaultDescription: '/etc/kubernetes/manifests/kube-apiserver.yaml' },
   'controller-manager-manifest': { type: 'string', describe: 'path to controller manifest', defaultDescription: '/etc/kubernetes/manifests/kube-controller-manager.yaml' },

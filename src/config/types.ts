@@ -143,7 +143,7 @@ export interface Timeouts {
   readonly discoveryMs: number;
 }
 
-export interface Patches {
+interface Patches {
   readonly directory: string;
 }
 
@@ -242,47 +242,49 @@ export interface ResolvedResetConfig {
   readonly warnings: readonly string[];
 }
 
-/** The `tsadm upgrade` subcommands; each reads its own section of an UpgradeConfiguration. */
+/** Which `upgrade` subcommand a configuration is resolved for (UpgradeConfiguration has one section each). */
 export type UpgradeCommand = 'apply' | 'node' | 'plan' | 'diff';
 
 /**
- * Everything `tsadm upgrade apply|node|plan|diff` read from --config (a v1beta4
- * UpgradeConfiguration, or kubeadm ≤1.30's v1beta2/v1beta3 ClusterConfiguration) and the flags,
- * after kubeadm's defaults (SetDefaults_UpgradeConfiguration). One flat shape for the four
- * commands: a field the command's section does not have holds kubeadm's default, so callers
- * never branch on the command to read it.
+ * The settings of one `tsadm upgrade …` run: v1beta4 UpgradeConfiguration's section of the command,
+ * with the flags overlaid (flags win), or the flags alone.
  */
+export interface UpgradeSettings {
+  /** The target (apply, plan, diff); undefined for node (the cluster's stored version is the target) or when not given. */
+  readonly kubernetesVersion: string | undefined;
+  readonly allowExperimentalUpgrades: boolean;
+  readonly allowRCUpgrades: boolean;
+  /** Renew the certificates of each upgraded component (default true). */
+  readonly certificateRenewal: boolean;
+  /** Upgrade etcd when its version changes (default true). */
+  readonly etcdUpgrade: boolean;
+  /** --force / forceUpgrade: skippable version-policy errors become warnings; implies --yes. */
+  readonly force: boolean;
+  /** --yes: no confirmation prompt. */
+  readonly yes: boolean;
+  readonly dryRun: boolean;
+  readonly ignorePreflightErrors: readonly string[];
+  readonly skipPhases: readonly string[];
+  readonly patches?: { readonly directory: string };
+  /** timeouts.upgradeManifests: how long one static Pod may take to come back after its manifest changed (default 5 min). */
+  readonly upgradeManifestsTimeoutMs: number;
+  /** timeouts.kubernetesAPICall (default 1 min). */
+  readonly kubernetesAPICallMs: number;
+  /** plan/apply --print-config. */
+  readonly printConfig: boolean;
+  /** diff: lines of context around each change (--context-lines / diff.contextLines, default 3). */
+  readonly diffContextLines: number;
+}
+
 export interface ResolvedUpgradeConfig {
   readonly kind: 'upgrade';
   readonly command: UpgradeCommand;
+  readonly upgrade: UpgradeSettings;
   /**
-   * The version asked for, normalised ("v1.20.3"): the positional [version] wins over the file's
-   * `<command>.kubernetesVersion` (or an old ClusterConfiguration's kubernetesVersion); undefined
-   * when neither gives one (plan then offers versions, diff takes the cluster's).
+   * kubeadm 1.20's flow for v1beta2/v1beta3 files: `--config` holds a ClusterConfiguration that
+   * replaces the one stored in the cluster (its kubernetesVersion is the target unless a version
+   * argument is given).
    */
-  readonly kubernetesVersion?: string;
-  readonly allowExperimentalUpgrades: boolean;
-  readonly allowRCUpgrades: boolean;
-  /** apply, node: renew the certificates of the upgraded components (default true). */
-  readonly certificateRenewal: boolean;
-  /** apply, node: upgrade the local etcd too (default true). */
-  readonly etcdUpgrade: boolean;
-  readonly dryRun: boolean;
-  /** apply: `forceUpgrade` / --force, upgrade despite skippable version-policy violations. */
-  readonly forceUpgrade: boolean;
-  /** The union of the file's and --ignore-preflight-errors, lowercased and sorted (kubeadm's ValidateIgnorePreflightErrors). */
-  readonly ignorePreflightErrors: readonly string[];
-  readonly patches?: Patches;
-  readonly printConfig: boolean;
-  readonly skipPhases: readonly string[];
-  /** diff: lines of context around each change (--context-lines, default 3). */
-  readonly diffContextLines: number;
-  /** `timeouts.upgradeManifests` (default 5m): the wait for each upgraded static pod. */
-  readonly upgradeManifestsTimeoutMs: number;
-  /**
-   * kubeadm ≤1.30's `--config` with a v1beta2/v1beta3 ClusterConfiguration: it replaces the
-   * cluster's stored one (its kubernetesVersion is the target unless [version] is given).
-   */
-  readonly clusterOverride?: ClusterConfiguration;
+  readonly clusterOverride?: { readonly text: string; readonly source: string };
   readonly warnings: readonly string[];
 }

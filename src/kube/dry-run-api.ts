@@ -1,3 +1,4 @@
+import { TsadmError } from '../errors.js';
 import { toKubeYaml } from '../yaml/write.js';
 import type { ApiJournal } from '../plan/journal.js';
 import { emitObject, type ApiLog } from './api-log.js';
@@ -119,6 +120,16 @@ export class DryRunKubeApi implements KubeApi {
   healthz(): Promise<boolean> {
     // kubeadm's dry-run waiter never waits: the control plane is assumed healthy.
     return Promise.resolve(true);
+  }
+
+  /** A dry run reads the version of the cluster it plans against; without one there is no version to read. */
+  serverVersion(): Promise<string> {
+    if (!this.inner) {
+      return Promise.reject(new TsadmError('E_PRECONDITION', `the API server version is not known: the dry run has no cluster to ask (${this.server})`, {
+        hint: 'run the dry run where the cluster answers (upgrade reads the cluster\'s version)',
+      }));
+    }
+    return this.inner.serverVersion();
   }
 
   close(): void {

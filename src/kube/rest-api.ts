@@ -151,6 +151,15 @@ export class RestKubeApi implements KubeApi {
     }
   }
 
+  async serverVersion(): Promise<string> {
+    const body = await this.call('get the API server version', { method: 'GET', path: '/version' });
+    const gitVersion = (body as { gitVersion?: unknown } | undefined)?.gitVersion;
+    if (typeof gitVersion !== 'string' || gitVersion === '') {
+      throw new TsadmError('E_API', `the API server at ${this.server} answered /version without a gitVersion`, { hint: 'is this a Kubernetes API server?' });
+    }
+    return gitVersion;
+  }
+
   close(): void {
     this.transport.close();
   }

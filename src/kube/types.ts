@@ -157,6 +157,8 @@ export interface KubeApi {
   patchNode(name: string, mutate: NodeMutation, options: PatchNodeOptions): Promise<'patched' | 'unchanged'>;
   /** GET /healthz answered "ok". Never throws. */
   healthz(): Promise<boolean>;
+  /** The API server's gitVersion from GET /version (e.g. "v1.20.2"): what kubeadm calls the cluster version. */
+  serverVersion(): Promise<string>;
   /** Releases connections (idle sockets never keep the process alive anyway). */
   close(): void;
 }

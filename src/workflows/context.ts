@@ -1,5 +1,5 @@
 import type { FlagValues } from '../cli/flags.js';
-import type { ResolvedInitConfig, ResolvedJoinConfig, ResolvedResetConfig } from '../config/types.js';
+import type { ResolvedInitConfig, ResolvedJoinConfig, ResolvedResetConfig, ResolvedUpgradeConfig } from '../config/types.js';
 import type { Host } from '../host/host.js';
 import type { JoinDiscovery } from '../join/discover.js';
 import type { ApiSeam } from '../kube/seam.js';
@@ -12,6 +12,8 @@ import type { JoinClusterConfig } from '../phases/join/cluster-config.js';
 import type { JoinDeps } from '../phases/join/deps.js';
 import type { LocalEtcdMember } from '../phases/reset/etcd-manifest.js';
 import type { ResetDeps } from '../phases/reset/deps.js';
+import type { UpgradeDeps } from '../phases/upgrade/deps.js';
+import type { UpgradeClusterView } from '../upgrade/cluster-view.js';
 
 /**
  * What every phase gets: the seams, never raw flags. Per-run state lives on the context (its
@@ -111,4 +113,32 @@ export interface ResetCtx extends BaseCtx {
   /** The confirmation prompt, API/etcd/CRI clients, machine facts (real, or test doubles). */
   readonly deps: ResetDeps;
   readonly state: ResetRunState;
+}
+
+/** What the phases of one `upgrade apply` or `upgrade node` run share, read once (src/phases/upgrade/state.ts). */
+export interface UpgradeRunState {
+  adminApi?: Promise<KubeApi>;
+  cluster?: Promise<UpgradeClusterView>;
+  /** This node at the target version, seen as an init of its own, one per log prefix. */
+  readonly views: Map<string, InitCtx>;
+  /** --patches directories read so far, shared by the views. */
+  readonly patches: PatchCache;
+  /** Where this run backed up the manifests and etcd's data (named in errors and the result). */
+  backups?: { manifestsDir?: string; etcdDataDir?: string };
+  /** Components whose manifest this run changed, in order. */
+  readonly upgraded: string[];
+}
+
+export interface UpgradeCtx extends BaseCtx {
+  /** `upgrade apply` (target from the argument or the configuration) or `upgrade node` (target: the cluster's stored version). */
+  readonly command: 'apply' | 'node';
+  readonly cfg: ResolvedUpgradeConfig;
+  readonly flags: FlagValues;
+  readonly options: {
+    /** The admin kubeconfig (--kubeconfig, default /etc/kubernetes/admin.conf). */
+    readonly kubeconfigPath: string;
+  };
+  /** The confirmation prompt and machine facts (real, or test doubles). */
+  readonly deps: UpgradeDeps;
+  readonly state: UpgradeRunState;
 }

@@ -4,7 +4,7 @@ import { detectCriSocket } from '../../host/cri.js';
 import { bootstrapKubeconfig, type JoinDiscovery } from '../../join/discover.js';
 import type { ApiOpenOptions } from '../../kube/seam.js';
 import type { KubeApi } from '../../kube/types.js';
-import type { PhaseLogger } from '../../log/logger.js';
+import { prefixedLogger } from '../../log/prefixed-logger.js';
 import type { InitCtx, JoinCtx, JoinRunState } from '../../workflows/context.js';
 import { profileFor } from '../../versions/resolve.js';
 import { newPatchCache } from '../../patches/run.js';
@@ -113,14 +113,6 @@ export async function initView(ctx: JoinCtx, prefix: string): Promise<InitCtx> {
   return view;
 }
 
-/** A logger whose lines default to a prefix (kubeadm's "[certs] …" inside a join phase). */
-function prefixedLogger(log: PhaseLogger, prefix: string): PhaseLogger {
-  const view = Object.create(log) as PhaseLogger;
-  view.info = (message, opts = {}) => log.info(message, { ...opts, prefix: opts.prefix ?? prefix });
-  view.warn = (message, opts = {}) => log.warn(message, { ...opts, prefix: opts.prefix ?? prefix });
-  view.debug = (message, opts = {}) => log.debug(message, { ...opts, prefix: opts.prefix ?? prefix });
-  return view;
-}
 
 function isLoopback(address: string): boolean {
   return address.startsWith('127.') || address === '::1' || address.startsWith('::ffff:127.');

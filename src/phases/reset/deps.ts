@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { hostname as osHostname } from 'node:os';
-import readline from 'node:readline';
+import { readAnswer } from '../../cli/confirm.js';
 import { connectCri, type CriClient } from '../../host/cri-client.js';
 import { EtcdClient } from '../../etcd-client/client.js';
 import type { EtcdTls } from '../../etcd-client/transport.js';
@@ -18,22 +18,6 @@ export interface ResetDeps {
   readMounts(): Promise<string>;
   readonly system: SystemProbe;
   hostname(): string;
-}
-
-/** Reads one line from stdin; resolves undefined at end of input (e.g. stdin is /dev/null). */
-function readAnswer(stdin: NodeJS.ReadableStream): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const rl = readline.createInterface({ input: stdin, terminal: false });
-    let answered = false;
-    rl.once('line', (line) => {
-      answered = true;
-      rl.close();
-      resolve(line);
-    });
-    rl.once('close', () => {
-      if (!answered) resolve(undefined);
-    });
-  });
 }
 
 // A reset that cannot reach the API server must not hang on it: short, bounded retries.

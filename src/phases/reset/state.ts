@@ -1,7 +1,6 @@
 import path from 'node:path';
-import * as yaml from 'js-yaml';
-import { KUBECONFIG_FILES, KUBERNETES_DIR, MANIFESTS_DIR } from '../../constants.js';
-import { parseCertificatePem } from '../../pki/certificate.js';
+import { MANIFESTS_DIR } from '../../constants.js';
+import { nodeNameFromKubeletConf } from '../kubelet/node-name.js';
 import type { KubeApi } from '../../kube/types.js';
 import type { ResetCtx, ResetRunState } from '../../workflows/context.js';
 import { RESET_RETRY } from './deps.js';
@@ -49,32 +48,7 @@ export function adminApi(ctx: ResetCtx): Promise<KubeApi | undefined> {
   return ctx.state.adminApi;
 }
 
-/**
- * This node's name as the cluster knows it: the CN "system:node:<name>" of kubelet.conf's client
- * certificate (kubeadm's getNodeNameFromKubeletConfig), else the hostname.
- */
+/** This node's name as the cluster knows it (kubelet.conf's client certificate), else the hostname. */
 export async function nodeName(ctx: ResetCtx): Promise<string> {
-  const file = path.posix.join(KUBERNETES_DIR, KUBECONFIG_FILES.kubelet);
-  const text = (await ctx.host.readFile(file))?.toString('utf8');
-  const fromCert = text === undefined ? undefined : await nodeNameFromKubeletConf(ctx, text);
-  return fromCert ?? ctx.deps.hostname();
-}
-
-async function nodeNameFromKubeletConf(ctx: ResetCtx, text: string): Promise<string | undefined> {
-  try {
-    const doc = (yaml.load(text) ?? {}) as {
-      'current-context'?: string;
-      contexts?: Array<{ name?: string; context?: { user?: string } }>;
-      users?: Array<{ name?: string; user?: Record<string, string> }>;
-    };
-    const userName = doc.contexts?.find((c) => c.name === doc['current-context'])?.context?.user;
-    const user = doc.users?.find((u) => u.name === userName)?.user ?? {};
-    const pem = user['client-certificate-data'] ? Buffer.from(user['client-certificate-data'], 'base64')
-      : user['client-certificate'] ? await ctx.host.readFile(user['client-certificate']) : undefined;
-    if (!pem) return undefined;
-    const cn = parseCertificatePem(pem, 'kubelet client certificate').subject.commonName;
-    return cn?.startsWith('system:node:') ? cn.slice('system:node:'.length) : undefined;
-  } catch {
-    return undefined;
-  }
+  return (await nodeNameFromKubeletConf(ctx.host)) ?? ctx.deps.hostname();
 }

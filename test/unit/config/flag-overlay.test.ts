@@ -97,7 +97,7 @@ describe("kubeadm's rule on mixing --config with flags", () => {
     const allowed = (Object.keys(FLAGS) as FlagName[]).filter(isAllowedWithConfig).sort();
     expect(allowed).toEqual([
       'config', 'dry-run', 'ignore-preflight-errors', 'kubeconfig', 'kubeconfig-dir', 'node-name', 'output', 'patches', 'plan', 'plan-without-keys', 'print-join-command', 'resume',
-      'rootfs', 'skip-certificate-key-print', 'skip-phases', 'skip-token-print', 'upload-certs', 'upload-config-kubeconfig', 'v',
+      'rootfs', 'skip-certificate-key-print', 'skip-phases', 'skip-token-print', 'upload-certs', 'upload-config-kubeconfig', 'v', 'yes',
     ]);
     // kubeadm 1.22+ refuses --cri-socket with --config (1.20 accepted and ignored it); --certificate-key is a config field.
     expect(ALLOWED_WITH_CONFIG.has('cri-socket')).toBe(false);

@@ -3,43 +3,45 @@
  * types.go and defaults.go SetDefaults_UpgradeConfiguration, cmd/upgrade ValueFromFlagsOrConfig)
  * and kubeadm 1.20's --config with a ClusterConfiguration (cmd/upgrade/common.go loadConfig).
  */
-import { resolveUpgradeConfig } from '../../../src/config/upgrade.js';
+import { resolveUpgradeConfig } from '../../../src/config/load-upgrade.js';
 import type { ResolvedUpgradeConfig } from '../../../src/config/types.js';
-import { ENV, configError, errorLines, withConfig } from './support.js';
+import { configError, errorLines, withConfig } from './support.js';
 
 const V4 = 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: UpgradeConfiguration\n';
 
 describe('defaults without --config (SetDefaults_UpgradeConfiguration, flag defaults)', () => {
   test('apply: certificateRenewal and etcdUpgrade default to true, upgradeManifests to 5m', () => {
-    expect(resolveUpgradeConfig({ flags: {}, env: ENV, version: 'v1.20.3' }, 'apply')).toEqual<ResolvedUpgradeConfig>({
+    expect(resolveUpgradeConfig({ flags: {}, version: 'v1.20.3' }, 'apply')).toEqual<ResolvedUpgradeConfig>({
       kind: 'upgrade',
       command: 'apply',
-      kubernetesVersion: 'v1.20.3',
-      allowExperimentalUpgrades: false,
-      allowRCUpgrades: false,
-      certificateRenewal: true,
-      etcdUpgrade: true,
-      dryRun: false,
-      forceUpgrade: false,
-      ignorePreflightErrors: [],
-      patches: undefined,
-      printConfig: false,
-      skipPhases: [],
-      diffContextLines: 3,
-      upgradeManifestsTimeoutMs: 300_000,
-      clusterOverride: undefined,
+      upgrade: {
+        kubernetesVersion: 'v1.20.3',
+        allowExperimentalUpgrades: false,
+        allowRCUpgrades: false,
+        certificateRenewal: true,
+        etcdUpgrade: true,
+        force: false,
+        yes: false,
+        dryRun: false,
+        ignorePreflightErrors: [],
+        skipPhases: [],
+        upgradeManifestsTimeoutMs: 300_000,
+        kubernetesAPICallMs: 60_000,
+        printConfig: false,
+        diffContextLines: 3,
+      },
       warnings: [],
     });
   });
 
   test('plan without a version asks for none; a bare minor or "1.20.3" is normalised like kubeadm', () => {
-    expect(resolveUpgradeConfig({ flags: {}, env: ENV }, 'plan').kubernetesVersion).toBeUndefined();
-    expect(resolveUpgradeConfig({ flags: {}, env: ENV, version: '1.20.3' }, 'plan').kubernetesVersion).toBe('v1.20.3');
+    expect(resolveUpgradeConfig({ flags: {} }, 'plan').upgrade.kubernetesVersion).toBeUndefined();
+    expect(resolveUpgradeConfig({ flags: {}, version: '1.20.3' }, 'plan').upgrade.kubernetesVersion).toBe('v1.20.3');
   });
 
   test('diff: --context-lines defaults to 3 (kubeadm\'s flag default)', () => {
-    expect(resolveUpgradeConfig({ flags: {}, env: ENV }, 'diff').diffContextLines).toBe(3);
-    expect(resolveUpgradeConfig({ flags: { 'context-lines': 7 }, env: ENV }, 'diff').diffContextLines).toBe(7);
+    expect(resolveUpgradeConfig({ flags: {} }, 'diff').upgrade.diffContextLines).toBe(3);
+    expect(resolveUpgradeConfig({ flags: { 'context-lines': 7 } }, 'diff').upgrade.diffContextLines).toBe(7);
   });
 });
 
@@ -68,8 +70,8 @@ timeouts:
 
   test('apply reads its own section and the timeouts', () => {
     const cfg = resolveUpgradeConfig(withConfig(file), 'apply');
-    expect(cfg).toMatchObject({
-      kubernetesVersion: 'v1.31.2', certificateRenewal: false, etcdUpgrade: false, forceUpgrade: true,
+    expect(cfg.upgrade).toMatchObject({
+      kubernetesVersion: 'v1.31.2', certificateRenewal: false, etcdUpgrade: false, force: true,
       ignorePreflightErrors: ['corednsmigration'], patches: { directory: '/etc/kubernetes/patches' },
       skipPhases: ['addon/kube-proxy'], printConfig: true, allowRCUpgrades: false, upgradeManifestsTimeoutMs: 150_000,
     });
@@ -77,11 +79,11 @@ timeouts:
 
   test('each command reads only its section', () => {
     const node = resolveUpgradeConfig(withConfig(file), 'node');
-    expect(node).toMatchObject({ etcdUpgrade: false, certificateRenewal: true, forceUpgrade: false, skipPhases: [], kubernetesVersion: undefined });
+    expect(node.upgrade).toMatchObject({ etcdUpgrade: false, certificateRenewal: true, force: false, skipPhases: [], kubernetesVersion: undefined });
     const plan = resolveUpgradeConfig(withConfig(file), 'plan');
-    expect(plan).toMatchObject({ kubernetesVersion: 'v1.31.1', allowRCUpgrades: true, printConfig: false });
+    expect(plan.upgrade).toMatchObject({ kubernetesVersion: 'v1.31.1', allowRCUpgrades: true, printConfig: false });
     const diff = resolveUpgradeConfig(withConfig(file), 'diff');
-    expect(diff).toMatchObject({ kubernetesVersion: 'v1.31.0', diffContextLines: 10 });
+    expect(diff.upgrade).toMatchObject({ kubernetesVersion: 'v1.31.0', diffContextLines: 10 });
   });
 
   test('flags may be mixed with --config for apply/node/plan, and win over the file', () => {
@@ -89,14 +91,14 @@ timeouts:
       'etcd-upgrade': true, 'certificate-renewal': true, force: false, 'skip-phases': ['preflight'],
       'ignore-preflight-errors': ['Swap'], patches: '/tmp/p', 'print-config': false,
     }), 'apply');
-    expect(cfg).toMatchObject({
-      etcdUpgrade: true, certificateRenewal: true, forceUpgrade: false, skipPhases: ['preflight'],
+    expect(cfg.upgrade).toMatchObject({
+      etcdUpgrade: true, certificateRenewal: true, force: false, skipPhases: ['preflight'],
       ignorePreflightErrors: ['corednsmigration', 'swap'], patches: { directory: '/tmp/p' }, printConfig: false,
     });
   });
 
   test('the positional version wins over the file\'s kubernetesVersion', () => {
-    expect(resolveUpgradeConfig({ ...withConfig(file), version: 'v1.31.5' }, 'apply').kubernetesVersion).toBe('v1.31.5');
+    expect(resolveUpgradeConfig({ ...withConfig(file), version: 'v1.31.5' }, 'apply').upgrade.kubernetesVersion).toBe('v1.31.5');
   });
 
   test('diff keeps kubeadm\'s ValidateMixedArguments: config-bound flags next to --config are refused', () => {
@@ -149,23 +151,20 @@ apiServer:
     audit-log-maxage: "30"
 `;
 
-  test('v1beta2: the file replaces the cluster configuration, its version is the target', () => {
+  test('v1beta2: the file is handed on to replace the cluster configuration, its version is the target', () => {
     const cfg = resolveUpgradeConfig(withConfig(v1beta2), 'apply');
-    expect(cfg.kubernetesVersion).toBe('v1.20.3');
-    expect(cfg.clusterOverride).toMatchObject({
-      kubernetesVersion: 'v1.20.3',
-      networking: { podSubnet: '10.244.0.0/16', serviceSubnet: '10.96.0.0/12', dnsDomain: 'cluster.local' },
-      apiServer: { extraArgs: [{ name: 'audit-log-maxage', value: '30' }] },
-      // kubeadm's default image repository of v1.20 (k8s.gcr.io).
-      imageRepository: 'k8s.gcr.io',
-    });
+    expect(cfg.upgrade.kubernetesVersion).toBe('v1.20.3');
+    expect(cfg.clusterOverride).toEqual({ text: v1beta2, source: 'kubeadm.yaml' });
     expect(cfg.warnings.join('\n')).toContain('reconfigures the cluster');
   });
 
   test('the positional version wins over the file\'s kubernetesVersion', () => {
     const cfg = resolveUpgradeConfig({ ...withConfig(v1beta2), version: 'v1.20.4' }, 'plan');
-    expect(cfg.kubernetesVersion).toBe('v1.20.4');
-    expect(cfg.clusterOverride?.kubernetesVersion).toBe('v1.20.4');
+    expect(cfg.upgrade.kubernetesVersion).toBe('v1.20.4');
+  });
+
+  test('it is schema-checked like any v1beta2 ClusterConfiguration', () => {
+    expect(errorLines(() => resolveUpgradeConfig(withConfig(`${v1beta2}imageRepo: x\n`), 'apply')).join('\n')).toContain('imageRepo: unknown field');
   });
 
   test('upgrade node never took one', () => {

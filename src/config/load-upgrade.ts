@@ -24,13 +24,11 @@
 import type { FlagName, FlagValues } from '../cli/flags.js';
 import { errorMessage } from '../errors.js';
 import { normalizeKubernetesVersion } from '../versions/resolve.js';
-import { defaultCluster } from './defaults-cluster.js';
 import { readConfigDocuments, type ConfigDocuments } from './documents.js';
 import { parseDuration } from './duration.js';
-import type { ConfigEnv } from './env.js';
 import { flagList, validateMixedArguments } from './flag-overlay.js';
 import { isObj, type Obj } from './schema.js';
-import type { ClusterConfiguration, ResolvedUpgradeConfig, UpgradeCommand } from './types.js';
+import type { ResolvedUpgradeConfig, UpgradeCommand } from './types.js';
 import type { Findings } from './upconvert.js';
 import { configInvalid } from './validate.js';
 
@@ -41,15 +39,15 @@ export interface UpgradeConfigInput {
   readonly configPath?: string;
   /** Only the flags the user set. */
   readonly flags: FlagValues;
-  readonly env: ConfigEnv;
-  /** The positional [version] argument. */
+  /** The positional [version] argument of apply, plan and diff. */
   readonly version?: string;
 }
 
 /** kubeadm's `--context-lines` default (cmd/upgrade/diff.go). */
 const DEFAULT_CONTEXT_LINES = 3;
-/** kubeadm's constants.UpgradeManifestsTimeout, the v1beta4 `timeouts.upgradeManifests` default. */
+/** kubeadm's constants.UpgradeManifestsTimeout and KubernetesAPICallTimeout, the v1beta4 `timeouts` defaults. */
 const DEFAULT_UPGRADE_MANIFESTS_MS = 5 * 60_000;
+const DEFAULT_API_CALL_MS = 60_000;
 
 type BoolField = 'allowExperimentalUpgrades' | 'allowRCUpgrades' | 'certificateRenewal' | 'dryRun' | 'etcdUpgrade' | 'forceUpgrade' | 'printConfig';
 
@@ -106,7 +104,7 @@ export function resolveUpgradeConfig(input: UpgradeConfigInput, command: Upgrade
     docs = read.docs;
   }
 
-  const clusterOverride = oldStyleCluster(docs, command, input, f);
+  const clusterOverride = oldStyleCluster(docs, command, input, source, f);
   if (hasConfig && !docs.upgrade && !clusterOverride && docs.cluster === undefined && f.errors.length === 0) {
     f.errors.push('config: no UpgradeConfiguration (kubeadm.k8s.io/v1beta4) was found in the supplied config');
   }
@@ -123,7 +121,7 @@ export function resolveUpgradeConfig(input: UpgradeConfigInput, command: Upgrade
   refuseUnimplemented(section, command, f);
 
   const fileVersion = HAS_VERSION.includes(command) && typeof section.kubernetesVersion === 'string' && section.kubernetesVersion !== '' ? section.kubernetesVersion : undefined;
-  const rawVersion = input.version ?? fileVersion ?? clusterOverride?.kubernetesVersion;
+  const rawVersion = input.version ?? fileVersion ?? (clusterOverride ? docs.cluster?.kubernetesVersion : undefined);
   const kubernetesVersion = rawVersion === undefined ? undefined : normalizeVersion(rawVersion, input.version !== undefined ? 'the [version] argument' : `${command}.kubernetesVersion`, f);
 
   const patchesFlag = typeof flags.patches === 'string' ? flags.patches : undefined;
@@ -145,17 +143,30 @@ export function resolveUpgradeConfig(input: UpgradeConfigInput, command: Upgrade
   const upgradeManifestsTimeoutMs = manifestsTimeout ?? DEFAULT_UPGRADE_MANIFESTS_MS;
   if (upgradeManifestsTimeoutMs <= 0) f.errors.push('timeouts.upgradeManifests: must be greater than 0');
 
+  const apiCallTimeout = typeof timeouts.kubernetesAPICall === 'string' ? parseDuration(timeouts.kubernetesAPICall) : undefined;
+
   const resolved: ResolvedUpgradeConfig = {
     kind: 'upgrade',
     command,
-    kubernetesVersion,
-    ...bools,
-    ignorePreflightErrors: mergeIgnorePreflightErrors(stringList(section.ignorePreflightErrors), flags),
-    patches: patchesDir === undefined ? undefined : { directory: patchesDir },
-    skipPhases: skipFlag !== undefined && skipFlag.length > 0 ? skipFlag : skipFile,
-    diffContextLines,
-    upgradeManifestsTimeoutMs,
-    clusterOverride,
+    upgrade: {
+      kubernetesVersion,
+      allowExperimentalUpgrades: bools.allowExperimentalUpgrades,
+      allowRCUpgrades: bools.allowRCUpgrades,
+      certificateRenewal: bools.certificateRenewal,
+      etcdUpgrade: bools.etcdUpgrade,
+      force: bools.forceUpgrade,
+      // --yes has no config field; --force implies it (kubeadm's sessionIsInteractive).
+      yes: flagBool(flags, 'yes') ?? false,
+      dryRun: bools.dryRun,
+      ignorePreflightErrors: mergeIgnorePreflightErrors(stringList(section.ignorePreflightErrors), flags),
+      skipPhases: skipFlag !== undefined && skipFlag.length > 0 ? skipFlag : skipFile,
+      ...(patchesDir !== undefined ? { patches: { directory: patchesDir } } : {}),
+      upgradeManifestsTimeoutMs,
+      kubernetesAPICallMs: apiCallTimeout ?? DEFAULT_API_CALL_MS,
+      printConfig: bools.printConfig,
+      diffContextLines,
+    },
+    ...(clusterOverride ? { clusterOverride } : {}),
     warnings: f.warnings,
   };
   if (f.errors.length > 0) throw configInvalid(f.errors, hasConfig ? source : undefined);
@@ -169,10 +180,11 @@ function sectionOf(upgrade: Obj | undefined, command: UpgradeCommand): Obj {
 }
 
 /**
- * A v1beta2/v1beta3 ClusterConfiguration given with --config (kubeadm ≤1.30's reconfiguration),
- * defaulted as init defaults it; a v1beta4 one is ignored with kubeadm 1.31's warning.
+ * A v1beta2/v1beta3 ClusterConfiguration given with --config (kubeadm ≤1.30's reconfiguration):
+ * the file's text, schema-checked here, for the cluster view to use in place of the stored one;
+ * a v1beta4 one is ignored with kubeadm 1.31's warning.
  */
-function oldStyleCluster(docs: ConfigDocuments, command: UpgradeCommand, input: UpgradeConfigInput, f: Findings): ClusterConfiguration | undefined {
+function oldStyleCluster(docs: ConfigDocuments, command: UpgradeCommand, input: UpgradeConfigInput, source: string, f: Findings): { text: string; source: string } | undefined {
   if (docs.cluster === undefined) return undefined;
   if (docs.clusterVersion === 'v1beta4') {
     f.warnings.push('ClusterConfiguration kubeadm.k8s.io/v1beta4 is ignored for upgrade: the cluster keeps its stored configuration; use an UpgradeConfiguration for upgrade options');
@@ -187,8 +199,7 @@ function oldStyleCluster(docs: ConfigDocuments, command: UpgradeCommand, input: 
     return undefined;
   }
   f.warnings.push('--config with a ClusterConfiguration reconfigures the cluster during the upgrade (kubeadm ≤1.30 behaviour, "not recommended" by kubeadm): it replaces the stored ClusterConfiguration');
-  const n = input.version === undefined ? docs.cluster : { ...docs.cluster, kubernetesVersion: input.version };
-  return defaultCluster(n, { env: input.env, f }).cluster;
+  return { text: input.configText ?? '', source };
 }
 
 /** Fields of UpgradeConfiguration that tsadm parses but cannot honour: refused by name. */

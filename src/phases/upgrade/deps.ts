@@ -1,0 +1,21 @@
+import { hostname as osHostname } from 'node:os';
+import { readAnswer } from '../../cli/confirm.js';
+import type { SystemProbe } from '../preflight/check.js';
+import { realSystem } from '../preflight/system.js';
+
+/** The seams of an upgrade run beyond the host and the API (ctx.api); the defaults are the real machine. */
+export interface UpgradeDeps {
+  /** One line of the user's answer; undefined when there is no input to read (closed stdin). */
+  confirm(): Promise<string | undefined>;
+  readonly system: SystemProbe;
+  hostname(): string;
+}
+
+export function realUpgradeDeps(stdin: NodeJS.ReadableStream, overrides: Partial<UpgradeDeps> = {}): UpgradeDeps {
+  return {
+    confirm: () => readAnswer(stdin),
+    system: realSystem,
+    hostname: () => osHostname().trim().toLowerCase(),
+    ...overrides,
+  };
+}

@@ -1,0 +1,174 @@
+/**
+ * What `tsadm upgrade` knows about the cluster before it changes anything, read once per run
+ * (kubeadm's enforceRequirements + FetchInitConfigurationFromCluster): the configuration stored in
+ * kubeadm-config and the kubelet ConfigMap, the API server's version, every kubelet's version,
+ * this node's name, registration and, on a control-plane node, its API endpoint.
+ *
+ * `targetInitConfig` (pure) turns that into the init configuration of this node at the target
+ * version, so the init renderers (static Pods, kubelet config, cluster objects, addons) produce
+ * exactly what `tsadm init` of the target version would have produced for this cluster.
+ */
+import path from 'node:path';
+import * as yaml from 'js-yaml';
+import { resolveInitConfig } from '../config/load.js';
+import type { ResolvedInitConfig, Taint } from '../config/types.js';
+import { MANIFESTS_DIR } from '../constants.js';
+import { TsadmError, errorMessage, isTsadmError } from '../errors.js';
+import type { Host } from '../host/host.js';
+import type { KubeApi, NodeObject } from '../kube/types.js';
+import { splitHostPort } from '../net/host-port.js';
+import { fetchClusterConfigTexts, storedKubernetesVersion, type ClusterConfigTexts } from '../phases/join/cluster-config.js';
+import { CRI_SOCKET_ANNOTATION } from '../phases/cluster/upload-config-render.js';
+import { nodeNameFromKubeletConf } from '../phases/kubelet/node-name.js';
+import { profileFor } from '../versions/resolve.js';
+import type { VersionProfile } from '../versions/table.js';
+
+/** The annotation kubeadm puts on the kube-apiserver static Pod: this member's advertise address and port. */
+const ADVERTISE_ENDPOINT_ANNOTATION = 'kubeadm.kubernetes.io/kube-apiserver.advertise-address.endpoint';
+export const APISERVER_MANIFEST = path.posix.join(MANIFESTS_DIR, 'kube-apiserver.yaml');
+
+export interface UpgradeClusterView {
+  readonly texts: ClusterConfigTexts;
+  /** kubernetesVersion of the stored ClusterConfiguration. */
+  readonly storedVersion: string;
+  /** The API server's gitVersion (kubeadm's "cluster version"). */
+  readonly serverVersion: string;
+  /** kubeletVersion of every Node; undefined when the Nodes could not be listed. */
+  readonly kubeletVersions: readonly string[] | undefined;
+  readonly nodes: readonly NodeObject[];
+  /** This node's name (kubelet.conf's client certificate, else the hostname). */
+  readonly nodeName: string;
+  /** This node's Node object, when it is registered. */
+  readonly node: NodeObject | undefined;
+  /** This machine runs a control-plane member: its kube-apiserver manifest exists. */
+  readonly controlPlane: boolean;
+  /** The local API server's advertise address and port (control-plane nodes). */
+  readonly localAPIEndpoint: { readonly advertiseAddress: string; readonly bindPort: number } | undefined;
+}
+
+/** Reads the cluster through `api` and this machine through `host`. Changes nothing. */
+export async function readUpgradeCluster(api: KubeApi, host: Pick<Host, 'readFile'>, hostname: string): Promise<UpgradeClusterView> {
+  const texts = await fetchClusterConfigTexts(api);
+  const storedVersion = storedKubernetesVersion(texts.clusterConfigurationYaml);
+  const serverVersion = await api.serverVersion();
+  let nodes: NodeObject[] = [];
+  let kubeletVersions: string[] | undefined;
+  try {
+    nodes = await api.list<NodeObject>('Node', undefined);
+    kubeletVersions = nodes.map(kubeletVersionOf).filter((v): v is string => v !== undefined);
+    if (kubeletVersions.length !== nodes.length) kubeletVersions = undefined;
+  } catch {
+    // kubeadm goes on without them; the version policy reports it (skippable).
+    kubeletVersions = undefined;
+  }
+  const nodeName = (await nodeNameFromKubeletConf(host)) ?? hostname;
+  const manifest = (await host.readFile(APISERVER_MANIFEST))?.toString('utf8');
+  return {
+    texts,
+    storedVersion,
+    serverVersion,
+    kubeletVersions,
+    nodes,
+    nodeName,
+    node: nodes.find((n) => n.metadata.name === nodeName),
+    controlPlane: manifest !== undefined,
+    localAPIEndpoint: manifest === undefined ? undefined : advertisedEndpoint(manifest),
+  };
+}
+
+function kubeletVersionOf(node: NodeObject): string | undefined {
+  const v = (node.status as { nodeInfo?: { kubeletVersion?: unknown } } | undefined)?.nodeInfo?.kubeletVersion;
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** The endpoint kubeadm recorded in the kube-apiserver manifest's annotation, if it parses. */
+function advertisedEndpoint(manifestText: string): { advertiseAddress: string; bindPort: number } | undefined {
+  let doc: unknown;
+  try {
+    doc = yaml.load(manifestText);
+  } catch {
+    return undefined;
+  }
+  const value = (doc as { metadata?: { annotations?: Record<string, unknown> } } | undefined)?.metadata?.annotations?.[ADVERTISE_ENDPOINT_ANNOTATION];
+  if (typeof value !== 'string') return undefined;
+  const hp = splitHostPort(value);
+  if ('error' in hp) return undefined;
+  const port = Number(hp.port);
+  return Number.isInteger(port) && port > 0 ? { advertiseAddress: hp.host, bindPort: port } : undefined;
+}
+
+export interface TargetOptions {
+  /** The version to render for ("v1.20.3"). */
+  readonly version: string;
+  /** A ClusterConfiguration replacing the stored one (kubeadm 1.20's `upgrade apply --config`). */
+  readonly clusterOverride?: { readonly text: string; readonly source: string };
+  readonly patchesDir?: string;
+  readonly ignorePreflightErrors: readonly string[];
+  readonly now: Date;
+}
+
+export interface UpgradeTarget {
+  readonly cfg: ResolvedInitConfig;
+  readonly versions: VersionProfile;
+}
+
+/**
+ * Pure: this node's init configuration at the target version: the stored (or given)
+ * ClusterConfiguration with the new kubernetesVersion, the stored KubeletConfiguration, and this
+ * node's registration (name, CRI socket annotation, taints) and API endpoint.
+ */
+export function targetInitConfig(view: UpgradeClusterView, opts: TargetOptions): UpgradeTarget {
+  const versions = profileFor(opts.version);
+  const clusterText = opts.clusterOverride?.text ?? view.texts.clusterConfigurationYaml;
+  const clusterDoc = clusterConfigurationDocument(clusterText, opts.clusterOverride?.source ?? 'the kubeadm-config ConfigMap');
+  const withVersion = yaml.dump({ ...clusterDoc, kubernetesVersion: opts.version }, { lineWidth: -1, noRefs: true });
+  const endpoint = view.localAPIEndpoint ?? { advertiseAddress: '', bindPort: 6443 };
+  let resolved: ResolvedInitConfig;
+  try {
+    resolved = resolveInitConfig({
+      configText: `${withVersion.trimEnd()}\n---\n${view.texts.kubeletConfigurationYaml.trimEnd()}\n`,
+      configPath: opts.clusterOverride?.source ?? `ConfigMaps kube-system/kubeadm-config and kube-system/${profileFor(view.storedVersion).kubelet.configMapName}`,
+      flags: {},
+      env: { hostname: view.nodeName, ...(endpoint.advertiseAddress ? { defaultAdvertiseAddress: endpoint.advertiseAddress } : {}), now: opts.now },
+    });
+  } catch (err) {
+    throw new TsadmError('E_PRECONDITION', `the cluster's configuration could not be read for the upgrade to ${opts.version}: ${errorMessage(err)}`, {
+      cause: err,
+      ...(isTsadmError(err) && err.details.length > 0 ? { details: err.details } : {}),
+      hint: 'check the stored configuration with `kubectl -n kube-system get cm kubeadm-config -o yaml`',
+    });
+  }
+  const criSocket = view.node?.metadata.annotations?.[CRI_SOCKET_ANNOTATION] ?? '';
+  const taints = view.node?.spec?.taints?.map((t): Taint => ({ key: t.key, ...(t.value ? { value: t.value } : {}), effect: t.effect as Taint['effect'] }));
+  const cfg: ResolvedInitConfig = {
+    ...resolved,
+    init: {
+      ...resolved.init,
+      bootstrapTokens: [],
+      nodeRegistration: {
+        ...resolved.init.nodeRegistration,
+        name: view.nodeName,
+        criSocket,
+        taints: taints ?? resolved.init.nodeRegistration.taints,
+        ignorePreflightErrors: opts.ignorePreflightErrors,
+      },
+      localAPIEndpoint: endpoint,
+      ...(opts.patchesDir !== undefined ? { patches: { directory: opts.patchesDir } } : {}),
+    },
+  };
+  return { cfg, versions };
+}
+
+function clusterConfigurationDocument(text: string, source: string): Record<string, unknown> {
+  let docs: unknown[];
+  try {
+    docs = yaml.loadAll(text);
+  } catch (err) {
+    throw new TsadmError('E_CONFIG_INVALID', `${source}: the ClusterConfiguration is not valid YAML: ${errorMessage(err)}`, { hint: 'fix the YAML' });
+  }
+  const doc = docs.find((d): d is Record<string, unknown> => typeof d === 'object' && d !== null && (d as { kind?: unknown }).kind === 'ClusterConfiguration');
+  if (!doc) {
+    throw new TsadmError('E_CONFIG_INVALID', `${source}: no ClusterConfiguration document`, { hint: 'give a file with a ClusterConfiguration (kubeadm.k8s.io/v1beta2 or v1beta3)' });
+  }
+  return doc;
+}
