@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import { registerWorkflow } from '../cli/workflow-command.js';
 import { upgradeApplyWorkflow, upgradeNodeWorkflow } from '../workflows/upgrade.js';
+import { registerUpgradePlan } from './upgrade-plan.js';
 import type { CommandEnv } from '../workflows/runtime.js';
 
 /**
@@ -12,6 +13,7 @@ export function registerUpgradeCommand(y: Argv, env: CommandEnv): Argv {
   return y.command('upgrade', 'Upgrade your cluster smoothly to a newer version with this command', (u) => {
     registerWorkflow(u, upgradeApplyWorkflow(env), wrap);
     registerWorkflow(u, upgradeNodeWorkflow(env), wrap);
-    return u.demandCommand(1, 'specify an upgrade command: apply, node').strict();
+    registerUpgradePlan(u, env);
+    return u.demandCommand(1, 'specify an upgrade command: apply, diff, node, plan').strict();
   });
 }

@@ -1,0 +1,107 @@
+/**
+ * `tsadm upgrade plan [version]` and `tsadm upgrade diff [version]`: the two upgrade commands
+ * that only read (kubeadm's cmd/upgrade/plan.go and diff.go). This maps the command line; the
+ * logic is in src/upgrade (plan-run.ts, diff-run.ts).
+ */
+import { hostname as osHostname } from 'node:os';
+import type { Argv, ArgumentsCamelCase } from 'yargs';
+import type { FlagName } from '../cli/flags.js';
+import { addFlags, flagValuesFrom } from '../cli/workflow-command.js';
+import { resolveUpgradeConfig } from '../config/load-upgrade.js';
+import type { UpgradeCommand } from '../config/types.js';
+import { DEFAULT_UPGRADE_KUBECONFIG } from '../phases/upgrade/state.js';
+import { runUpgradeDiff } from '../upgrade/diff-run.js';
+import { runUpgradePlan } from '../upgrade/plan-run.js';
+import type { PlanFormat } from '../upgrade/plan-render.js';
+import { createRuntime, readConfigFile, type CommandEnv } from '../workflows/runtime.js';
+
+type Args = ArgumentsCamelCase<Record<string, unknown>>;
+
+const PLAN_FLAGS: readonly FlagName[] = ['config', 'kubeconfig', 'allow-experimental-upgrades', 'allow-release-candidate-upgrades', 'ignore-preflight-errors', 'print-config', 'rootfs', 'v'];
+const DIFF_FLAGS: readonly FlagName[] = ['config', 'kubeconfig', 'api-server-manifest', 'controller-manager-manifest', 'scheduler-manifest', 'context-lines', 'rootfs', 'v'];
+
+export function registerUpgradePlan(u: Argv, env: CommandEnv): Argv {
+  return u
+    .command(
+      'plan [version]',
+      'Check which versions are available to upgrade to and validate whether your current cluster is upgradeable. tsadm never asks the internet: without [version] it offers the newest patches it knows',
+      (o) =>
+        addFlags(o, PLAN_FLAGS)
+          .positional('version', { type: 'string', describe: 'The version to check, e.g. v1.20.3' })
+          // Not the workflow --output (an event stream): kubeadm's plan printers.
+          .option('output', { alias: 'o', type: 'string', requiresArg: true, choices: ['text', 'json', 'yaml'], describe: 'Output format: text, or one json/yaml UpgradePlan document (output.kubeadm.k8s.io/v1alpha3).', defaultDescription: 'text' })
+          .strict(),
+      (argv) => runPlan(argv as Args, env),
+    )
+    .command(
+      'diff [version]',
+      'Show what differences would be applied to existing static pod manifests. See also: tsadm upgrade apply --dry-run',
+      (o) => addFlags(o, DIFF_FLAGS).positional('version', { type: 'string', describe: 'The version to diff against (default: the cluster\'s)' }).strict(),
+      (argv) => runDiff(argv as Args, env),
+    );
+}
+
+async function runPlan(argv: Args, env: CommandEnv): Promise<void> {
+  const format = (typeof argv.output === 'string' ? argv.output : 'text') as PlanFormat;
+  const { cfg, flags } = await resolve(argv, PLAN_FLAGS, 'plan');
+  // A json/yaml document must be the only thing on stdout: progress lines go to stderr then.
+  const runEnv: CommandEnv = format === 'text' ? env : { ...env, io: { ...env.io, stdout: env.io.stderr } };
+  const rt = await createRuntime(runtimeFlags(flags), runEnv, { plain: true });
+  try {
+    for (const w of cfg.warnings) rt.log.warn(w);
+    await runUpgradePlan(rt, { cfg, kubeconfigPath: kubeconfig(flags.kubeconfig), format, hostname: hostname(), out: env.io.stdout });
+  } finally {
+    rt.api.close();
+    await rt.reporter.close();
+  }
+}
+
+async function runDiff(argv: Args, env: CommandEnv): Promise<void> {
+  const { cfg, flags } = await resolve(argv, DIFF_FLAGS, 'diff');
+  const rt = await createRuntime(runtimeFlags(flags), env, { plain: true });
+  const manifest = (name: FlagName): string | undefined => (typeof flags[name] === 'string' ? flags[name] : undefined);
+  try {
+    for (const w of cfg.warnings) rt.log.warn(w);
+    await runUpgradeDiff(rt, {
+      cfg,
+      kubeconfigPath: kubeconfig(flags.kubeconfig),
+      hostname: hostname(),
+      manifests: {
+        ...(manifest('api-server-manifest') ? { 'kube-apiserver': manifest('api-server-manifest') } : {}),
+        ...(manifest('controller-manager-manifest') ? { 'kube-controller-manager': manifest('controller-manager-manifest') } : {}),
+        ...(manifest('scheduler-manifest') ? { 'kube-scheduler': manifest('scheduler-manifest') } : {}),
+      },
+      out: env.io.stdout,
+    });
+  } finally {
+    rt.api.close();
+    await rt.reporter.close();
+  }
+}
+
+async function resolve(argv: Args, names: readonly FlagName[], command: UpgradeCommand): Promise<{ cfg: ReturnType<typeof resolveUpgradeConfig>; flags: ReturnType<typeof flagValuesFrom> }> {
+  const flags = flagValuesFrom(argv, names);
+  const configPath = typeof flags.config === 'string' ? flags.config : undefined;
+  const configText = await readConfigFile(configPath);
+  const version = typeof argv.version === 'string' ? argv.version : undefined;
+  const cfg = resolveUpgradeConfig({
+    ...(configText !== undefined ? { configText } : {}),
+    ...(configPath !== undefined ? { configPath } : {}),
+    flags,
+    ...(version !== undefined ? { version } : {}),
+  }, command);
+  return { cfg, flags };
+}
+
+/** plan and diff never write: no --dry-run, no lock; only where the host root is and how loud. */
+function runtimeFlags(flags: ReturnType<typeof flagValuesFrom>): ReturnType<typeof flagValuesFrom> {
+  return { ...(flags.rootfs !== undefined ? { rootfs: flags.rootfs } : {}), ...(flags.v !== undefined ? { v: flags.v } : {}) };
+}
+
+function kubeconfig(value: unknown): string {
+  return typeof value === 'string' && value !== '' ? value : DEFAULT_UPGRADE_KUBECONFIG;
+}
+
+function hostname(): string {
+  return osHostname().trim().toLowerCase();
+}

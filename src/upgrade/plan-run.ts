@@ -1,0 +1,46 @@
+/**
+ * `tsadm upgrade plan [version]`: read the cluster (cluster-view.ts, plan-read.ts), compute the
+ * offers (plan-compute.ts), print them (plan-render.ts). It only reads: GETs through the API seam
+ * and file reads through the host seam; nothing is written, to the cluster or the machine.
+ */
+import type { ResolvedUpgradeConfig } from '../config/types.js';
+import { DEFAULT_RETRY } from '../kube/retry.js';
+import { TSADM_VERSION } from '../commands/version-info.js';
+import type { Runtime } from '../workflows/runtime.js';
+import { readUpgradeCluster } from './cluster-view.js';
+import { computeUpgrades } from './plan-compute.js';
+import { readPlanInputs } from './plan-read.js';
+import { formatPlan, type PlanFormat } from './plan-render.js';
+
+export interface PlanOptions {
+  readonly cfg: ResolvedUpgradeConfig;
+  readonly kubeconfigPath: string;
+  readonly format: PlanFormat;
+  readonly hostname: string;
+  /** Where the plan goes (stdout); progress lines go through the runtime's reporter. */
+  readonly out: NodeJS.WritableStream;
+}
+
+export async function runUpgradePlan(rt: Runtime, o: PlanOptions): Promise<void> {
+  const { upgrade } = o.cfg;
+  rt.log.info('Making sure the configuration is correct:', { prefix: 'upgrade/config' });
+  const api = await rt.api.open({ path: o.kubeconfigPath }, { log: rt.log, retry: { ...DEFAULT_RETRY, deadlineMs: upgrade.kubernetesAPICallMs } });
+  const view = await readUpgradeCluster(api, rt.host, o.hostname);
+  if (upgrade.printConfig) printConfiguration(rt, o.cfg.clusterOverride?.text ?? view.texts.clusterConfigurationYaml);
+  const reading = await readPlanInputs(api, rt.host, view);
+  rt.log.info(`Cluster version: ${view.serverVersion}`, { prefix: 'upgrade/versions' });
+  rt.log.info(`tsadm version: v${TSADM_VERSION}`, { prefix: 'upgrade/versions' });
+  const upgrades = computeUpgrades(reading.versions, {
+    ...(upgrade.kubernetesVersion !== undefined ? { version: upgrade.kubernetesVersion } : {}),
+    allowExperimentalUpgrades: upgrade.allowExperimentalUpgrades,
+    allowRCUpgrades: upgrade.allowRCUpgrades,
+  });
+  for (const up of upgrades) rt.log.info(`Target ${up.description}: ${up.targetVersion}`, { prefix: 'upgrade/versions' });
+  o.out.write(formatPlan({ clusterVersion: view.serverVersion, availableUpgrades: upgrades, configVersions: reading.configVersions }, o.format));
+}
+
+/** kubeadm's printConfiguration: the ClusterConfiguration used, each line tab-indented. */
+function printConfiguration(rt: Runtime, text: string): void {
+  rt.log.info('Configuration used:', { prefix: 'upgrade/config' });
+  for (const line of text.replace(/\n$/, '').split('\n')) rt.log.info(`\t${line}`);
+}
