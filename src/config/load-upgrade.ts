@@ -205,12 +205,13 @@ function oldStyleCluster(docs: ConfigDocuments, command: UpgradeCommand, input: 
 /** Fields of UpgradeConfiguration that tsadm parses but cannot honour: refused by name. */
 function refuseUnimplemented(section: Obj, command: UpgradeCommand, f: Findings): void {
   if (!HAS_PATCHES_AND_PHASES.includes(command)) return;
-  const policy = section.imagePullPolicy;
+  // The schema made it a string (or dropped it with an error).
+  const policy = typeof section.imagePullPolicy === 'string' ? section.imagePullPolicy : undefined;
   if (policy !== undefined && policy !== 'IfNotPresent') {
-    const known = ['Always', 'IfNotPresent', 'Never'].includes(String(policy));
+    const known = ['Always', 'IfNotPresent', 'Never'].includes(policy);
     f.errors.push(known
-      ? `${command}.imagePullPolicy: "${String(policy)}" is not supported: tsadm pulls no images itself (the kubelet pulls them with the manifests' IfNotPresent policy); remove the field or set it to IfNotPresent`
-      : `${command}.imagePullPolicy: Unsupported value: "${String(policy)}": supported values: "Always", "IfNotPresent", "Never"`);
+      ? `${command}.imagePullPolicy: "${policy}" is not supported: tsadm pulls no images itself (the kubelet pulls them with the manifests' IfNotPresent policy); remove the field or set it to IfNotPresent`
+      : `${command}.imagePullPolicy: Unsupported value: "${policy}": supported values: "Always", "IfNotPresent", "Never"`);
   }
   if (section.imagePullSerial === false) {
     f.errors.push(`${command}.imagePullSerial: false is not supported: tsadm pulls no images itself, so there are no pulls to run in parallel; remove the field`);

@@ -48,13 +48,13 @@ export interface PlanRequest {
 }
 
 /** kubeadm's output API ComponentUpgradePlan. */
-export interface ComponentUpgradePlan {
+interface ComponentUpgradePlan {
   readonly name: string;
   readonly currentVersion: string;
   readonly newVersion: string;
 }
 
-export type UpgradeVerdict = 'allowed' | 'needs-force' | 'refused' | 'nothing-to-do';
+type UpgradeVerdict = 'allowed' | 'needs-force' | 'refused' | 'nothing-to-do';
 
 export interface AvailableUpgrade {
   /** "version in the v1.20 series" (kubeadm's Upgrade.Description). */

@@ -82,7 +82,7 @@ function firstImage(podSpec: Record<string, unknown> | undefined): string | unde
 }
 
 /** "registry/path/name:tag[@digest]" → "tag" (a port in the registry host is not a tag). */
-export function imageTag(image: string | undefined): string | undefined {
+function imageTag(image: string | undefined): string | undefined {
   if (image === undefined) return undefined;
   const noDigest = image.split('@')[0] ?? '';
   const lastSlash = noDigest.lastIndexOf('/');
