@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { flatten } from '../../../src/engine/phase.js';
 import { upgradeApplyPhases, upgradeNodePhases } from '../../../src/workflows/upgrade.js';
 import { runCli } from '../../helpers/cli.js';
@@ -33,13 +33,17 @@ describe('upgrade workflows', () => {
     expect(node.stdout).not.toContain('post-upgrade');
   });
 
-  test('apply with no admin kubeconfig: one line naming it, exit 1, nothing written', async () => {
+  test('apply with no admin kubeconfig: one line naming it, exit 1, only the resume record written', async () => {
     const root = tempRoot();
     try {
       const r = await runCli(['upgrade', 'apply', 'v1.20.3', '-y', '--rootfs', root.dir]);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/admin\.conf/);
-      expect(readdirSync(root.dir, { recursive: true })).toEqual([]);
+      // Only the resume record (src/resume), saying where the run stopped.
+      expect(readdirSync(root.dir, { recursive: true }).sort()).toEqual(['etc', 'etc/kubernetes', 'etc/kubernetes/tmp', 'etc/kubernetes/tmp/tsadm-state.json']);
+      const state = JSON.parse(readFileSync(root.at('/etc/kubernetes/tmp/tsadm-state.json'), 'utf8')) as { command: string; status: string; failedPhase: string };
+      expect(state).toMatchObject({ command: 'upgrade apply', status: 'failed', failedPhase: 'preflight' });
+      expect(r.stderr).toContain('"tsadm upgrade apply --resume" continues from there');
     } finally {
       root.cleanup();
     }
