@@ -17,6 +17,8 @@ export interface ResumeOptions<C> {
   /** The phase's exit check, if it has one. */
   verify(path: string, phase: Phase<C>, ctx: C): Promise<readonly CheckFinding[]> | undefined;
   readonly now?: () => Date;
+  /** How to start over instead of resuming (default: "tsadm reset" starts over). */
+  readonly startOver?: string;
 }
 
 export interface ResumeSession<C> {
@@ -37,7 +39,7 @@ export async function startResumableRun<C extends Ctx>(ctx: C, o: ResumeOptions<
     // Not a refusal: phases are idempotent, so running everything again converges (crash safety
     // relies on that); but the user should know the faster, safer way.
     log.warn(`a previous "tsadm ${o.command}" did not finish: ${stoppedAt(previous)}. Running every phase again; `
-      + `"tsadm ${o.command} --resume" would keep what it completed and continue from there, "tsadm reset" starts over`, { prefix: o.command });
+      + `"tsadm ${o.command} --resume" would keep what it completed and continue from there, ${o.startOver ?? '"tsadm reset" starts over'}`, { prefix: o.command });
   }
   const phases: Record<string, PhaseRecord> = o.resume && previous?.command === o.command ? { ...previous.phases } : {};
   if (o.resume) {
@@ -105,7 +107,7 @@ export async function startResumableRun<C extends Ctx>(ctx: C, o: ResumeOptions<
       return new TsadmError(err.code, err.message, {
         cause: err.cause ?? err,
         ...(err.hint !== undefined ? { hint: err.hint } : {}),
-        details: [...err.details, `tsadm ${o.command} stopped ${where}. Once the cause is fixed: "tsadm ${o.command} --resume" continues from there, "tsadm reset" starts over.`],
+        details: [...err.details, `tsadm ${o.command} stopped ${where}. Once the cause is fixed: "tsadm ${o.command} --resume" continues from there, ${o.startOver ?? '"tsadm reset" starts over'}.`],
       });
     },
   };

@@ -55,13 +55,21 @@ export async function wouldChange<C extends { readonly host: Host; readonly api:
   return out;
 }
 
-/** The probe's own copy of the run state; the certs/kubeconfig bookkeeping, key pool and patch cache start fresh. */
+/**
+ * The probe's own copy of the run state: the certs/kubeconfig bookkeeping, key pool and patch
+ * cache start fresh, and nothing opened on the run's real seams (API clients, init-shaped views of
+ * join and upgrade) serves the probe, which must only ever write to its dry-run seams. What was
+ * read from the cluster (join's discovery, upgrade's cluster view) stays: it is data, not a client.
+ */
 function probeState(state: object): object {
-  return {
-    ...state,
-    ...('pki' in state ? { pki: newPkiRunState() } : {}),
-    ...('patches' in state ? { patches: newPatchCache() } : {}),
-  };
+  const fresh: Record<string, unknown> = { ...state };
+  delete fresh.adminApi;
+  delete fresh.bootstrapApi;
+  if ('views' in state) fresh.views = new Map();
+  if ('upgraded' in state) fresh.upgraded = [];
+  if ('pki' in state) fresh.pki = newPkiRunState();
+  if ('patches' in state) fresh.patches = newPatchCache();
+  return fresh;
 }
 
 type Found = CheckFinding & { readonly api?: true };

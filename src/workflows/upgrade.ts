@@ -23,6 +23,7 @@ import { realUpgradeDeps, type UpgradeDeps } from '../phases/upgrade/deps.js';
 import { upgradePreflightPhase } from '../phases/upgrade/preflight.js';
 import { DEFAULT_UPGRADE_KUBECONFIG, newUpgradeRunState, targetVersion } from '../phases/upgrade/state.js';
 import type { UpgradeCtx } from './context.js';
+import { startUpgradeResume } from '../resume/upgrade.js';
 import { readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
 import { runWorkflow } from './run-workflow.js';
 
@@ -53,7 +54,7 @@ export interface UpgradeWorkflowOptions {
   readonly deps?: Partial<UpgradeDeps>;
 }
 
-const APPLY_FLAGS = ['kubeconfig', 'yes', 'force', 'certificate-renewal', 'etcd-upgrade', 'patches', 'ignore-preflight-errors',
+const APPLY_FLAGS = ['resume', 'kubeconfig', 'yes', 'force', 'certificate-renewal', 'etcd-upgrade', 'patches', 'ignore-preflight-errors',
   'allow-experimental-upgrades', 'allow-release-candidate-upgrades', 'print-config'] as const;
 
 export function upgradeApplyWorkflow(env: CommandEnv, opts: UpgradeWorkflowOptions = {}): WorkflowSpec<UpgradeCtx> {
@@ -94,7 +95,14 @@ async function runUpgrade(command: 'apply' | 'node', phases: Phase<UpgradeCtx>[]
     run: async (ctx, rt) => {
       for (const w of ctx.cfg.warnings) ctx.log.warn(w, { prefix: 'config' });
       computeSelection(phases, request.filter, ctx.cfg.upgrade.skipPhases);
-      await runPhases(phases, ctx, { filter: request.filter, skip: ctx.cfg.upgrade.skipPhases });
+      // Completed phases are recorded so a failed upgrade can continue with --resume (src/resume).
+      const resume = await startUpgradeResume(ctx, { resume: request.flags.resume === true, single: request.single });
+      try {
+        await runPhases(phases, ctx, { filter: request.filter, skip: ctx.cfg.upgrade.skipPhases, ...(resume ? { hooks: resume.hooks } : {}) });
+        await resume?.complete();
+      } catch (caught) {
+        throw resume ? await resume.failed(caught) : caught;
+      }
       const version = await targetVersion(ctx);
       if (request.filter.length === 0) closingLines(ctx, version);
       return {

@@ -1,0 +1,110 @@
+import { tempRoot, type TempRoot } from '../../../helpers/temp-root.js';
+import { upgradeCtxFor } from '../../../helpers/upgrade-ctx.js';
+import { jest } from '@jest/globals';
+import { tsadmErrorOf } from '../../../helpers/tsadm-error.js';
+import { realSystem } from '../../../../src/phases/preflight/system.js';
+import type { NodeObject } from '../../../../src/kube/types.js';
+import { upgradePreflightPhase } from '../../../../src/phases/upgrade/preflight.js';
+import type { UpgradeClusterView } from '../../../../src/upgrade/cluster-view.js';
+
+async function expectError(p: Promise<unknown>, code: string, message: RegExp): Promise<void> {
+  const err = await tsadmErrorOf(p);
+  expect(err.code).toBe(code);
+  expect(err.message + (err.details ?? []).join('\n')).toMatch(message);
+}
+
+const MANIFESTS = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'etcd'];
+
+function node(name: string, opts: { controlPlane?: boolean; ready?: boolean } = {}): NodeObject {
+  return {
+    apiVersion: 'v1', kind: 'Node',
+    metadata: { name, labels: opts.controlPlane ? { 'node-role.kubernetes.io/master': '' } : {} },
+    status: { conditions: [{ type: 'Ready', status: opts.ready === false ? 'False' : 'True' }] },
+  };
+}
+
+function view(over: Partial<UpgradeClusterView> = {}): UpgradeClusterView {
+  const nodes = [node('cp1', { controlPlane: true }), node('w1')];
+  return {
+    texts: { clusterConfigurationYaml: '', clusterStatusYaml: undefined, kubeletConfigurationYaml: '' },
+    storedVersion: 'v1.20.2',
+    serverVersion: 'v1.20.2',
+    kubeletVersions: ['v1.20.2', 'v1.20.2'],
+    nodes,
+    nodeName: 'cp1',
+    node: nodes[0],
+    controlPlane: true,
+    localAPIEndpoint: { advertiseAddress: '10.0.0.1', bindPort: 6443 },
+    ...over,
+  };
+}
+
+describe('upgrade preflight', () => {
+  let root: TempRoot;
+  beforeEach(() => {
+    root = tempRoot(Object.fromEntries(MANIFESTS.map((m) => [`/etc/kubernetes/manifests/${m}.yaml`, 'kind: Pod\n'])));
+  });
+  afterEach(() => root.cleanup());
+
+  const run = async (o: Parameters<typeof upgradeCtxFor>[1]) => {
+    const { ctx, reporter } = upgradeCtxFor(root.dir, { view: view(), ...o });
+    await upgradePreflightPhase.run!(ctx);
+    return reporter.lines();
+  };
+
+  test('apply with --yes: kubeadm 1.20\'s lines, in its order, and no question', async () => {
+    const asked = jest.fn(() => Promise.resolve('y'));
+    const lines = await run({ version: 'v1.20.3', flags: { yes: true }, deps: { confirm: asked } });
+    expect(asked).not.toHaveBeenCalled();
+    const order = ['Making sure the configuration is correct:', 'Running pre-flight checks.', 'Running cluster health checks',
+      'You have chosen to change the cluster version to "v1.20.3"', 'Cluster version: v1.20.2'];
+    expect(order.map((l) => lines.indexOf(l))).toEqual([...order.map((l) => lines.indexOf(l))].sort((a, b) => a - b));
+    for (const l of order) expect(lines).toContain(l);
+  });
+
+  test('without --yes it asks; "y" goes on, anything else or no input stops', async () => {
+    await expect(run({ version: 'v1.20.3', deps: { confirm: () => Promise.resolve('Y') } })).resolves.toContain('Are you sure you want to proceed with the upgrade? [y/N]: ');
+    await expectError(run({ version: 'v1.20.3', deps: { confirm: () => Promise.resolve('n') } }), 'E_PRECONDITION', /didn't answer \(Y\|y\)/);
+    await expectError(run({ version: 'v1.20.3', deps: { confirm: () => Promise.resolve(undefined) } }), 'E_USAGE', /no input/);
+    // --force and --dry-run imply non-interactive mode (kubeadm's sessionIsInteractive).
+    const never = () => Promise.reject(new Error('asked'));
+    await run({ version: 'v1.20.3', flags: { force: true }, deps: { confirm: never } });
+    await run({ version: 'v1.20.3', dryRun: true, deps: { confirm: never } });
+  });
+
+  test('the version policy: a skipped minor is fatal, a downgrade needs --force', async () => {
+    await expectError(run({ version: 'v1.22.0', flags: { yes: true } }), 'E_PRECONDITION', /version policy/);
+    await expectError(run({ version: 'v1.22.0', flags: { force: true } }), 'E_PRECONDITION', /version policy/);
+    await expectError(run({ version: 'v1.20.1', flags: { yes: true } }), 'E_PRECONDITION', /version policy/);
+    const forced = await run({ version: 'v1.20.1', flags: { force: true } });
+    expect(forced.some((l) => /skipping since the --force flag is set/.test(l))).toBe(true);
+  });
+
+  test('apply needs a version; "1.20.3" is normalised', async () => {
+    await expectError(run({ flags: { yes: true } }), 'E_USAGE', /needs the version/);
+    expect(await run({ version: '1.20.3', flags: { yes: true } })).toContain('You have chosen to change the cluster version to "v1.20.3"');
+  });
+
+  test('health: a missing manifest and a NotReady control plane are errors kubeadm names, ignorable by name', async () => {
+    root.cleanup();
+    root = tempRoot({ '/etc/kubernetes/manifests/kube-apiserver.yaml': 'kind: Pod\n' });
+    await expectError(run({ version: 'v1.20.3', flags: { yes: true } }), 'E_PREFLIGHT', /\[ERROR StaticPodManifest\]/);
+    await run({ version: 'v1.20.3', flags: { yes: true, 'ignore-preflight-errors': ['StaticPodManifest'] } });
+
+    const notReady = view({ nodes: [node('cp1', { controlPlane: true, ready: false })] });
+    const { ctx } = upgradeCtxFor(root.dir, { view: notReady, version: 'v1.20.3', flags: { yes: true, 'ignore-preflight-errors': ['staticpodmanifest'] } });
+    await expectError(upgradePreflightPhase.run!(ctx), 'E_PREFLIGHT', /NotReady control-planes in the cluster: \[cp1\]/);
+  });
+
+  test('upgrade node on a worker: the root check only, no version question', async () => {
+    const worker = view({ nodeName: 'w1', controlPlane: false, localAPIEndpoint: undefined });
+    const { ctx, reporter } = upgradeCtxFor(root.dir, { command: 'node', view: worker, deps: { confirm: () => Promise.reject(new Error('asked')) } });
+    await upgradePreflightPhase.run!(ctx);
+    expect(reporter.lines()).toContain('Skipping prepull. Not a control plane node.');
+    expect(reporter.lines()).not.toContain('Running cluster health checks');
+  });
+
+  test('not root: IsPrivilegedUser fails as in init', async () => {
+    await expectError(run({ version: 'v1.20.3', flags: { yes: true }, deps: { system: { ...realSystem, uid: () => 1000 } } }), 'E_PREFLIGHT', /IsPrivilegedUser/);
+  });
+});
