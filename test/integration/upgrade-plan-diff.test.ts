@@ -105,7 +105,7 @@ describeWithApiServer('upgrade plan and diff on a real cluster', () => {
     for (const c of COLLECTIONS) {
       const r = await server.request('GET', c, { auth: 'admin' });
       expect(r.status).toBe(200);
-      for (const item of r.body.items) objects[`${c} ${item.metadata.namespace ?? ''}/${item.metadata.name}`] = item.metadata.resourceVersion;
+      for (const item of r.body.items) objects[`${c} ${(item.metadata as { namespace?: string }).namespace ?? ''}/${item.metadata.name}`] = item.metadata.resourceVersion;
     }
     const files: Record<string, string> = {};
     const walk = (dir: string): void => {
