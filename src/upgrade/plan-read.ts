@@ -20,9 +20,12 @@ export interface PlanReading {
   readonly configVersions: ComponentConfigVersionState[];
 }
 
-/** Reads what the plan needs beyond the cluster view. GETs and file reads only. */
-export async function readPlanInputs(api: KubeApi, host: Pick<Host, 'readFile'>, view: UpgradeClusterView): Promise<PlanReading> {
-  const stored = loadFirst(view.texts.clusterConfigurationYaml, 'ClusterConfiguration');
+/**
+ * Reads what the plan needs beyond the cluster view. GETs and file reads only. `clusterText` is
+ * the ClusterConfiguration in force: the stored one, or kubeadm 1.20's --config replacement.
+ */
+export async function readPlanInputs(api: KubeApi, host: Pick<Host, 'readFile'>, view: UpgradeClusterView, clusterText = view.texts.clusterConfigurationYaml): Promise<PlanReading> {
+  const stored = loadFirst(clusterText, 'ClusterConfiguration');
   const etcd = obj(stored?.etcd);
   const externalEtcd = obj(etcd?.external) !== undefined;
   const [controllerManager, scheduler, etcdTag, coreDNS, kubeProxy, proxyConfig] = await Promise.all([

@@ -26,8 +26,9 @@ export async function runUpgradePlan(rt: Runtime, o: PlanOptions): Promise<void>
   rt.log.info('Making sure the configuration is correct:', { prefix: 'upgrade/config' });
   const api = await rt.api.open({ path: o.kubeconfigPath }, { log: rt.log, retry: { ...DEFAULT_RETRY, deadlineMs: upgrade.kubernetesAPICallMs } });
   const view = await readUpgradeCluster(api, rt.host, o.hostname);
-  if (upgrade.printConfig) printConfiguration(rt, o.cfg.clusterOverride?.text ?? view.texts.clusterConfigurationYaml);
-  const reading = await readPlanInputs(api, rt.host, view);
+  const clusterText = o.cfg.clusterOverride?.text ?? view.texts.clusterConfigurationYaml;
+  if (upgrade.printConfig) printConfiguration(rt, clusterText);
+  const reading = await readPlanInputs(api, rt.host, view, clusterText);
   rt.log.info(`Cluster version: ${view.serverVersion}`, { prefix: 'upgrade/versions' });
   rt.log.info(`tsadm version: v${TSADM_VERSION}`, { prefix: 'upgrade/versions' });
   const upgrades = computeUpgrades(reading.versions, {

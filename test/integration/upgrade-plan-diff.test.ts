@@ -8,7 +8,7 @@
  * to the machine.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describeWithApiServer, registerNode, startApiServer, type TestApiServer } from '../helpers/apiserver.js';
 import { fixtureInitConfig } from '../helpers/config-fixture.js';
@@ -128,6 +128,19 @@ describeWithApiServer('upgrade plan and diff on a real cluster', () => {
     expect(run.stdout).toContain('[upgrade/versions] Cluster version: v1.20.2\n');
     expect(run.stdout.slice(run.stdout.indexOf('Components that must'))).toBe(PLAN_v1_20_3);
     expect(await snapshot()).toEqual(before);
+  }, 60_000);
+
+  test('plan reads its version from a v1beta4 UpgradeConfiguration (--config), flags mixed in', async () => {
+    const file = path.join(root.dir, '..', `${path.basename(root.dir)}-upgrade.yaml`);
+    writeFileSync(file, 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: UpgradeConfiguration\nplan:\n  kubernetesVersion: v1.20.3\n');
+    try {
+      const run = await runCli(['upgrade', 'plan', '--config', file, '--allow-release-candidate-upgrades', ...common()]);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout.slice(run.stdout.indexOf('Components that must'))).toBe(PLAN_v1_20_3);
+    } finally {
+      rmSync(file, { force: true });
+    }
   }, 60_000);
 
   test('plan -o json: one UpgradePlan document and nothing else on stdout', async () => {
