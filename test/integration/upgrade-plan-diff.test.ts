@@ -152,6 +152,16 @@ describeWithApiServer('upgrade plan and diff on a real cluster', () => {
     expect(doc.availableUpgrades[0]?.components.find((c) => c.name === 'etcd')).toEqual({ name: 'etcd', currentVersion: '3.4.13-0', newVersion: '3.4.13-0' });
   }, 60_000);
 
+  test('plan without a version offers, offline, the next minor\'s newest patch tsadm knows (v1.20.2 is the newest v1.20 it knows)', async () => {
+    const run = await runCli(['upgrade', 'plan', '-o', 'json', ...common()]);
+    expect(run.code).toBe(0);
+    const doc = JSON.parse(run.stdout) as { availableUpgrades: { description: string; targetVersion: string; verdict: string; components: { name: string; newVersion: string }[] }[] };
+    expect(doc.availableUpgrades.map((u) => [u.description, u.verdict])).toEqual([['version in the v1.21 series', 'allowed']]);
+    expect(doc.availableUpgrades[0]?.targetVersion).toMatch(/^v1\.21\.\d+$/);
+    // kubeadm v1.21's constants: CoreDNS v1.8.0, etcd 3.4.13-0.
+    expect(doc.availableUpgrades[0]?.components.filter((c) => ['CoreDNS', 'etcd'].includes(c.name)).map((c) => c.newVersion)).toEqual(['v1.8.0', '3.4.13-0']);
+  }, 60_000);
+
   test('plan of a skipped minor says why it is refused', async () => {
     const run = await runCli(['upgrade', 'plan', 'v1.22.0', ...common()]);
     expect(run.code).toBe(0);
