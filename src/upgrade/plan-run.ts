@@ -6,6 +6,7 @@
 import type { ResolvedUpgradeConfig } from '../config/types.js';
 import { DEFAULT_RETRY } from '../kube/retry.js';
 import { TSADM_VERSION } from '../commands/version-info.js';
+import type { PhaseLogger } from '../log/logger.js';
 import type { Runtime } from '../workflows/runtime.js';
 import { readUpgradeCluster } from './cluster-view.js';
 import { computeUpgrades } from './plan-compute.js';
@@ -27,7 +28,7 @@ export async function runUpgradePlan(rt: Runtime, o: PlanOptions): Promise<void>
   const api = await rt.api.open({ path: o.kubeconfigPath }, { log: rt.log, retry: { ...DEFAULT_RETRY, deadlineMs: upgrade.kubernetesAPICallMs } });
   const view = await readUpgradeCluster(api, rt.host, o.hostname);
   const clusterText = o.cfg.clusterOverride?.text ?? view.texts.clusterConfigurationYaml;
-  if (upgrade.printConfig) printConfiguration(rt, clusterText);
+  if (upgrade.printConfig) printConfiguration(rt.log, clusterText);
   const reading = await readPlanInputs(api, rt.host, view, clusterText);
   rt.log.info(`Cluster version: ${view.serverVersion}`, { prefix: 'upgrade/versions' });
   rt.log.info(`tsadm version: v${TSADM_VERSION}`, { prefix: 'upgrade/versions' });
@@ -40,8 +41,8 @@ export async function runUpgradePlan(rt: Runtime, o: PlanOptions): Promise<void>
   o.out.write(formatPlan({ clusterVersion: view.serverVersion, availableUpgrades: upgrades, configVersions: reading.configVersions }, o.format));
 }
 
-/** kubeadm's printConfiguration: the ClusterConfiguration used, each line tab-indented. */
-function printConfiguration(rt: Runtime, text: string): void {
-  rt.log.info('Configuration used:', { prefix: 'upgrade/config' });
-  for (const line of text.replace(/\n$/, '').split('\n')) rt.log.info(`\t${line}`);
+/** kubeadm's printConfiguration (plan and apply --print-config): the ClusterConfiguration used, each line tab-indented. */
+export function printConfiguration(log: PhaseLogger, text: string): void {
+  log.info('Configuration used:', { prefix: 'upgrade/config' });
+  for (const line of text.replace(/\n$/, '').split('\n')) log.info(`\t${line}`);
 }

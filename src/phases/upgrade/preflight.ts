@@ -14,6 +14,7 @@ import { TsadmError } from '../../errors.js';
 import type { Phase } from '../../engine/phase.js';
 import type { NodeObject } from '../../kube/types.js';
 import type { UpgradeClusterView } from '../../upgrade/cluster-view.js';
+import { printConfiguration } from '../../upgrade/plan-run.js';
 import { checkVersionPolicy, versionPolicyError } from '../../upgrade/policy.js';
 import type { UpgradeCtx } from '../../workflows/context.js';
 import { fail, ok, type Check } from '../preflight/check.js';
@@ -61,6 +62,7 @@ async function runUpgradePreflight(ctx: UpgradeCtx): Promise<void> {
   ctx.log.info('Reading configuration from the cluster...', { prefix: 'upgrade/config' });
   ctx.log.info("FYI: You can look at this config file with 'kubectl -n kube-system get cm kubeadm-config -o yaml'", { prefix: 'upgrade/config' });
   const view = await clusterView(ctx);
+  if (ctx.cfg.upgrade.printConfig) printConfiguration(ctx.log, ctx.cfg.clusterOverride?.text ?? view.texts.clusterConfigurationYaml);
   ctx.log.info('Running pre-flight checks.', { prefix: 'preflight' });
   await runChecks([isPrivilegedUser], { host: ctx.host, system: ctx.deps.system }, ignore, ctx.log);
 

@@ -104,6 +104,18 @@ describe('upgrade preflight', () => {
     expect(reporter.lines()).not.toContain('Running cluster health checks');
   });
 
+  test('--print-config prints the ClusterConfiguration used, tab-indented, before the checks', async () => {
+    const { ctx, reporter } = upgradeCtxFor(root.dir, {
+      view: view({ texts: { clusterConfigurationYaml: 'kind: ClusterConfiguration\nkubernetesVersion: v1.20.2\n', clusterStatusYaml: undefined, kubeletConfigurationYaml: '' } }),
+      version: 'v1.20.3', flags: { yes: true, 'print-config': true },
+    });
+    await upgradePreflightPhase.run!(ctx);
+    const lines = reporter.lines();
+    const at = lines.indexOf('Configuration used:');
+    expect(lines.slice(at, at + 3)).toEqual(['Configuration used:', '\tkind: ClusterConfiguration', '\tkubernetesVersion: v1.20.2']);
+    expect(at).toBeLessThan(lines.indexOf('Running pre-flight checks.'));
+  });
+
   test('not root: IsPrivilegedUser fails as in init', async () => {
     await expectError(run({ version: 'v1.20.3', flags: { yes: true }, deps: { system: { ...realSystem, uid: () => 1000 } } }), 'E_PREFLIGHT', /IsPrivilegedUser/);
   });
