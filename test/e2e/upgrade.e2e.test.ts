@@ -1,0 +1,146 @@
+/**
+ * Upgrades on harness machines u1..u6 (10.250.0.81–86), issue 15.
+ *
+ * "v1.20.3" here is NOT Kubernetes v1.20.3: it is the same v1.20.2 source rebuilt under the version
+ * label v1.20.3 (scripts/e2e/README.md, "v1.20.3: the same code, relabelled"), the only second
+ * version obtainable on this machine. Every step of an upgrade runs for real (versions read from the
+ * cluster, version policy, new manifests, certificate renewal, ConfigMaps, addons, the kubelet swap);
+ * what differs between real releases is for unit tests.
+ *
+ * The reference kubeadm v1.20.3 upgrades a control plane made by `tsadm init` v1.20.2 (u1): proof
+ * that tsadm leaves a cluster kubeadm can take over, and the baseline tsadm's own upgrade follows.
+ * Needs `npm run build` (machines run bin/tsadm). Only these machines are created and destroyed
+ * (never destroyAll: other suites share the host).
+ */
+import { expect } from '@jest/globals';
+import {
+  UPGRADE_RENEWED_CERTIFICATES, certificateNotAfter, createMachine, destroyMachine, expectClusterAt, importCoreDNSStandIn, importImages,
+  installCrictlShim, kubeadmAt, kubeadmConfig, kubectl, machineExec, machineImages, machineLog, nodeKubeletVersion,
+  nodeReadiness, provision, requireComponents, tsadm, useNodeBinaries, waitClusterReady, waitFor, writeSharedFile,
+  type Machine,
+} from './harness.js';
+
+const U1: Machine = { name: 'u1', ip: '10.250.0.81' };
+const MIN = 60_000;
+const FROM = 'v1.20.2';
+/** The relabelled build of v1.20.2's source (see the header), not Kubernetes v1.20.3. */
+const TO = 'v1.20.3';
+
+/** A workload that must live through the upgrade untouched: a pause container on the control plane. */
+const WITNESS = `apiVersion: v1
+kind: Pod
+metadata:
+  name: upgrade-witness
+  namespace: default
+spec:
+  tolerations:
+  - key: node-role.kubernetes.io/master
+    operator: Exists
+    effect: NoSchedule
+  containers:
+  - name: pause
+    image: registry.local/k8s/pause:3.2
+    imagePullPolicy: Never
+`;
+
+interface Witness { uid: string; phase: string; containerID: string; restartCount: number }
+
+async function witness(cp: Machine): Promise<Witness> {
+  const p = JSON.parse(await kubectl(cp.name, ['-n', 'default', 'get', 'pod', 'upgrade-witness', '-o', 'json'])) as {
+    metadata: { uid: string };
+    status: { phase: string; containerStatuses?: { containerID?: string; restartCount: number }[] };
+  };
+  const c = p.status.containerStatuses?.[0];
+  return { uid: p.metadata.uid, phase: p.status.phase, containerID: c?.containerID ?? '', restartCount: c?.restartCount ?? -1 };
+}
+
+beforeAll(async () => {
+  await provision();
+  requireComponents();
+  kubeadmAt(TO);
+  await destroyMachine(U1.name).catch(() => undefined);
+}, 20 * MIN);
+
+afterAll(async () => {
+  await destroyMachine(U1.name).catch(() => undefined);
+}, 5 * MIN);
+
+describe('the reference kubeadm v1.20.3 upgrades a cluster made by tsadm', () => {
+  let certsBefore: Record<string, number>;
+  let before: Witness;
+
+  test('tsadm init v1.20.2 on u1; CoreDNS and a witness pod run; the v1.20.3 images are imported', async () => {
+    await createMachine(U1.name, U1.ip);
+    // upgrade apply waits for a ready CoreDNS replica; this environment has no CoreDNS image.
+    expect(await importCoreDNSStandIn(U1.name)).toEqual(['registry.local/k8s/coredns:1.7.0']);
+    const config = writeSharedFile(`tsadm-${U1.name}.yaml`, await kubeadmConfig(U1.ip, U1.name));
+    const init = await tsadm(U1.name, ['init', '--config', config], { timeoutMs: 8 * MIN });
+    expect(init.stdout).toContain('Your Kubernetes control-plane has initialized successfully!');
+    await waitClusterReady(U1, [U1]);
+    await waitFor(async () => Number(await kubectl(U1.name, ['-n', 'kube-system', 'get', 'deployment', 'coredns', '-o', 'jsonpath={.status.readyReplicas}'])) > 0,
+      3 * MIN, 'a ready CoreDNS replica');
+    await expectClusterAt(U1, FROM);
+    expect(await nodeKubeletVersion(U1, U1.name)).toBe(FROM);
+
+    // The default ServiceAccount appears shortly after the controller-manager starts.
+    await waitFor(async () => (await kubectl(U1.name, ['apply', '-f', '-'], { input: WITNESS, reject: false })).includes('upgrade-witness'),
+      2 * MIN, 'the witness pod created');
+    before = await waitFor(async () => {
+      const w = await witness(U1);
+      return w.phase === 'Running' && w.containerID ? w : undefined;
+    }, 2 * MIN, 'the witness pod Running');
+
+    expect((await machineImages(U1.name)).filter((i) => i.endsWith(`:${TO}`))).toEqual([]);
+    const imported = await importImages(U1.name, TO);
+    expect(imported).toEqual(expect.arrayContaining(
+      ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy'].map((c) => `registry.local/k8s/${c}:${TO}`),
+    ));
+    expect(await machineImages(U1.name)).toEqual(expect.arrayContaining(imported));
+    // Idempotent: a second import finds everything present.
+    expect(await importImages(U1.name, TO)).toEqual(imported);
+
+    certsBefore = await certificateNotAfter(U1.name);
+    expect(Object.keys(certsBefore).sort()).toEqual([...UPGRADE_RENEWED_CERTIFICATES].sort());
+  }, 15 * MIN);
+
+  test('kubeadm v1.20.3 `upgrade apply v1.20.3 -y`: control plane, kube-proxy and kubeadm-config at v1.20.3, certificates renewed, the witness untouched', async () => {
+    // kubeadm 1.20's `upgrade apply` always runs its image prepull, which needs a crictl on PATH
+    // (not an ignorable preflight error): the harness's stand-in answers from containerd's store.
+    await installCrictlShim(U1.name);
+    // NotAfter has a resolution of one second: let renewed certificates end later than the old ones.
+    await new Promise((r) => setTimeout(r, 1500));
+    // No --ignore-preflight-errors: with the crictl stand-in the prepull finds every image it wants
+    // (v1.20.3's imported above, pause and etcd unchanged, CoreDNS's stand-in), and the health checks
+    // (CreateJob, ControlPlaneNodesReady, StaticPodManifest) pass on a cluster made by tsadm.
+    const r = await machineExec(U1.name, [kubeadmAt(TO), 'upgrade', 'apply', TO, '-y'], { reject: false, timeoutMs: 15 * MIN });
+    if (r.exitCode !== 0) throw new Error(`kubeadm upgrade apply exited ${r.exitCode}:\n${r.all}\n--- kubelet\n${machineLog(U1.name)}`);
+    expect(r.stdout).toContain(`[upgrade/successful] SUCCESS! Your cluster was upgraded to "${TO}". Enjoy!`);
+    for (const c of ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler']) {
+      expect(r.stdout).toContain(`[upgrade/staticpods] Component "${c}" upgraded successfully!`);
+    }
+    // etcd's image (3.4.13-0) is the same in both versions: kubeadm leaves it alone.
+    expect(r.stdout).toContain('[upgrade/staticpods] Current and new manifests of etcd are equal, skipping upgrade');
+    expect(r.all).not.toMatch(/\[WARNING/);
+
+    await expectClusterAt(U1, TO);
+
+    const certsAfter = await certificateNotAfter(U1.name);
+    for (const c of UPGRADE_RENEWED_CERTIFICATES) {
+      expect({ [c]: (certsAfter[c] ?? 0) > (certsBefore[c] ?? Infinity) }).toEqual({ [c]: true });
+    }
+
+    expect(await witness(U1)).toEqual(before);
+  }, 20 * MIN);
+
+  test('the kubelet binary swapped to v1.20.3: the Node reports kubelet v1.20.3 and is Ready; the witness untouched', async () => {
+    // A single control plane needs no `kubeadm upgrade node` after `upgrade apply`: apply already
+    // wrote the kubelet's configuration; only the kubelet itself is left.
+    expect(await nodeKubeletVersion(U1, U1.name)).toBe(FROM);
+    await useNodeBinaries(U1.name, TO);
+    expect((await machineExec(U1.name, ['kubeadm', 'version', '-o', 'short'])).stdout.trim()).toBe(TO);
+    await waitFor(async () => (await nodeKubeletVersion(U1, U1.name)) === TO, 3 * MIN, `the Node reporting kubelet ${TO}`);
+    await waitFor(async () => (await nodeReadiness(U1.name))[U1.name] === 'True', 3 * MIN, 'the Node Ready');
+    await expectClusterAt(U1, TO);
+    expect(await witness(U1)).toEqual(before);
+  }, 10 * MIN);
+});
