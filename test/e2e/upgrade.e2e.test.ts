@@ -7,8 +7,10 @@
  * cluster, version policy, new manifests, certificate renewal, ConfigMaps, addons, the kubelet swap);
  * what differs between real releases is for unit tests.
  *
- * The reference kubeadm v1.20.3 upgrades a control plane made by `tsadm init` v1.20.2 (u1): proof
- * that tsadm leaves a cluster kubeadm can take over, and the baseline tsadm's own upgrade follows.
+ * The reference kubeadm v1.20.3 upgrades a cluster made by tsadm v1.20.2 (`tsadm init` on u1,
+ * `tsadm join` of worker u2): `upgrade apply` on u1, the kubelet swapped on u1, `upgrade node` and
+ * the kubelet swap on u2. Proof that tsadm leaves a cluster kubeadm can take over, and the baseline
+ * tsadm's own upgrade follows.
  * Needs `npm run build` (machines run bin/tsadm). Only these machines are created and destroyed
  * (never destroyAll: other suites share the host).
  */
@@ -21,18 +23,22 @@ import {
 } from './harness.js';
 
 const U1: Machine = { name: 'u1', ip: '10.250.0.81' };
+const U2: Machine = { name: 'u2', ip: '10.250.0.82' };
+const MACHINES = [U1, U2];
+const CRI = '/run/containerd/containerd.sock';
 const MIN = 60_000;
 const FROM = 'v1.20.2';
 /** The relabelled build of v1.20.2's source (see the header), not Kubernetes v1.20.3. */
 const TO = 'v1.20.3';
 
-/** A workload that must live through the upgrade untouched: a pause container on the control plane. */
-const WITNESS = `apiVersion: v1
+/** A workload that must live through the upgrade untouched: a pause container on NODE. */
+const witnessPod = (node: string): string => `apiVersion: v1
 kind: Pod
 metadata:
-  name: upgrade-witness
+  name: upgrade-witness-${node}
   namespace: default
 spec:
+  nodeName: ${node}
   tolerations:
   - key: node-role.kubernetes.io/master
     operator: Exists
@@ -45,8 +51,8 @@ spec:
 
 interface Witness { uid: string; phase: string; containerID: string; restartCount: number }
 
-async function witness(cp: Machine): Promise<Witness> {
-  const p = JSON.parse(await kubectl(cp.name, ['-n', 'default', 'get', 'pod', 'upgrade-witness', '-o', 'json'])) as {
+async function witness(cp: Machine, node: Machine): Promise<Witness> {
+  const p = JSON.parse(await kubectl(cp.name, ['-n', 'default', 'get', 'pod', `upgrade-witness-${node.name}`, '-o', 'json'])) as {
     metadata: { uid: string };
     status: { phase: string; containerStatuses?: { containerID?: string; restartCount: number }[] };
   };
@@ -58,52 +64,81 @@ beforeAll(async () => {
   await provision();
   requireComponents();
   kubeadmAt(TO);
-  await destroyMachine(U1.name).catch(() => undefined);
+  for (const m of MACHINES) await destroyMachine(m.name).catch(() => undefined);
 }, 20 * MIN);
 
 afterAll(async () => {
-  await destroyMachine(U1.name).catch(() => undefined);
+  for (const m of MACHINES) await destroyMachine(m.name).catch(() => undefined);
 }, 5 * MIN);
+
+/** The witnesses of every machine, by node name. */
+async function witnesses(): Promise<Record<string, Witness>> {
+  const out: Record<string, Witness> = {};
+  for (const m of MACHINES) out[m.name] = await witness(U1, m);
+  return out;
+}
+
+/** Node → image tag of its kube-proxy pod, for Running pods. */
+async function kubeProxyTags(): Promise<Record<string, string>> {
+  const pods = (JSON.parse(await kubectl(U1.name, ['-n', 'kube-system', 'get', 'pods', '-l', 'k8s-app=kube-proxy', '-o', 'json'])) as {
+    items: { spec: { nodeName: string; containers: { image: string }[] }; status: { phase: string } }[];
+  }).items;
+  return Object.fromEntries(pods.filter((p) => p.status.phase === 'Running').map((p) => [p.spec.nodeName, (p.spec.containers[0]?.image ?? '').split(':').pop() ?? '']));
+}
 
 describe('the reference kubeadm v1.20.3 upgrades a cluster made by tsadm', () => {
   let certsBefore: Record<string, number>;
-  let before: Witness;
+  let before: Record<string, Witness>;
 
-  test('tsadm init v1.20.2 on u1; CoreDNS and a witness pod run; the v1.20.3 images are imported', async () => {
-    await createMachine(U1.name, U1.ip);
-    // upgrade apply waits for a ready CoreDNS replica; this environment has no CoreDNS image.
-    expect(await importCoreDNSStandIn(U1.name)).toEqual(['registry.local/k8s/coredns:1.7.0']);
+  test('tsadm init v1.20.2 on u1, tsadm join of u2; CoreDNS and a witness pod per node run; the v1.20.3 images are imported', async () => {
+    for (const m of MACHINES) {
+      await createMachine(m.name, m.ip);
+      // upgrade apply waits for a ready CoreDNS replica; this environment has no CoreDNS image.
+      expect(await importCoreDNSStandIn(m.name)).toEqual(['registry.local/k8s/coredns:1.7.0']);
+    }
     const config = writeSharedFile(`tsadm-${U1.name}.yaml`, await kubeadmConfig(U1.ip, U1.name));
     const init = await tsadm(U1.name, ['init', '--config', config], { timeoutMs: 8 * MIN });
     expect(init.stdout).toContain('Your Kubernetes control-plane has initialized successfully!');
-    await waitClusterReady(U1, [U1]);
+    const joinLine = init.stdout.replace(/\\\n\s*/g, ' ').split('\n').map((l) => l.trim())
+      .filter((l) => l.startsWith('tsadm join') && !l.includes('--control-plane')).pop();
+    expect(joinLine).toBeDefined();
+    const join = await tsadm(U2.name, [...(joinLine as string).split(/\s+/).slice(1), '--cri-socket', CRI], { timeoutMs: 8 * MIN });
+    expect(join.stdout).toContain('This node has joined the cluster');
+    await waitClusterReady(U1, MACHINES);
     await waitFor(async () => Number(await kubectl(U1.name, ['-n', 'kube-system', 'get', 'deployment', 'coredns', '-o', 'jsonpath={.status.readyReplicas}'])) > 0,
       3 * MIN, 'a ready CoreDNS replica');
     await expectClusterAt(U1, FROM);
-    expect(await nodeKubeletVersion(U1, U1.name)).toBe(FROM);
+    for (const m of MACHINES) expect(await nodeKubeletVersion(U1, m.name)).toBe(FROM);
+    expect(await kubeProxyTags()).toEqual({ [U1.name]: FROM, [U2.name]: FROM });
 
-    // The default ServiceAccount appears shortly after the controller-manager starts.
-    await waitFor(async () => (await kubectl(U1.name, ['apply', '-f', '-'], { input: WITNESS, reject: false })).includes('upgrade-witness'),
-      2 * MIN, 'the witness pod created');
+    for (const m of MACHINES) {
+      // The default ServiceAccount appears shortly after the controller-manager starts.
+      await waitFor(async () => (await kubectl(U1.name, ['apply', '-f', '-'], { input: witnessPod(m.name), reject: false })).includes('upgrade-witness'),
+        2 * MIN, `the witness pod on ${m.name} created`);
+    }
     before = await waitFor(async () => {
-      const w = await witness(U1);
-      return w.phase === 'Running' && w.containerID ? w : undefined;
-    }, 2 * MIN, 'the witness pod Running');
+      const w = await witnesses();
+      return Object.values(w).every((x) => x.phase === 'Running' && x.containerID) ? w : undefined;
+    }, 2 * MIN, 'the witness pods Running');
 
-    expect((await machineImages(U1.name)).filter((i) => i.endsWith(`:${TO}`))).toEqual([]);
-    const imported = await importImages(U1.name, TO);
-    expect(imported).toEqual(expect.arrayContaining(
-      ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy'].map((c) => `registry.local/k8s/${c}:${TO}`),
-    ));
-    expect(await machineImages(U1.name)).toEqual(expect.arrayContaining(imported));
-    // Idempotent: a second import finds everything present.
-    expect(await importImages(U1.name, TO)).toEqual(imported);
+    // Every node gets the new images (kube-proxy runs on each); the worker needs no control-plane
+    // images, but a node operator pre-loads one set everywhere.
+    for (const m of MACHINES) {
+      expect((await machineImages(m.name)).filter((i) => i.endsWith(`:${TO}`))).toEqual([]);
+      const imported = await importImages(m.name, TO);
+      expect(imported).toEqual(expect.arrayContaining(
+        ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy'].map((c) => `registry.local/k8s/${c}:${TO}`),
+      ));
+      expect(await machineImages(m.name)).toEqual(expect.arrayContaining(imported));
+      // Idempotent: a second import finds everything present.
+      expect(await importImages(m.name, TO)).toEqual(imported);
+    }
 
     certsBefore = await certificateNotAfter(U1.name);
     expect(Object.keys(certsBefore).sort()).toEqual([...UPGRADE_RENEWED_CERTIFICATES].sort());
   }, 15 * MIN);
 
-  test('kubeadm v1.20.3 `upgrade apply v1.20.3 -y`: control plane, kube-proxy and kubeadm-config at v1.20.3, certificates renewed, the witness untouched', async () => {
+  test('kubeadm v1.20.3 `upgrade apply v1.20.3 -y`: control plane, kube-proxy and kubeadm-config at v1.20.3, certificates renewed, the witnesses untouched', async () => {
     // kubeadm 1.20's `upgrade apply` always runs its image prepull, which needs a crictl on PATH
     // (not an ignorable preflight error): the harness's stand-in answers from containerd's store.
     await installCrictlShim(U1.name);
@@ -123,16 +158,20 @@ describe('the reference kubeadm v1.20.3 upgrades a cluster made by tsadm', () =>
     expect(r.all).not.toMatch(/\[WARNING/);
 
     await expectClusterAt(U1, TO);
+    // The kube-proxy DaemonSet rolls out to every node, the worker's included.
+    await waitFor(async () => Object.values(await kubeProxyTags()).filter((t) => t === TO).length === MACHINES.length, 3 * MIN,
+      `kube-proxy ${TO} Running on every node`);
+    expect(await kubeProxyTags()).toEqual({ [U1.name]: TO, [U2.name]: TO });
 
     const certsAfter = await certificateNotAfter(U1.name);
     for (const c of UPGRADE_RENEWED_CERTIFICATES) {
       expect({ [c]: (certsAfter[c] ?? 0) > (certsBefore[c] ?? Infinity) }).toEqual({ [c]: true });
     }
 
-    expect(await witness(U1)).toEqual(before);
+    expect(await witnesses()).toEqual(before);
   }, 20 * MIN);
 
-  test('the kubelet binary swapped to v1.20.3: the Node reports kubelet v1.20.3 and is Ready; the witness untouched', async () => {
+  test('the kubelet binary swapped to v1.20.3: u1 reports kubelet v1.20.3 and is Ready; the witnesses untouched', async () => {
     // A single control plane needs no `kubeadm upgrade node` after `upgrade apply`: apply already
     // wrote the kubelet's configuration; only the kubelet itself is left.
     expect(await nodeKubeletVersion(U1, U1.name)).toBe(FROM);
@@ -141,6 +180,24 @@ describe('the reference kubeadm v1.20.3 upgrades a cluster made by tsadm', () =>
     await waitFor(async () => (await nodeKubeletVersion(U1, U1.name)) === TO, 3 * MIN, `the Node reporting kubelet ${TO}`);
     await waitFor(async () => (await nodeReadiness(U1.name))[U1.name] === 'True', 3 * MIN, 'the Node Ready');
     await expectClusterAt(U1, TO);
-    expect(await witness(U1)).toEqual(before);
+    expect(await nodeKubeletVersion(U1, U2.name)).toBe(FROM);
+    expect(await witnesses()).toEqual(before);
+  }, 10 * MIN);
+
+  test('worker u2: kubeadm v1.20.3 `upgrade node`, then its kubelet swapped: kubelet v1.20.3, Ready; the witnesses untouched', async () => {
+    const config = () => machineExec(U2.name, ['cat', '/var/lib/kubelet/config.yaml']);
+    const r = await machineExec(U2.name, [kubeadmAt(TO), 'upgrade', 'node'], { reject: false, timeoutMs: 5 * MIN });
+    if (r.exitCode !== 0) throw new Error(`kubeadm upgrade node exited ${r.exitCode}:\n${r.all}`);
+    // A worker: no prepull (so no crictl needed), no control plane; the kubelet's configuration is
+    // downloaded from kubelet-config-1.20 (written by tsadm init, rewritten by upgrade apply).
+    expect(r.stdout).toContain('[preflight] Skipping prepull. Not a control plane node.');
+    expect(r.stdout).toContain('[upgrade] The configuration for this node was successfully updated!');
+    expect((await config()).stdout).toContain('kind: KubeletConfiguration');
+    expect(await nodeKubeletVersion(U1, U2.name)).toBe(FROM);
+    await useNodeBinaries(U2.name, TO);
+    await waitFor(async () => (await nodeKubeletVersion(U1, U2.name)) === TO, 3 * MIN, `u2 reporting kubelet ${TO}`);
+    await waitFor(async () => Object.values(await nodeReadiness(U1.name)).every((x) => x === 'True'), 3 * MIN, 'both nodes Ready');
+    expect(await nodeReadiness(U1.name)).toEqual({ [U1.name]: 'True', [U2.name]: 'True' });
+    expect(await witnesses()).toEqual(before);
   }, 10 * MIN);
 });
