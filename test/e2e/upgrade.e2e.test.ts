@@ -179,6 +179,11 @@ describe('the reference kubeadm v1.20.3 upgrades a cluster made by tsadm', () =>
     // kubeadm 1.20's `upgrade apply` always runs its image prepull, which needs a crictl on PATH
     // (not an ignorable preflight error): the harness's stand-in answers from containerd's store.
     await installCrictlShim(U1.name);
+    const crictl = async (...args: string[]) => (await machineExec(U1.name, ['crictl', '-r', `unix://${CRI}`, ...args], { reject: false })).exitCode;
+    expect(await crictl('inspecti', `registry.local/k8s/kube-apiserver:${TO}`)).toBe(0);
+    expect(await crictl('inspecti', 'registry.local/k8s/kube-apiserver:v0.0.0')).toBe(1);
+    expect(await crictl('pull', 'registry.local/k8s/kube-apiserver:v0.0.0')).toBe(1);
+    expect(await crictl('ps')).toBe(64);
     const written = await writtenByUpgrade();
     // NotAfter has a resolution of one second: let renewed certificates end later than the old ones.
     await new Promise((r) => setTimeout(r, 1500));
