@@ -40,6 +40,8 @@ UPGRADE_VERSION=v1.20.3
 UPGRADE_BIN_DIR=$CACHE/kubernetes-$UPGRADE_VERSION/bin
 UPGRADE_IMG_DIR=$CACHE/images-$UPGRADE_VERSION
 STANDIN_IMG_DIR=$CACHE/images-standins
+# Sources of the stand-in images, found from this script (absolute: stages may change directory).
+STANDIN_SRC_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/images
 # The CoreDNS image kubeadm 1.20 deploys (constants.CoreDNSVersion).
 COREDNS_TAG=1.7.0
 STAMPS=$CACHE/stamps
@@ -402,7 +404,7 @@ stage_standins() {
   local work=$CACHE/tmp.standins
   rm -rf "$work" && mkdir -p "$work" "$STANDIN_IMG_DIR"
   new_rootfs "$work/coredns"
-  gcc -Os -static -o "$work/coredns/coredns" "$(dirname "${BASH_SOURCE[0]}")/images/coredns-standin.c"
+  gcc -Os -static -o "$work/coredns/coredns" "$STANDIN_SRC_DIR/coredns-standin.c"
   strip "$work/coredns/coredns" 2>/dev/null || true
   write_oci_image "$IMAGE_REPO/coredns:$COREDNS_TAG" "$work/coredns" '["/coredns"]' "$STANDIN_IMG_DIR/coredns.tar"
   log "stage standins: coredns:$COREDNS_TAG (stand-in: probes only, no DNS)"
@@ -425,7 +427,7 @@ main() {
   run_stage images "$UPGRADE_VERSION" stage_images "$UPGRADE_VERSION"
   log "ready: $UPGRADE_VERSION (relabelled $K8S_VERSION) binaries in $UPGRADE_BIN_DIR, images in $UPGRADE_IMG_DIR"
   # Keyed by the stand-ins' source, so a changed stand-in is rebuilt.
-  run_stage standins "$(cat "$(dirname "${BASH_SOURCE[0]}")"/images/*.c | sha256sum | cut -c1-12)" stage_standins
+  run_stage standins "$(cat "$STANDIN_SRC_DIR"/*.c | sha256sum | cut -c1-12)" stage_standins
   log "ready: stand-in images in $STANDIN_IMG_DIR"
 }
 
