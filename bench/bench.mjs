@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 // `npm run bench`: tsadm side by side with the reference kubeadm v1.20.2 (issue 8).
 //
-//   node bench/bench.mjs [--quick] [--runs N] [--cluster-runs N] [--only micro|cluster|baseline] [--baseline REF] [--no-join] [--out FILE]
+//   node bench/bench.mjs [--quick] [--runs N] [--cluster-runs N] [--upgrade-runs N] [--only micro|cluster|upgrade|baseline] [--baseline REF] [--no-join] [--out FILE]
 //
 // micro   (host, temp dirs): init phase certs all / kubeconfig all with RSA-2048 and ECDSA-P256,
 //         cold start of `version` and `token generate`; default 7 pairs (--quick: 3).
 // cluster (harness machines b1..b4 = 10.250.0.71-74): full init on a fresh machine with the e2e
 //         config, then join of a second fresh machine until its Node is registered; default 3
 //         pairs (--quick: 1). Needs root and `npm run provision`.
+// upgrade (harness machines b5, b6 = 10.250.0.75-76): `upgrade apply v1.20.3 -y` of a v1.20.2 control
+//         plane made by tsadm init, by the reference kubeadm v1.20.3 and by tsadm (bench/upgrade.mjs;
+//         v1.20.3 is v1.20.2's source relabelled); default 3 pairs (--quick: 1). tsadm's side is
+//         measured only when this build has `upgrade apply` ("n/a" otherwise).
 // baseline (with --baseline REF, a git ref of this repository): certs all + kubeconfig all with
 //         RSA-2048 keys by kubeadm, the tsadm of REF and this tsadm, rotating (bench/baseline.mjs).
 // Runs alternate kubeadm/tsadm (order swapped each pair); reported are medians and the median of
@@ -22,6 +26,7 @@ import { renderReport } from './report.mjs';
 import { runMicro } from './micro.mjs';
 import { runCluster } from './cluster.mjs';
 import { runBaseline } from './baseline.mjs';
+import { hasUpgradeApply, runUpgrade, upgradeKubeadmVersion } from './upgrade.mjs';
 
 function parseArgs(argv) {
   const o = { quick: false, only: undefined, join: true, out: path.join(REPO, 'bench', 'results', 'latest.json') };
@@ -31,6 +36,7 @@ function parseArgs(argv) {
     else if (a === '--no-join') o.join = false;
     else if (a === '--runs') o.runs = Number(argv[++i]);
     else if (a === '--cluster-runs') o.clusterRuns = Number(argv[++i]);
+    else if (a === '--upgrade-runs') o.upgradeRuns = Number(argv[++i]);
     else if (a === '--only') o.only = argv[++i];
     else if (a === '--out') o.out = path.resolve(argv[++i]);
     else if (a === '--baseline') o.baseline = argv[++i];
@@ -38,6 +44,7 @@ function parseArgs(argv) {
   }
   o.runs ??= o.quick ? 3 : 7;
   o.clusterRuns ??= o.quick ? 1 : 3;
+  o.upgradeRuns ??= o.quick ? 1 : 3;
   if (o.only === 'baseline' && !o.baseline) throw new Error('--only baseline needs --baseline REF');
   return o;
 }
@@ -79,6 +86,13 @@ try {
     if (!tsadmJoin) log('tsadm has no usable `join` command in this build: join measured for kubeadm only');
     results.tsadmJoin = tsadmJoin;
     results.cluster = await runCluster({ tsadmArgv, runs: opts.clusterRuns, log, machines: MACHINES, tsadmJoin, join: opts.join });
+  }
+  if (opts.only === undefined || opts.only === 'upgrade') {
+    const tsadmUpgrade = hasUpgradeApply(tsadmArgv);
+    if (!tsadmUpgrade) log('tsadm has no `upgrade apply` command in this build: upgrade measured for kubeadm only');
+    results.tsadmUpgrade = tsadmUpgrade;
+    results.env.versions.kubeadmUpgrade = upgradeKubeadmVersion();
+    results.upgrade = await runUpgrade({ tsadmArgv, runs: opts.upgradeRuns, log, tsadmUpgrade });
   }
   results.env.loadAtEnd = load1();
   mkdirSync(path.dirname(opts.out), { recursive: true });

@@ -47,6 +47,21 @@ function clusterTable(cluster) {
   return `${k.length} pair(s); init loads: ${[...ki, ...ti].map((r) => r.load).join(', ')}\n\n` + table(['full cluster', 'kubeadm', 'tsadm', 'ratio t/k'], rows);
 }
 
+/** upgrade apply v1.20.3 of a tsadm-made v1.20.2 control plane (bench/upgrade.mjs); tsadm "n/a" when this build has no `upgrade apply`. */
+function upgradeTable(upgrade, tsadmUpgrade, kubeadmVersion) {
+  const k = upgrade.kubeadm;
+  const t = upgrade.tsadm;
+  const s = (x) => fmt(x / 1000, 2);
+  const row = (label, key, conv = s) => [label, conv(median(pick(k, key))), t.length ? conv(median(pick(t, key))) : 'n/a',
+    t.length ? fmt(pairedRatio(pick(t, key), pick(k, key)), 2) : 'n/a'];
+  const note = tsadmUpgrade === false ? '; tsadm: no `upgrade apply` in this build' : '';
+  return `${k.length} pair(s); kubeadm ${kubeadmVersion ?? '?'}${note}; loads: ${[...k, ...t].map((r) => r.load).join(', ')}\n\n` + table(['upgrade apply v1.20.3 (single control plane)', 'kubeadm', 'tsadm', 'ratio t/k'], [
+    row('wall, s (command start → exit, every component restarted)', 'wallMs'),
+    row('CPU time (user+sys), s', 'cpuMs'),
+    row('max RSS, MB', 'maxRssMb', (x) => fmt(x)),
+  ]);
+}
+
 /** tsadm against an earlier tsadm and kubeadm: certs all + kubeconfig all, RSA-2048 (bench/baseline.mjs). */
 function baselineTable(b) {
   const { kubeadm, baseline, tsadm } = b.runs;
@@ -63,6 +78,7 @@ export function renderReport(results) {
   const parts = [`## Results ${e.date}`, '', `${e.cpu}, ${e.memGb} GiB, Linux ${e.kernel}; kubeadm ${e.versions.kubeadm}, tsadm ${e.versions.tsadm}, Node ${e.versions.node}; load ${e.loadAtStart} → ${e.loadAtEnd}`, ''];
   if (results.micro) parts.push('### Tool-only commands (wall, medians)', '', microTable(results.micro), '');
   if (results.cluster) parts.push('### Full init and join (medians)', '', clusterTable(results.cluster), '');
+  if (results.upgrade) parts.push('### Upgrade apply (medians; v1.20.3 = v1.20.2 relabelled)', '', upgradeTable(results.upgrade, results.tsadmUpgrade, e.versions.kubeadmUpgrade), '');
   if (results.baseline) parts.push('### Against an earlier tsadm (medians; ratios are medians of per-round ratios)', '', baselineTable(results.baseline), '');
   return parts.join('\n');
 }

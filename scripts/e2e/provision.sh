@@ -14,12 +14,16 @@
 #   build-relabelled  the same source again, stamped v1.20.3 (a second version for upgrade tests;
 #                     the same code, only the version differs); a relink when the Go cache is warm
 #   images (v1.20.3)  kube-* images tagged v1.20.3; pause and etcd are v1.20.2's (hard links)
+#   standins          images-standins/coredns.tar: registry.local/k8s/coredns:1.7.0, a stand-in that
+#                     answers CoreDNS's probes (scripts/e2e/images/coredns-standin.c); imported only
+#                     where a test asks for it (upgrade apply needs a ready CoreDNS)
 #
 # Results:
 #   $CACHE/kubernetes-v1.20.2/bin/{kubeadm,kube-apiserver,kube-controller-manager,kube-scheduler,
 #                                  kubelet,kube-proxy,kubectl}
 #   $CACHE/images-v1.20.2/*.tar
 #   $CACHE/kubernetes-v1.20.3/bin/..., $CACHE/images-v1.20.3/*.tar (the same set, relabelled)
+#   $CACHE/images-standins/coredns.tar
 #   $CACHE/go-cache   Go build cache, kept so that rebuilding (a relabel) is a relink
 set -euo pipefail
 
@@ -35,6 +39,11 @@ IMG_DIR=$CACHE/images-$K8S_VERSION
 UPGRADE_VERSION=v1.20.3
 UPGRADE_BIN_DIR=$CACHE/kubernetes-$UPGRADE_VERSION/bin
 UPGRADE_IMG_DIR=$CACHE/images-$UPGRADE_VERSION
+STANDIN_IMG_DIR=$CACHE/images-standins
+# Sources of the stand-in images, found from this script (absolute: stages may change directory).
+STANDIN_SRC_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/images
+# The CoreDNS image kubeadm 1.20 deploys (constants.CoreDNSVersion).
+COREDNS_TAG=1.7.0
 STAMPS=$CACHE/stamps
 GO_BIN=/usr/lib/go-1.19/bin
 COMPONENTS=(kubeadm kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl)
@@ -388,6 +397,20 @@ stage_cri_proto() {
   mv "$CACHE/cri-api/v1alpha2/api.proto.tmp" "$CACHE/cri-api/v1alpha2/api.proto"
 }
 
+# stage_standins: images that stand in for components this environment cannot have. CoreDNS: no
+# image exists here (Debian has no CoreDNS); the stand-in answers CoreDNS's liveness and readiness
+# probes with 200 OK and serves no DNS (scripts/e2e/images/coredns-standin.c says why it exists).
+stage_standins() {
+  local work=$CACHE/tmp.standins
+  rm -rf "$work" && mkdir -p "$work" "$STANDIN_IMG_DIR"
+  new_rootfs "$work/coredns"
+  gcc -Os -static -o "$work/coredns/coredns" "$STANDIN_SRC_DIR/coredns-standin.c"
+  strip "$work/coredns/coredns" 2>/dev/null || true
+  write_oci_image "$IMAGE_REPO/coredns:$COREDNS_TAG" "$work/coredns" '["/coredns"]' "$STANDIN_IMG_DIR/coredns.tar"
+  log "stage standins: coredns:$COREDNS_TAG (stand-in: probes only, no DNS)"
+  rm -rf "$work"
+}
+
 main() {
   mkdir -p "$CACHE/logs"
   log "cache: $CACHE (Kubernetes $K8S_VERSION)"
@@ -403,6 +426,9 @@ main() {
     die "$UPGRADE_BIN_DIR/kubeadm missing although its build stamp exists; remove $STAMPS/build-relabelled-$UPGRADE_VERSION to rebuild"
   run_stage images "$UPGRADE_VERSION" stage_images "$UPGRADE_VERSION"
   log "ready: $UPGRADE_VERSION (relabelled $K8S_VERSION) binaries in $UPGRADE_BIN_DIR, images in $UPGRADE_IMG_DIR"
+  # Keyed by the stand-ins' source, so a changed stand-in is rebuilt.
+  run_stage standins "$(cat "$STANDIN_SRC_DIR"/*.c | sha256sum | cut -c1-12)" stage_standins
+  log "ready: stand-in images in $STANDIN_IMG_DIR"
 }
 
 main "$@"

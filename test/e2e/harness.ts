@@ -341,3 +341,233 @@ export function expectHostAsBefore(after: HostTraces, baseline: HostTraces): voi
   expect(after.iptables).toEqual(baseline.iptables);
   expect(after.stateDirEntries).toEqual([]);
 }
+
+// --- upgrades: a second Kubernetes version on a machine ------------------------------------------
+//
+// The cache holds two versions: v1.20.2, and "v1.20.3", which is NOT Kubernetes v1.20.3 but the
+// very same v1.20.2 source rebuilt under the version label v1.20.3 (scripts/e2e/README.md,
+// "v1.20.3: the same code, relabelled"): every step of an upgrade runs for real (versions read
+// from the cluster, manifests, certificates, ConfigMaps, addons, the kubelet swap), while the code
+// on both sides is the same.
+
+/** The provisioned binaries (kubeadm, kubelet, kubectl, kube-*) of VERSION, e.g. "v1.20.3". */
+function binDirAt(version: string): string {
+  return path.join(cacheDir(), `kubernetes-${version}`, 'bin');
+}
+
+/** The provisioned OCI image archives of VERSION. */
+function imagesDirAt(version: string): string {
+  return path.join(cacheDir(), `images-${version}`);
+}
+
+/**
+ * The reference kubeadm of VERSION (full path; visible inside machines at the same path), for
+ * running e.g. the v1.20.3 kubeadm in a machine whose PATH still has v1.20.2's.
+ */
+export function kubeadmAt(version: string): string {
+  const p = path.join(binDirAt(version), 'kubeadm');
+  if (!existsSync(p)) throw new Error(`${p} is not provisioned: run bash scripts/e2e/provision.sh`);
+  return p;
+}
+
+/** The image references an OCI archive of the cache carries (its index.json annotations). */
+async function archiveImageNames(tar: string): Promise<string[]> {
+  const index = JSON.parse((await run('tar', ['-xOf', tar, './index.json'])).stdout) as {
+    manifests: { annotations?: Record<string, string> }[];
+  };
+  const names = index.manifests.map((m) => m.annotations?.['io.containerd.image.name']).filter((n): n is string => !!n);
+  if (names.length === 0) throw new Error(`${tar} names no image (no io.containerd.image.name annotation)`);
+  return names;
+}
+
+/** Image references in MACHINE's containerd, namespace k8s.io (the one the CRI plugin serves). */
+export async function machineImages(machine: string): Promise<string[]> {
+  const r = await machineExec(machine, ['ctr', '-n', 'k8s.io', 'images', 'ls', '-q']);
+  return r.stdout.split('\n').map((l) => l.trim()).filter(Boolean);
+}
+
+/** Import every OCI archive in DIR into MACHINE's containerd unless its images are all there; resolves their references. */
+async function importArchives(machine: string, dir: string): Promise<string[]> {
+  const tars = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.tar')).sort() : [];
+  if (tars.length === 0) throw new Error(`no image archives in ${dir}: run bash scripts/e2e/provision.sh`);
+  const wanted: string[] = [];
+  let present = new Set(await machineImages(machine));
+  for (const t of tars) {
+    const tar = path.join(dir, t);
+    const names = await archiveImageNames(tar);
+    wanted.push(...names);
+    if (names.every((n) => present.has(n))) continue;
+    await machineExec(machine, ['ctr', '-n', 'k8s.io', 'images', 'import', tar], { timeoutMs: 5 * 60_000 });
+  }
+  present = new Set(await machineImages(machine));
+  const missing = wanted.filter((n) => !present.has(n));
+  if (missing.length > 0) throw new Error(`after importing ${dir} into ${machine}, still missing: ${missing.join(', ')}`);
+  return wanted;
+}
+
+/**
+ * Pre-load the images of VERSION into MACHINE's containerd (`ctr -n k8s.io images import` of each
+ * archive in the cache), as a node operator would before an upgrade on a host that cannot pull.
+ * Idempotent: an archive whose images are all present already is not imported again. Resolves the
+ * image references of VERSION's archives, each verified to be present afterwards.
+ */
+export async function importImages(machine: string, version: string): Promise<string[]> {
+  return importArchives(machine, imagesDirAt(version));
+}
+
+/**
+ * Import the CoreDNS stand-in (registry.local/k8s/coredns:1.7.0, scripts/e2e/images/coredns-standin.c:
+ * answers CoreDNS's liveness and readiness probes, serves no DNS) into MACHINE, so the CoreDNS pods
+ * of a cluster there become Ready. Needed before `upgrade apply`: kubeadm 1.20 waits (with a backoff
+ * of about 85 minutes) for a ready replica of the CoreDNS Deployment after updating it
+ * (phases/upgrade/postupgrade.go, removeOldDNSDeploymentIfAnotherDNSIsUsed), and this environment
+ * has no CoreDNS image. Import it before init so the cluster is as a real one would be.
+ */
+export async function importCoreDNSStandIn(machine: string): Promise<string[]> {
+  return importArchives(machine, path.join(cacheDir(), 'images-standins'));
+}
+
+/**
+ * Make the harness's crictl stand-in (scripts/e2e/crictl-shim.sh) MACHINE's /usr/local/bin/crictl:
+ * the reference kubeadm 1.20's `upgrade apply` needs a crictl on PATH for its image prepull (the
+ * script's header says why and what it supports). Only this machine's private /usr changes.
+ */
+export async function installCrictlShim(machine: string): Promise<void> {
+  await machineExec(machine, ['ln', '-sfn', script('crictl-shim.sh'), '/usr/local/bin/crictl']);
+}
+
+/** The PID of MACHINE's running kubelet (from its supervisor's pidfile), or '' when none runs. */
+async function kubeletPid(machine: string): Promise<string> {
+  // The PID namespace is shared by all machines: ask the supervisor's pidfile, not pgrep.
+  const r = await machineExec(
+    machine,
+    ['sh', '-c', '. /run/tsadm-machine/env; p=$(cat "$MDIR/kubelet.pid" 2>/dev/null) && kill -0 "$p" 2>/dev/null && echo "$p"'],
+    { reject: false },
+  );
+  return r.stdout.trim();
+}
+
+/**
+ * The "swap each machine's kubelet binary" step of an upgrade: point MACHINE's /usr/local/bin/
+ * {kubelet,kubeadm,kubectl} at VERSION's binaries (what a package upgrade does), restart the
+ * kubelet through the machine's service manager (`"$TSADM_SERVICE_MANAGER" restart kubelet`, what
+ * `systemctl restart kubelet` does), and wait until a new kubelet process runs VERSION's binary.
+ * Verified with `kubelet --version` inside the machine and the running process's executable.
+ */
+export async function useNodeBinaries(machine: string, version: string, timeoutMs = 2 * 60_000): Promise<void> {
+  const dir = binDirAt(version);
+  for (const b of ['kubelet', 'kubeadm', 'kubectl']) {
+    if (!existsSync(path.join(dir, b))) throw new Error(`${path.join(dir, b)} is not provisioned: run bash scripts/e2e/provision.sh`);
+  }
+  const before = await kubeletPid(machine);
+  await machineExec(machine, ['sh', '-c', `for b in kubelet kubeadm kubectl; do ln -sfn "${dir}/$b" "/usr/local/bin/$b"; done`]);
+  const reported = (await machineExec(machine, ['kubelet', '--version'])).stdout.trim();
+  if (reported !== `Kubernetes ${version}`) throw new Error(`kubelet --version in ${machine} says "${reported}", not "Kubernetes ${version}"`);
+  await machineExec(machine, ['sh', '-c', '"$TSADM_SERVICE_MANAGER" restart kubelet']);
+  const pid = await waitFor(async () => {
+    const p = await kubeletPid(machine);
+    return /^\d+$/.test(p) && p !== before ? p : undefined;
+  }, timeoutMs, `a new kubelet process in ${machine} after the restart`, 500);
+  const exe = (await machineExec(machine, ['readlink', `/proc/${pid}/exe`])).stdout.trim();
+  if (exe !== path.join(dir, 'kubelet')) throw new Error(`the kubelet of ${machine} (PID ${pid}) runs ${exe}, not ${path.join(dir, 'kubelet')}`);
+}
+
+/** The version tag of an image reference ("registry.local/k8s/kube-proxy:v1.20.3" → "v1.20.3"). */
+function imageTag(image: string | undefined): string {
+  if (!image) return '(none)';
+  const at = image.indexOf('@');
+  const ref = at >= 0 ? image.slice(0, at) : image;
+  const colon = ref.lastIndexOf(':');
+  return colon > ref.lastIndexOf('/') ? ref.slice(colon + 1) : '(no tag)';
+}
+
+const CONTROL_PLANE = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler'] as const;
+
+/**
+ * The Kubernetes version each part of the control plane on CP is at, as the cluster shows it:
+ * image tags of the static pod manifests in /etc/kubernetes/manifests, of the mirror pods (spec)
+ * and of their running containers (status), the API server's `kubectl version` gitVersion, the
+ * kube-proxy DaemonSet's image tag, and kubernetesVersion in the kubeadm-config ConfigMap.
+ * Keys name the source; a value that cannot be read is reported as "(…)".
+ */
+async function clusterVersions(cp: Machine): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const c of CONTROL_PLANE) {
+    const manifest = (await machineExec(cp.name, ['cat', `/etc/kubernetes/manifests/${c}.yaml`], { reject: false })).stdout;
+    out[`manifest ${c}`] = imageTag(/^\s*image:\s*(\S+)\s*$/m.exec(manifest)?.[1]);
+    const pod = await kubectl(cp.name, ['-n', 'kube-system', 'get', 'pod', `${c}-${cp.name}`, '-o', 'json'], { reject: false });
+    let spec = '(no mirror pod)';
+    let running = '(no mirror pod)';
+    if (pod) {
+      const p = JSON.parse(pod) as {
+        spec: { containers: { image: string }[] };
+        status: { containerStatuses?: { image: string; state?: { running?: unknown } }[] };
+      };
+      spec = imageTag(p.spec.containers[0]?.image);
+      const st = p.status.containerStatuses?.[0];
+      running = st?.state?.running ? imageTag(st.image) : '(not running)';
+    }
+    out[`mirror pod ${c}`] = spec;
+    out[`running container ${c}`] = running;
+  }
+  const v = await kubectl(cp.name, ['version', '-o', 'json'], { reject: false });
+  out['kubectl version serverVersion'] = v ? ((JSON.parse(v) as { serverVersion?: { gitVersion?: string } }).serverVersion?.gitVersion ?? '(none)') : '(unreachable)';
+  out['kube-proxy DaemonSet'] = imageTag(
+    await kubectl(cp.name, ['-n', 'kube-system', 'get', 'daemonset', 'kube-proxy', '-o', 'jsonpath={.spec.template.spec.containers[0].image}'], { reject: false }),
+  );
+  const cc = await kubectl(cp.name, ['-n', 'kube-system', 'get', 'configmap', 'kubeadm-config', '-o', 'jsonpath={.data.ClusterConfiguration}'], { reject: false });
+  out['kubeadm-config kubernetesVersion'] = /^kubernetesVersion:\s*(\S+)\s*$/m.exec(cc)?.[1] ?? '(none)';
+  return out;
+}
+
+/**
+ * Wait (bounded) until every entry of clusterVersions(CP) is VERSION — mirror pods and their
+ * containers follow the manifests at the kubelet's next sync — then assert it, so a failure shows
+ * every source with what it reports.
+ */
+export async function expectClusterAt(cp: Machine, version: string, timeoutMs = 3 * 60_000): Promise<void> {
+  let last: Record<string, string> = {};
+  await waitFor(async () => {
+    last = await clusterVersions(cp);
+    return Object.values(last).every((v) => v === version);
+  }, timeoutMs, `every part of ${cp.name}'s control plane at ${version}`).catch(() => undefined);
+  expect(last).toEqual(Object.fromEntries(Object.keys(last).map((k) => [k, version])));
+}
+
+/** Node NAME's status.nodeInfo.kubeletVersion as the API server has it. */
+export async function nodeKubeletVersion(cp: Machine, name: string): Promise<string> {
+  return (await kubectl(cp.name, ['get', 'node', name, '-o', 'jsonpath={.status.nodeInfo.kubeletVersion}'])).trim();
+}
+
+/** The certificates an upgrade of the control plane renews (kubeadm: renewCertsByComponent). */
+export const UPGRADE_RENEWED_CERTIFICATES = [
+  'apiserver.crt', 'apiserver-kubelet-client.crt', 'front-proxy-client.crt',
+  'controller-manager.conf', 'scheduler.conf', 'admin.conf',
+] as const;
+
+/**
+ * NotAfter (ms since the epoch) of each certificate in UPGRADE_RENEWED_CERTIFICATES on MACHINE,
+ * read with openssl inside the machine: /etc/kubernetes/pki/*.crt, and the embedded client
+ * certificate (client-certificate-data only; no key is read) of /etc/kubernetes/*.conf.
+ */
+export async function certificateNotAfter(machine: string): Promise<Record<string, number>> {
+  const sh = [
+    'set -e',
+    'for f in "$@"; do',
+    '  case $f in',
+    '    *.crt) d=$(openssl x509 -in "/etc/kubernetes/pki/$f" -noout -enddate) ;;',
+    "    *.conf) d=$(sed -n 's/^ *client-certificate-data: *//p' \"/etc/kubernetes/$f\" | base64 -d | openssl x509 -noout -enddate) ;;",
+    '  esac',
+    '  echo "$f ${d#notAfter=}"',
+    'done',
+  ].join('\n');
+  const r = await machineExec(machine, ['sh', '-c', sh, 'sh', ...UPGRADE_RENEWED_CERTIFICATES]);
+  const out: Record<string, number> = {};
+  for (const line of r.stdout.split('\n').filter(Boolean)) {
+    const sp = line.indexOf(' ');
+    const when = Date.parse(line.slice(sp + 1));
+    if (!Number.isFinite(when)) throw new Error(`unparsable notAfter in "${line}"`);
+    out[line.slice(0, sp)] = when;
+  }
+  return out;
+}
