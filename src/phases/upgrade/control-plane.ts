@@ -12,7 +12,6 @@
  */
 import { MANIFESTS_DIR } from '../../constants.js';
 import type { Phase } from '../../engine/phase.js';
-import { prefixedLogger } from '../../log/prefixed-logger.js';
 import { checkRunning } from '../../verify/health.js';
 import { wouldChange } from '../../verify/would-change.js';
 import type { UpgradeCtx } from '../../workflows/context.js';

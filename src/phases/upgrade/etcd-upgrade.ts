@@ -18,7 +18,7 @@ import { renderTargetManifest } from './target-manifests.js';
 const PREFIX = 'upgrade/etcd';
 
 /** The data directory the running member uses: its manifest's etcd-data hostPath (what the kubelet mounts). */
-export function etcdDataDirOf(manifestText: string): string | undefined {
+function etcdDataDirOf(manifestText: string): string | undefined {
   try {
     const doc = yaml.load(manifestText) as { spec?: { volumes?: Array<{ name?: unknown; hostPath?: { path?: unknown } }> } } | null;
     const p = doc?.spec?.volumes?.find((v) => v.name === 'etcd-data')?.hostPath?.path;
@@ -29,7 +29,7 @@ export function etcdDataDirOf(manifestText: string): string | undefined {
 }
 
 async function backupData(run: StaticPodRun, dataDir: string): Promise<void> {
-  const dir = backupDirName('kubeadm-backup-etcd', run.ctx.startTime);
+  const dir = backupDirName('kubeadm-backup-etcd', run.ctx.clock());
   await run.ctx.host.mkdir(TMP_DIR, MODES.manifestsDir);
   await run.ctx.host.mkdir(dir, MODES.manifestsDir);
   // kubeadm's `cp -r <dataDir> <dir>` into an existing folder: the copy is <dir>/<basename of dataDir>.

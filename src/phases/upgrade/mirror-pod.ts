@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { errorMessage } from '../../errors.js';
 import type { KubeApi, KubeObject } from '../../kube/types.js';
 
-export const CONFIG_HASH_ANNOTATION = 'kubernetes.io/config.hash';
+const CONFIG_HASH_ANNOTATION = 'kubernetes.io/config.hash';
 
 export interface PollOptions {
   readonly timeoutMs: number;
@@ -23,7 +23,7 @@ export interface PollOptions {
 }
 
 /** kubeadm's getStaticPodSingleHash; undefined when the mirror Pod does not exist (yet). */
-export async function mirrorPodHash(api: KubeApi, nodeName: string, component: string): Promise<string | undefined> {
+async function mirrorPodHash(api: KubeApi, nodeName: string, component: string): Promise<string | undefined> {
   const pod = await api.get('Pod', `${component}-${nodeName}`, 'kube-system');
   return pod?.metadata.annotations?.[CONFIG_HASH_ANNOTATION];
 }
@@ -34,7 +34,7 @@ export type PollResult<T> = { readonly ok: true; readonly value: T } | { readonl
 async function poll<T>(attempt: () => Promise<T | undefined>, opts: PollOptions, describe: (err: unknown) => string): Promise<PollResult<T>> {
   const now = opts.now ?? Date.now;
   const deadline = now() + opts.timeoutMs;
-  let lastProblem = 'not checked yet';
+  let lastProblem: string;
   for (;;) {
     try {
       const v = await attempt();

@@ -72,7 +72,7 @@ function pollOptions(run: StaticPodRun, deadline: number, prefix: string): PollO
 async function manifestBackupDir(run: StaticPodRun): Promise<string> {
   const existing = run.ctx.state.backups?.manifestsDir;
   if (existing) return existing;
-  const dir = backupDirName('kubeadm-backup-manifests', run.ctx.startTime);
+  const dir = backupDirName('kubeadm-backup-manifests', run.ctx.clock());
   await run.ctx.host.mkdir(TMP_DIR, MODES.manifestsDir);
   await run.ctx.host.mkdir(dir, MODES.manifestsDir);
   run.ctx.state.backups = { ...run.ctx.state.backups, manifestsDir: dir };
