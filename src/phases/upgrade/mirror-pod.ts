@@ -28,6 +28,8 @@ async function mirrorPodHash(api: KubeApi, nodeName: string, component: string):
   return pod?.metadata.annotations?.[CONFIG_HASH_ANNOTATION];
 }
 
+const NOT_YET = 'not yet';
+
 export type PollResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly lastProblem: string };
 
 /** Polls `attempt` until it returns a value or the deadline passes; errors count as "not yet". */
@@ -39,7 +41,7 @@ async function poll<T>(attempt: () => Promise<T | undefined>, opts: PollOptions,
     try {
       const v = await attempt();
       if (v !== undefined) return { ok: true, value: v };
-      lastProblem = 'not yet';
+      lastProblem = NOT_YET;
     } catch (err) {
       lastProblem = describe(err);
     }
@@ -56,20 +58,21 @@ async function poll<T>(attempt: () => Promise<T | undefined>, opts: PollOptions,
 export async function waitForMirrorPodHash(api: KubeApi, nodeName: string, component: string, wanted: (hash: string) => boolean, opts: PollOptions): Promise<PollResult<string>> {
   const name = `${component}-${nodeName}`;
   let seen: string | undefined;
-  return poll(async () => {
+  const r = await poll(async () => {
     const hash = await mirrorPodHash(api, nodeName, component);
     if (hash === undefined) throw new Error(`the mirror Pod kube-system/${name} does not exist or has no ${CONFIG_HASH_ANNOTATION} annotation`);
     if (hash !== seen) opts.log(`Static pod: ${name} hash: ${hash}`);
     seen = hash;
     return wanted(hash) ? hash : undefined;
   }, opts, (err) => errorMessage(err));
+  return !r.ok && r.lastProblem === NOT_YET ? { ok: false, lastProblem: `the mirror Pod kube-system/${name} still has hash ${seen ?? '(none)'}` } : r;
 }
 
 /** kubeadm's WaitForPodsWithLabel: at least one Pod labelled component=<component> in kube-system, all Running. */
 export async function waitForRunningPods(api: KubeApi, component: string, opts: PollOptions): Promise<PollResult<number>> {
   const selector = `component=${component}`;
   let lastCount = -1;
-  return poll(async () => {
+  const r = await poll(async () => {
     let pods: KubeObject[];
     try {
       pods = await api.list('Pod', 'kube-system', { labelSelector: selector });
@@ -82,4 +85,5 @@ export async function waitForRunningPods(api: KubeApi, component: string, opts: 
     if (pods.length === 0) return undefined;
     return pods.every((p) => (p.status as { phase?: unknown } | undefined)?.phase === 'Running') ? pods.length : undefined;
   }, opts, (err) => errorMessage(err));
+  return !r.ok && r.lastProblem === NOT_YET ? { ok: false, lastProblem: lastCount === 0 ? `no Pod has the label ${selector}` : `not every Pod with the label ${selector} is Running` } : r;
 }

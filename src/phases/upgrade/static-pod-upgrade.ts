@@ -97,12 +97,13 @@ async function waitForComponent(run: StaticPodRun, component: UpgradedComponent,
   const api = await poller(run);
   const node = run.view.cfg.init.nodeRegistration.name;
   const hash = await waitForMirrorPodHash(api, node, component, accept, pollOptions(run, deadline, ''));
-  if (!hash.ok) return `the kubelet did not restart it: the mirror Pod ${component}-${node} kept its hash (${hash.lastProblem})`;
+  const within = formatDuration(run.timeoutMs);
+  if (!hash.ok) return `the kubelet did not run the manifest within ${within} (${hash.lastProblem})`;
   const pods = await waitForRunningPods(api, component, pollOptions(run, deadline, 'apiclient'));
-  if (!pods.ok) return `its Pods did not become Running (${pods.lastProblem})`;
+  if (!pods.ok) return `its Pods were not Running within ${within} (${pods.lastProblem})`;
   const target = componentHealthTarget(run.view, component);
   const health = await waitForHealthy([target], { timeoutMs: Math.max(0, deadline - Date.now()), check: run.check, maxIntervalMs: 500 });
-  if (!health.ok) return `${target.url} did not answer (${health.states[0]?.lastDetail ?? 'not checked'})`;
+  if (!health.ok) return `${target.url} did not answer within ${within} (${health.states[0]?.lastDetail ?? 'not checked'})`;
   return undefined;
 }
 

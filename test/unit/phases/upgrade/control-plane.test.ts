@@ -135,7 +135,10 @@ async function putConfigMap(server: TestApiServer, name: string, data: Record<st
   if (r.status !== 201 && r.status !== 409) throw new Error(`ConfigMap ${name}: ${r.status} ${r.text}`);
 }
 
-function ctxFor(root: TempRoot, opts: { dryRun?: boolean; timeoutMs?: number; certificateRenewal?: boolean; etcdUpgrade?: boolean; now?: Date } = {}): { ctx: UpgradeCtx; reporter: MemoryReporter } {
+type Check = NonNullable<UpgradeCtx['deps']['healthCheck']>;
+const allHealthy: Check = () => Promise.resolve({ ok: true, detail: 'ok' });
+
+function ctxFor(root: TempRoot, opts: { dryRun?: boolean; timeoutMs?: number; certificateRenewal?: boolean; etcdUpgrade?: boolean; now?: Date; healthCheck?: Check } = {}): { ctx: UpgradeCtx; reporter: MemoryReporter } {
   const reporter = new MemoryReporter();
   const rooted = new RootedHost(root.dir);
   const host = opts.dryRun ? new DryRunHost(rooted) : rooted;
@@ -164,7 +167,7 @@ function ctxFor(root: TempRoot, opts: { dryRun?: boolean; timeoutMs?: number; ce
     flags: {},
     options: { kubeconfigPath: TEST_KUBECONFIG },
     // The test answers for the health endpoints (nothing listens on 192.168.10.11:6443 or 10257/10259/2381 here).
-    deps: realUpgradeDeps(process.stdin, { hostname: () => NODE, healthCheck: () => Promise.resolve({ ok: true, detail: 'ok' }) }),
+    deps: realUpgradeDeps(process.stdin, { hostname: () => NODE, healthCheck: opts.healthCheck ?? allHealthy }),
     state: newUpgradeRunState(),
   };
   return { ctx, reporter };
@@ -270,6 +273,24 @@ describeWithApiServer('upgrade control-plane on a --rootfs node against a real A
     expect(again.state.upgraded).toEqual([]);
     expect(tmpEntries(root)).toEqual(['kubeadm-backup-manifests-2021-02-03-04-05-06']);
     expect(r2.lines().filter((l) => l.endsWith('are equal, skipping upgrade'))).toHaveLength(4);
+
+    // The exit check agrees: nothing would change (the health endpoints are not asked on a root folder).
+    const { ctx: check } = ctxFor(root);
+    const findings = await upgradeControlPlanePhase.verify!(check, { path: 'control-plane', phase: upgradeControlPlanePhase });
+    check.api.close();
+    expect(findings.filter((f) => !f.ok)).toEqual([]);
+    expect(findings.some((f) => (f.detail ?? '').includes('running the phase again would change nothing'))).toBe(true);
+  }, 120_000);
+
+  test('exit check before the upgrade: each manifest to change is a finding', async () => {
+    await node();
+    const { ctx } = ctxFor(root);
+    const findings = await upgradeControlPlanePhase.verify!(ctx, { path: 'control-plane', phase: upgradeControlPlanePhase });
+    ctx.api.close();
+    expect(findings.filter((f) => !f.ok).map((f) => f.check)).toEqual(
+      ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler'].map((c) => `/etc/kubernetes/manifests/${c}.yaml`),
+    );
+    for (const c of COMPONENTS) expect([c, manifest(root, c)]).toEqual([c, before(c)]);
   }, 120_000);
 
   test('a component the kubelet never restarts is rolled back, with the backup folder named', async () => {
@@ -282,8 +303,9 @@ describeWithApiServer('upgrade control-plane on a --rootfs node against a real A
     const backup = '/etc/kubernetes/tmp/kubeadm-backup-manifests-2021-02-03-05-00-00';
     expect(err.code).toBe('E_TIMEOUT');
     expect(err.message).not.toContain('\n');
-    expect(err.message).toContain('kube-controller-manager');
-    expect(err.message).toContain('rolled back');
+    expect(err.message).toMatch(/^upgrading kube-controller-manager failed: the kubelet did not run the manifest within 3s \(the mirror Pod kube-system\/kube-controller-manager-cp1 still has hash [0-9a-f]{32}\); /);
+    // kube-apiserver had been upgraded in this run: it goes back too (kubeadm's rollbackOldManifests).
+    expect(err.message).toContain('rolled back kube-apiserver, kube-controller-manager to the manifests in');
     expect(err.message).toContain(backup);
     expect(err.hint).toContain('crictl ps -a');
     // kubeadm's rollbackOldManifests: every manifest this run changed goes back, the scheduler was never touched.
@@ -307,7 +329,50 @@ describeWithApiServer('upgrade control-plane on a --rootfs node against a real A
     expect(reporter.lines()).toContain('Renewing etcd-server certificate');
   }, 120_000);
 
-  test('etcd: an older target etcd is refused without failing; --etcd-upgrade=false leaves it alone', async () => {
+  test('etcd that never becomes healthy: manifest and data restored from the backups, the error says so', async () => {
+    await node({ etcdImage: 'k8s.gcr.io/etcd:3.4.9-1' });
+    const etcdBefore = manifest(root, 'etcd');
+    let wrote = false;
+    // etcd never answers; the first time it is asked, the "new" etcd has already written to its data dir.
+    const etcdDown: Check = (url) => {
+      if (!url.includes(':2381/')) return allHealthy(url, new AbortController().signal);
+      if (!wrote) {
+        wrote = true;
+        writeFileSync(root.at('/var/lib/etcd/member/snap/db'), 'etcd-data-v2');
+        mkdirSync(root.at('/var/lib/etcd/member/wal'), { recursive: true });
+        writeFileSync(root.at('/var/lib/etcd/member/wal/0000000000000001-0000000000000001.wal'), 'new wal');
+      }
+      return Promise.resolve({ ok: false, detail: 'connection refused' });
+    };
+    const { ctx, reporter } = ctxFor(root, { now: new Date(2021, 1, 3, 8, 0, 0), timeoutMs: 2000, healthCheck: etcdDown });
+    const err = await tsadmErrorOf(upgradeControlPlanePhase.run!(ctx));
+    ctx.api.close();
+    expect(wrote).toBe(true);
+    expect(err.code).toBe('E_TIMEOUT');
+    expect(err.message).toMatch(/^upgrading etcd failed: /);
+    expect(err.message).toContain('rolled back etcd to the manifests in /etc/kubernetes/tmp/kubeadm-backup-manifests-2021-02-03-08-00-00');
+    expect(manifest(root, 'etcd')).toBe(etcdBefore);
+    // kubeadm's rollbackEtcdData: the data dir is the backup again (the new WAL segment is gone).
+    expect(readFileSync(root.at('/var/lib/etcd/member/snap/db'), 'utf8')).toBe('etcd-data-v1');
+    expect(existsSync(root.at('/var/lib/etcd/member/wal'))).toBe(false);
+    expect(statSync(root.at('/var/lib/etcd')).mode & 0o777).toBe(0o700);
+    expect(reporter.lines()).toEqual(expect.arrayContaining(['Rolling back etcd data', 'Etcd data rollback successful']));
+    // The other components were not touched.
+    for (const c of ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler'] as const) expect([c, manifest(root, c)]).toEqual([c, before(c)]);
+  }, 120_000);
+
+  test('--etcd-upgrade=false leaves a newer etcd alone', async () => {
+    await node({ etcdImage: 'k8s.gcr.io/etcd:3.4.9-1' });
+    const old = manifest(root, 'etcd');
+    const { ctx, reporter } = ctxFor(root, { etcdUpgrade: false });
+    await upgradeControlPlanePhase.run!(ctx);
+    ctx.api.close();
+    expect(manifest(root, 'etcd')).toBe(old);
+    expect(reporter.lines()).not.toContain('Upgrading to TLS for etcd');
+    expect(ctx.state.backups?.etcdDataDir).toBeUndefined();
+  }, 120_000);
+
+  test('etcd: an older target etcd is refused without failing', async () => {
     await node({ etcdImage: 'k8s.gcr.io/etcd:3.5.0-0' });
     const older = manifest(root, 'etcd');
     const { ctx, reporter } = ctxFor(root, { now: new Date(2021, 1, 3, 7, 0, 0) });
