@@ -9,13 +9,17 @@
 import path from 'node:path';
 import * as yaml from 'js-yaml';
 import { MODES, TMP_DIR } from '../../constants.js';
+import { TsadmError } from '../../errors.js';
 import { manifestPath } from '../../manifest/write.js';
+import { waitForHealthy } from '../kubelet/wait-loop.js';
 import { copyTree } from './copy-tree.js';
-import { upgradeComponent, type StaticPodRun } from './static-pod-upgrade.js';
+import { componentHealthTarget, upgradeComponent, type StaticPodRun } from './static-pod-upgrade.js';
 import { backupDirName, etcdDecision, manifestImage } from './static-pod-plan.js';
 import { renderTargetManifest } from './target-manifests.js';
 
 const PREFIX = 'upgrade/etcd';
+/** How long the health check before the change may take (kubeadm's is one etcd client call). */
+const HEALTH_CHECK_MS = 10_000;
 
 /** The data directory the running member uses: its manifest's etcd-data hostPath (what the kubelet mounts). */
 function etcdDataDirOf(manifestText: string): string | undefined {
@@ -53,6 +57,17 @@ async function restoreData(run: StaticPodRun, dataDir: string): Promise<void> {
   run.ctx.log.info('Etcd data rollback successful', { prefix: PREFIX });
 }
 
+/** kubeadm's CheckClusterHealth before touching etcd: a member that is not healthy now is not upgraded (nothing changed yet). */
+async function requireHealthy(run: StaticPodRun): Promise<void> {
+  const target = componentHealthTarget(run.view, 'etcd');
+  const r = await waitForHealthy([target], { timeoutMs: HEALTH_CHECK_MS, check: run.check, maxIntervalMs: 500 });
+  if (!r.ok) {
+    throw new TsadmError('E_PRECONDITION', `etcd cluster is not healthy: ${target.url}: ${r.states[0]?.lastDetail ?? 'no answer'}; nothing was changed`, {
+      hint: 'check the etcd member (crictl ps -a | grep etcd, then crictl logs CONTAINERID), or upgrade without it: --etcd-upgrade=false',
+    });
+  }
+}
+
 /** Upgrades the local etcd member when there is one and its target manifest differs. */
 export async function upgradeEtcd(run: StaticPodRun): Promise<void> {
   const { ctx, view } = run;
@@ -72,6 +87,7 @@ export async function upgradeEtcd(run: StaticPodRun): Promise<void> {
     return;
   }
   const dataDir = etcdDataDirOf(text) ?? view.cfg.cluster.etcd.dataDir;
+  if (target.text !== text && !ctx.dryRun) await requireHealthy(run);
   await upgradeComponent(run, 'etcd', target.text, {
     beforeChange: () => backupData(run, dataDir),
     restoreData: () => restoreData(run, dataDir),

@@ -329,36 +329,48 @@ describeWithApiServer('upgrade control-plane on a --rootfs node against a real A
     expect(reporter.lines()).toContain('Renewing etcd-server certificate');
   }, 120_000);
 
-  test('etcd that never becomes healthy: manifest and data restored from the backups, the error says so', async () => {
+  test('etcd that does not come back on the new manifest: manifest and data restored from the backups, the error says so', async () => {
     await node({ etcdImage: 'k8s.gcr.io/etcd:3.4.9-1' });
     const etcdBefore = manifest(root, 'etcd');
-    let wrote = false;
-    // etcd never answers; the first time it is asked, the "new" etcd has already written to its data dir.
-    const etcdDown: Check = (url) => {
+    const db = root.at('/var/lib/etcd/member/snap/db');
+    // The "new" etcd writes to its data dir and never answers; the old one answers only on its own data.
+    const etcdStandIn: Check = (url) => {
       if (!url.includes(':2381/')) return allHealthy(url, new AbortController().signal);
-      if (!wrote) {
-        wrote = true;
-        writeFileSync(root.at('/var/lib/etcd/member/snap/db'), 'etcd-data-v2');
+      if (manifest(root, 'etcd') !== etcdBefore) {
+        writeFileSync(db, 'etcd-data-v2');
         mkdirSync(root.at('/var/lib/etcd/member/wal'), { recursive: true });
         writeFileSync(root.at('/var/lib/etcd/member/wal/0000000000000001-0000000000000001.wal'), 'new wal');
+        return Promise.resolve({ ok: false, detail: 'connection refused' });
       }
-      return Promise.resolve({ ok: false, detail: 'connection refused' });
+      return Promise.resolve(existsSync(db) && readFileSync(db, 'utf8') === 'etcd-data-v1' ? { ok: true, detail: 'ok' } : { ok: false, detail: 'HTTP 503' });
     };
-    const { ctx, reporter } = ctxFor(root, { now: new Date(2021, 1, 3, 8, 0, 0), timeoutMs: 2000, healthCheck: etcdDown });
+    const { ctx, reporter } = ctxFor(root, { now: new Date(2021, 1, 3, 8, 0, 0), timeoutMs: 2000, healthCheck: etcdStandIn });
     const err = await tsadmErrorOf(upgradeControlPlanePhase.run!(ctx));
     ctx.api.close();
-    expect(wrote).toBe(true);
     expect(err.code).toBe('E_TIMEOUT');
-    expect(err.message).toMatch(/^upgrading etcd failed: /);
+    expect(err.message).toMatch(/^upgrading etcd failed: http:\/\/127\.0\.0\.1:2381\/health did not answer within 2s \(connection refused\); /);
     expect(err.message).toContain('rolled back etcd to the manifests in /etc/kubernetes/tmp/kubeadm-backup-manifests-2021-02-03-08-00-00');
+    expect(err.message).not.toContain('not healthy either');
     expect(manifest(root, 'etcd')).toBe(etcdBefore);
     // kubeadm's rollbackEtcdData: the data dir is the backup again (the new WAL segment is gone).
-    expect(readFileSync(root.at('/var/lib/etcd/member/snap/db'), 'utf8')).toBe('etcd-data-v1');
+    expect(readFileSync(db, 'utf8')).toBe('etcd-data-v1');
     expect(existsSync(root.at('/var/lib/etcd/member/wal'))).toBe(false);
     expect(statSync(root.at('/var/lib/etcd')).mode & 0o777).toBe(0o700);
-    expect(reporter.lines()).toEqual(expect.arrayContaining(['Rolling back etcd data', 'Etcd data rollback successful']));
+    expect(reporter.lines()).toEqual(expect.arrayContaining(['Rolling back etcd data', 'Etcd data rollback successful', 'Etcd was rolled back and is now available']));
     // The other components were not touched.
     for (const c of ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler'] as const) expect([c, manifest(root, c)]).toEqual([c, before(c)]);
+  }, 120_000);
+
+  test('etcd not healthy before the upgrade: nothing is changed', async () => {
+    await node({ etcdImage: 'k8s.gcr.io/etcd:3.4.9-1' });
+    const down: Check = (url) => Promise.resolve(url.includes(':2381/') ? { ok: false, detail: 'connection refused' } : { ok: true, detail: 'ok' });
+    const { ctx } = ctxFor(root, { healthCheck: down });
+    const err = await tsadmErrorOf(upgradeControlPlanePhase.run!(ctx));
+    ctx.api.close();
+    expect(err.code).toBe('E_PRECONDITION');
+    expect(err.message).toContain('etcd cluster is not healthy');
+    for (const c of COMPONENTS) expect([c, manifest(root, c)]).toEqual([c, c === 'etcd' ? before(c).replace('k8s.gcr.io/etcd:3.4.13-0', 'k8s.gcr.io/etcd:3.4.9-1') : before(c)]);
+    expect(tmpEntries(root)).toEqual([]);
   }, 120_000);
 
   test('--etcd-upgrade=false leaves a newer etcd alone', async () => {
