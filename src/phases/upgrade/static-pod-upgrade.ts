@@ -131,6 +131,8 @@ export async function upgradeComponent(run: StaticPodRun, component: UpgradedCom
     return true;
   }
   const beforeHash = await hashBefore(run, component);
+  // etcd's data backup comes first, as in kubeadm: if it fails, nothing has changed yet.
+  await hooks.beforeChange?.();
   const backupDir = await manifestBackupDir(run);
   const backup = path.posix.join(backupDir, `${component}.yaml`);
   if (ctx.cfg.upgrade.certificateRenewal) {
@@ -140,10 +142,15 @@ export async function upgradeComponent(run: StaticPodRun, component: UpgradedCom
       return rollback(run, component, `failed to renew certificates for component "${component}": ${errorMessage(err)}`, err);
     }
   }
-  await hooks.beforeChange?.();
-  await ctx.host.writeFile(backup, old, { mode: MODES.manifest, kind: 'manifest', description: `backup of the static Pod manifest for "${component}"` });
-  run.changed.set(component, { backup, old, beforeHash });
-  await ctx.host.writeFile(file, manifest, { mode: MODES.manifest, kind: 'manifest', description: `static Pod manifest for "${component}"` });
+  try {
+    await ctx.host.writeFile(backup, old, { mode: MODES.manifest, kind: 'manifest', description: `backup of the static Pod manifest for "${component}"` });
+    run.changed.set(component, { backup, old, beforeHash });
+    await ctx.host.writeFile(file, manifest, { mode: MODES.manifest, kind: 'manifest', description: `static Pod manifest for "${component}"` });
+  } catch (err) {
+    // The writes are atomic: this component's manifest is the old one; the earlier ones go back.
+    run.changed.delete(component);
+    return rollback(run, component, `could not write its manifest: ${errorMessage(err)}`, err);
+  }
   log.info(`Moved new manifest to "${file}" and backed up old manifest to "${backup}"`);
   log.info('Waiting for the kubelet to restart the component');
   log.info(`This might take a minute or longer depending on the component/version gap (timeout ${formatDuration(run.timeoutMs)})`);

@@ -395,6 +395,31 @@ describeWithApiServer('upgrade control-plane on a --rootfs node against a real A
     expect(ctx.state.upgraded).toEqual(['kube-apiserver', 'kube-controller-manager', 'kube-scheduler']);
   }, 120_000);
 
+  test('--certificate-renewal=false: manifests upgraded, certificates untouched', async () => {
+    await node();
+    const serials = Object.fromEntries(PKI_FILES.map((f) => [f, serial(root, f)]));
+    const admin = kubeconfigCertSerial(root, 'admin.conf');
+    const { ctx, reporter } = ctxFor(root, { certificateRenewal: false });
+    await upgradeControlPlanePhase.run!(ctx);
+    ctx.api.close();
+    for (const c of COMPONENTS) expect([c, manifest(root, c)]).toEqual([c, target(c)]);
+    for (const f of PKI_FILES) expect([f, serial(root, f)]).toEqual([f, serials[f]]);
+    expect(kubeconfigCertSerial(root, 'admin.conf')).toBe(admin);
+    expect(reporter.lines().filter((l) => l.startsWith('Renewing '))).toEqual([]);
+  }, 120_000);
+
+  test('a certificate that cannot be renewed stops the upgrade before the component changes', async () => {
+    await node();
+    writeFileSync(root.at('/etc/kubernetes/pki/front-proxy-client.crt'), 'not a certificate\n');
+    const { ctx } = ctxFor(root, { now: new Date(2021, 1, 3, 9, 0, 0) });
+    const err = await tsadmErrorOf(upgradeControlPlanePhase.run!(ctx));
+    ctx.api.close();
+    expect(err.code).toBe('E_PRECONDITION');
+    expect(err.message).toMatch(/^upgrading kube-apiserver failed: failed to renew certificates for component "kube-apiserver": /);
+    for (const c of COMPONENTS) expect([c, manifest(root, c)]).toEqual([c, before(c)]);
+    expect(ctx.state.upgraded).toEqual([]);
+  }, 120_000);
+
   test('dry run: writes nothing, waits for nothing, plans the new manifests', async () => {
     await node();
     const { ctx, reporter } = ctxFor(root, { dryRun: true });
