@@ -1,5 +1,6 @@
 import { hostname as osHostname } from 'node:os';
 import { readAnswer } from '../../cli/confirm.js';
+import type { HealthCheck } from '../kubelet/http-check.js';
 import type { SystemProbe } from '../preflight/check.js';
 import { realSystem } from '../preflight/system.js';
 
@@ -9,6 +10,8 @@ export interface UpgradeDeps {
   confirm(): Promise<string | undefined>;
   readonly system: SystemProbe;
   hostname(): string;
+  /** How the control-plane phase asks a component's health endpoint (default: a real HTTP(S) GET); tests answer for components they do not run. */
+  readonly healthCheck?: HealthCheck;
 }
 
 export function realUpgradeDeps(stdin: NodeJS.ReadableStream, overrides: Partial<UpgradeDeps> = {}): UpgradeDeps {

@@ -1,0 +1,121 @@
+/**
+ * Pure decisions of the static Pod upgrade (kubeadm 1.20's phases/upgrade/staticpods.go): the
+ * components in kubeadm's order, the names of the backup folders, which certificates each
+ * component reads (renewed just before its manifest changes) and whether the local etcd member
+ * may move to the rendered etcd version.
+ */
+import path from 'node:path';
+import * as yaml from 'js-yaml';
+import { KUBECONFIG_FILES, TMP_DIR } from '../../constants.js';
+import { TsadmError, errorMessage } from '../../errors.js';
+
+/** kubeadm's ControlPlaneComponents, in the order it upgrades them (etcd, when upgraded, goes first). */
+export const CONTROL_PLANE_COMPONENTS = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler'] as const;
+export type UpgradedComponent = 'etcd' | (typeof CONTROL_PLANE_COMPONENTS)[number];
+
+const two = (n: number): string => String(n).padStart(2, '0');
+
+/**
+ * kubeadm's CreateTimestampDirForKubeadm: /etc/kubernetes/tmp/<name>-<time>, the time in the
+ * machine's local zone in Go's layout "2006-01-02-15-04-05".
+ */
+export function backupDirName(name: 'kubeadm-backup-manifests' | 'kubeadm-backup-etcd', at: Date): string {
+  const stamp = `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())}-${two(at.getHours())}-${two(at.getMinutes())}-${two(at.getSeconds())}`;
+  return path.posix.join(TMP_DIR, `${name}-${stamp}`);
+}
+
+/**
+ * kubeadm's renewCertsByComponent: the certificates (certs renew names) a component reads, so a
+ * restarted component comes back with fresh ones. etcd's only with local etcd; the API server's
+ * etcd client certificate only with local etcd (an external etcd's client certificate is the user's).
+ */
+export function certsToRenew(component: UpgradedComponent, localEtcd: boolean): string[] {
+  switch (component) {
+    case 'etcd':
+      return localEtcd ? ['etcd-server', 'etcd-peer', 'etcd-healthcheck-client'] : [];
+    case 'kube-apiserver':
+      return ['apiserver', 'apiserver-kubelet-client', 'front-proxy-client', ...(localEtcd ? ['apiserver-etcd-client'] : [])];
+    case 'kube-controller-manager':
+      return [KUBECONFIG_FILES.controllerManager];
+    case 'kube-scheduler':
+      return [KUBECONFIG_FILES.scheduler];
+  }
+}
+
+/** The tag of an image reference ("registry.k8s.io/etcd:3.4.13-0" → "3.4.13-0"), digest ignored. */
+export function imageTag(image: string): string {
+  const noDigest = image.split('@')[0] ?? image;
+  const slash = noDigest.lastIndexOf('/');
+  const colon = noDigest.lastIndexOf(':');
+  return colon > slash ? noDigest.slice(colon + 1) : '';
+}
+
+/** The image of the first container of a static Pod manifest (kubeadm's GetEtcdImageTagFromStaticPod reads the same). */
+export function manifestImage(manifestText: string, file: string): string {
+  let doc: unknown;
+  try {
+    doc = yaml.load(manifestText);
+  } catch (err) {
+    throw new TsadmError('E_PRECONDITION', `${file} is not valid YAML: ${errorMessage(err)}`, { hint: `fix ${file} or restore it from a backup` });
+  }
+  const image = (doc as { spec?: { containers?: Array<{ image?: unknown }> } } | null)?.spec?.containers?.[0]?.image;
+  if (typeof image !== 'string' || image === '') {
+    throw new TsadmError('E_PRECONDITION', `${file} has no container image`, { hint: `fix ${file} or restore it from a backup` });
+  }
+  return image;
+}
+
+interface Semver {
+  readonly core: readonly [number, number, number];
+  readonly pre: readonly string[];
+}
+
+/** Go's version.ParseSemantic, leniently: a leading "v" is accepted; build metadata is ignored. */
+function parseSemver(text: string): Semver | undefined {
+  const m = /^v?(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/.exec(text.trim());
+  if (!m) return undefined;
+  return { core: [Number(m[1]), Number(m[2]), Number(m[3])], pre: m[4] ? m[4].split('.') : [] };
+}
+
+/** Semantic version precedence (semver 2.0 §11), as k8s.io/apimachinery's version.Compare. */
+export function compareSemver(a: string, b: string): number {
+  const x = parseSemver(a);
+  const y = parseSemver(b);
+  if (!x || !y) {
+    throw new TsadmError('E_PRECONDITION', `cannot compare etcd versions "${a}" and "${b}": not semantic versions`, {
+      hint: 'set etcd.local.imageTag in the ClusterConfiguration to a semantic version (like 3.4.13-0), or pass --etcd-upgrade=false',
+    });
+  }
+  for (let i = 0; i < 3; i++) if (x.core[i] !== y.core[i]) return x.core[i]! < y.core[i]! ? -1 : 1;
+  // A version without pre-release identifiers is greater than one with them.
+  if (x.pre.length === 0 && y.pre.length === 0) return 0;
+  if (x.pre.length === 0) return 1;
+  if (y.pre.length === 0) return -1;
+  for (let i = 0; i < Math.max(x.pre.length, y.pre.length); i++) {
+    const p = x.pre[i];
+    const q = y.pre[i];
+    if (p === undefined) return -1;
+    if (q === undefined) return 1;
+    if (p === q) continue;
+    const pn = /^\d+$/.test(p);
+    const qn = /^\d+$/.test(q);
+    if (pn && qn) return Number(p) < Number(q) ? -1 : 1;
+    if (pn !== qn) return pn ? -1 : 1;
+    return p < q ? -1 : 1;
+  }
+  return 0;
+}
+
+/**
+ * kubeadm 1.20's performEtcdStaticPodUpgrade: a desired version older than the running one is a
+ * non-fatal refusal (etcd is left alone, the other components go on); the same or a newer one
+ * goes on to the manifest comparison (same version, other flags: still rewritten).
+ */
+export function etcdDecision(currentImage: string, desiredImage: string): { readonly proceed: true } | { readonly proceed: false; readonly reason: string } {
+  const current = imageTag(currentImage);
+  const desired = imageTag(desiredImage);
+  if (compareSemver(desired, current) < 0) {
+    return { proceed: false, reason: `the desired etcd version "${desired}" is older than the currently installed "${current}". Skipping etcd upgrade` };
+  }
+  return { proceed: true };
+}
