@@ -16,7 +16,7 @@ import { parseTaint } from '../cluster/mark-control-plane.js';
 import { fail, ok, type Check } from '../preflight/check.js';
 import { adminApi, initView } from './state.js';
 
-export const HEALTH_CHECK_JOB = 'upgrade-health-check';
+const HEALTH_CHECK_JOB = 'upgrade-health-check';
 const NAMESPACE = 'kube-system';
 /** kubeadm's timeout for creating the Job and for its completion, each. */
 const TIMEOUT_MS = 15_000;

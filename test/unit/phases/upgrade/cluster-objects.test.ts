@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as yaml from 'js-yaml';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
 import { describeWithApiServer, registerNode, startApiServer, type TestApiServer } from '../../../helpers/apiserver.js';
@@ -168,6 +168,26 @@ describeWithApiServer('upgrade apply object phases on a real cluster', () => {
     expect(changes(again)).toEqual([]);
   });
 
+  test('an edited kube-proxy configuration is kept and not re-signed (kubeadm treats an edit as the user\'s configuration)', async () => {
+    const live = (await cm('kube-proxy')).body;
+    const conf = live.data['config.conf'] ?? '';
+    expect(conf).not.toContain('mode:');
+    expect(live.metadata.annotations['kubeadm.kubernetes.io/component-config.hash']).toMatch(/^sha256:/);
+    const edited = `${conf}\nmode: ipvs`;
+    const put = await server.request('PUT', '/api/v1/namespaces/kube-system/configmaps/kube-proxy', {
+      auth: 'admin', body: { ...live, data: { ...live.data, 'config.conf': edited } },
+    });
+    expect(put.status).toBe(200);
+    const r = await upgrade('v1.21.14');
+    const after = (await cm('kube-proxy')).body;
+    expect(after.data['config.conf']).toBe(edited);
+    // The signature over the original data stays as it was: it does not match the edit, so the
+    // next upgrade treats the configuration as the user's again (kubeadm drops it; see the report).
+    expect(after.metadata.annotations['kubeadm.kubernetes.io/component-config.hash']).toBe(live.metadata.annotations['kubeadm.kubernetes.io/component-config.hash']);
+    expect(changes(r)).toEqual([]);
+    expect(changes(await upgrade('v1.21.14'))).toEqual([]);
+  });
+
   test('an addon whose ConfigMap is gone is not redeployed (kubeadm: "Assuming that … was not deployed")', async () => {
     expect((await server.request('DELETE', '/api/v1/namespaces/kube-system/configmaps/kube-proxy', { auth: 'admin' })).status).toBe(200);
     expect((await server.request('DELETE', '/api/v1/namespaces/kube-system/configmaps/coredns', { auth: 'admin' })).status).toBe(200);
@@ -178,6 +198,49 @@ describeWithApiServer('upgrade apply object phases on a real cluster', () => {
     const lines = logLines(r);
     expect(lines.some((l) => l.includes('the ConfigMap "kube-proxy" in the namespace "kube-system" was not found. Assuming that kube-proxy was not deployed for this cluster.'))).toBe(true);
     expect(lines.some((l) => l.includes('the ConfigMaps "coredns" in the namespace "kube-system" were not found. Assuming that a DNS server was not deployed for this cluster.'))).toBe(true);
+  });
+
+  test('post-upgrade of 1.24 and 1.25 (kubeadm\'s apply.go): the master label goes and the control-plane taint comes, then the master taint goes', async () => {
+    const post = async (version: string): Promise<MemoryReporter> => {
+      const { ctx, reporter } = upgradeCtxFor(root.dir, { settings: { kubernetesVersion: version } });
+      await runPhases([upgradePostUpgradePhase], ctx, { filter: [], skip: [] });
+      return reporter;
+    };
+    const r124 = await post('v1.24.17');
+    for (const name of ['cp1', 'cp-old']) {
+      const node = (await get(`/api/v1/nodes/${name}`)).body;
+      expect(node.metadata.labels['node-role.kubernetes.io/master']).toBeUndefined();
+      expect(node.metadata.labels['node-role.kubernetes.io/control-plane']).toBe('');
+      expect(node.spec.taints).toEqual(expect.arrayContaining([{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]));
+    }
+    expect((await get('/api/v1/nodes/cp1')).body.spec.taints).toEqual(expect.arrayContaining([{ key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' }]));
+    // 1.24 writes CRI sockets as URLs (kubeadm 1.24's AnnotateCRISocket of the converted socket).
+    expect((await get('/api/v1/nodes/cp1')).body.metadata.annotations['kubeadm.alpha.kubernetes.io/cri-socket']).toBe('unix:///run/containerd/containerd.sock');
+    expect(logLines(r124)).toEqual([
+      "[upgrade/postupgrade] Removing the deprecated label node-role.kubernetes.io/master='' from all control plane Nodes. After this step only the label node-role.kubernetes.io/control-plane='' will be present on control plane Nodes.",
+      '[upgrade/postupgrade] Adding the new taint node-role.kubernetes.io/control-plane:NoSchedule to all control plane Nodes. After this step both taints node-role.kubernetes.io/control-plane:NoSchedule and node-role.kubernetes.io/master:NoSchedule should be present on control plane Nodes.',
+    ]);
+    const r125 = await post('v1.25.16');
+    expect((await get('/api/v1/nodes/cp1')).body.spec.taints).not.toEqual(expect.arrayContaining([expect.objectContaining({ key: 'node-role.kubernetes.io/master' })]));
+    expect(logLines(r125)).toEqual([
+      '[upgrade/postupgrade] Removing the old taint node-role.kubernetes.io/master:NoSchedule from all control plane Nodes. After this step only the node-role.kubernetes.io/control-plane:NoSchedule taint will be present on control plane Nodes.',
+    ]);
+    expect(changes(await post('v1.25.16'))).toEqual([]);
+    expect(changes(await post('v1.26.15'))).toEqual([]);
+  });
+
+  test('kubelet-config applies the kubeletconfiguration --patches where the minor has the target (1.25+), to the file only', async () => {
+    const patches = root.at('/root/patches');
+    mkdirSync(patches, { recursive: true });
+    writeFileSync(`${patches}/kubeletconfiguration+merge.yaml`, 'maxPods: 42\n');
+    const write = async (version: string): Promise<string> => {
+      const { ctx } = upgradeCtxFor(root.dir, { settings: { kubernetesVersion: version, patches: { directory: '/root/patches' } } });
+      await runPhases([upgradeKubeletConfigPhase], ctx, { filter: [], skip: [] });
+      return readFileSync(root.at('/var/lib/kubelet/config.yaml'), 'utf8');
+    };
+    expect(await write('v1.21.14')).not.toContain('maxPods');
+    expect(await write('v1.25.16')).toContain('maxPods: 42\n');
+    expect((await cm('kubelet-config-1.21')).body.data.kubelet).not.toContain('maxPods');
   });
 
   test('upgrade node: kubelet-config writes the cluster\'s stored configuration for this node', async () => {
