@@ -61,7 +61,9 @@ async function runCoredns(ctx: UpgradeCtx): Promise<void> {
  * Nothing is written when there is no kube-dns Deployment.
  */
 async function removeKubeDnsDeployment(view: InitCtx, api: KubeApi): Promise<void> {
-  if (!(await api.get('Deployment', KUBE_DNS, KUBE_SYSTEM))) return;
+  const kubeDns = await api.get('Deployment', KUBE_DNS, KUBE_SYSTEM);
+  // Absent, or already being deleted (foreground deletion waits for its Pods): nothing to write.
+  if (!kubeDns || (kubeDns.metadata as { deletionTimestamp?: string }).deletionTimestamp !== undefined) return;
   // No seam covers "is CoreDNS serving yet": a dry run created nothing that could be ready.
   if (!view.dryRun) {
     const schedulable = await api.list('Node', undefined, { fieldSelector: 'spec.unschedulable=false' });

@@ -126,6 +126,31 @@ describeWithApiServer('upgrade apply object phases on a real cluster', () => {
     expect((await cm('kubeadm-config')).body.metadata.resourceVersion).toBe(before);
   });
 
+  test('1.20: a kube-dns Deployment is removed once CoreDNS has a ready replica (removeOldDNSDeploymentIfAnotherDNSIsUsed)', async () => {
+    const deployments = '/apis/apps/v1/namespaces/kube-system/deployments';
+    const kubeDns = {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'kube-dns', namespace: 'kube-system' },
+      spec: {
+        selector: { matchLabels: { 'k8s-app': 'old-dns' } },
+        template: { metadata: { labels: { 'k8s-app': 'old-dns' } }, spec: { containers: [{ name: 'kubedns', image: 'k8s.gcr.io/k8s-dns-kube-dns:1.14.13' }] } },
+      },
+    };
+    expect((await server.request('POST', deployments, { auth: 'admin', body: kubeDns })).status).toBe(201);
+    // No controller runs here, so CoreDNS has no ready replica: kubeadm refuses to remove kube-dns yet.
+    await expect(upgrade('v1.20.3')).rejects.toThrow("the DNS deployment isn't ready yet");
+    expect((await get(`${deployments}/kube-dns`)).status).toBe(200);
+    const ready = await server.request('PATCH', `${deployments}/coredns/status`, {
+      auth: 'admin', contentType: 'application/merge-patch+json', body: { status: { replicas: 1, readyReplicas: 1 } },
+    });
+    expect(ready.status).toBe(200);
+    const r = await upgrade('v1.20.3');
+    expect(changes(r)).toEqual(['deleted Deployment kube-system/kube-dns']);
+    // Foreground deletion: without a garbage collector it stays, marked for deletion; nothing more to do.
+    const after = await get(`${deployments}/kube-dns`);
+    expect(after.status === 404 || (after.body.metadata as { deletionTimestamp?: string }).deletionTimestamp !== undefined).toBe(true);
+    expect(changes(await upgrade('v1.20.3'))).toEqual([]);
+  });
+
   test('a dry run to v1.21.14 writes nothing to the cluster or the disk', async () => {
     const kubelet = readFileSync(root.at('/var/lib/kubelet/config.yaml'), 'utf8');
     const before = (await cm('kubeadm-config')).body.metadata.resourceVersion;
