@@ -274,4 +274,14 @@ describeWithApiServer('upgrade apply object phases on a real cluster', () => {
     expect(readFileSync(root.at('/var/lib/kubelet/config.yaml'), 'utf8')).toBe((await cm('kubelet-config-1.21')).body.data.kubelet);
     expect(logLines(reporter)).toContain('[kubelet-start] Writing kubelet configuration to file "/var/lib/kubelet/config.yaml"');
   });
+
+  test('v1.21.14 → v1.22.17: kubeadm-config in v1beta3 without ClusterStatus (kubeadm 1.22), kubelet-config-1.22', async () => {
+    const r = await upgrade('v1.22.17');
+    const cc = await clusterConfiguration();
+    expect(cc).toMatchObject({ apiVersion: 'kubeadm.k8s.io/v1beta3', kind: 'ClusterConfiguration', kubernetesVersion: 'v1.22.17' });
+    expect((await cm('kubeadm-config')).body.data.ClusterStatus).toBeUndefined();
+    expect((await cm('kubelet-config-1.22')).status).toBe(200);
+    expect(changes(r)).toEqual(expect.arrayContaining(['updated ConfigMap kube-system/kubeadm-config', 'created ConfigMap kube-system/kubelet-config-1.22']));
+    expect(changes(await upgrade('v1.22.17'))).toEqual([]);
+  });
 });
