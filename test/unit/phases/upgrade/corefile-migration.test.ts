@@ -1,6 +1,6 @@
 import { kubeadmObjects, findObject } from '../../../helpers/kubeadm-fixtures.js';
 import type { ConfigMapObject } from '../../../../src/kube/types.js';
-import { corefileDecision, imageTag } from '../../../../src/phases/upgrade/corefile-migration.js';
+import { corefileDecision, imageTag, removedOptions } from '../../../../src/phases/upgrade/corefile-migration.js';
 
 /**
  * The Corefile decision of kubeadm's createCoreDNSAddon: the default Corefile is replaced by the
@@ -29,12 +29,41 @@ describe('corefileDecision', () => {
     expect(corefileDecision({ corefile: kubeadm120Corefile.replace('cache 30', 'cache 60'), installedTag: '1.7.0', targetTag: '1.7.0' })).toEqual({ action: 'retain' });
   });
 
-  test('a customised Corefile across CoreDNS versions is kept with kubeadm\'s not-migrated warning', () => {
-    const d = corefileDecision({ corefile: custom, installedTag: '1.7.0', targetTag: 'v1.8.0' });
+  test('a customised Corefile without removed options is kept silently across versions (no notice in the library\'s tables)', () => {
+    expect(corefileDecision({ corefile: custom, installedTag: '1.7.0', targetTag: 'v1.8.0' })).toEqual({ action: 'retain' });
+    expect(corefileDecision({ corefile: custom, installedTag: 'v1.8.0', targetTag: 'v1.11.3' })).toEqual({ action: 'retain' });
+  });
+
+  const withKubernetes = (option: string): string =>
+    `.:53 {\n    errors\n    kubernetes cluster.local in-addr.arpa ip6.arpa {\n       pods insecure\n       ${option}\n    }\n    forward . /etc/resolv.conf\n}\n`;
+
+  test('kubernetes "transfer" removed in CoreDNS 1.8.0 (plugins.go "v8 remove transfer option"): kubeadm would migrate; tsadm keeps it and says why', () => {
+    const d = corefileDecision({ corefile: withKubernetes('transfer to *'), installedTag: '1.7.0', targetTag: 'v1.8.0' });
     expect(d.action).toBe('retain');
-    expect(d).toHaveProperty('warning');
-    const warning = (d as { warning: string }).warning;
-    expect(warning).toMatch(/^the CoreDNS Configuration was not migrated: .*1\.7\.0.*1\.8\.0.*\. The existing CoreDNS Corefile configuration has been retained\.$/);
+    const warning = (d as { warning?: string }).warning ?? '';
+    expect(warning).toMatch(/^the CoreDNS Configuration was not migrated: .*\. The existing CoreDNS Corefile configuration has been retained\.$/);
+    expect(warning).toContain('option "transfer" of plugin "kubernetes" (removed in 1.8.0)');
+  });
+
+  test('"resyncperiod" and "upstream" are removed in 1.7.1 (kubernetes v7), so a walk from 1.7.0 reports them', () => {
+    expect(removedOptions(withKubernetes('upstream'), '1.7.0', '1.8.0')).toEqual([{ option: 'upstream', version: '1.7.1' }]);
+    expect(removedOptions(withKubernetes('resyncperiod 30s'), '1.7.0', '1.11.3')).toEqual([{ option: 'resyncperiod', version: '1.7.1' }]);
+  });
+
+  test('after 1.8.0 nothing is reported as removed (the library only flags an option in the release that removed it)', () => {
+    expect(removedOptions(withKubernetes('transfer to *'), '1.8.0', '1.11.3')).toEqual([]);
+    expect(corefileDecision({ corefile: withKubernetes('transfer to *'), installedTag: 'v1.8.0', targetTag: 'v1.8.4' })).toEqual({ action: 'retain' });
+  });
+
+  test('"transfer" of another plugin is not the kubernetes option', () => {
+    const file = '.:53 {\n    kubernetes cluster.local {\n       pods insecure\n    }\n    file db.example.org example.org {\n       transfer to *\n    }\n}\n';
+    expect(removedOptions(file, '1.7.0', '1.8.0')).toEqual([]);
+  });
+
+  test('versions outside the library\'s table: kept with the not-migrated warning (the check cannot be made)', () => {
+    const d = corefileDecision({ corefile: custom, installedTag: 'v1.11.3', targetTag: 'v1.12.0' });
+    expect(d).toEqual({ action: 'retain', warning: expect.stringContaining('cannot check a customised Corefile for the upgrade from CoreDNS 1.11.3 to 1.12.0') });
+    expect(removedOptions(custom, '1.8.0', '1.7.0')).toBeUndefined();
   });
 });
 
