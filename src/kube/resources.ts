@@ -22,6 +22,7 @@ const RESOURCES: Readonly<Record<KindName, ResourceInfo>> = {
   ClusterRoleBinding: { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterrolebindings', namespaced: false },
   Deployment: { group: 'apps', version: 'v1', plural: 'deployments', namespaced: true },
   DaemonSet: { group: 'apps', version: 'v1', plural: 'daemonsets', namespaced: true },
+  Job: { group: 'batch', version: 'v1', plural: 'jobs', namespaced: true },
   CertificateSigningRequest: { group: 'certificates.k8s.io', version: 'v1', plural: 'certificatesigningrequests', namespaced: false },
 };
 

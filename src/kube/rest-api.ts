@@ -8,7 +8,7 @@ import { describeObject, resourceInfo, resourcePath } from './resources.js';
 import { DEFAULT_RETRY, realSleep, withRetry, type RetryPolicy, type Sleep } from './retry.js';
 import type { RestRequest, RestTransport } from './transport.js';
 import type {
-  EnsureMode, EnsureResult, KindName, KubeApi, KubeObject, ListOptions, MutableNode, NodeMutation, NodeObject, PatchNodeOptions,
+  DeleteOptions, EnsureMode, EnsureResult, KindName, KubeApi, KubeObject, ListOptions, MutableNode, NodeMutation, NodeObject, PatchNodeOptions,
 } from './types.js';
 
 export interface RestKubeApiOptions {
@@ -93,8 +93,9 @@ export class RestKubeApi implements KubeApi {
     throw new TsadmError('E_API', `${what} kept changing while tsadm updated it`, { hint: 'another client is writing the same object; stop it or run the command again' });
   }
 
-  async delete(kind: KindName, name: string, namespace?: string): Promise<boolean> {
-    const res = await this.call(`delete ${describeObject(kind, name, namespace)}`, { method: 'DELETE', path: resourcePath(kind, namespace, name) }, { mutating: true, allow404: true });
+  async delete(kind: KindName, name: string, namespace?: string, options: DeleteOptions = {}): Promise<boolean> {
+    const body = options.propagationPolicy ? { body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: options.propagationPolicy } } : {};
+    const res = await this.call(`delete ${describeObject(kind, name, namespace)}`, { method: 'DELETE', path: resourcePath(kind, namespace, name), ...body }, { mutating: true, allow404: true });
     if (res === undefined) return false;
     emitObject(this.opts.log, 'deleted', { kind, metadata: { name, ...(namespace ? { namespace } : {}) } });
     return true;

@@ -101,6 +101,7 @@ export type KindName =
   | 'ClusterRoleBinding'
   | 'Deployment'
   | 'DaemonSet'
+  | 'Job'
   | 'CertificateSigningRequest';
 
 /**
@@ -120,6 +121,11 @@ export interface EnsureResult<T extends KubeObject = KubeObject> {
 export interface ListOptions {
   readonly labelSelector?: string;
   readonly fieldSelector?: string;
+}
+
+export interface DeleteOptions {
+  /** What happens to dependents (a Job's Pods): the server's default for the kind when unset. */
+  readonly propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
 }
 
 export interface PatchNodeOptions {
@@ -152,7 +158,7 @@ export interface KubeApi {
   get<T extends KubeObject = KubeObject>(kind: KindName, name: string, namespace?: string): Promise<T | undefined>;
   list<T extends KubeObject = KubeObject>(kind: KindName, namespace: string | undefined, options?: ListOptions): Promise<T[]>;
   /** False when there was nothing to delete. */
-  delete(kind: KindName, name: string, namespace?: string): Promise<boolean>;
+  delete(kind: KindName, name: string, namespace?: string, options?: DeleteOptions): Promise<boolean>;
   /** GET, mutate, strategic-merge PATCH of what changed; retried on conflict, waits for the Node. */
   patchNode(name: string, mutate: NodeMutation, options: PatchNodeOptions): Promise<'patched' | 'unchanged'>;
   /** GET /healthz answered "ok". Never throws. */

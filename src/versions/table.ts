@@ -137,6 +137,17 @@ export interface VersionProfile {
     /** init's wait-control-plane has no `init phase` command (until WaitForAllControlPlaneComponents went GA in 1.34, PR #132594). */
     readonly waitControlPlaneHidden: boolean;
   };
+  /** What `upgrade apply` does beyond rendering init's objects at this minor (kubeadm's postupgrade.go and cmd/upgrade/apply.go). */
+  readonly upgrade: {
+    /** Give nodes that only have node-role.kubernetes.io/master the control-plane label too (1.20 LabelOldControlPlaneNodes). */
+    readonly labelOldControlPlaneNodes: boolean;
+    /** Remove the master label from control-plane nodes and add the control-plane taint next to the master one (1.24 RemoveOldControlPlaneLabel, AddNewControlPlaneTaint). */
+    readonly removeOldControlPlaneLabel: boolean;
+    /** Remove the master:NoSchedule taint from control-plane nodes (1.25 RemoveOldControlPlaneTaint; "Clean this up in 1.26"). */
+    readonly removeOldControlPlaneTaint: boolean;
+    /** The DNS addon counts as deployed when the kube-dns ConfigMap exists too, and a kube-dns Deployment is removed once CoreDNS runs (1.20 removeOldDNSDeploymentIfAnotherDNSIsUsed; kube-dns gone in 1.21). */
+    readonly kubeDnsMigration: boolean;
+  };
   readonly skew: {
     /** Oldest kubelet this kubeadm accepts (preflight's KubeletVersion check): n-1 until 1.28, n-3 from 1.29 (PR #120825). */
     readonly minKubelet: string;
@@ -201,6 +212,7 @@ const BASE_1_20: VersionProfile = {
     corednsNamedProbePorts: false,
   },
   workflow: { kubeletStartAfterControlPlane: false, showJoinCommandPhase: false, waitControlPlaneHidden: true },
+  upgrade: { labelOldControlPlaneNodes: true, removeOldControlPlaneLabel: false, removeOldControlPlaneTaint: false, kubeDnsMigration: true },
   skew: { minKubelet: '1.19.0' },
 };
 
@@ -219,6 +231,8 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       },
       // kube-dns removed; CoreDNS ≥ 1.8.1 watches EndpointSlices (Service label "CoreDNS": unverified minor)
       addons: { corednsEndpointSlices: true, corednsServiceLabel: 'CoreDNS' },
+      // 1.20's one-off upgrade steps (unverified for 1.21: kubeadm's 1.21 apply.go was not read).
+      upgrade: { labelOldControlPlaneNodes: false, kubeDnsMigration: false },
       skew: { minKubelet: '1.20.0' },
     },
   },
@@ -254,6 +268,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
         markTaints: ['node-role.kubernetes.io/master:NoSchedule', 'node-role.kubernetes.io/control-plane:NoSchedule'],
         etcdCorruptCheckFlag: true,
       },
+      upgrade: { removeOldControlPlaneLabel: true }, // cmd/upgrade/apply.go 1.24
       skew: { minKubelet: '1.23.0' },
     },
   },
@@ -267,6 +282,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       controlPlane: { markTaints: ['node-role.kubernetes.io/control-plane:NoSchedule'], etcdWatchProgressFlag: true, etcdProbes: 'health-serializable' },
       addons: { corednsAntiAffinity: true }, // PR #110593
       workflow: { showJoinCommandPhase: true },
+      upgrade: { removeOldControlPlaneLabel: false, removeOldControlPlaneTaint: true }, // cmd/upgrade/apply.go 1.25
       skew: { minKubelet: '1.24.0' },
     },
   },
@@ -276,6 +292,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     delta: {
       images: { etcdTag: '3.5.6-0', corednsTag: 'v1.9.3', pauseTag: '3.9' },
       addons: { corednsMasterToleration: false },
+      upgrade: { removeOldControlPlaneTaint: false },
       skew: { minKubelet: '1.25.0' },
     },
   },

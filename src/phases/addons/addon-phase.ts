@@ -21,16 +21,19 @@ const corednsAddonPhase: Phase<InitCtx> = {
   example: '  # Installs the CoreDNS addon, functionally equivalent to what tsadm init does.\n  tsadm init phase addon coredns --config config.yaml',
   flags: ['config', 'kubeconfig', 'kubernetes-version', 'image-repository', 'feature-gates', 'service-dns-domain', 'service-cidr'],
   skipIf: (ctx) => (ctx.cfg.cluster.dns.disabled ? 'the DNS addon is disabled in the ClusterConfiguration (dns.disabled)' : undefined),
-  async run(ctx) {
-    const { cluster } = ctx.cfg;
-    await ensureCoredns(await clusterApi(ctx), {
-      versions: ctx.versions,
-      image: corednsImage(cluster, ctx.versions),
-      dnsDomain: cluster.networking.dnsDomain,
-      dnsIp: dnsIpOf(cluster.networking.serviceSubnet),
-    }, ctx.log);
-  },
+  run: applyCoredns,
 };
+
+/** The CoreDNS addon of this configuration and version (init's phase; upgrade's addon coredns runs it at the target version). */
+export async function applyCoredns(ctx: InitCtx): Promise<void> {
+  const { cluster } = ctx.cfg;
+  await ensureCoredns(await clusterApi(ctx), {
+    versions: ctx.versions,
+    image: corednsImage(cluster, ctx.versions),
+    dnsDomain: cluster.networking.dnsDomain,
+    dnsIp: dnsIpOf(cluster.networking.serviceSubnet),
+  }, ctx.log);
+}
 
 const kubeProxyAddonPhase: Phase<InitCtx> = {
   name: 'kube-proxy',
@@ -39,26 +42,32 @@ const kubeProxyAddonPhase: Phase<InitCtx> = {
   example: '  # Installs the kube-proxy addon, functionally equivalent to what tsadm init does.\n  tsadm init phase addon kube-proxy --config config.yaml --pod-network-cidr 10.244.0.0/16',
   flags: ['config', 'kubeconfig', 'kubernetes-version', 'image-repository', 'apiserver-advertise-address', 'control-plane-endpoint', 'apiserver-bind-port', 'pod-network-cidr'],
   skipIf: (ctx) => (ctx.cfg.cluster.proxy.disabled ? 'the kube-proxy addon is disabled in the ClusterConfiguration (proxy.disabled)' : undefined),
-  async run(ctx) {
-    const { cluster, init, componentConfigs } = ctx.cfg;
-    const { config, warnings } = kubeProxyConfiguration({
-      user: componentConfigs.kubeProxy,
-      podSubnet: cluster.networking.podSubnet,
-      advertiseAddress: init.localAPIEndpoint.advertiseAddress,
-      featureGates: cluster.featureGates,
-      versions: ctx.versions,
-    });
-    for (const w of warnings) ctx.log.warn(w, { prefix: 'addons' });
-    await ensureKubeProxy(await clusterApi(ctx), {
-      config,
-      server: controlPlaneEndpointFor(cluster.controlPlaneEndpoint, init.localAPIEndpoint).url,
-      sign: !componentConfigs.userKubeProxy,
-      image: kubeProxyImage(cluster, ctx.versions),
-      // kube-proxy inherits the proxy settings of the shell that ran init, as with kubeadm.
-      proxyEnv: proxyEnvVars(process.env),
-    }, ctx.log);
-  },
+  run: (ctx) => applyKubeProxy(ctx, { sign: !ctx.cfg.componentConfigs.userKubeProxy }),
 };
+
+/**
+ * The kube-proxy addon of this configuration and version (init's phase; upgrade's addon
+ * kube-proxy runs it at the target version). `sign`: kubeadm signs only a configuration it generated.
+ */
+export async function applyKubeProxy(ctx: InitCtx, opts: { readonly sign: boolean }): Promise<void> {
+  const { cluster, init, componentConfigs } = ctx.cfg;
+  const { config, warnings } = kubeProxyConfiguration({
+    user: componentConfigs.kubeProxy,
+    podSubnet: cluster.networking.podSubnet,
+    advertiseAddress: init.localAPIEndpoint.advertiseAddress,
+    featureGates: cluster.featureGates,
+    versions: ctx.versions,
+  });
+  for (const w of warnings) ctx.log.warn(w, { prefix: 'addons' });
+  await ensureKubeProxy(await clusterApi(ctx), {
+    config,
+    server: controlPlaneEndpointFor(cluster.controlPlaneEndpoint, init.localAPIEndpoint).url,
+    sign: opts.sign,
+    image: kubeProxyImage(cluster, ctx.versions),
+    // kube-proxy inherits the proxy settings of the shell that ran init, as with kubeadm.
+    proxyEnv: proxyEnvVars(process.env),
+  }, ctx.log);
+}
 
 /** kubeadm's GetDNSIP: the 10th address of the first service subnet (10.96.0.0/12 → 10.96.0.10). */
 function dnsIpOf(serviceSubnet: string): string {

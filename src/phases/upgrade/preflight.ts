@@ -5,8 +5,9 @@
  * --force or --dry-run), and the image note.
  *
  * Health checks (kubeadm's CheckClusterHealth, names usable in --ignore-preflight-errors):
- * ControlPlaneNodesReady (every control-plane Node is Ready) and StaticPodManifest (this
- * control-plane node has all four static Pod manifests).
+ * CreateJob (a Job on a control-plane node completes: scheduler, Job controller and a kubelet
+ * work; src/phases/upgrade/health-job.ts), ControlPlaneNodesReady (every control-plane Node is
+ * Ready) and StaticPodManifest (this control-plane node has all four static Pod manifests).
  */
 import path from 'node:path';
 import { MANIFESTS_DIR } from '../../constants.js';
@@ -20,6 +21,7 @@ import type { UpgradeCtx } from '../../workflows/context.js';
 import { fail, ok, type Check } from '../preflight/check.js';
 import { isPrivilegedUser } from '../preflight/checks.js';
 import { runChecks } from '../preflight/run-checks.js';
+import { createJobCheck } from './health-job.js';
 import { clusterView, targetVersion } from './state.js';
 
 const CONTROL_PLANE_LABELS = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'];
@@ -72,7 +74,7 @@ async function runUpgradePreflight(ctx: UpgradeCtx): Promise<void> {
   }
 
   ctx.log.info('Running cluster health checks', { prefix: 'upgrade' });
-  await runChecks([controlPlaneNodesReady(view), staticPodManifests], { host: ctx.host, system: ctx.deps.system }, ignore, ctx.log);
+  await runChecks([createJobCheck(ctx), controlPlaneNodesReady(view), staticPodManifests], { host: ctx.host, system: ctx.deps.system }, ignore, ctx.log);
 
   const target = await targetVersion(ctx);
   ctx.log.info(`You have chosen to change the cluster version to "${target}"`, { prefix: 'upgrade/version' });
@@ -116,7 +118,7 @@ export const upgradePreflightPhase: Phase<UpgradeCtx> = {
   name: 'preflight',
   summary: 'Run upgrade pre-flight checks',
   description: 'Read the configuration from the cluster, check that tsadm runs as root and that the cluster is healthy '
-    + '(ControlPlaneNodesReady, StaticPodManifest), enforce the version policy (upgrade apply) and ask for confirmation '
+    + '(CreateJob, ControlPlaneNodesReady, StaticPodManifest), enforce the version policy (upgrade apply) and ask for confirmation '
     + 'unless --yes, --force or --dry-run is given.',
   example: '  # Checks whether the cluster can be upgraded to v1.20.3, asking nothing\n  tsadm upgrade apply phase preflight v1.20.3 --yes',
   flags: ['ignore-preflight-errors', 'kubeconfig', 'yes', 'force', 'allow-experimental-upgrades', 'allow-release-candidate-upgrades'],
