@@ -81,7 +81,10 @@ function kubeletVersionOf(node: NodeObject): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
-/** The endpoint kubeadm recorded in the kube-apiserver manifest's annotation, if it parses. */
+/**
+ * The local API server's endpoint: kubeadm's annotation on the kube-apiserver manifest, else the
+ * manifest's own --advertise-address and --secure-port flags.
+ */
 function advertisedEndpoint(manifestText: string): { advertiseAddress: string; bindPort: number } | undefined {
   let doc: unknown;
   try {
@@ -89,12 +92,25 @@ function advertisedEndpoint(manifestText: string): { advertiseAddress: string; b
   } catch {
     return undefined;
   }
-  const value = (doc as { metadata?: { annotations?: Record<string, unknown> } } | undefined)?.metadata?.annotations?.[ADVERTISE_ENDPOINT_ANNOTATION];
-  if (typeof value !== 'string') return undefined;
-  const hp = splitHostPort(value);
-  if ('error' in hp) return undefined;
-  const port = Number(hp.port);
-  return Number.isInteger(port) && port > 0 ? { advertiseAddress: hp.host, bindPort: port } : undefined;
+  const pod = doc as { metadata?: { annotations?: Record<string, unknown> }; spec?: { containers?: Array<{ command?: unknown }> } } | undefined;
+  const value = pod?.metadata?.annotations?.[ADVERTISE_ENDPOINT_ANNOTATION];
+  if (typeof value === 'string') {
+    const hp = splitHostPort(value);
+    const port = 'error' in hp ? NaN : Number(hp.port);
+    if (!('error' in hp) && Number.isInteger(port) && port > 0) return { advertiseAddress: hp.host, bindPort: port };
+  }
+  const command = pod?.spec?.containers?.[0]?.command;
+  if (!Array.isArray(command)) return undefined;
+  const flag = (name: string): string | undefined => command.map(String).find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const address = flag('advertise-address');
+  const port = Number(flag('secure-port') ?? '6443');
+  return address && Number.isInteger(port) && port > 0 ? { advertiseAddress: address, bindPort: port } : undefined;
+}
+
+/** A Node's InternalIP as its kubelet reports it. */
+function internalIp(node: NodeObject | undefined): string | undefined {
+  const addresses = (node?.status as { addresses?: Array<{ type?: string; address?: string }> } | undefined)?.addresses ?? [];
+  return addresses.find((a) => a.type === 'InternalIP')?.address;
 }
 
 export interface TargetOptions {
@@ -122,14 +138,16 @@ export function targetInitConfig(view: UpgradeClusterView, opts: TargetOptions):
   const clusterText = opts.clusterOverride?.text ?? view.texts.clusterConfigurationYaml;
   const clusterDoc = clusterConfigurationDocument(clusterText, opts.clusterOverride?.source ?? 'the kubeadm-config ConfigMap');
   const withVersion = yaml.dump({ ...clusterDoc, kubernetesVersion: opts.version }, { lineWidth: -1, noRefs: true });
-  const endpoint = view.localAPIEndpoint ?? { advertiseAddress: '', bindPort: 6443 };
+  // A worker has no API server: its endpoint is only a placeholder the defaults need (the
+  // renderers that read it, static Pods, never run there); the Node's own address serves.
+  const endpoint = view.localAPIEndpoint ?? { advertiseAddress: internalIp(view.node) ?? '127.0.0.1', bindPort: 6443 };
   let resolved: ResolvedInitConfig;
   try {
     resolved = resolveInitConfig({
       configText: `${withVersion.trimEnd()}\n---\n${view.texts.kubeletConfigurationYaml.trimEnd()}\n`,
       configPath: opts.clusterOverride?.source ?? `ConfigMaps kube-system/kubeadm-config and kube-system/${profileFor(view.storedVersion).kubelet.configMapName}`,
       flags: {},
-      env: { hostname: view.nodeName, ...(endpoint.advertiseAddress ? { defaultAdvertiseAddress: endpoint.advertiseAddress } : {}), now: opts.now },
+      env: { hostname: view.nodeName, defaultAdvertiseAddress: endpoint.advertiseAddress, now: opts.now },
     });
   } catch (err) {
     throw new TsadmError('E_PRECONDITION', `the cluster's configuration could not be read for the upgrade to ${opts.version}: ${errorMessage(err)}`, {

@@ -147,6 +147,15 @@ export interface VersionProfile {
     readonly removeOldControlPlaneTaint: boolean;
     /** The DNS addon counts as deployed when the kube-dns ConfigMap exists too, and a kube-dns Deployment is removed once CoreDNS runs (1.20 removeOldDNSDeploymentIfAnotherDNSIsUsed; kube-dns gone in 1.21). */
     readonly kubeDnsMigration: boolean;
+    /**
+     * CoreDNS and kube-proxy are upgraded only once every control-plane instance runs the new
+     * kube-apiserver image, by `upgrade apply` and `upgrade node` alike (1.28, PR #116570 and
+     * #117660; before, apply upgraded them at once). kubeadm tells upgraded instances by their
+     * kube-apiserver Pod's image.
+     */
+    readonly addonsAfterAllControlPlanes: boolean;
+    /** `upgrade node` has `addon` and `post-upgrade` phases of its own (1.32, PR #127242); 1.28–1.31 did the addons inside its control-plane step. */
+    readonly nodeAddonPhases: boolean;
   };
   readonly skew: {
     /** Oldest kubelet this kubeadm accepts (preflight's KubeletVersion check): n-1 until 1.28, n-3 from 1.29 (PR #120825). */
@@ -212,7 +221,7 @@ const BASE_1_20: VersionProfile = {
     corednsNamedProbePorts: false,
   },
   workflow: { kubeletStartAfterControlPlane: false, showJoinCommandPhase: false, waitControlPlaneHidden: true },
-  upgrade: { labelOldControlPlaneNodes: true, removeOldControlPlaneLabel: false, removeOldControlPlaneTaint: false, kubeDnsMigration: true },
+  upgrade: { labelOldControlPlaneNodes: true, removeOldControlPlaneLabel: false, removeOldControlPlaneTaint: false, kubeDnsMigration: true, addonsAfterAllControlPlanes: false, nodeAddonPhases: false },
   skew: { minKubelet: '1.19.0' },
 };
 
@@ -311,6 +320,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     delta: {
       images: { etcdTag: '3.5.9-0', corednsTag: 'v1.10.1', pauseTag: '3.9' },
       workflow: { kubeletStartAfterControlPlane: true },
+      upgrade: { addonsAfterAllControlPlanes: true }, // PR #116570, #117660 (UpgradeAddonsBeforeControlPlane off)
       skew: { minKubelet: '1.27.0' },
     },
   },
@@ -358,6 +368,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       images: { etcdTag: '3.5.16-0', corednsTag: 'v1.11.3', pauseTag: '3.10' },
       controlPlane: { schedulerLivez: true },
       addons: { corednsCacheDisableClusterDomain: true }, // PR #128359
+      upgrade: { nodeAddonPhases: true }, // PR #127242
       skew: { minKubelet: '1.29.0' },
     },
   },

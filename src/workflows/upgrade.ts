@@ -11,19 +11,21 @@ import type { ResolvedUpgradeConfig } from '../config/types.js';
 import { validateTree, type Phase } from '../engine/phase.js';
 import { runPhases } from '../engine/runner.js';
 import { computeSelection } from '../engine/selection.js';
-import {
-  upgradeAddonPhase,
-  upgradeBootstrapTokenPhase,
-  upgradeKubeletConfigPhase,
-  upgradePostUpgradePhase,
-  upgradeUploadConfigPhase,
-} from '../phases/upgrade/cluster-objects.js';
+import { upgradeAddonPhase } from '../phases/upgrade/addons.js';
+import { upgradeBootstrapTokenPhase } from '../phases/upgrade/bootstrap-token.js';
+import { upgradeKubeletConfigPhase } from '../phases/upgrade/kubelet-config.js';
+import { upgradePostUpgradePhase } from '../phases/upgrade/post-upgrade.js';
+import { upgradeUploadConfigPhase } from '../phases/upgrade/upload-config.js';
 import { upgradeControlPlanePhase } from '../phases/upgrade/control-plane.js';
 import { realUpgradeDeps, type UpgradeDeps } from '../phases/upgrade/deps.js';
 import { upgradePreflightPhase } from '../phases/upgrade/preflight.js';
 import { DEFAULT_UPGRADE_KUBECONFIG, newUpgradeRunState, targetVersion } from '../phases/upgrade/state.js';
 import type { UpgradeCtx } from './context.js';
 import { startUpgradeResume } from '../resume/upgrade.js';
+import { KUBECONFIG_FILES, KUBERNETES_DIR } from '../constants.js';
+import { APISERVER_MANIFEST } from '../upgrade/cluster-view.js';
+import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../versions/resolve.js';
+import type { VersionProfile } from '../versions/table.js';
 import { readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
 import { runWorkflow } from './run-workflow.js';
 
@@ -40,9 +42,17 @@ export function upgradeApplyPhases(): Phase<UpgradeCtx>[] {
   ]);
 }
 
-/** `upgrade node`'s phases, in kubeadm's order. */
-export function upgradeNodePhases(): Phase<UpgradeCtx>[] {
-  return [upgradePreflightPhase, upgradeControlPlanePhase, upgradeKubeletConfigPhase];
+/**
+ * `upgrade node`'s phases for the cluster's minor, in kubeadm's order: preflight, control-plane,
+ * kubelet-config; from 1.28 the addons once every control plane is upgraded (kubeadm 1.28–1.31
+ * did it inside its control-plane step: a hidden phase here), from 1.32 `addon` and
+ * `post-upgrade` as phases of their own.
+ */
+export function upgradeNodePhases(versions: VersionProfile): Phase<UpgradeCtx>[] {
+  const base = [upgradePreflightPhase, upgradeControlPlanePhase, upgradeKubeletConfigPhase];
+  if (versions.upgrade.nodeAddonPhases) return [...base, upgradeAddonPhase, upgradePostUpgradePhase];
+  if (versions.upgrade.addonsAfterAllControlPlanes) return [...base, { ...upgradeAddonPhase, hidden: true }];
+  return base;
 }
 
 function withVersionArgument(tree: readonly Phase<UpgradeCtx>[]): Phase<UpgradeCtx>[] {
@@ -67,12 +77,13 @@ export function upgradeApplyWorkflow(env: CommandEnv, opts: UpgradeWorkflowOptio
     phases,
     extraFlags: [...APPLY_FLAGS],
     example: 'tsadm upgrade apply v1.20.3 --yes',
-    run: (request) => runUpgrade('apply', upgradeApplyPhases(), request, env, opts),
+    run: (request) => runUpgrade('apply', () => Promise.resolve(upgradeApplyPhases()), request, env, opts),
   };
 }
 
 export function upgradeNodeWorkflow(env: CommandEnv, opts: UpgradeWorkflowOptions = {}): WorkflowSpec<UpgradeCtx> {
-  const phases = upgradeNodePhases();
+  // Help and the `upgrade node phase …` commands show the default version's tree.
+  const phases = upgradeNodePhases(profileFor(DEFAULT_KUBERNETES_VERSION));
   validateTree(phases, FLAG_NAMES);
   return {
     name: 'node',
@@ -80,20 +91,24 @@ export function upgradeNodeWorkflow(env: CommandEnv, opts: UpgradeWorkflowOption
     phases,
     extraFlags: ['kubeconfig', 'certificate-renewal', 'etcd-upgrade', 'patches', 'ignore-preflight-errors'],
     example: 'tsadm upgrade node',
-    run: (request) => runUpgrade('node', upgradeNodePhases(), request, env, opts),
+    run: (request) => runUpgrade('node', async (ctx) => upgradeNodePhases(profileFor(await targetVersion(ctx))), request, env, opts),
   };
 }
 
-async function runUpgrade(command: 'apply' | 'node', phases: Phase<UpgradeCtx>[], request: WorkflowRequest, env: CommandEnv, opts: UpgradeWorkflowOptions): Promise<void> {
+/** The tree of one run: apply's is the same for every version; node's depends on the cluster's minor (read first). */
+type TreeOf = (ctx: UpgradeCtx) => Promise<Phase<UpgradeCtx>[]>;
+
+async function runUpgrade(command: 'apply' | 'node', treeOf: TreeOf, request: WorkflowRequest, env: CommandEnv, opts: UpgradeWorkflowOptions): Promise<void> {
   await runWorkflow<ResolvedUpgradeConfig, UpgradeCtx>({
     command: `upgrade ${command}`,
     // Plain lines: apply may ask for a confirmation.
     runtime: { plain: command === 'apply', lock: 'upgrade' },
     resolveConfig: () => resolveUpgrade(command, request),
     dryRunOf: (cfg) => cfg.upgrade.dryRun,
-    buildContext: (rt, cfg) => Promise.resolve(upgradeContext(command, request.flags, rt, cfg, realUpgradeDeps(env.io.stdin, opts.deps))),
+    buildContext: (rt, cfg) => upgradeContext(command, request.flags, rt, cfg, realUpgradeDeps(env.io.stdin, opts.deps)),
     run: async (ctx, rt) => {
       for (const w of ctx.cfg.warnings) ctx.log.warn(w, { prefix: 'config' });
+      const phases = await treeOf(ctx);
       computeSelection(phases, request.filter, ctx.cfg.upgrade.skipPhases);
       // Completed phases are recorded so a failed upgrade can continue with --resume (src/resume).
       const resume = await startUpgradeResume(ctx, { resume: request.flags.resume === true, single: request.single });
@@ -141,7 +156,17 @@ async function resolveUpgrade(command: 'apply' | 'node', request: WorkflowReques
   }, command);
 }
 
-function upgradeContext(command: 'apply' | 'node', flags: FlagValues, rt: Runtime, cfg: ResolvedUpgradeConfig, deps: UpgradeDeps): UpgradeCtx {
+/**
+ * kubeadm's default --kubeconfig: admin.conf, except for `upgrade node` on a machine without a
+ * kube-apiserver manifest (a worker has no admin.conf), which talks to the cluster as its kubelet.
+ */
+async function defaultKubeconfig(command: 'apply' | 'node', rt: Runtime): Promise<string> {
+  if (command === 'node' && (await rt.host.readFile(APISERVER_MANIFEST)) === undefined) return `${KUBERNETES_DIR}/${KUBECONFIG_FILES.kubelet}`;
+  return DEFAULT_UPGRADE_KUBECONFIG;
+}
+
+async function upgradeContext(command: 'apply' | 'node', flags: FlagValues, rt: Runtime, cfg: ResolvedUpgradeConfig, deps: UpgradeDeps): Promise<UpgradeCtx> {
+  const kubeconfigPath = (flags.kubeconfig as string | undefined) ?? (await defaultKubeconfig(command, rt));
   return {
     host: rt.host,
     api: rt.api,
@@ -152,7 +177,7 @@ function upgradeContext(command: 'apply' | 'node', flags: FlagValues, rt: Runtim
     command,
     cfg,
     flags,
-    options: { kubeconfigPath: (flags.kubeconfig as string | undefined) ?? DEFAULT_UPGRADE_KUBECONFIG },
+    options: { kubeconfigPath },
     deps,
     state: newUpgradeRunState(),
   };

@@ -16,7 +16,8 @@ import { corednsImage } from '../addons/images.js';
 import { COREDNS, KUBE_SYSTEM } from '../addons/coredns-render.js';
 import { clusterApi } from '../cluster/api.js';
 import { corefileDecision, imageTag } from './corefile-migration.js';
-import { initView } from './state.js';
+import { clusterView, initView } from './state.js';
+import { unupgradedControlPlanes } from './unupgraded.js';
 
 const KUBE_DNS = 'kube-dns';
 const KUBE_PROXY = 'kube-proxy';
@@ -26,12 +27,30 @@ async function configMap(api: KubeApi, name: string): Promise<ConfigMapObject | 
   return api.get<ConfigMapObject>('ConfigMap', name, KUBE_SYSTEM);
 }
 
+/**
+ * kubeadm's conditions before any addon is touched (cmd/phases/upgrade/addons.go, 1.28+
+ * postupgrade.go): only on a control-plane node (after the disabled check), and from 1.28 only once every control-plane
+ * instance runs the new kube-apiserver (addons must not get ahead of an API server).
+ */
+async function skipAddon(ctx: UpgradeCtx, view: InitCtx, addon: 'coredns' | 'kube-proxy'): Promise<boolean> {
+  if (!(await clusterView(ctx)).controlPlane) {
+    ctx.log.info(`Skipping the addon/${addon} phase. Not a control plane node.`, { prefix: 'upgrade/addon' });
+    return true;
+  }
+  if (!view.versions.upgrade.addonsAfterAllControlPlanes) return false;
+  const pending = await unupgradedControlPlanes(await clusterApi(view), view.cfg.init.nodeRegistration.name);
+  if (pending.length === 0) return false;
+  ctx.log.info(`Skipping upgrade of addons because control plane instances [${pending.join(' ')}] have not been upgraded`, { prefix: 'upgrade/addon' });
+  return true;
+}
+
 async function runCoredns(ctx: UpgradeCtx): Promise<void> {
   const view = await initView(ctx, 'addons');
   if (view.cfg.cluster.dns.disabled) {
     view.log.info('Skipping the CoreDNS addon: it is disabled in the ClusterConfiguration (dns.disabled)');
     return;
   }
+  if (await skipAddon(ctx, view, 'coredns')) return;
   const api = await clusterApi(view);
   const kubeDnsToo = view.versions.upgrade.kubeDnsMigration;
   const corednsCm = await configMap(api, COREDNS);
@@ -114,6 +133,7 @@ async function runKubeProxy(ctx: UpgradeCtx): Promise<void> {
     view.log.info('Skipping the kube-proxy addon: it is disabled in the ClusterConfiguration (proxy.disabled)');
     return;
   }
+  if (await skipAddon(ctx, view, 'kube-proxy')) return;
   const cm = await configMap(await clusterApi(view), KUBE_PROXY);
   if (!cm) {
     view.log.warn(`the ConfigMap "${KUBE_PROXY}" in the namespace "${KUBE_SYSTEM}" was not found. Assuming that kube-proxy was not deployed for this cluster. `

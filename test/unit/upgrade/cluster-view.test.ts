@@ -67,6 +67,16 @@ describe('targetInitConfig', () => {
     expect(t.cfg.cluster.networking.podSubnet).toBe('10.32.0.0/12');
   });
 
+  test("a worker's placeholder endpoint is its Node's InternalIP (no default route needed)", () => {
+    const worker = view({
+      nodeName: 'w1', controlPlane: false, localAPIEndpoint: undefined,
+      node: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'w1' }, status: { addresses: [{ type: 'Hostname', address: 'w1' }, { type: 'InternalIP', address: '10.0.0.7' }] } },
+    });
+    const t = targetInitConfig(worker, { version: 'v1.20.3', ignorePreflightErrors: [], now });
+    expect(t.cfg.init.localAPIEndpoint).toEqual({ advertiseAddress: '10.0.0.7', bindPort: 6443 });
+    expect(t.cfg.init.nodeRegistration.name).toBe('w1');
+  });
+
   test('a damaged stored configuration is a one-line error pointing at kubeadm-config', () => {
     const bad = view({ texts: { ...view().texts, clusterConfigurationYaml: 'apiVersion: kubeadm.k8s.io/v1beta2\nkind: ClusterConfiguration\nnetworking:\n  podSubnet: not-a-cidr\n' } });
     expect(() => targetInitConfig(bad, { version: 'v1.20.3', ignorePreflightErrors: [], now })).toThrow(/could not be read for the upgrade to v1.20.3/);
@@ -127,6 +137,19 @@ describeWithApiServer('readUpgradeCluster on a real API server', () => {
       const after = (await server.request('GET', '/api/v1/namespaces/kube-system/configmaps/kubeadm-config', { auth: 'admin' })).body.metadata.resourceVersion;
       expect(after).toBe(before);
     } finally {
+      api.close();
+    }
+  });
+
+  test('a manifest without kubeadm\'s annotation: the endpoint from its --advertise-address and --secure-port', async () => {
+    const api = new RestKubeApi(await transportFromKubeconfig(server.adminKubeconfig, 'admin.conf'));
+    const plain = tempRoot({ '/etc/kubernetes/manifests/kube-apiserver.yaml': KUBEADM_APISERVER_MANIFEST.replace(/^ {4}kubeadm\.kubernetes\.io\/kube-apiserver\.advertise-address\.endpoint: .*\n/m, '') });
+    try {
+      expect(readFileSync(plain.at('/etc/kubernetes/manifests/kube-apiserver.yaml'), 'utf8')).not.toContain('advertise-address.endpoint');
+      const v = await readUpgradeCluster(api, new RootedHost(plain.dir), 'cp1');
+      expect(v.localAPIEndpoint).toEqual({ advertiseAddress: '10.250.0.2', bindPort: 6444 });
+    } finally {
+      plain.cleanup();
       api.close();
     }
   });

@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { flatten } from '../../../src/engine/phase.js';
 import { upgradeApplyPhases, upgradeNodePhases } from '../../../src/workflows/upgrade.js';
+import { profileFor } from '../../../src/versions/resolve.js';
 import { runCli } from '../../helpers/cli.js';
 import { tempRoot } from '../../helpers/temp-root.js';
 
@@ -16,8 +17,16 @@ describe('upgrade workflows', () => {
     expect(flatten(upgradeApplyPhases()).every((p) => p.phase.positional === '[version]')).toBe(true);
   });
 
-  test('node has kubeadm 1.20\'s phases: preflight, control-plane, kubelet-config', () => {
-    expect(paths(upgradeNodePhases())).toEqual(['preflight', 'control-plane', 'kubelet-config']);
+  test('node: kubeadm 1.20\'s three phases; 1.28 adds the addons (inside kubeadm\'s control-plane step, hidden here); 1.32 addon and post-upgrade phases', () => {
+    const visible = (minor: string): string[] => upgradeNodePhases(profileFor(minor)).filter((p) => !p.hidden).map((p) => p.name);
+    // godocs of k8s.io/kubernetes/cmd/kubeadm/app/cmd/phases/upgrade/node at v1.20.0 and v1.29.6: preflight, controlplane, kubeletconfig.
+    expect(visible('v1.20.2')).toEqual(['preflight', 'control-plane', 'kubelet-config']);
+    expect(visible('v1.29.0')).toEqual(['preflight', 'control-plane', 'kubelet-config']);
+    expect(paths(upgradeNodePhases(profileFor('v1.29.0')))).toContain('addon/coredns');
+    expect(paths(upgradeNodePhases(profileFor('v1.27.0')))).not.toContain('addon');
+    // The v1.34 reference of `kubeadm upgrade node` (PR #127242, v1.32).
+    expect(visible('v1.34.0')).toEqual(['preflight', 'control-plane', 'kubelet-config', 'addon', 'post-upgrade']);
+    expect(visible('v1.32.0')).toEqual(visible('v1.34.0'));
   });
 
   test('the CLI offers every leaf as `upgrade apply phase …` and `upgrade node phase …`', async () => {
@@ -30,7 +39,9 @@ describe('upgrade workflows', () => {
     const node = await runCli(['upgrade', 'node', 'phase', '--help']);
     expect(node.code).toBe(0);
     expect(node.stdout).toContain('kubelet-config');
-    expect(node.stdout).not.toContain('post-upgrade');
+    // The default version's tree (v1.34): addon and post-upgrade are phases of upgrade node there.
+    expect(node.stdout).toContain('post-upgrade');
+    expect(node.stdout).not.toContain('upload-config');
   });
 
   test('apply with no admin kubeconfig: one line naming it, exit 1, only the resume record written', async () => {

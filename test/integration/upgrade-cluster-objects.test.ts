@@ -1,22 +1,24 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as yaml from 'js-yaml';
-import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
-import { describeWithApiServer, registerNode, startApiServer, type TestApiServer } from '../../../helpers/apiserver.js';
-import { initCtxFor, type MemoryReporter } from '../../../helpers/phase-ctx.js';
-import { tempRoot, type TempRoot } from '../../../helpers/temp-root.js';
-import { upgradeCtxFor } from '../../../helpers/upgrade-ctx.js';
-import { fixtureText } from '../../../helpers/kubeadm-fixtures.js';
-import type { TsadmEvent } from '../../../../src/log/events.js';
-import { runPhases } from '../../../../src/engine/runner.js';
-import type { Phase } from '../../../../src/engine/phase.js';
-import type { InitCtx, UpgradeCtx } from '../../../../src/workflows/context.js';
-import { addonPhase } from '../../../../src/phases/addons/addon-phase.js';
-import { bootstrapTokenPhase } from '../../../../src/phases/cluster/bootstrap-token.js';
-import { markControlPlanePhase } from '../../../../src/phases/cluster/mark-control-plane.js';
-import { uploadConfigPhase } from '../../../../src/phases/cluster/upload-config.js';
-import {
-  upgradeAddonPhase, upgradeBootstrapTokenPhase, upgradeKubeletConfigPhase, upgradePostUpgradePhase, upgradeUploadConfigPhase,
-} from '../../../../src/phases/upgrade/cluster-objects.js';
+import { fixtureInitConfig } from '../helpers/config-fixture.js';
+import { describeWithApiServer, registerNode, startApiServer, type TestApiServer } from '../helpers/apiserver.js';
+import { initCtxFor, type MemoryReporter } from '../helpers/phase-ctx.js';
+import { tempRoot, type TempRoot } from '../helpers/temp-root.js';
+import { upgradeCtxFor } from '../helpers/upgrade-ctx.js';
+import { fixtureText } from '../helpers/kubeadm-fixtures.js';
+import type { TsadmEvent } from '../../src/log/events.js';
+import { runPhases } from '../../src/engine/runner.js';
+import type { Phase } from '../../src/engine/phase.js';
+import type { InitCtx, UpgradeCtx } from '../../src/workflows/context.js';
+import { addonPhase } from '../../src/phases/addons/addon-phase.js';
+import { bootstrapTokenPhase } from '../../src/phases/cluster/bootstrap-token.js';
+import { markControlPlanePhase } from '../../src/phases/cluster/mark-control-plane.js';
+import { uploadConfigPhase } from '../../src/phases/cluster/upload-config.js';
+import { upgradeAddonPhase } from '../../src/phases/upgrade/addons.js';
+import { upgradeBootstrapTokenPhase } from '../../src/phases/upgrade/bootstrap-token.js';
+import { upgradeKubeletConfigPhase } from '../../src/phases/upgrade/kubelet-config.js';
+import { upgradePostUpgradePhase } from '../../src/phases/upgrade/post-upgrade.js';
+import { upgradeUploadConfigPhase } from '../../src/phases/upgrade/upload-config.js';
 
 /**
  * The object phases of `upgrade apply` against a real kube-apiserver v1.20.2 whose objects were
