@@ -33,7 +33,7 @@ function isReady(node: NodeObject): boolean {
 }
 
 /** kubeadm's ControlPlaneNodesReady: every control-plane Node is Ready. */
-export function controlPlaneNodesReady(view: UpgradeClusterView): Check {
+function controlPlaneNodesReady(view: UpgradeClusterView): Check {
   return {
     name: 'ControlPlaneNodesReady',
     run: () => {
@@ -46,7 +46,7 @@ export function controlPlaneNodesReady(view: UpgradeClusterView): Check {
 }
 
 /** kubeadm's StaticPodManifest: the four manifests of a stacked control plane exist on this node. */
-export const staticPodManifests: Check = {
+const staticPodManifests: Check = {
   name: 'StaticPodManifest',
   run: async ({ host }) => {
     const missing: string[] = [];

@@ -62,7 +62,7 @@ function overrideVersion(ctx: UpgradeCtx): string | undefined {
 }
 
 /** This node's configuration at the target version. */
-export async function upgradeTarget(ctx: UpgradeCtx): Promise<UpgradeTarget> {
+async function upgradeTarget(ctx: UpgradeCtx): Promise<UpgradeTarget> {
   const [view, version] = await Promise.all([clusterView(ctx), targetVersion(ctx)]);
   return targetInitConfig(view, {
     version,
