@@ -38,8 +38,9 @@ export class DryRunKubeApi implements KubeApi {
     const local = this.overlay.get(key(kind, name, namespace));
     if (local) return cloneJson(local) as T;
     const remote = await this.read(() => this.inner!.get<T>(kind, name, namespace), undefined);
-    // A Node's resourceVersion moves with every heartbeat; its patches carry their own before-state.
-    if (this.plan && kind !== 'Node') {
+    // A Node's resourceVersion moves with every heartbeat (its patches carry their own
+    // before-state), a Pod's with every status update: what they were is no precondition.
+    if (this.plan && kind !== 'Node' && kind !== 'Pod') {
       this.plan.journal.noteObject({
         kubeconfig: this.plan.kubeconfig, kind, name, ...(namespace ? { namespace } : {}), resourceVersion: remote?.metadata.resourceVersion ?? null,
       });

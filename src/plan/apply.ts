@@ -6,7 +6,9 @@ import type { KindName, KubeApi, KubeObject } from '../kube/types.js';
 import type { PhaseLogger } from '../log/logger.js';
 import { nodePatchConflicts, nodeView, replayNodePatch } from './diff.js';
 import { fileDrift, integrityProblems, objectDrift, stepContent } from './drift.js';
+import { hashesBeforeApply, waitForStaticPod, type StaticPodWaitDeps } from './static-pod-wait.js';
 import { parseMode, type Plan, type PlanStep } from './types.js';
+import type { HealthCheck } from '../phases/kubelet/http-check.js';
 
 export interface ApplyDeps {
   /** The machine (a RootedHost, honouring --rootfs). */
@@ -16,6 +18,8 @@ export interface ApplyDeps {
   openApi(kubeconfig: string, quick: boolean): Promise<KubeApi>;
   readonly sleep?: (ms: number) => Promise<void>;
   readonly now?: () => number;
+  /** Health probes of upgraded static Pods (tests answer them; the real HTTP check by default). */
+  readonly healthCheck?: HealthCheck;
 }
 
 export interface ApplySummary {
@@ -74,6 +78,24 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps, opts: { checkOnly: 
     }
     return a;
   };
+  // Upgrade plans: each static Pod's mirror Pod hash before anything is written (src/plan/static-pod-wait.ts).
+  const waits: StaticPodWaitDeps = {
+    host: deps.host,
+    log,
+    openApi: async (kubeconfig) => {
+      let a = apis.get(`quick:${kubeconfig}`);
+      if (!a) {
+        a = await deps.openApi(kubeconfig, true);
+        apis.set(`quick:${kubeconfig}`, a);
+      }
+      return a;
+    },
+    ...(deps.healthCheck ? { check: deps.healthCheck } : {}),
+  };
+  const hashes = await hashesBeforeApply(plan, waits).catch((err: unknown) => {
+    for (const a of apis.values()) a.close();
+    throw err;
+  });
   const uids = new Map<string, string>();
   let phase: string | undefined;
   let started = 0;
@@ -94,7 +116,8 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps, opts: { checkOnly: 
         log.phase = phase;
         log.event({ type: 'phase-start', phase, ts: log.ts() });
       }
-      await runStep(step, deps, api, uids, deferred, plan);
+      if (step.type === 'wait' && step.for === 'static-pod') await waitForStaticPod(step, hashes, waits);
+      else await runStep(step, deps, api, uids, deferred, plan);
     }
     finishPhase('ok');
   } catch (err) {
@@ -144,6 +167,7 @@ async function runStep(
       return;
     }
     case 'wait':
+      if (step.for !== 'api-server') return;
       await waitForApi(step.kubeconfig, step.server, step.timeoutSeconds * 1000, deps);
       if (deferred.delete(step.kubeconfig)) {
         const drift = await objectDrift(await api(step.kubeconfig), plan.preconditions.objects.filter((o) => o.kubeconfig === step.kubeconfig), plan.steps);

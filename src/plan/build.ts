@@ -87,6 +87,10 @@ function toPlanStep(step: JournalStep, keys: boolean): PlanStep {
       return { ...phase, type: 'remove', path: step.path };
     case 'exec':
       return { ...phase, type: 'exec', command: step.command, args: [...step.args] };
+    case 'wait-static-pod': {
+      const { type: _type, phase: _phase, ...rest } = step;
+      return { ...phaseOf(step), type: 'wait', for: 'static-pod', ...rest };
+    }
     case 'service':
       return { ...phase, type: 'service', action: step.action, unit: step.unit };
     case 'object': {

@@ -57,6 +57,10 @@ export function validatePlan(data: unknown, file = 'plan'): Plan {
     }
     if ((s.type === 'file' || s.type === 'mkdir') && (typeof s.mode !== 'string' || !/^0[0-7]{3,4}$/.test(s.mode))) throw invalid(file, `steps[${i}].mode must be octal like "0644"`);
     if (s.type === 'file' && (typeof s.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(s.sha256))) throw invalid(file, `steps[${i}].sha256 is not a sha256`);
+    if (s.type === 'wait' && s.for === 'static-pod' && (typeof s.manifest !== 'string' || !s.manifest.startsWith('/') || typeof s.backup !== 'string' || !s.backup.startsWith('/')
+      || typeof s.component !== 'string' || typeof s.node !== 'string' || typeof s.kubeconfig !== 'string' || typeof s.healthUrl !== 'string' || typeof s.timeoutSeconds !== 'number')) {
+      throw invalid(file, `steps[${i}]: a static-pod wait needs component, node, kubeconfig, manifest, backup, healthUrl and timeoutSeconds`);
+    }
     if (s.type === 'object' && (typeof s.kubeconfig !== 'string' || typeof s.kind !== 'string' || typeof s.name !== 'string')) {
       throw invalid(file, `steps[${i}] needs kubeconfig, kind and name`);
     }

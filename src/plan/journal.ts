@@ -42,7 +42,24 @@ export type HostStep =
   | { readonly type: 'mkdir'; readonly path: string; readonly mode: number }
   | { readonly type: 'remove'; readonly path: string }
   | { readonly type: 'exec'; readonly command: string; readonly args: readonly string[] }
-  | { readonly type: 'service'; readonly action: 'start' | 'stop' | 'restart'; readonly unit: string };
+  | { readonly type: 'service'; readonly action: 'start' | 'stop' | 'restart'; readonly unit: string }
+  | StaticPodWait;
+
+/**
+ * An upgrade's "wait until the kubelet runs the manifest just written" (src/phases/upgrade): apply
+ * waits for a new mirror Pod hash, the Pods Running and the health endpoint, and on failure puts
+ * the backup back and waits for the old component, as the upgrade itself does.
+ */
+interface StaticPodWait {
+  readonly type: 'wait-static-pod';
+  readonly component: string;
+  readonly node: string;
+  readonly kubeconfig: string;
+  readonly manifest: string;
+  readonly backup: string;
+  readonly healthUrl: string;
+  readonly timeoutSeconds: number;
+}
 
 export type JournalStep = (HostStep | ObjectStep) & { readonly phase?: string };
 

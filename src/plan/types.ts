@@ -68,7 +68,15 @@ export type PlanStep =
   | (Base & { readonly type: 'exec'; readonly command: string; readonly args: readonly string[] })
   | (Base & { readonly type: 'service'; readonly action: 'start' | 'stop' | 'restart'; readonly unit: string })
   | (Base & { readonly type: 'wait'; readonly for: 'api-server'; readonly kubeconfig: string; readonly server: string; readonly timeoutSeconds: number })
+  | StaticPodWaitStep
   | ObjectPlanStep;
+
+/** After an upgraded static Pod manifest: wait for the kubelet to run it (src/plan/static-pod-wait.ts). */
+export type StaticPodWaitStep = Base & {
+  readonly type: 'wait'; readonly for: 'static-pod'; readonly kubeconfig: string;
+  readonly component: string; readonly node: string; readonly manifest: string; readonly backup: string;
+  readonly healthUrl: string; readonly timeoutSeconds: number;
+};
 
 export type ObjectPlanStep =
   | (Base & {

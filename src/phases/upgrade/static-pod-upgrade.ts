@@ -19,6 +19,7 @@ import { NO_RETRY } from '../../kube/retry.js';
 import type { KubeApi } from '../../kube/types.js';
 import type { PhaseLogger } from '../../log/logger.js';
 import { manifestPath } from '../../manifest/write.js';
+import { journalOf } from '../../plan/journal.js';
 import type { InitCtx, UpgradeCtx } from '../../workflows/context.js';
 import { httpHealthCheck, type HealthCheck } from '../kubelet/http-check.js';
 import { controlPlaneHealthTargets } from '../kubelet/targets.js';
@@ -124,8 +125,18 @@ export async function upgradeComponent(run: StaticPodRun, component: UpgradedCom
     return false;
   }
   if (ctx.dryRun) {
+    // The dry-run host keeps every write in its overlay and lists it (and --plan records it), so
+    // the dry run does what the real run would write: the backup, the renewed certificates and
+    // the new manifest; what it cannot do, wait for the kubelet, becomes a plan step of its own.
+    const backup = path.posix.join(await manifestBackupDir(run), `${component}.yaml`);
+    if (ctx.cfg.upgrade.certificateRenewal) await renewCertificates(run.view, certsToRenew(component, run.view.cfg.cluster.etcd.mode === 'local'), log, true);
+    await ctx.host.writeFile(backup, old, { mode: MODES.manifest, kind: 'manifest', description: `backup of the static Pod manifest for "${component}"` });
     await ctx.host.writeFile(file, manifest, { mode: MODES.manifest, kind: 'manifest', description: `static Pod manifest for "${component}"` });
-    log.info(`Would back up ${file}, renew the certificates of ${component} and write its new manifest (printed at the end)`);
+    journalOf(ctx.host)?.record({
+      type: 'wait-static-pod', component, node: run.view.cfg.init.nodeRegistration.name, kubeconfig: ctx.options.kubeconfigPath,
+      manifest: file, backup, healthUrl: componentHealthTarget(run.view, component).url, timeoutSeconds: Math.round(run.timeoutMs / 1000),
+    });
+    log.info(`Would move the new manifest to "${file}" and back up the old one to "${backup}" (the manifest is printed at the end)`);
     log.info(`Would wait for the kubelet to restart ${component}`);
     ctx.state.upgraded.push(component);
     return true;

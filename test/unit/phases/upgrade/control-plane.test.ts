@@ -9,7 +9,6 @@
  * v1.20.2/default, generate.sh there), the PKI written by the reference kubeadm, openssl for the
  * renewed certificates, and kubeadm 1.20.2's source for names and messages.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +17,7 @@ import { RootedHost } from '../../../../src/host/rooted-host.js';
 import { DryRunHost } from '../../../../src/host/dry-run-host.js';
 import { createApiSeam } from '../../../../src/kube/seam.js';
 import { PhaseLogger } from '../../../../src/log/logger.js';
+import { journalOf } from '../../../../src/plan/journal.js';
 import { upgradeControlPlanePhase } from '../../../../src/phases/upgrade/control-plane.js';
 import { realUpgradeDeps } from '../../../../src/phases/upgrade/deps.js';
 import { newUpgradeRunState } from '../../../../src/phases/upgrade/state.js';
@@ -28,6 +28,7 @@ import { MemoryReporter } from '../../../helpers/phase-ctx.js';
 import { openssl } from '../../../helpers/pki-test-utils.js';
 import { tempRoot, type TempRoot } from '../../../helpers/temp-root.js';
 import { tsadmErrorOf } from '../../../helpers/tsadm-error.js';
+import { FakeKubelet, manifestHash } from '../../../helpers/fake-kubelet.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURE = path.join(here, '../../../fixtures/manifests/v1.20.2/default');
@@ -56,79 +57,6 @@ const CLUSTER_CONFIGURATION = (version: string): string => [
   '    dataDir: /var/lib/etcd',
   '',
 ].join('\n');
-
-const sha = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex').slice(0, 32);
-
-/**
- * The kubelet's part: the mirror Pod of each component carries the hash of the manifest it runs.
- * Every 100 ms it reads the manifests under the root and, for a component not in `broken`,
- * publishes a changed file's hash on the mirror Pod.
- */
-class FakeKubelet {
-  readonly broken = new Set<Component>();
-  private readonly published = new Map<Component, string>();
-  private timer: NodeJS.Timeout | undefined;
-  private busy = false;
-  constructor(private readonly server: TestApiServer, private readonly root: TempRoot) {}
-
-  async createMirrorPods(): Promise<void> {
-    for (const c of COMPONENTS) {
-      const hash = sha(readFileSync(this.root.at(`/etc/kubernetes/manifests/${c}.yaml`)));
-      const created = await this.server.request('POST', '/api/v1/namespaces/kube-system/pods', {
-        auth: 'admin',
-        body: {
-          apiVersion: 'v1',
-          kind: 'Pod',
-          metadata: {
-            name: `${c}-${NODE}`,
-            namespace: 'kube-system',
-            labels: { component: c, tier: 'control-plane' },
-            annotations: { 'kubernetes.io/config.hash': hash, 'kubernetes.io/config.mirror': hash, 'kubernetes.io/config.source': 'file' },
-          },
-          spec: { nodeName: NODE, containers: [{ name: c, image: `k8s.gcr.io/${c}:test` }] },
-        },
-      });
-      if (created.status !== 201) throw new Error(`creating the mirror Pod of ${c}: ${created.status} ${created.text}`);
-      const status = await this.server.request('PATCH', `/api/v1/namespaces/kube-system/pods/${c}-${NODE}/status`, {
-        auth: 'admin', contentType: 'application/merge-patch+json', body: { status: { phase: 'Running' } },
-      });
-      if (status.status !== 200) throw new Error(`setting the mirror Pod of ${c} Running: ${status.status} ${status.text}`);
-      this.published.set(c, hash);
-    }
-  }
-
-  start(): void {
-    this.timer = setInterval(() => void this.sync(), 100);
-  }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-  }
-
-  async hashOf(c: Component): Promise<string> {
-    const r = await this.server.request('GET', `/api/v1/namespaces/kube-system/pods/${c}-${NODE}`, { auth: 'admin' });
-    return r.body.metadata.annotations['kubernetes.io/config.hash'] ?? '';
-  }
-
-  private async sync(): Promise<void> {
-    if (this.busy) return;
-    this.busy = true;
-    try {
-      for (const c of COMPONENTS) {
-        if (this.broken.has(c)) continue;
-        const hash = sha(readFileSync(this.root.at(`/etc/kubernetes/manifests/${c}.yaml`)));
-        if (this.published.get(c) === hash) continue;
-        // (The API server keeps config.mirror immutable; the real kubelet makes a new mirror Pod instead.)
-        const r = await this.server.request('PATCH', `/api/v1/namespaces/kube-system/pods/${c}-${NODE}`, {
-          auth: 'admin', contentType: 'application/merge-patch+json', body: { metadata: { annotations: { 'kubernetes.io/config.hash': hash } } },
-        });
-        if (r.status === 200) this.published.set(c, hash);
-      }
-    } finally {
-      this.busy = false;
-    }
-  }
-}
 
 async function putConfigMap(server: TestApiServer, name: string, data: Record<string, string>): Promise<void> {
   const r = await server.request('POST', '/api/v1/namespaces/kube-system/configmaps', { auth: 'admin', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'kube-system' }, data } });
@@ -222,7 +150,7 @@ describeReal('upgrade control-plane on a --rootfs node against a real API server
     }
     mkdirSync(root.at('/var/lib/etcd/member/snap'), { recursive: true, mode: 0o700 });
     writeFileSync(root.at('/var/lib/etcd/member/snap/db'), 'etcd-data-v1', { mode: 0o600 });
-    kubelet = new FakeKubelet(server, root);
+    kubelet = new FakeKubelet(server, root, NODE, COMPONENTS);
     await kubelet.createMirrorPods();
     kubelet.start();
   }
@@ -252,7 +180,7 @@ describeReal('upgrade control-plane on a --rootfs node against a real API server
     expect(readFileSync(root.at(`${backup}/kube-apiserver.yaml`), 'utf8')).toBe(before('kube-apiserver'));
     expect(statSync(root.at(backup)).mode & 0o777).toBe(0o700);
     // The kubelet stand-in published the new manifests' hashes.
-    for (const c of ['kube-apiserver', 'kube-scheduler'] as const) expect(await kubelet.hashOf(c)).toBe(sha(target(c)));
+    for (const c of ['kube-apiserver', 'kube-scheduler'] as const) expect(await kubelet.hashOf(c)).toBe(manifestHash(target(c)));
 
     // Renewed (new serial, still signed by the CA) where the component changed; etcd's untouched.
     for (const f of ['apiserver.crt', 'apiserver-kubelet-client.crt', 'front-proxy-client.crt', 'apiserver-etcd-client.crt']) {
@@ -287,14 +215,19 @@ describeReal('upgrade control-plane on a --rootfs node against a real API server
     expect(findings.some((f) => (f.detail ?? '').includes('running the phase again would change nothing'))).toBe(true);
   }, 120_000);
 
-  test('exit check before the upgrade: each manifest to change is a finding', async () => {
+  test('exit check before the upgrade: each manifest to change is a finding, with the backup and certificates its upgrade writes', async () => {
     await node();
     const { ctx } = ctxFor(root);
     const findings = await upgradeControlPlanePhase.verify!(ctx, { path: 'control-plane', phase: upgradeControlPlanePhase });
     ctx.api.close();
-    expect(findings.filter((f) => !f.ok).map((f) => f.check)).toEqual(
-      ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler'].map((c) => `/etc/kubernetes/manifests/${c}.yaml`),
-    );
+    const failing = findings.filter((f) => !f.ok).map((f) => f.check.replace(/kubeadm-backup-manifests-[0-9-]+/, 'kubeadm-backup-manifests-T'));
+    // kubeadm's renewCertsByComponent (local etcd) and backup folder, per component.
+    expect(failing).toEqual([
+      ...['apiserver', 'apiserver-kubelet-client', 'front-proxy-client', 'apiserver-etcd-client'].map((c) => `/etc/kubernetes/pki/${c}.crt`),
+      '/etc/kubernetes/tmp/kubeadm-backup-manifests-T/kube-apiserver.yaml', '/etc/kubernetes/manifests/kube-apiserver.yaml',
+      '/etc/kubernetes/controller-manager.conf', '/etc/kubernetes/tmp/kubeadm-backup-manifests-T/kube-controller-manager.yaml', '/etc/kubernetes/manifests/kube-controller-manager.yaml',
+      '/etc/kubernetes/scheduler.conf', '/etc/kubernetes/tmp/kubeadm-backup-manifests-T/kube-scheduler.yaml', '/etc/kubernetes/manifests/kube-scheduler.yaml',
+    ]);
     for (const c of COMPONENTS) expect([c, manifest(root, c)]).toEqual([c, before(c)]);
   }, 120_000);
 
@@ -425,16 +358,23 @@ describeReal('upgrade control-plane on a --rootfs node against a real API server
     expect(ctx.state.upgraded).toEqual([]);
   }, 120_000);
 
-  test('dry run: writes nothing, waits for nothing, plans the new manifests', async () => {
+  test('dry run: writes nothing to disk, waits for nothing; plans the backups, renewed certificates and new manifests, and a wait per component', async () => {
     await node();
     const { ctx, reporter } = ctxFor(root, { dryRun: true });
     await upgradeControlPlanePhase.run!(ctx);
     ctx.api.close();
     for (const c of COMPONENTS) expect([c, manifest(root, c)]).toEqual([c, before(c)]);
     expect(tmpEntries(root)).toEqual([]);
-    expect(ctx.host.writes.map((w) => [w.path, w.content?.toString('utf8')])).toEqual(
-      (['kube-apiserver', 'kube-controller-manager', 'kube-scheduler'] as const).map((c) => [`/etc/kubernetes/manifests/${c}.yaml`, target(c)]),
-    );
+    const planned = (['kube-apiserver', 'kube-controller-manager', 'kube-scheduler'] as const);
+    const manifestWrites = ctx.host.writes.filter((w) => w.path.startsWith('/etc/kubernetes/manifests/')).map((w) => [w.path, w.content?.toString('utf8')]);
+    expect(manifestWrites).toEqual(planned.map((c) => [`/etc/kubernetes/manifests/${c}.yaml`, target(c)]));
+    // The backups hold the manifests as they are on disk.
+    const backups = ctx.host.writes.filter((w) => w.path.startsWith('/etc/kubernetes/tmp/kubeadm-backup-manifests-'));
+    expect(backups.map((w) => [w.path.split('/').pop(), w.content?.toString('utf8')])).toEqual(planned.map((c) => [`${c}.yaml`, before(c)]));
+    expect(ctx.host.writes.map((w) => w.path)).toEqual(expect.arrayContaining(['/etc/kubernetes/pki/apiserver.crt', '/etc/kubernetes/controller-manager.conf', '/etc/kubernetes/scheduler.conf']));
+    // What a dry run cannot do, wait for the kubelet, is a step of its own for `tsadm apply`.
+    const waits = journalOf(ctx.host)!.steps.filter((st) => st.type === 'wait-static-pod');
+    expect(waits.map((w) => w.type === 'wait-static-pod' && [w.component, w.manifest, w.timeoutSeconds])).toEqual(planned.map((c) => [c, `/etc/kubernetes/manifests/${c}.yaml`, ctx.cfg.upgrade.upgradeManifestsTimeoutMs / 1000]));
     expect(reporter.lines()).toContain('Would wait for the kubelet to restart kube-apiserver');
   }, 120_000);
 });
