@@ -15,6 +15,9 @@ import type {
  * logged the way kubeadm's dry-run client logs them and kept in an overlay so later reads in
  * the same run see them — never sent.
  */
+/** Kinds whose status (and so resourceVersion) moves on its own: a plan holds them by generation. */
+const STATUS_CHURN: ReadonlySet<string> = new Set(['Deployment', 'DaemonSet']);
+
 export class DryRunKubeApi implements KubeApi {
   readonly server: string;
   private readonly overlay = new Map<string, KubeObject>();
@@ -43,6 +46,7 @@ export class DryRunKubeApi implements KubeApi {
     if (this.plan && kind !== 'Node' && kind !== 'Pod') {
       this.plan.journal.noteObject({
         kubeconfig: this.plan.kubeconfig, kind, name, ...(namespace ? { namespace } : {}), resourceVersion: remote?.metadata.resourceVersion ?? null,
+        ...(remote && STATUS_CHURN.has(kind) ? { generation: (remote.metadata as { generation?: number }).generation ?? 0 } : {}),
       });
     }
     return remote;

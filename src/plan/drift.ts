@@ -45,13 +45,14 @@ export async function fileDrift(host: Pick<Host, 'stat' | 'readFile'>, plan: Pic
   return out;
 }
 
-/** Objects likewise: as the plan found them (same resourceVersion), or already as it leaves them. */
+/** Objects likewise: as the plan found them (same resourceVersion, or for workloads the same generation), or already as it leaves them. */
 export async function objectDrift(api: Pick<KubeApi, 'get'>, objects: readonly PlanObjectState[], steps: readonly PlanStep[] = []): Promise<string[]> {
   const out: string[] = [];
   for (const o of objects) {
     const live = await api.get(o.kind as KindName, o.name, o.namespace);
     const rv = live?.metadata.resourceVersion ?? null;
     if (rv === o.resourceVersion) continue;
+    if (o.generation !== undefined && live && (live.metadata as { generation?: number }).generation === o.generation) continue;
     const planned = lastWrite(steps, o);
     if (live && planned && isSubset(comparableView(planned as KubeObject), live)) continue;
     const what = `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;

@@ -22,6 +22,11 @@ export interface ObjectState {
   readonly namespace?: string;
   readonly name: string;
   readonly resourceVersion: string | null;
+  /**
+   * Deployments and DaemonSets: metadata.generation, which moves only when their spec does; their
+   * resourceVersion also moves with every status update of their Pods, which is no change to a plan.
+   */
+  readonly generation?: number;
 }
 
 /** A cluster the dry run talked to, by the kubeconfig it was reached through. */

@@ -23,6 +23,11 @@ export interface PlanObjectState {
   readonly name: string;
   /** null: the object did not exist. */
   readonly resourceVersion: string | null;
+  /**
+   * Deployments and DaemonSets: metadata.generation, which moves only when their spec does; their
+   * resourceVersion also moves with every status update of their Pods, which is no change to a plan.
+   */
+  readonly generation?: number;
 }
 
 /** One change of an object: a JSON pointer into it, with the old and the new value. */
