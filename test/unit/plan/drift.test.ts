@@ -2,7 +2,7 @@ import { objectDrift } from '../../../src/plan/drift.js';
 import type { KubeObject } from '../../../src/kube/types.js';
 
 const live = (kind: string, resourceVersion: string, generation?: number): KubeObject => ({
-  apiVersion: 'apps/v1', kind, metadata: { name: 'x', namespace: 'kube-system', resourceVersion, ...(generation !== undefined ? { generation } : {}) } as KubeObject['metadata'],
+  apiVersion: 'apps/v1', kind, metadata: { name: 'x', namespace: 'kube-system', resourceVersion, ...(generation !== undefined ? { generation } : {}) },
 });
 const getter = (obj: KubeObject | undefined) => ({ get: <T extends KubeObject>() => Promise.resolve(obj as T | undefined) });
 const state = (kind: string, resourceVersion: string | null, generation?: number) => ({ kubeconfig: 'a', kind, name: 'x', namespace: 'kube-system', resourceVersion, ...(generation !== undefined ? { generation } : {}) });
