@@ -13,6 +13,15 @@
  * tsadm's own upgrade follows. Everything kubeadm writes anew (manifests, the kubelet's config,
  * ConfigMaps, addon templates) is compared with what tsadm had written: equal but for the version
  * (and kube-proxy's config.conf, equal as a configuration; see the test).
+ *
+ * tsadm's own upgrade, on the same relabelled v1.20.3:
+ * - a cluster made by tsadm (u3 control plane, u4 worker): plan/diff, apply --dry-run (changes
+ *   nothing), apply -o json, a re-run that changes nothing, `upgrade node` on the worker (it has
+ *   kubelet.conf only), the kubelet swaps, `tsadm check` at the new version;
+ * - a cluster made by the reference kubeadm v1.20.2 (u5): an apply whose new kube-apiserver exits
+ *   (a --patches flag it does not know) is rolled back, then `--resume` finishes it; a second
+ *   failure and a plain re-run.
+ * Each block destroys its machines when it ends (2 cores: blocks do not overlap).
  * Needs `npm run build` (machines run bin/tsadm). Only these machines are created and destroyed
  * (never destroyAll: other suites share the host).
  */
@@ -540,9 +549,22 @@ describe('tsadm upgrades a cluster made by tsadm (v1.20.2 → v1.20.3; u3 contro
   test('`tsadm check` on u3 passes for the init configuration at kubernetesVersion v1.20.3', async () => {
     const config = writeSharedFile(`tsadm-${U3.name}-${TO}.yaml`,
       (await kubeadmConfig(U3.ip, U3.name)).replace(/^kubernetesVersion: v1\.20\.2$/m, `kubernetesVersion: ${TO}`));
-    const r = await tsadm(U3.name, ['check', '--config', config], { reject: false, timeoutMs: 5 * MIN });
+    type Finding = { phase: string; ok: boolean; check: string; detail?: string };
+    const check = async (file: string): Promise<{ exitCode: number; checks: Finding[]; all: string }> => {
+      const r = await tsadm(U3.name, ['check', '--config', file, '-o', 'json'], { reject: false, timeoutMs: 5 * MIN });
+      const result = events(r.stdout).find((e) => e.type === 'result');
+      return { exitCode: r.exitCode, checks: (result?.data?.checks ?? []) as Finding[], all: r.all };
+    };
+    const r = await check(config);
     if (r.exitCode !== 0) throw new Error(`tsadm check exited ${r.exitCode}:\n${r.all}`);
-    expect(r.all).toMatch(/\d+ ok, \d+ warnings, 0 failed/);
+    expect(r.checks.filter((c) => !c.ok)).toEqual([]);
+    // It did check what an upgrade rewrites: the static pods, the kubelet's files, the ConfigMaps, the addons.
+    const phases = new Set(r.checks.map((c) => c.phase.split('/')[0]));
+    for (const p of ['certs', 'kubeconfig', 'kubelet-start', 'control-plane', 'etcd', 'upload-config', 'addon']) expect([p, phases.has(p)]).toEqual([p, true]);
+    // And can fail: the same configuration at the old version no longer describes this control plane.
+    const old = await check(writeSharedFile(`tsadm-${U3.name}.yaml`, await kubeadmConfig(U3.ip, U3.name)));
+    expect(old.exitCode).not.toBe(0);
+    expect(old.checks.filter((c) => !c.ok).map((c) => c.phase)).toEqual(expect.arrayContaining(['control-plane/apiserver']));
   }, 5 * MIN);
 });
 
@@ -566,8 +588,16 @@ describe('tsadm upgrades a cluster made by the reference kubeadm v1.20.2 (u5)', 
       [c, (await machineExec(U5.name, ['cat', `/etc/kubernetes/manifests/${c}.yaml`])).stdout] as const)));
   }, 10 * MIN);
 
-  test('a failing upgrade (the new kube-apiserver exits): rolled back after timeouts.upgradeManifests, the error names it and the backup folder, the API server healthy', async () => {
+  /**
+   * `tsadm upgrade apply TO` with a patch that makes the new kube-apiserver exit (an unknown flag) and
+   * timeouts.upgradeManifests 40s: it must fail, roll kube-apiserver back (every manifest as before),
+   * name kube-apiserver and the backup folder in its error, and leave a healthy API server.
+   */
+  async function failingUpgrade(): Promise<void> {
     await waitJobsRun(U5);
+    const manifests = Object.fromEntries(await Promise.all(STATIC_PODS.map(async (c) =>
+      [c, (await machineExec(U5.name, ['cat', `/etc/kubernetes/manifests/${c}.yaml`])).stdout] as const)));
+    const dirsBefore = await backupDirs(U5.name);
     const patches = path.join(cacheDir(), 'e2e-scratch', `patches-${U5.name}`);
     mkdirSync(patches, { recursive: true });
     writeFileSync(path.join(patches, 'kube-apiserver+json.json'), JSON.stringify([{ op: 'add', path: '/spec/containers/0/command/-', value: '--no-such-flag=1' }]));
@@ -580,16 +610,22 @@ describe('tsadm upgrades a cluster made by the reference kubeadm v1.20.2 (u5)', 
     ].join('\n'));
     const r = await tsadm(U5.name, ['upgrade', 'apply', TO, '-y', '--config', config, '--patches', patches], { reject: false, timeoutMs: 8 * MIN });
     expect(r.exitCode).not.toBe(0);
-    const dirs = await backupDirs(U5.name);
+    const dirs = (await backupDirs(U5.name)).filter((d) => !dirsBefore.includes(d));
     expect(dirs).toHaveLength(1);
     const errorLine = r.stderr.split('\n').find((l) => l.startsWith('error: '));
     if (!errorLine?.includes('kube-apiserver') || !errorLine.includes(dirs[0]!)) throw new Error(`the error line does not name kube-apiserver and ${dirs[0]}:\n${r.all}`);
     // Rolled back: every manifest as before (the others were never touched: kube-apiserver comes first after etcd).
     for (const c of STATIC_PODS) {
-      expect({ [c]: (await machineExec(U5.name, ['cat', `/etc/kubernetes/manifests/${c}.yaml`])).stdout }).toEqual({ [c]: manifestsBefore[c] });
+      expect({ [c]: (await machineExec(U5.name, ['cat', `/etc/kubernetes/manifests/${c}.yaml`])).stdout }).toEqual({ [c]: manifests[c] });
     }
     await waitFor(async () => (await kubectl(U5.name, ['get', '--raw', '/healthz'], { reject: false })).trim() === 'ok', 3 * MIN, 'the API server healthy');
     expect((await kubectl(U5.name, ['get', 'nodes', '-o', 'name'])).trim()).toBe(`node/${U5.name}`);
+  }
+
+  test('a failing upgrade (the new kube-apiserver exits): rolled back after timeouts.upgradeManifests, the error names it and the backup folder, the API server healthy', async () => {
+    await failingUpgrade();
+    expect(Object.fromEntries(await Promise.all(STATIC_PODS.map(async (c) =>
+      [c, (await machineExec(U5.name, ['cat', `/etc/kubernetes/manifests/${c}.yaml`])).stdout] as const)))).toEqual(manifestsBefore);
     await expectClusterAt(U5, FROM);
   }, 10 * MIN);
 
@@ -600,5 +636,19 @@ describe('tsadm upgrades a cluster made by the reference kubeadm v1.20.2 (u5)', 
     expect(r.stdout).toContain(`SUCCESS! Your cluster was upgraded to "${TO}"`);
     await expectClusterAt(U5, TO);
     expect((await kubectl(U5.name, ['get', '--raw', '/healthz'])).trim()).toBe('ok');
+  }, 10 * MIN);
+
+  test('failing again (the same patch, at v1.20.3), then plain `tsadm upgrade apply v1.20.3 -y` (no --resume) succeeds and leaves the manifests as before the failure', async () => {
+    // sha256 only: the rollback rewrites kube-apiserver.yaml with its old bytes (a new mtime).
+    const sha = async () => Object.fromEntries(Object.entries(await manifestStamps(U5.name)).map(([k, v]) => [k, v.split(' ')[0]]));
+    const before = await sha();
+    await failingUpgrade();
+    await expectClusterAt(U5, TO);
+    await waitJobsRun(U5);
+    const r = await tsadm(U5.name, ['upgrade', 'apply', TO, '-y'], { reject: false, timeoutMs: 10 * MIN });
+    if (r.exitCode !== 0) throw new Error(`tsadm upgrade apply (no --resume) after a failure exited ${r.exitCode}:\n${r.all}`);
+    expect(r.stdout).toContain(`SUCCESS! Your cluster was upgraded to "${TO}"`);
+    expect(await sha()).toEqual(before);
+    await expectClusterAt(U5, TO);
   }, 10 * MIN);
 });
