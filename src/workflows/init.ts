@@ -26,7 +26,7 @@ import { uploadConfigPhase } from '../phases/cluster/upload-config.js';
 import { addonPhase } from '../phases/addons/addon-phase.js';
 import type { InitCtx } from './context.js';
 import { startInitResume } from '../resume/init.js';
-import { readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
+import { baseContext, readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
 import { runWorkflow } from './run-workflow.js';
 import { newPkiRunState } from '../phases/certs/run-state.js';
 import { newPatchCache } from '../patches/run.js';
@@ -126,12 +126,7 @@ async function initContext(flags: FlagValues, rt: Runtime, resolved: ResolvedIni
   }
   const kubeconfigDir = (flags['kubeconfig-dir'] as string | undefined) ?? KUBERNETES_DIR;
   return {
-    host: rt.host,
-    api: rt.api,
-    log: rt.log,
-    dryRun: rt.dryRun,
-    clock: () => new Date(),
-    startTime: rt.startTime,
+    ...baseContext(rt),
     cfg,
     versions,
     options: {

@@ -13,7 +13,7 @@ import { joinPreflightPhase } from '../phases/join/preflight.js';
 import { newJoinRunState } from '../phases/join/state.js';
 import { realJoinDeps, type JoinDeps } from '../phases/join/deps.js';
 import type { JoinCtx } from './context.js';
-import { readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
+import { baseContext, readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
 import { runWorkflow } from './run-workflow.js';
 
 /** kubeadm 1.20's join phases, in its order (check-etcd hidden, as there). */
@@ -81,12 +81,7 @@ async function resolveJoin(request: Pick<WorkflowRequest, 'flags' | 'positionals
 
 function joinContext(flags: FlagValues, rt: Runtime, deps: JoinDeps, cfg: ResolvedJoinConfig): JoinCtx {
   return {
-    host: rt.host,
-    api: rt.api,
-    log: rt.log,
-    dryRun: rt.dryRun,
-    clock: () => new Date(),
-    startTime: rt.startTime,
+    ...baseContext(rt),
     cfg,
     flags,
     deps,

@@ -13,7 +13,7 @@ import { removeEtcdMemberPhase } from '../phases/reset/remove-etcd-member.js';
 import { resetPreflightPhase } from '../phases/reset/preflight.js';
 import { updateClusterStatusPhase } from '../phases/reset/update-cluster-status.js';
 import type { ResetCtx } from './context.js';
-import { readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
+import { baseContext, readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
 import { runWorkflow } from './run-workflow.js';
 
 /** kubeadm 1.20's reset phases, in its order. */
@@ -71,12 +71,7 @@ async function resolveReset(flags: FlagValues, now: Date): Promise<ResolvedReset
 
 function resetContext(flags: FlagValues, rt: Runtime, deps: ResetDeps, cfg: ResolvedResetConfig): ResetCtx {
   return {
-    host: rt.host,
-    api: rt.api,
-    log: rt.log,
-    dryRun: rt.dryRun,
-    clock: () => new Date(),
-    startTime: rt.startTime,
+    ...baseContext(rt),
     cfg,
     flags,
     options: { kubeconfigPath: (flags.kubeconfig as string | undefined) ?? DEFAULT_ADMIN_KUBECONFIG },

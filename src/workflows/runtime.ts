@@ -15,6 +15,7 @@ import { PlanReporter } from '../plan/reporter.js';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { TSADM_VERSION } from '../commands/version-info.js';
+import type { BaseCtx } from './context.js';
 
 export interface CommandEnv {
   readonly io: CliIO;
@@ -116,6 +117,11 @@ async function resolveRootfs(rootfs: string | undefined): Promise<string> {
 }
 
 /** Reads the --config file (from the real filesystem, relative to the working directory). */
+/** The seams every context carries, from the runtime of the run (BaseCtx in context.ts). */
+export function baseContext(rt: Runtime): BaseCtx {
+  return { host: rt.host, api: rt.api, log: rt.log, dryRun: rt.dryRun, clock: () => new Date(), startTime: rt.startTime };
+}
+
 export async function readConfigFile(configPath: string | undefined): Promise<string | undefined> {
   if (configPath === undefined) return undefined;
   const st = await fs.stat(configPath).catch(() => undefined);

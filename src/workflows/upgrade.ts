@@ -26,7 +26,7 @@ import { KUBECONFIG_FILES, KUBERNETES_DIR } from '../constants.js';
 import { APISERVER_MANIFEST } from '../upgrade/cluster-view.js';
 import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../versions/resolve.js';
 import type { VersionProfile } from '../versions/table.js';
-import { readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
+import { baseContext, readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
 import { runWorkflow } from './run-workflow.js';
 
 /** `upgrade apply`'s phases, in kubeadm's order. Each leaf takes the [version] argument as the command does. */
@@ -168,12 +168,7 @@ async function defaultKubeconfig(command: 'apply' | 'node', rt: Runtime): Promis
 async function upgradeContext(command: 'apply' | 'node', flags: FlagValues, rt: Runtime, cfg: ResolvedUpgradeConfig, deps: UpgradeDeps): Promise<UpgradeCtx> {
   const kubeconfigPath = (flags.kubeconfig as string | undefined) ?? (await defaultKubeconfig(command, rt));
   return {
-    host: rt.host,
-    api: rt.api,
-    log: rt.log,
-    dryRun: rt.dryRun,
-    clock: () => new Date(),
-    startTime: rt.startTime,
+    ...baseContext(rt),
     command,
     cfg,
     flags,

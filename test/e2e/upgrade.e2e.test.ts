@@ -638,17 +638,49 @@ describe('tsadm upgrades a cluster made by the reference kubeadm v1.20.2 (u5)', 
     expect((await kubectl(U5.name, ['get', '--raw', '/healthz'])).trim()).toBe('ok');
   }, 10 * MIN);
 
-  test('failing again (the same patch, at v1.20.3), then plain `tsadm upgrade apply v1.20.3 -y` (no --resume) succeeds and leaves the manifests as before the failure', async () => {
-    // sha256 only: the rollback rewrites kube-apiserver.yaml with its old bytes (a new mtime).
-    const sha = async () => Object.fromEntries(Object.entries(await manifestStamps(U5.name)).map(([k, v]) => [k, v.split(' ')[0]]));
-    const before = await sha();
-    await failingUpgrade();
-    await expectClusterAt(U5, TO);
+  /** A --patches folder on the shared scratch area holding one JSON patch for COMPONENT. */
+  function patchDir(name: string, component: string, value: string): string {
+    const dir = path.join(cacheDir(), 'e2e-scratch', `patches-${U5.name}-${name}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, `${component}+json.json`), JSON.stringify([{ op: 'add', path: '/spec/containers/0/command/-', value }]));
+    return dir;
+  }
+
+  test('an upgrade as a plan: `--dry-run --plan` changes nothing, `tsadm apply` writes the new kube-scheduler manifest and waits until the kubelet runs it', async () => {
     await waitJobsRun(U5);
-    const r = await tsadm(U5.name, ['upgrade', 'apply', TO, '-y'], { reject: false, timeoutMs: 10 * MIN });
-    if (r.exitCode !== 0) throw new Error(`tsadm upgrade apply (no --resume) after a failure exited ${r.exitCode}:\n${r.all}`);
-    expect(r.stdout).toContain(`SUCCESS! Your cluster was upgraded to "${TO}"`);
-    expect(await sha()).toEqual(before);
-    await expectClusterAt(U5, TO);
+    const before = await manifestStamps(U5.name);
+    const planFile = `/tmp/upgrade-plan-${U5.name}.json`;
+    const planned = await tsadm(U5.name, ['upgrade', 'apply', TO, '--dry-run', '--plan', planFile, '--patches', patchDir('good', 'kube-scheduler', '--v=2')], { reject: false, timeoutMs: 5 * MIN });
+    if (planned.exitCode !== 0) throw new Error(`planning exited ${planned.exitCode}:\n${planned.all}`);
+    expect(await manifestStamps(U5.name)).toEqual(before);
+    const steps = (JSON.parse((await machineExec(U5.name, ['cat', planFile])).stdout) as { steps: { type: string; for?: string; component?: string }[] }).steps;
+    // Only kube-scheduler's manifest changes: one wait, for it.
+    expect(steps.filter((st) => st.type === 'wait').map((st) => [st.for, st.component])).toEqual([['static-pod', 'kube-scheduler']]);
+    const hashBefore = await kubectl(U5.name, ['-n', 'kube-system', 'get', 'pod', `kube-scheduler-${U5.name}`, '-o', 'jsonpath={.metadata.annotations.kubernetes\\.io/config\\.hash}']);
+    const applied = await tsadm(U5.name, ['apply', planFile], { reject: false, timeoutMs: 8 * MIN });
+    if (applied.exitCode !== 0) throw new Error(`tsadm apply exited ${applied.exitCode}:\n${applied.all}`);
+    expect(applied.stdout).toContain('Component "kube-scheduler" upgraded successfully!');
+    expect((await machineExec(U5.name, ['cat', '/etc/kubernetes/manifests/kube-scheduler.yaml'])).stdout).toContain('- --v=2');
+    const hashAfter = await kubectl(U5.name, ['-n', 'kube-system', 'get', 'pod', `kube-scheduler-${U5.name}`, '-o', 'jsonpath={.metadata.annotations.kubernetes\\.io/config\\.hash}']);
+    expect(hashAfter).not.toBe(hashBefore);
+    await machineExec(U5.name, ['rm', '-f', planFile]);
+  }, 10 * MIN);
+
+  test('a plan whose kube-apiserver does not come back: `tsadm apply` puts the backup back and names the component and the backup', async () => {
+    await waitJobsRun(U5);
+    const before = await manifestStamps(U5.name);
+    const sha = (stamps: Record<string, string>) => Object.fromEntries(Object.entries(stamps).map(([k, v]) => [k, v.split(' ')[0]]));
+    const planFile = `/tmp/upgrade-plan-bad-${U5.name}.json`;
+    const config = writeSharedFile(`upgrade-plan-${U5.name}.yaml`, 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: UpgradeConfiguration\ntimeouts:\n  upgradeManifests: 40s\n');
+    const planned = await tsadm(U5.name, ['upgrade', 'apply', TO, '--dry-run', '--plan', planFile, '--config', config, '--patches', patchDir('bad', 'kube-apiserver', '--no-such-flag=1')], { reject: false, timeoutMs: 5 * MIN });
+    if (planned.exitCode !== 0) throw new Error(`planning exited ${planned.exitCode}:\n${planned.all}`);
+    const applied = await tsadm(U5.name, ['apply', planFile], { reject: false, timeoutMs: 8 * MIN });
+    expect(applied.exitCode).toBe(1);
+    const errorLine = applied.stderr.split('\n').find((l) => l.startsWith('error: ')) ?? '';
+    expect(errorLine).toMatch(/upgrading kube-apiserver failed: .*rolled back kube-apiserver to \/etc\/kubernetes\/tmp\/kubeadm-backup-manifests-[0-9-]+\/kube-apiserver\.yaml/);
+    // The manifest is back (the renewed certificates stay: they are valid ones).
+    expect(sha(await manifestStamps(U5.name))).toEqual(sha(before));
+    await waitFor(async () => (await kubectl(U5.name, ['get', '--raw', '/healthz'], { reject: false })).trim() === 'ok', 3 * MIN, 'the API server healthy');
+    await machineExec(U5.name, ['rm', '-f', planFile]);
   }, 10 * MIN);
 });

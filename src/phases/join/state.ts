@@ -4,11 +4,10 @@ import { detectCriSocket } from '../../host/cri.js';
 import { bootstrapKubeconfig, type JoinDiscovery } from '../../join/discover.js';
 import type { ApiOpenOptions } from '../../kube/seam.js';
 import type { KubeApi } from '../../kube/types.js';
-import { prefixedLogger } from '../../log/prefixed-logger.js';
+import { initShapedView } from '../../workflows/init-view.js';
 import type { InitCtx, JoinCtx, JoinRunState } from '../../workflows/context.js';
 import { profileFor } from '../../versions/resolve.js';
 import { newPatchCache } from '../../patches/run.js';
-import { newPkiRunState } from '../certs/run-state.js';
 import { buildJoinClusterConfig, fetchClusterConfigTexts, storedKubernetesVersion, type JoinClusterConfig } from './cluster-config.js';
 
 export function newJoinRunState(): JoinRunState {
@@ -88,27 +87,9 @@ export async function initView(ctx: JoinCtx, prefix: string): Promise<InitCtx> {
   const existing = ctx.state.views.get(prefix);
   if (existing) return existing;
   const cluster = await clusterConfig(ctx);
-  const view: InitCtx = {
-    host: ctx.host,
-    api: ctx.api,
-    log: prefixedLogger(ctx.log, prefix),
-    dryRun: ctx.dryRun,
-    clock: ctx.clock,
-    startTime: ctx.startTime,
-    cfg: cluster.init,
-    versions: cluster.versions,
-    options: {
-      kubeconfigDir: KUBERNETES_DIR,
-      kubeconfigPath: `${KUBERNETES_DIR}/${KUBECONFIG_FILES.admin}`,
-      csrOnly: false,
-      csrDir: undefined,
-      uploadCerts: false,
-      skipTokenPrint: true,
-      skipCertificateKeyPrint: true,
-      flags: ctx.flags,
-    },
-    state: { pki: newPkiRunState(), patches: ctx.state.patches },
-  };
+  const view = initShapedView(ctx, {
+    prefix, cfg: cluster.init, versions: cluster.versions, kubeconfigPath: `${KUBERNETES_DIR}/${KUBECONFIG_FILES.admin}`, flags: ctx.flags, patches: ctx.state.patches,
+  });
   ctx.state.views.set(prefix, view);
   return view;
 }

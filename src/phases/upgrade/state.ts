@@ -8,12 +8,11 @@ import { KUBECONFIG_FILES, KUBERNETES_DIR } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
 import { DEFAULT_RETRY } from '../../kube/retry.js';
 import type { KubeApi } from '../../kube/types.js';
-import { prefixedLogger } from '../../log/prefixed-logger.js';
+import { initShapedView } from '../../workflows/init-view.js';
 import { readUpgradeCluster, targetInitConfig, type UpgradeClusterView, type UpgradeTarget } from '../../upgrade/cluster-view.js';
 import { normalizeKubernetesVersion } from '../../versions/resolve.js';
 import type { InitCtx, UpgradeCtx, UpgradeRunState } from '../../workflows/context.js';
 import { newPatchCache } from '../../patches/run.js';
-import { newPkiRunState } from '../certs/run-state.js';
 
 export function newUpgradeRunState(): UpgradeRunState {
   return { views: new Map(), patches: newPatchCache(), upgraded: [] };
@@ -81,27 +80,9 @@ export async function initView(ctx: UpgradeCtx, prefix: string): Promise<InitCtx
   const existing = ctx.state.views.get(prefix);
   if (existing) return existing;
   const target = await upgradeTarget(ctx);
-  const view: InitCtx = {
-    host: ctx.host,
-    api: ctx.api,
-    log: prefixedLogger(ctx.log, prefix),
-    dryRun: ctx.dryRun,
-    clock: ctx.clock,
-    startTime: ctx.startTime,
-    cfg: target.cfg,
-    versions: target.versions,
-    options: {
-      kubeconfigDir: KUBERNETES_DIR,
-      kubeconfigPath: ctx.options.kubeconfigPath,
-      csrOnly: false,
-      csrDir: undefined,
-      uploadCerts: false,
-      skipTokenPrint: true,
-      skipCertificateKeyPrint: true,
-      flags: ctx.flags,
-    },
-    state: { pki: newPkiRunState(), patches: ctx.state.patches },
-  };
+  const view = initShapedView(ctx, {
+    prefix, cfg: target.cfg, versions: target.versions, kubeconfigPath: ctx.options.kubeconfigPath, flags: ctx.flags, patches: ctx.state.patches,
+  });
   ctx.state.views.set(prefix, view);
   return view;
 }
