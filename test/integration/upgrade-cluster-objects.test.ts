@@ -258,11 +258,11 @@ describeWithApiServer('upgrade apply object phases on a real cluster', () => {
   });
 
   test('kubelet-config applies the kubeletconfiguration --patches where the minor has the target (1.25+), to the file only', async () => {
-    const patches = root.at('/root/patches');
+    const patches = root.at('/srv/patches');
     mkdirSync(patches, { recursive: true });
     writeFileSync(`${patches}/kubeletconfiguration+merge.yaml`, 'maxPods: 42\n');
     const write = async (version: string): Promise<string> => {
-      const { ctx } = upgradeCtxFor(root.dir, { settings: { kubernetesVersion: version, patches: { directory: '/root/patches' } } });
+      const { ctx } = upgradeCtxFor(root.dir, { settings: { kubernetesVersion: version, patches: { directory: '/srv/patches' } } });
       await runPhases([upgradeKubeletConfigPhase], ctx, { filter: [], skip: [] });
       return readFileSync(root.at('/var/lib/kubelet/config.yaml'), 'utf8');
     };
