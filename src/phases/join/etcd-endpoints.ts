@@ -67,7 +67,7 @@ export async function etcdClientForCluster(ctx: JoinCtx): Promise<EtcdClient> {
   const tls = await etcdTlsFromDir(ctx.host, cluster.init.cluster.certificatesDir);
   const endpoints = await etcdEndpointsFromCluster(ctx);
   ctx.log.debug(`etcd endpoints: ${endpoints.join(', ')}`, { prefix: 'etcd' });
-  const client = ctx.deps.etcdClient(endpoints, tls);
+  const client = ctx.deps.etcdClient(endpoints, tls, ctx.cfg.join.timeouts.etcdAPICallMs);
   await etcdCall(() => client.sync(), 'list the etcd members');
   return client;
 }

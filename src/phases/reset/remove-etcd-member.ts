@@ -23,7 +23,7 @@ export async function runRemoveEtcdMember(ctx: ResetCtx): Promise<void> {
   try {
     const tls = await etcdTlsFromDir(ctx.host, ctx.cfg.reset.certificatesDir);
     // This member first (it knows the cluster), then whatever the member list says.
-    const client = ctx.deps.etcdClient([...local.clientURLs, 'https://127.0.0.1:2379'], tls);
+    const client = ctx.deps.etcdClient([...local.clientURLs, 'https://127.0.0.1:2379'], tls, ctx.cfg.reset.timeouts.etcdAPICallMs);
     const members = await client.sync();
     const me = (peerURL ? memberByPeerURL(members, peerURL) : undefined) ?? members.find((m) => m.name !== '' && m.name === local.name);
     if (!me) {
