@@ -33,7 +33,7 @@ async function externalEtcd(ctx: JoinCtx): Promise<string | undefined> {
 }
 
 /** join's etcd step: the body is joinEtcdMember (etcd-member-join.ts); this wires it to the node's config, host and cluster. */
-export async function runEtcdJoin(ctx: JoinCtx): Promise<void> {
+async function runEtcdJoin(ctx: JoinCtx): Promise<void> {
   const view = await initView(ctx, 'etcd');
   const { cluster, init } = view.cfg;
   if (cluster.etcd.mode !== 'local') return;
