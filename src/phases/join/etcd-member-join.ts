@@ -104,6 +104,8 @@ async function promote(j: EtcdMemberJoin, id: string): Promise<void> {
       ? `Promoting the learner ${hex} failed: not in sync with the leader yet; trying again`
       : `Promoting the learner ${hex} failed: ${errorMessage(err)}`)),
     `promote the etcd learner ${hex} (${j.peerURL}) to a voting member`,
+    'the new member did not catch up with the leader within timeouts.etcdAPICall: check this node\'s etcd container (crictl ps -a; crictl logs); '
+      + 'running the join again promotes the learner, `tsadm reset` removes it (a learner holds no vote meanwhile)',
   );
   j.log.debug(promoted ? `The learner was promoted as a voting member: ${hex}` : `Member ${hex} already promoted.`);
 }

@@ -148,6 +148,23 @@ describeIfEtcd('joinEtcdMember on real etcd', () => {
     await leave(m4);
   }, 90_000);
 
+  test('a learner that never comes up: the join fails after timeouts.etcdAPICall saying how to go on; the member stays a non-voting learner', async () => {
+    const m7 = await lab.member('cp7');
+    const c = new EtcdClient([m1.client], { tls: lab.tls, callTimeoutMs: 1500 });
+    await c.sync();
+    const seen: { atManifest?: EtcdMember | undefined; lines: string[] } = { lines: [] };
+    const t0 = Date.now();
+    const err = await joinEtcdMember(run(m7, true, c, seen, false)).catch((e: unknown) => e) as { message: string; hint?: string };
+    expect(Date.now() - t0).toBeLessThan(6000);
+    const me = memberByPeerURL(await list(), m7.peer);
+    expect(err.message).toBe(`failed to promote the etcd learner ${memberIdHex(me!.id)} (${m7.peer}) to a voting member: `
+      + `etcdserver: can only promote a learner member which is in sync with leader (gave up after 1.5s, timeouts.etcdAPICall) (${m1.client})`);
+    expect(err.hint).toMatch(/running the join again promotes the learner, `tsadm reset` removes it/);
+    expect(seen.lines).toContain(`debug: Promoting the learner ${memberIdHex(me!.id)} failed: not in sync with the leader yet; trying again`);
+    expect(me).toMatchObject({ isLearner: true });
+    await leave(m7);
+  }, 60_000);
+
   test('EtcdLearnerMode off (1.28 default): the member is a voter from the add on, nothing to promote', async () => {
     expect(learnerModeEnabled({}, VERSION_TABLE['1.28'])).toBe(false);
     const m5 = await lab.member('cp5');
