@@ -160,5 +160,6 @@ export function defaultReset(n: NReset): ResetConfiguration {
     cleanupTmpDir: n.cleanupTmpDir ?? false,
     dryRun: n.dryRun ?? false,
     unmountFlags: n.unmountFlags ?? [],
+    timeouts: defaultTimeouts(n.timeouts),
   };
 }

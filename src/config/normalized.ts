@@ -125,4 +125,5 @@ export interface NReset {
   ignorePreflightErrors?: string[];
   skipPhases?: string[];
   unmountFlags?: string[];
+  timeouts?: NTimeouts;
 }

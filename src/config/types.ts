@@ -205,6 +205,8 @@ export interface ResetConfiguration {
   readonly dryRun?: boolean;
   /** v1beta4 `unmountFlags`: unmount2() flags (MNT_FORCE, MNT_DETACH, MNT_EXPIRE, UMOUNT_NOFOLLOW). */
   readonly unmountFlags?: readonly string[];
+  /** v1beta4 `timeouts` (reset reads etcdAPICall: the bound of each etcd call of remove-etcd-member). */
+  readonly timeouts: Timeouts;
 }
 
 /**

@@ -73,8 +73,7 @@ export function normalizeReset(doc: Obj): NReset {
   const out = structuredClone(doc);
   delete out.apiVersion;
   delete out.kind;
-  // Reset timeouts have no use in tsadm's reset; the field is accepted for kubeadm compatibility.
-  delete out.timeouts;
+  // timeouts (v1beta4): reset reads etcdAPICall (remove-etcd-member); the other timeouts have no reset step that waits on them.
   return out;
 }
 

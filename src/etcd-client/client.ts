@@ -1,12 +1,16 @@
+import { formatDuration } from '../config/duration.js';
 import { errorMessage } from '../errors.js';
 import { clientEndpoints, parseMember, parseMembers, type EtcdMember } from './members.js';
+import { ETCD_API_CALL_RETRY_INTERVAL_MS, isPeerURLExists, nextRetryDelay, requestBudgetMs, type EtcdRetryPolicy } from './retry.js';
 import { EtcdRequestError, postJson, type EtcdTls } from './transport.js';
 
 /**
- * The etcd membership calls tsadm needs (kubeadm's util/etcd): list, add, remove, status, over
- * etcd's JSON gateway with mutual TLS. Every call is bounded: a per-request timeout and a fixed
- * number of retries for transient answers (no leader yet, unhealthy cluster right after a member
- * was added, connection refused while a member restarts).
+ * The etcd membership calls tsadm needs (kubeadm's util/etcd): list, add (as a voter or as a
+ * learner), promote, remove, status, over etcd's JSON gateway with mutual TLS. Every call is
+ * bounded: a per-request timeout and retries for transient answers (no leader yet, unhealthy
+ * cluster right after a member was added, connection refused while a member restarts) — a fixed
+ * number of them, or, with `callTimeoutMs` (timeouts.etcdAPICall), every 500 ms until that much
+ * time has passed, as kubeadm polls each etcd call.
  */
 export interface EtcdClientOptions {
   readonly tls: EtcdTls;
@@ -15,7 +19,15 @@ export interface EtcdClientOptions {
   /** Attempts for membership changes (default 8) and the delay before the first retry (default 500 ms, doubling, at most 5 s). */
   readonly attempts?: number;
   readonly retryDelayMs?: number;
+  /**
+   * timeouts.etcdAPICall: when set, member list, add, promote and remove retry every
+   * `pollIntervalMs` (default 500 ms, kubeadm's EtcdAPICallRetryInterval) until this much time has
+   * passed, in place of the fixed number of attempts; no request outlives the bound.
+   */
+  readonly callTimeoutMs?: number;
+  readonly pollIntervalMs?: number;
   readonly sleep?: (ms: number) => Promise<void>;
+  readonly now?: () => number;
 }
 
 export interface EndpointStatus {
@@ -38,16 +50,18 @@ function retryable(err: unknown): boolean {
 export class EtcdClient {
   private eps: string[];
   private readonly timeoutMs: number;
-  private readonly attempts: number;
-  private readonly retryDelayMs: number;
+  private readonly policy: EtcdRetryPolicy;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
 
   constructor(endpoints: readonly string[], private readonly opts: EtcdClientOptions) {
     this.eps = [...new Set(endpoints)];
     this.timeoutMs = opts.requestTimeoutMs ?? 10_000;
-    this.attempts = opts.attempts ?? 8;
-    this.retryDelayMs = opts.retryDelayMs ?? 500;
+    this.policy = opts.callTimeoutMs !== undefined
+      ? { kind: 'deadline', timeoutMs: opts.callTimeoutMs, intervalMs: opts.pollIntervalMs ?? ETCD_API_CALL_RETRY_INTERVAL_MS }
+      : { kind: 'attempts', attempts: opts.attempts ?? 8, initialDelayMs: opts.retryDelayMs ?? 500, maxDelayMs: 5000 };
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.now = opts.now ?? Date.now;
   }
 
   get endpoints(): readonly string[] {
@@ -59,8 +73,10 @@ export class EtcdClient {
     if (!this.eps.includes(endpoint)) this.eps.push(endpoint);
   }
 
+  /** MemberList; retried within timeouts.etcdAPICall when the client has that bound (kubeadm's listMembers). */
   async memberList(): Promise<EtcdMember[]> {
-    return parseMembers(await this.anyEndpoint('/v3/cluster/member/list', {}));
+    const list = (budgetMs: number): Promise<unknown> => this.anyEndpoint('/v3/cluster/member/list', {}, this.eps, budgetMs);
+    return parseMembers(this.policy.kind === 'deadline' ? await this.withRetries(list) : await list(this.timeoutMs));
   }
 
   /** Switches to the client URLs the members advertise (etcd clientv3's Sync). */
@@ -71,17 +87,61 @@ export class EtcdClient {
     return members;
   }
 
-  /** MemberAdd; resolves the new member and the member list after the change. */
-  async memberAdd(peerURL: string): Promise<{ added: EtcdMember; members: EtcdMember[] }> {
-    const body = await this.withRetries(() => this.anyEndpoint('/v3/cluster/member/add', { peerURLs: [peerURL] }));
+  /**
+   * MemberAdd (`learner`: MemberAddAsLearner, a non-voting member); resolves the new member and the
+   * member list after the change. A retry whose first try did reach etcd meets "Peer URLs already
+   * exists": then the member list is the answer, as kubeadm's addMember does (1.31+).
+   */
+  async memberAdd(peerURL: string, opts: { learner?: boolean } = {}): Promise<{ added: EtcdMember; members: EtcdMember[] }> {
+    const body = await this.withRetries(async (budgetMs) => {
+      try {
+        return await this.anyEndpoint('/v3/cluster/member/add', { peerURLs: [peerURL], ...(opts.learner ? { isLearner: true } : {}) }, this.eps, budgetMs);
+      } catch (err) {
+        if (!isPeerURLExists(err)) throw err;
+        const listed = await this.anyEndpoint('/v3/cluster/member/list', {}, this.eps, budgetMs) as { members?: Array<{ peerURLs?: string[] }> };
+        return { ...listed, member: listed.members?.find((m) => m.peerURLs?.includes(peerURL)) };
+      }
+    });
     return { added: parseMember((body as { member?: unknown }).member), members: parseMembers(body) };
+  }
+
+  /**
+   * MemberPromote (a learner becomes a voting member), kubeadm's Client.MemberPromote: each try
+   * lists the members first — gone: etcd's "member not found"; already a voter: done — then asks
+   * etcd to promote; every refusal (above all "can only promote a learner member which is in sync
+   * with leader", while the learner catches up) is tried again until the call's bound.
+   * `onRetry` sees each refusal (kubeadm logs them at V(5)).
+   */
+  async memberPromote(id: string, onRetry?: (err: unknown) => void): Promise<{ promoted: boolean; members: EtcdMember[] }> {
+    const started = this.now();
+    for (let attempt = 1; ; attempt++) {
+      const budgetMs = requestBudgetMs(this.policy, this.timeoutMs, this.now() - started);
+      let members: EtcdMember[];
+      try {
+        members = parseMembers(await this.anyEndpoint('/v3/cluster/member/list', {}, this.eps, budgetMs));
+      } catch (err) {
+        if (!retryable(err)) throw err;
+        await this.pauseOrGiveUp(err, attempt, started);
+        continue;
+      }
+      const me = members.find((m) => m.id === id);
+      if (!me) throw new EtcdRequestError(`etcdserver: member not found (no member with ID ${id})`, this.eps.join(','), 5);
+      if (!me.isLearner) return { promoted: false, members };
+      try {
+        const body = await this.anyEndpoint('/v3/cluster/member/promote', { ID: id }, this.eps, budgetMs);
+        return { promoted: true, members: parseMembers(body) };
+      } catch (err) {
+        onRetry?.(err);
+        await this.pauseOrGiveUp(err, attempt, started);
+      }
+    }
   }
 
   /** MemberRemove by ID (decimal uint64 string); resolves the remaining members. */
   async memberRemove(id: string, avoidEndpoints: readonly string[] = []): Promise<EtcdMember[]> {
     // Ask another member when possible: a member removing itself may stop answering mid-call.
     const order = [...this.eps.filter((e) => !avoidEndpoints.includes(e)), ...this.eps.filter((e) => avoidEndpoints.includes(e))];
-    const body = await this.withRetries(() => this.anyEndpoint('/v3/cluster/member/remove', { ID: id }, order));
+    const body = await this.withRetries((budgetMs) => this.anyEndpoint('/v3/cluster/member/remove', { ID: id }, order, budgetMs));
     return parseMembers(body);
   }
 
@@ -124,11 +184,11 @@ export class EtcdClient {
   }
 
   /** The first endpoint that answers; the last error when none does. */
-  private async anyEndpoint(path: string, body: unknown, order: readonly string[] = this.eps): Promise<unknown> {
+  private async anyEndpoint(path: string, body: unknown, order: readonly string[] = this.eps, timeoutMs = this.timeoutMs): Promise<unknown> {
     let last: unknown = new EtcdRequestError('no etcd endpoints', '');
     for (const endpoint of order) {
       try {
-        return await postJson(endpoint, path, body, this.opts.tls, this.timeoutMs);
+        return await postJson(endpoint, path, body, this.opts.tls, timeoutMs);
       } catch (err) {
         last = err;
         // An answer from etcd itself (not a transport failure) is the cluster's answer: stop here.
@@ -138,16 +198,29 @@ export class EtcdClient {
     throw last;
   }
 
-  private async withRetries<T>(fn: () => Promise<T>): Promise<T> {
-    let delay = this.retryDelayMs;
+  /** `fn` gets the time one request of this try may take. */
+  private async withRetries<T>(fn: (budgetMs: number) => Promise<T>): Promise<T> {
+    const started = this.now();
     for (let attempt = 1; ; attempt++) {
       try {
-        return await fn();
+        return await fn(requestBudgetMs(this.policy, this.timeoutMs, this.now() - started));
       } catch (err) {
-        if (attempt >= this.attempts || !retryable(err)) throw err;
-        await this.sleep(delay);
-        delay = Math.min(delay * 2, 5000);
+        if (!retryable(err)) throw err;
+        await this.pauseOrGiveUp(err, attempt, started);
       }
     }
+  }
+
+  /** Sleeps before the next try, or throws `err` (naming the time bound) when the call gives up. */
+  private async pauseOrGiveUp(err: unknown, attempt: number, started: number): Promise<void> {
+    const delay = nextRetryDelay(this.policy, attempt, this.now() - started);
+    if (delay === undefined) throw this.gaveUp(err);
+    await this.sleep(delay);
+  }
+
+  /** The last error of a call that ran out of time names the bound (timeouts.etcdAPICall) that ended it. */
+  private gaveUp(err: unknown): unknown {
+    if (this.policy.kind !== 'deadline' || !(err instanceof EtcdRequestError)) return err;
+    return new EtcdRequestError(`${err.message} (gave up after ${formatDuration(this.policy.timeoutMs)}, timeouts.etcdAPICall)`, err.endpoint, err.grpcCode);
   }
 }

@@ -102,6 +102,13 @@ export interface VersionProfile {
     /** etcd pod requests ephemeral-storage (1.20 observed). */
     readonly etcdEphemeralStorage: boolean;
     /**
+     * EtcdLearnerMode (a joining control plane adds its etcd member as a learner and promotes it once
+     * it has caught up): 'absent' (no gate: plain member add), 'default-off' (alpha, 1.27, PR #113318),
+     * 'default-on' (beta, 1.29, PR #120228), 'always' (GA locked on in 1.32, PR #126374; gate removed
+     * in 1.33, PR #129589). Read through learnerModeEnabled (phases/join/etcd-member-join.ts).
+     */
+    readonly etcdLearnerMode: 'absent' | 'default-off' | 'default-on' | 'always';
+    /**
      * How extraArgs combine with defaults: 'map' (v1beta2/v1beta3: override by name) or 'list'
      * (v1beta4, 1.31: a user arg replaces all defaults of its name; repeats allowed).
      */
@@ -206,6 +213,7 @@ const BASE_1_20: VersionProfile = {
     etcdWatchProgressFlag: false,
     etcd36Flags: false,
     etcdEphemeralStorage: true,
+    etcdLearnerMode: 'absent',
     extraArgsMode: 'map',
     dualStackFeatureGate: true,
     caCertsExtraDirs: ['/etc/pki', '/usr/share/ca-certificates', '/usr/local/share/ca-certificates', '/etc/ca-certificates'],
@@ -310,7 +318,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     why: 'static pods carry spec.priority (PR #114338)',
     delta: {
       images: { etcdTag: '3.5.7-0', corednsTag: 'v1.10.1', pauseTag: '3.9' },
-      controlPlane: { podPriority: true },
+      controlPlane: { podPriority: true, etcdLearnerMode: 'default-off' }, // EtcdLearnerMode alpha (PR #113318)
       skew: { minKubelet: '1.26.0' },
     },
   },
@@ -336,6 +344,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       },
       kubeconfig: { superAdmin: true },
       addons: { corednsDropAllUpper: true }, // PR #121384
+      controlPlane: { etcdLearnerMode: 'default-on' }, // EtcdLearnerMode beta, on by default (PR #120228)
       skew: { minKubelet: '1.26.0' },
     },
   },
@@ -366,7 +375,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     why: 'kube-scheduler /livez and /readyz probes (PR #126945)',
     delta: {
       images: { etcdTag: '3.5.16-0', corednsTag: 'v1.11.3', pauseTag: '3.10' },
-      controlPlane: { schedulerLivez: true },
+      controlPlane: { schedulerLivez: true, etcdLearnerMode: 'always' }, // EtcdLearnerMode GA, locked on (PR #126374)
       addons: { corednsCacheDisableClusterDomain: true }, // PR #128359
       upgrade: { nodeAddonPhases: true }, // PR #127242
       skew: { minKubelet: '1.29.0' },

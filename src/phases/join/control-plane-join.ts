@@ -1,7 +1,8 @@
 /**
  * `control-plane-join` (join --control-plane, after kubelet-start): etcd (announce this member
- * through etcd's API, then write its static pod with --initial-cluster-state=existing and wait
- * for the cluster — kubeadm's order, so the member starts right after it is added),
+ * through etcd's API — as a learner under EtcdLearnerMode — then write its static pod with
+ * --initial-cluster-state=existing, promote the learner and wait for the cluster — kubeadm's
+ * order, so the member starts right after it is added; see etcd-member-join.ts),
  * update-status (ClusterStatus, v1beta2 clusters), mark-control-plane (labels and taints).
  * Idempotency: a member already announced is not added again; objects are compared first.
  * Dry-run: no member is added and nothing is waited for; the manifest and API writes are listed.
@@ -9,7 +10,6 @@
 import { formatDuration } from '../../config/duration.js';
 import { MODES } from '../../constants.js';
 import { etcdClientURL, etcdPeerURL } from '../../etcd-client/urls.js';
-import { initialClusterFor, memberByPeerURL, type EtcdMember } from '../../etcd-client/members.js';
 import { staticPodConfigFromInit } from '../../manifest/inputs.js';
 import { patchedManifest, writeManifest } from '../../manifest/write.js';
 import type { Phase } from '../../engine/phase.js';
@@ -19,7 +19,8 @@ import { uploadKubeadmConfig } from '../cluster/upload-config.js';
 import { renderEtcdPod } from '../etcd/render.js';
 import { TsadmError } from '../../errors.js';
 import type { NodeObject } from '../../kube/types.js';
-import { etcdCall, etcdClientForCluster } from './etcd-endpoints.js';
+import { etcdClientForCluster } from './etcd-endpoints.js';
+import { joinEtcdMember, learnerModeEnabled } from './etcd-member-join.js';
 import { DISCOVERY_FLAGS } from './flags.js';
 import { adminApi, clusterConfig, initView } from './state.js';
 
@@ -31,46 +32,32 @@ async function externalEtcd(ctx: JoinCtx): Promise<string | undefined> {
   return cluster.init.cluster.etcd.mode === 'external' ? 'using external etcd - no local stacked instance added' : undefined;
 }
 
+/** join's etcd step: the body is joinEtcdMember (etcd-member-join.ts); this wires it to the node's config, host and cluster. */
 async function runEtcdJoin(ctx: JoinCtx): Promise<void> {
   const view = await initView(ctx, 'etcd');
   const { cluster, init } = view.cfg;
   if (cluster.etcd.mode !== 'local') return;
   const nodeName = init.nodeRegistration.name;
   const advertise = init.localAPIEndpoint.advertiseAddress;
-  const peerURL = etcdPeerURL(advertise);
   await ctx.host.mkdir(cluster.etcd.dataDir, MODES.etcdDataDir);
-  const client = await etcdClientForCluster(ctx);
-  let members: readonly EtcdMember[] = await etcdCall(() => client.memberList(), 'list the etcd members');
   // The etcd client has no dry-run variant (docs/decisions.md, decision 3): a dry run neither waits
   // for this node's kubelet nor adds the member; it plans with the member it would add.
-  if (!memberByPeerURL(members, peerURL) && !ctx.dryRun && view.versions.controlPlane.etcdEphemeralStorage) {
-    await waitForEphemeralStorage(ctx, nodeName);
-  }
-  if (memberByPeerURL(members, peerURL)) {
-    view.log.info(`etcd member ${peerURL} is already part of the cluster; not adding it again`);
-  } else if (ctx.dryRun) {
-    view.log.info(`Would announce new etcd member ${nodeName} (${peerURL}) to the existing etcd cluster`);
-    members = [...members, { id: '0', name: nodeName, peerURLs: [peerURL], clientURLs: [], isLearner: false }];
-  } else {
-    view.log.debug(`Adding etcd member: ${peerURL}`);
-    members = (await etcdCall(() => client.memberAdd(peerURL), `add the etcd member ${peerURL}`)).members;
-    view.log.info('Announced new etcd member joining to the existing etcd cluster');
-  }
-  const initialCluster = initialClusterFor(members, peerURL, nodeName);
-  view.log.debug(`Updated etcd member list: ${initialCluster.map((m) => `${m.name}=${m.peerURL}`).join(',')}`);
-  view.log.info('Creating static Pod manifest for "etcd"');
-  const pod = renderEtcdPod(staticPodConfigFromInit(view.cfg), view.versions, { initialCluster });
-  const manifest = await patchedManifest(view, 'etcd', pod, init.patches?.directory, view.versions);
-  await writeManifest(view, 'etcd', manifest);
-  // No member was added and no etcd started: nothing to wait for.
-  if (ctx.dryRun) return;
-  const { retries, intervalMs } = ctx.deps.etcdHealthChecks;
-  client.addEndpoint(etcdClientURL(advertise));
-  view.log.info(`Waiting for the new etcd member to join the cluster. This can take up to ${formatDuration(retries * intervalMs)}`);
-  await etcdCall(() => client.waitForClusterAvailable(retries, intervalMs, (statuses, attempt) => {
-    const pending = statuses.filter((s) => !s.ok).map((s) => s.endpoint).join(', ');
-    view.log.debug(`[${attempt}/${retries}] etcd cluster not available yet${pending ? ` (${pending})` : ''}`);
-  }), 'wait for the etcd cluster to be available');
+  await joinEtcdMember({
+    client: await etcdClientForCluster(ctx),
+    nodeName,
+    peerURL: etcdPeerURL(advertise),
+    clientURL: etcdClientURL(advertise),
+    learner: learnerModeEnabled(cluster.featureGates, view.versions),
+    dryRun: ctx.dryRun,
+    log: view.log,
+    health: ctx.deps.etcdHealthChecks,
+    ...(view.versions.controlPlane.etcdEphemeralStorage ? { beforeAdd: () => waitForEphemeralStorage(ctx, nodeName) } : {}),
+    async writeManifest(initialCluster) {
+      const pod = renderEtcdPod(staticPodConfigFromInit(view.cfg), view.versions, { initialCluster });
+      const manifest = await patchedManifest(view, 'etcd', pod, init.patches?.directory, view.versions);
+      await writeManifest(view, 'etcd', manifest);
+    },
+  });
 }
 
 /**

@@ -13,7 +13,8 @@ import { localAddressTowards } from './local-address.js';
  */
 export interface JoinDeps {
   discover(d: Discovery, log: DiscoverDeps['log']): Promise<JoinDiscovery>;
-  etcdClient(endpoints: readonly string[], tls: EtcdTls): EtcdClient;
+  /** `callTimeoutMs`: timeouts.etcdAPICall, the bound of each etcd call's retries. */
+  etcdClient(endpoints: readonly string[], tls: EtcdTls, callTimeoutMs: number): EtcdClient;
   readonly system: SystemProbe;
   /** The machine's hostname as kubeadm sees it (lowercased). */
   hostname(): string;
@@ -30,7 +31,7 @@ export interface JoinDeps {
 export function realJoinDeps(overrides: Partial<JoinDeps> = {}): JoinDeps {
   return {
     discover: (d, log) => discover(d, { log }),
-    etcdClient: (endpoints, tls) => new EtcdClient(endpoints, { tls }),
+    etcdClient: (endpoints, tls, callTimeoutMs) => new EtcdClient(endpoints, { tls, callTimeoutMs }),
     system: realSystem,
     hostname: () => osHostname().trim().toLowerCase(),
     localAddress: localAddressTowards,

@@ -67,20 +67,20 @@ export async function etcdClientForCluster(ctx: JoinCtx): Promise<EtcdClient> {
   const tls = await etcdTlsFromDir(ctx.host, cluster.init.cluster.certificatesDir);
   const endpoints = await etcdEndpointsFromCluster(ctx);
   ctx.log.debug(`etcd endpoints: ${endpoints.join(', ')}`, { prefix: 'etcd' });
-  const client = ctx.deps.etcdClient(endpoints, tls);
+  const client = ctx.deps.etcdClient(endpoints, tls, ctx.cfg.join.timeouts.etcdAPICallMs);
   await etcdCall(() => client.sync(), 'list the etcd members');
   return client;
 }
 
-/** etcd failures as one-line TsadmErrors naming what was attempted. */
-export async function etcdCall<T>(fn: () => Promise<T>, what: string): Promise<T> {
+/** etcd failures as one-line TsadmErrors naming what was attempted (and, when given, how to go on). */
+export async function etcdCall<T>(fn: () => Promise<T>, what: string, hint?: string): Promise<T> {
   try {
     return await fn();
   } catch (err) {
     if (!(err instanceof EtcdRequestError)) throw err;
     throw new TsadmError('E_API', `failed to ${what}: ${errorMessage(err)} (${err.endpoint})`, {
       cause: err,
-      hint: 'check the etcd members: `kubectl -n kube-system get pods -l component=etcd` and their logs on the control-plane nodes',
+      hint: hint ?? 'check the etcd members: `kubectl -n kube-system get pods -l component=etcd` and their logs on the control-plane nodes',
     });
   }
 }

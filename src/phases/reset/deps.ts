@@ -12,7 +12,8 @@ import { realSystem } from '../preflight/system.js';
 export interface ResetDeps {
   /** One line of the user's answer; undefined when there is no input to read (closed stdin). */
   confirm(): Promise<string | undefined>;
-  etcdClient(endpoints: readonly string[], tls: EtcdTls): EtcdClient;
+  /** `callTimeoutMs`: ResetConfiguration timeouts.etcdAPICall, the bound of each etcd call's retries. */
+  etcdClient(endpoints: readonly string[], tls: EtcdTls, callTimeoutMs: number): EtcdClient;
   connectCri(endpoint: string): Promise<CriClient>;
   /** /proc/mounts of the machine (mount points are real paths, i.e. under --rootfs). */
   readMounts(): Promise<string>;
@@ -27,8 +28,8 @@ export function realResetDeps(stdin: NodeJS.ReadableStream, overrides: Partial<R
   return {
     confirm: () => readAnswer(stdin),
     // etcd refuses to remove a member while any member joined less than 5 s ago ("unhealthy
-    // cluster", strict reconfig check): up to ~30 s of retries, as kubeadm's backoff allows.
-    etcdClient: (endpoints, tls) => new EtcdClient(endpoints, { tls, attempts: 10 }),
+    // cluster", strict reconfig check): retried every 500 ms within timeouts.etcdAPICall (2 min by default), as kubeadm.
+    etcdClient: (endpoints, tls, callTimeoutMs) => new EtcdClient(endpoints, { tls, callTimeoutMs }),
     connectCri: (endpoint) => connectCri(endpoint),
     readMounts: () => fs.readFile('/proc/mounts', 'utf8').catch(() => ''),
     system: realSystem,

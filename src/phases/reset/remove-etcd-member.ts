@@ -1,8 +1,12 @@
 /**
  * reset `remove-etcd-member`: remove this node's member from the stacked etcd cluster through
  * etcd's API (mutual TLS with the healthcheck-client identity), unless it is the last member.
- * Best effort, as in kubeadm: a failure is a warning with the manual command.
- * Dry-run: the member is looked up, not removed.
+ * Asked: this node's etcd first, then the members the etcd Pods advertise (kubeadm's
+ * NewFromCluster, when an admin kubeconfig is at hand) — a learner left by a killed join answers no
+ * membership call ("rpc not supported for learner") and one that never started answers nothing,
+ * so its removal goes through the other members. Each call retries within
+ * ResetConfiguration timeouts.etcdAPICall. Best effort, as in kubeadm: a failure is a warning with
+ * the manual command. Dry-run: the member is looked up, not removed.
  */
 import path from 'node:path';
 import { errorMessage } from '../../errors.js';
@@ -10,7 +14,20 @@ import { etcdTlsFromDir } from '../../etcd-client/urls.js';
 import { memberByPeerURL } from '../../etcd-client/members.js';
 import type { Phase } from '../../engine/phase.js';
 import type { ResetCtx } from '../../workflows/context.js';
-import { localEtcd } from './state.js';
+import { endpointsFromPods } from '../join/etcd-endpoints.js';
+import { adminApi, localEtcd } from './state.js';
+
+/** Client URLs of the cluster's etcd members from the etcd Pods' annotation; none without a usable admin kubeconfig. */
+async function clusterEtcdEndpoints(ctx: ResetCtx): Promise<string[]> {
+  const api = await adminApi(ctx);
+  if (!api) return [];
+  try {
+    return endpointsFromPods({ items: await api.list('Pod', 'kube-system', { labelSelector: 'component=etcd,tier=control-plane' }) });
+  } catch (err) {
+    ctx.log.debug(`could not list the etcd Pods: ${errorMessage(err)}`, { prefix: 'reset' });
+    return [];
+  }
+}
 
 export async function runRemoveEtcdMember(ctx: ResetCtx): Promise<void> {
   const local = await localEtcd(ctx);
@@ -23,7 +40,7 @@ export async function runRemoveEtcdMember(ctx: ResetCtx): Promise<void> {
   try {
     const tls = await etcdTlsFromDir(ctx.host, ctx.cfg.reset.certificatesDir);
     // This member first (it knows the cluster), then whatever the member list says.
-    const client = ctx.deps.etcdClient([...local.clientURLs, 'https://127.0.0.1:2379'], tls);
+    const client = ctx.deps.etcdClient([...local.clientURLs, 'https://127.0.0.1:2379', ...(await clusterEtcdEndpoints(ctx))], tls, ctx.cfg.reset.timeouts.etcdAPICallMs);
     const members = await client.sync();
     const me = (peerURL ? memberByPeerURL(members, peerURL) : undefined) ?? members.find((m) => m.name !== '' && m.name === local.name);
     if (!me) {
@@ -40,7 +57,9 @@ export async function runRemoveEtcdMember(ctx: ResetCtx): Promise<void> {
       return;
     }
     const remaining = await client.memberRemove(me.id, local.clientURLs);
-    ctx.log.info(`Removed etcd member "${me.name}" (${me.peerURLs.join(',')}); ${remaining.length} member(s) remain`, { prefix: 'reset' });
+    // A member that never started has no name yet (a learner left by a killed join, say).
+    const label = me.name !== '' ? `"${me.name}"` : `${me.id} (never started${me.isLearner ? ', a learner' : ''})`;
+    ctx.log.info(`Removed etcd member ${label} (${me.peerURLs.join(',')}); ${remaining.length} member(s) remain`, { prefix: 'reset' });
   } catch (err) {
     const certs = path.posix.join(ctx.cfg.reset.certificatesDir, 'etcd');
     ctx.log.warn(`failed to remove etcd member: ${errorMessage(err)}, please manually remove this etcd member using etcdctl `

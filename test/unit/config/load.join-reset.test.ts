@@ -102,10 +102,15 @@ describe('join', () => {
 });
 
 describe('reset', () => {
+  // kubeadm's v1beta4 timeout defaults (SetDefaults_Timeouts); reset reads etcdAPICall.
+  const RESET_TIMEOUTS = {
+    controlPlaneComponentHealthCheckMs: 240_000, kubeletHealthCheckMs: 240_000, kubernetesAPICallMs: 60_000, etcdAPICallMs: 120_000, tlsBootstrapMs: 300_000, discoveryMs: 300_000,
+  };
+
   test('defaults', () => {
     expect(resolveResetConfig({ flags: {}, env: ENV })).toEqual({
       kind: 'reset',
-      reset: { certificatesDir: '/etc/kubernetes/pki', criSocket: '', force: false, ignorePreflightErrors: [], skipPhases: [], cleanupTmpDir: false, dryRun: false, unmountFlags: [] },
+      reset: { certificatesDir: '/etc/kubernetes/pki', criSocket: '', force: false, ignorePreflightErrors: [], skipPhases: [], cleanupTmpDir: false, dryRun: false, unmountFlags: [], timeouts: RESET_TIMEOUTS },
       warnings: [],
     });
   });
@@ -114,7 +119,7 @@ describe('reset', () => {
     const cfg = resolveResetConfig({ flags: { 'cert-dir': '/srv/pki', 'cri-socket': 'unix:///run/crio/crio.sock', force: true, 'cleanup-tmp-dir': true, 'ignore-preflight-errors': ['IsPrivilegedUser'], 'skip-phases': ['cleanup-node'] }, env: ENV });
     expect(cfg.reset).toEqual({
       certificatesDir: '/srv/pki', criSocket: 'unix:///run/crio/crio.sock', force: true, ignorePreflightErrors: ['isprivilegeduser'],
-      skipPhases: ['cleanup-node'], cleanupTmpDir: true, dryRun: false, unmountFlags: [],
+      skipPhases: ['cleanup-node'], cleanupTmpDir: true, dryRun: false, unmountFlags: [], timeouts: RESET_TIMEOUTS,
     });
   });
 
@@ -122,5 +127,6 @@ describe('reset', () => {
     const text = 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: ResetConfiguration\nforce: true\ncertificatesDir: /srv/pki\nunmountFlags: [MNT_DETACH]\ntimeouts:\n  etcdAPICall: 1m\n';
     const cfg = resolveResetConfig(withConfig(text, { 'ignore-preflight-errors': ['all'] }));
     expect(cfg.reset).toMatchObject({ force: true, certificatesDir: '/srv/pki', unmountFlags: ['MNT_DETACH'], ignorePreflightErrors: ['all'] });
+    expect(cfg.reset.timeouts).toEqual({ ...RESET_TIMEOUTS, etcdAPICallMs: 60_000 });
   });
 });

@@ -1,9 +1,12 @@
 /**
  * The etcd client against real etcd processes (mutual TLS on loopback): list, status, add a
  * member and start it with the --initial-cluster the client computed, wait for the cluster,
- * remove the member again — plus the refusals (unknown member, foreign client certificate).
+ * remove the member again; add a learner, see etcd refuse to promote it until it has started and
+ * caught up, promote it; calls bounded by timeouts.etcdAPICall give up in time — plus the refusals
+ * (unknown member, foreign client certificate).
  */
 import { EtcdClient } from '../../../src/etcd-client/client.js';
+import { LEARNER_NOT_READY } from '../../../src/etcd-client/retry.js';
 import { EtcdRequestError, type EtcdTls } from '../../../src/etcd-client/transport.js';
 import { initialClusterFor, memberByPeerURL } from '../../../src/etcd-client/members.js';
 import { issue, makeCA } from '../../helpers/tls-fixtures.js';
@@ -91,4 +94,62 @@ describeIfEtcd('etcd client on real etcd', () => {
     await expect(c.memberAdd('https://127.0.0.1:1')).rejects.toThrow(/ECONNREFUSED/);
     expect(sleeps).toEqual([10, 20]);
   });
+
+  test('a learner: added as non-voting, promotion refused until it has started and caught up, then a voter; removable', async () => {
+    const m3 = await lab.member('e3');
+    const c = new EtcdClient([m1.client], { tls, callTimeoutMs: 60_000 });
+    await c.sync();
+    const { added, members } = await c.memberAdd(m3.peer, { learner: true });
+    expect(added).toMatchObject({ peerURLs: [m3.peer], isLearner: true, name: '' });
+    expect(memberByPeerURL(await c.memberList(), m3.peer)?.isLearner).toBe(true);
+
+    // Not started: etcd refuses the promotion ("not in sync"), tried every 50 ms until the 1.5 s bound.
+    const refusals: string[] = [];
+    const short = new EtcdClient([m1.client], { tls, callTimeoutMs: 1500, pollIntervalMs: 50 });
+    const t0 = Date.now();
+    const err = await short.memberPromote(added.id, (e) => refusals.push((e as Error).message)).catch((e: unknown) => e) as EtcdRequestError;
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(err).toBeInstanceOf(EtcdRequestError);
+    expect(err.message).toBe(`${LEARNER_NOT_READY} (gave up after 1.5s, timeouts.etcdAPICall)`);
+    expect(refusals.length).toBeGreaterThan(3);
+    expect(new Set(refusals)).toEqual(new Set([LEARNER_NOT_READY]));
+
+    lab.start(m3, initialClusterFor(members, m3.peer, 'e3').map((m) => `${m.name}=${m.peerURL}`).join(','), 'existing');
+    const promoted = await c.memberPromote(added.id);
+    expect(promoted.promoted).toBe(true);
+    const after = await c.memberList();
+    expect(memberByPeerURL(after, m3.peer)).toMatchObject({ isLearner: false, name: 'e3' });
+    // Promoting a voter again is a no-op, as kubeadm's MemberPromote ("already promoted").
+    expect((await c.memberPromote(added.id)).promoted).toBe(false);
+    c.addEndpoint(m3.client);
+    await c.waitForClusterAvailable(80, 250);
+
+    await c.memberRemove(added.id, [m3.client]);
+    await lab.stop(m3);
+    expect((await new EtcdClient([m1.client], { tls }).memberList()).map((m) => m.name)).toEqual(['e1']);
+  }, 90_000);
+
+  test('promoting a member that does not exist is "member not found" at once', async () => {
+    const c = new EtcdClient([m1.client], { tls, callTimeoutMs: 60_000 });
+    const t0 = Date.now();
+    await expect(c.memberPromote('12345')).rejects.toThrow(/member not found/);
+    expect(Date.now() - t0).toBeLessThan(5000);
+  });
+
+  test('with timeouts.etcdAPICall, a call to a stopped etcd keeps trying every 500 ms and gives up after the bound', async () => {
+    const dead = `https://127.0.0.1:${await freePort()}`;
+    const sleeps: number[] = [];
+    const c = new EtcdClient([dead], { tls, callTimeoutMs: 1200, sleep: (ms) => { sleeps.push(ms); return new Promise((r) => setTimeout(r, ms)); } });
+    const t0 = Date.now();
+    const err = await c.memberList().catch((e: unknown) => e) as EtcdRequestError;
+    const took = Date.now() - t0;
+    expect(err).toBeInstanceOf(EtcdRequestError);
+    expect(err.message).toMatch(/ECONNREFUSED.*\(gave up after 1\.2s, timeouts\.etcdAPICall\)$/);
+    // Tries at 0, 0.5 and 1 s; a fourth would start at 1.5 s, past the bound.
+    expect(sleeps).toEqual([500, 500]);
+    expect(took).toBeGreaterThanOrEqual(1000);
+    expect(took).toBeLessThan(1200 + 1000);
+    await expect(c.memberAdd('https://127.0.0.1:1', { learner: true })).rejects.toThrow(/gave up after 1\.2s/);
+    await expect(c.memberRemove('1')).rejects.toThrow(/gave up after 1\.2s/);
+  }, 20_000);
 });
