@@ -74,7 +74,7 @@ const BOOL_FLAGS: Readonly<Record<UpgradeCommand, Partial<Record<BoolField, Flag
 };
 
 /** kubeadm's defaults for the booleans (SetDefaults_UpgradeConfiguration: certificateRenewal and etcdUpgrade are true). */
-const BOOL_DEFAULTS: Readonly<Record<BoolField, boolean>> = {
+export const BOOL_DEFAULTS: Readonly<Record<BoolField, boolean>> = {
   allowExperimentalUpgrades: false,
   allowRCUpgrades: false,
   certificateRenewal: true,
