@@ -13,6 +13,7 @@ import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../versions/resolve.js';
 import { toKubeYamlDocuments } from '../yaml/write.js';
 import { fileKinds } from './config-file-kinds.js';
 import { defaultTimeouts } from './defaults.js';
+import { readConfigDocuments } from './documents.js';
 import { resolveInitConfig, resolveJoinConfig, resolveResetConfig, type ConfigEnv } from './load.js';
 import { isObj } from './schema.js';
 import { COMPONENT_KINDS } from './schema-kubeadm.js';
@@ -29,6 +30,10 @@ export function migrateConfig(text: string, source: string, env: ConfigEnv): Mig
   // The newest config API version tsadm writes, from the version table (v1beta4 since kubeadm 1.31).
   const apiVersion = profileFor(DEFAULT_KUBERNETES_VERSION).configApiVersion;
   const kinds = fileKinds(text, source);
+  // kubeadm's SplitYAMLDocuments and validateKnownGVKs: every document must be a known kind of a
+  // known API version, whichever command reads it.
+  const documentErrors = readConfigDocuments(text, source, 'init').errors;
+  if (documentErrors.length > 0) throw configInvalid(documentErrors, source);
   const warnings: string[] = [];
   for (const d of kinds.documents) {
     if (d.kind in COMPONENT_KINDS) warnings.push(`${d.kind} is not migrated: kubeadm config migrate writes kubeadm kinds only; keep the ${d.kind} document of ${source} as it is`);
@@ -57,8 +62,7 @@ export function migrateConfig(text: string, source: string, env: ConfigEnv): Mig
     const raw = kinds.documents.find((d) => d.kind === 'ResetConfiguration')?.value.timeouts;
     docs.push(resetToExternal(r.reset, defaultTimeouts(isObj(raw) ? raw : undefined)));
   }
-  if (docs.length === 0) {
-    throw configInvalid([`${source}: no InitConfiguration, ClusterConfiguration, JoinConfiguration or ResetConfiguration to migrate`], source);
-  }
+  // An empty file (or one without kubeadm kinds) migrates to nothing, as in kubeadm.
+  if (docs.length === 0) warnings.push(`${source} has no InitConfiguration, ClusterConfiguration, JoinConfiguration or ResetConfiguration: nothing to migrate`);
   return { text: toKubeYamlDocuments(docs), warnings: [...new Set(warnings)] };
 }
