@@ -7,7 +7,9 @@
  * lists; `apiServer.timeoutForControlPlane` becomes `timeouts.controlPlaneComponentHealthCheck`
  * and `discovery.timeout` becomes `timeouts.discovery` (kubeadm's defaultMigrateMutators).
  * Only kubeadm kinds are written: component configs, ClusterStatus and UpgradeConfiguration are
- * left out, each with a warning. Pure: the caller reads the file and detects the ConfigEnv.
+ * left out, each with a warning. Input versions: v1beta3 and v1beta4 as kubeadm 1.31+; v1beta2 and
+ * v1beta1 as kubeadm 1.20/1.21 read them (kubeadm 1.31+ refuses both; tsadm, which targets 1.20+,
+ * migrates them in one step). Pure: the caller reads the file and detects the ConfigEnv.
  */
 import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../versions/resolve.js';
 import { toKubeYamlDocuments } from '../yaml/write.js';
@@ -18,6 +20,7 @@ import { resolveInitConfig, resolveJoinConfig, resolveResetConfig, type ConfigEn
 import { isObj } from './schema.js';
 import { COMPONENT_KINDS } from './schema-kubeadm.js';
 import { clusterToExternal, initToExternal, joinToExternal, resetToExternal } from './serialize.js';
+import { v1beta1AsV1beta2 } from './v1beta1.js';
 import { configInvalid } from './validate.js';
 
 export interface MigrateResult {
@@ -26,7 +29,9 @@ export interface MigrateResult {
   readonly warnings: readonly string[];
 }
 
-export function migrateConfig(text: string, source: string, env: ConfigEnv): MigrateResult {
+export function migrateConfig(original: string, source: string, env: ConfigEnv): MigrateResult {
+  // kubeadm 1.20/1.21's migrate read v1beta1 too: it is read here as the v1beta2 it equals.
+  const text = v1beta1AsV1beta2(original, source);
   // The newest config API version tsadm writes, from the version table (v1beta4 since kubeadm 1.31).
   const apiVersion = profileFor(DEFAULT_KUBERNETES_VERSION).configApiVersion;
   const kinds = fileKinds(text, source);

@@ -176,4 +176,14 @@ describeWithKubeadm('tsadm\'s v1beta4 migration and kubeadm v1.20.2\'s v1beta2 o
   test('init --dry-run renders the same from either file', async () => {
     expect(await dryRunInit(at('tsadm.yaml'))).toBe(await dryRunInit(at('kubeadm.yaml')));
   });
+
+  test('a v1beta1 file (kubeadm 1.20 reads it): both migrations render the same init', async () => {
+    writeFileSync(at('v1.yaml'), OLD.replaceAll('kubeadm.k8s.io/v1beta2', 'kubeadm.k8s.io/v1beta1'));
+    const k = spawnSync(kubeadm as string, ['config', 'migrate', '--old-config', at('v1.yaml'), '--new-config', at('kubeadm-v1.yaml')], { encoding: 'utf8' });
+    expect(k.status).toBe(0);
+    const t = await tsadm(['config', 'migrate', '--old-config', at('v1.yaml'), '--new-config', at('tsadm-v1.yaml')]);
+    expect(t.code).toBe(0);
+    expect(readFileSync(at('tsadm-v1.yaml'), 'utf8')).toContain('apiVersion: kubeadm.k8s.io/v1beta4\n');
+    expect(await dryRunInit(at('tsadm-v1.yaml'))).toBe(await dryRunInit(at('kubeadm-v1.yaml')));
+  });
 });

@@ -257,6 +257,25 @@ unmountFlags:
 `);
   });
 
+  test('v1beta1 (read by kubeadm 1.20/1.21) is migrated as the v1beta2 it equals', () => {
+    const v1 = `apiVersion: kubeadm.k8s.io/v1beta1
+kind: ClusterConfiguration
+kubernetesVersion: v1.20.2
+apiServer:
+  extraArgs: {profiling: "false"}
+---
+apiVersion: kubeadm.k8s.io/v1beta1
+kind: JoinConfiguration
+discovery:
+  file:
+    kubeConfigPath: /etc/kubernetes/discovery.conf
+`;
+    const out = migrate(v1);
+    expect(out.text).toBe(migrate(v1.replaceAll('v1beta1', 'v1beta2')).text);
+    expect(kindsOf(out.text)).toEqual(['kubeadm.k8s.io/v1beta4 InitConfiguration', 'kubeadm.k8s.io/v1beta4 ClusterConfiguration', 'kubeadm.k8s.io/v1beta4 JoinConfiguration']);
+    expect(out.text).toContain('  extraArgs:\n  - name: profiling\n    value: "false"\n');
+  });
+
   test('an empty file migrates to nothing (kubeadm: "empty file produces empty result")', () => {
     const out = migrate('');
     expect(out.text).toBe('');
@@ -268,7 +287,8 @@ describe('config migrate: refused inputs (kubeadm: "bad config" and "unknown API
   test.each([
     ['a document without kind', 'apiVersion: kubeadm.k8s.io/v1beta3\n', /kind and apiVersion are mandatory/],
     ['an unknown kind', 'apiVersion: kubeadm.k8s.io/v1beta3\nkind: Foo\n', /unknown kind "Foo"/],
-    ['an old API version', 'apiVersion: kubeadm.k8s.io/v1beta1\nkind: InitConfiguration\n', /old API version/],
+    ['an old API version', 'apiVersion: kubeadm.k8s.io/v1alpha3\nkind: InitConfiguration\n', /old API version/],
+    ['a v1beta2-only field in a v1beta1 document', 'apiVersion: kubeadm.k8s.io/v1beta1\nkind: InitConfiguration\ncertificateKey: abc\n', /certificateKey: unknown field \(InitConfiguration kubeadm.k8s.io\/v1beta1/],
     ['an unknown field', 'apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\nfoo: bar\n', /foo/],
     ['an invalid value', 'apiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\nnetworking:\n  serviceSubnet: 10.96.0.0/33\n', /networking.serviceSubnet/],
   ])('%s', (_name, text, message) => {
