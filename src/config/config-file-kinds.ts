@@ -7,7 +7,7 @@ import { isObj } from './schema.js';
 import { configInvalid } from './validate.js';
 import { parseYamlDocuments } from './yaml-docs.js';
 
-export interface FileDocument {
+interface FileDocument {
   readonly apiVersion: string;
   readonly kind: string;
   readonly value: Readonly<Record<string, unknown>>;
