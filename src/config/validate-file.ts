@@ -4,7 +4,7 @@
  * without unknown fields, and each command's documents present in the file (Init/Cluster, Join,
  * Reset) are defaulted and validated as that command would. Unlike kubeadm, which stops at the
  * first error, every problem is collected. UpgradeConfiguration is checked against its schema and
- * with `upgrade apply`'s and `upgrade node`'s rules. Pure: the caller reads the file.
+ * with the rules of each `upgrade` subcommand. Pure: the caller reads the file.
  */
 import { isTsadmError } from '../errors.js';
 import { fileKinds } from './config-file-kinds.js';
@@ -46,8 +46,7 @@ export function validateConfigFile(text: string, source: string, env: ConfigEnv)
   if (upgrade) {
     // Alone: an old-style ClusterConfiguration next to it is init's here, not an upgrade override.
     const only = { configText: toKubeYaml(upgrade.value), configPath: source, flags: {} };
-    attempt(() => resolveUpgradeConfig(only, 'apply'));
-    attempt(() => resolveUpgradeConfig(only, 'node'));
+    for (const command of ['apply', 'node', 'plan', 'diff'] as const) attempt(() => resolveUpgradeConfig(only, command));
   }
   return { problems: [...new Set(problems)], warnings: [...new Set(warnings)] };
 }

@@ -4,6 +4,7 @@
  * is reported, one line each (kubeadm stops at the first; tsadm collects them).
  */
 import { expect } from '@jest/globals';
+import { printInitDefaults, printJoinDefaults, printResetDefaults, printUpgradeDefaults } from '../../../src/config/print.js';
 import { validateConfigFile } from '../../../src/config/validate-file.js';
 import { ENV } from './support.js';
 
@@ -89,5 +90,17 @@ node:
     const out = validate('apiVersion: kubeadm.k8s.io/v1beta2\nkind: ClusterConfiguration\nuseHyperKubeImage: true\n---\napiVersion: kubeadm.k8s.io/v1beta4\nkind: ResetConfiguration\n');
     expect(out.problems).toEqual([]);
     expect(out.warnings).toEqual([expect.stringMatching(/useHyperKubeImage is ignored/)]);
+  });
+});
+
+describe('config validate accepts what config print writes (kubeadm prints defaults that pass its own validation)', () => {
+  test.each([
+    ['init-defaults with component configs', () => printInitDefaults({ componentConfigs: ['KubeletConfiguration', 'KubeProxyConfiguration'] })],
+    ['join-defaults', () => printJoinDefaults()],
+    ['reset-defaults', () => printResetDefaults()],
+    ['upgrade-defaults (1.34: plan.etcdUpgrade)', () => printUpgradeDefaults()],
+    ['upgrade-defaults (1.31)', () => printUpgradeDefaults({ version: '1.31.0' })],
+  ])('%s', (_name, print) => {
+    expect(validate(print())).toEqual({ problems: [], warnings: [] });
   });
 });
