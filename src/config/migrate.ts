@@ -2,7 +2,8 @@
  * `tsadm config migrate`: a config file of an older kubeadm API version → the same configuration
  * in the newest one, as kubeadm 1.31+'s MigrateOldConfig (util/config/common.go) does: each
  * command's documents are read, defaulted (static and dynamic defaults: a generated bootstrap
- * token, the node name, the advertise address), validated and written again in v1beta4. The
+ * token, the node name, the advertise address, an InitConfiguration's control-plane taint),
+ * validated and written again in v1beta4. The
  * conversions are the loader's (./upconvert.ts, ./defaults.ts): extraArgs maps become sorted
  * lists; `apiServer.timeoutForControlPlane` becomes `timeouts.controlPlaneComponentHealthCheck`
  * and `discovery.timeout` becomes `timeouts.discovery` (kubeadm's defaultMigrateMutators).
@@ -17,6 +18,7 @@ import { fileKinds } from './config-file-kinds.js';
 import { defaultTimeouts } from './defaults.js';
 import { readConfigDocuments } from './documents.js';
 import { resolveInitConfig, resolveJoinConfig, resolveResetConfig, type ConfigEnv } from './load.js';
+import { parseTaint } from './print.js';
 import { isObj } from './schema.js';
 import { COMPONENT_KINDS } from './schema-kubeadm.js';
 import { clusterToExternal, initToExternal, joinToExternal, resetToExternal } from './serialize.js';
@@ -54,7 +56,11 @@ export function migrateConfig(original: string, source: string, env: ConfigEnv):
   if (kinds.hasInit) {
     const r = resolveInitConfig(input);
     keep(r.warnings);
-    docs.push(initToExternal(r.init, apiVersion), clusterToExternal(r.cluster, apiVersion));
+    // kubeadm's SetNodeRegistrationDynamicDefaults writes the control-plane taint when `taints`
+    // is unset; tsadm writes the default of the file's Kubernetes version (what init applies).
+    const nr = r.init.nodeRegistration;
+    const taints = nr.taints ?? profileFor(r.cluster.kubernetesVersion).controlPlane.markTaints.map(parseTaint);
+    docs.push(initToExternal({ ...r.init, nodeRegistration: { ...nr, taints } }, apiVersion), clusterToExternal(r.cluster, apiVersion));
   }
   if (kinds.has('JoinConfiguration')) {
     const r = resolveJoinConfig(input);

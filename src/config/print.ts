@@ -133,8 +133,8 @@ export function serializeClusterConfiguration(cluster: ClusterConfiguration, api
   return toKubeYaml(clusterToExternal(c, apiVersion));
 }
 
-/** "node-role.kubernetes.io/master:NoSchedule" → {key, effect}. */
-function parseTaint(text: string): Taint {
+/** "node-role.kubernetes.io/master:NoSchedule" (the version table's notation) → {key, effect}. */
+export function parseTaint(text: string): Taint {
   const colon = text.lastIndexOf(':');
   return { key: text.slice(0, colon), effect: text.slice(colon + 1) as Taint['effect'] };
 }

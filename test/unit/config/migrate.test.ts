@@ -4,7 +4,9 @@
  * documents written, the conversions kubeadm makes (extraArgs maps → sorted {name, value} lists;
  * defaultMigrateMutators: apiServer.timeoutForControlPlane → timeouts.controlPlaneComponentHealthCheck,
  * discovery.timeout → timeouts.discovery), the defaults it fills (static and dynamic: the
- * bootstrap token, node name, advertise address, tlsBootstrapToken from the discovery token) and
+ * bootstrap token, node name, advertise address, tlsBootstrapToken from the discovery token, and
+ * SetNodeRegistrationDynamicDefaults' control-plane taint of an InitConfiguration whose taints are
+ * unset: node-role.kubernetes.io/control-plane:NoSchedule in kubeadm 1.31+) and
  * what it leaves out (component configs: "Only kubeadm kinds are migrated"; v1beta2's dns.type
  * and ClusterStatus, gone in v1beta3). The expected documents are written from those rules, in
  * the key order and omission rules of kubeadm's v1beta4 types.go.
@@ -86,7 +88,9 @@ nodeRegistration:
   - name: v
     value: "4"
   name: cp-a
-  taints: null
+  taints:
+  - effect: NoSchedule
+    key: node-role.kubernetes.io/control-plane
 ${TIMEOUTS('7m0s', '5m0s')}---
 apiServer:
   certSANs:
@@ -330,8 +334,19 @@ apiServer:
 featureGates: {PublicKeysECDSA: true}
 `],
   ])('%s: init resolves the same', (_name, text) => {
-    const migrated = migrate(text).text;
-    expect(strip(resolveInitConfig(withConfig(migrated)))).toEqual(strip(resolveInitConfig(withConfig(text))));
+    const migrated = resolveInitConfig(withConfig(migrate(text).text));
+    const original = resolveInitConfig(withConfig(text));
+    // Unset taints ("the version's default") are written as that default, as kubeadm does.
+    const taints = original.init.nodeRegistration.taints ?? [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }];
+    expect(migrated.init.nodeRegistration.taints).toEqual(taints);
+    const withTaints = { ...original, init: { ...original.init, nodeRegistration: { ...original.init.nodeRegistration, taints } } };
+    expect(strip(migrated)).toEqual(strip(withTaints));
+  });
+
+  test('the taint written for unset taints is the default of the file\'s version: 1.20 had the master taint', () => {
+    const out = migrate('apiVersion: kubeadm.k8s.io/v1beta2\nkind: ClusterConfiguration\nkubernetesVersion: v1.20.2\n');
+    // kubeadm 1.20's SetNodeRegistrationDynamicDefaults: kubeadmconstants.MasterTaint.
+    expect(out.text).toContain('  taints:\n  - effect: NoSchedule\n    key: node-role.kubernetes.io/master\n');
   });
 
   test('v1beta2 JoinConfiguration: join resolves the same', () => {
