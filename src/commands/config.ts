@@ -4,15 +4,16 @@ import { TsadmError } from '../errors.js';
 import { normalizeKubernetesVersion, profileFor, DEFAULT_KUBERNETES_VERSION } from '../versions/resolve.js';
 import type { CommandEnv } from '../workflows/runtime.js';
 import { imageList } from '../phases/controlplane/images.js';
+import { registerConfigTools, registerPrintNodeDefaults } from './config-tools.js';
 
 const COMPONENT_CONFIGS = ['KubeletConfiguration', 'KubeProxyConfiguration'];
 
-/** `tsadm config print init-defaults|join-defaults` and `tsadm config images list`. */
+/** `tsadm config print …-defaults`, `config images list`, and (./config-tools.ts) `config migrate|validate`. */
 export function registerConfigCommand(y: Argv, env: CommandEnv): Argv {
   return y.command('config', 'Manage configuration for a tsadm cluster (kubeadm config API)', (c) =>
-    c
+    registerConfigTools(c, env)
       .command('print', 'Print configuration', (p) =>
-        p
+        registerPrintNodeDefaults(p, env)
           .command(
             'init-defaults',
             'Print default init configuration, that can be used for "tsadm init"',
@@ -41,7 +42,7 @@ export function registerConfigCommand(y: Argv, env: CommandEnv): Argv {
               env.io.stdout.write(printJoinDefaults(version ? { version } : {}));
             },
           )
-          .demandCommand(1, 'specify init-defaults or join-defaults')
+          .demandCommand(1, 'specify init-defaults, join-defaults, reset-defaults or upgrade-defaults')
           .strict(),
       )
       .command('images', 'Interact with container images used by tsadm', (i) =>
@@ -64,7 +65,7 @@ export function registerConfigCommand(y: Argv, env: CommandEnv): Argv {
           .demandCommand(1, 'specify a subcommand: list')
           .strict(),
       )
-      .demandCommand(1, 'specify a subcommand: print, images')
+      .demandCommand(1, 'specify a subcommand: print, images, migrate, validate')
       .strict(),
   );
 }

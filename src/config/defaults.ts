@@ -26,7 +26,7 @@ import type {
 const DEFAULT_CA_CERT_PATH = `${DEFAULT_CERT_DIR}/ca.crt`;
 
 /** kubeadm's v1beta4 SetDefaults_Timeouts. */
-const DEFAULT_TIMEOUTS: Timeouts = {
+export const DEFAULT_TIMEOUTS: Timeouts = {
   controlPlaneComponentHealthCheckMs: DEFAULTS.controlPlaneTimeoutMs,
   kubeletHealthCheckMs: 4 * 60_000,
   kubernetesAPICallMs: 60_000,
@@ -104,7 +104,7 @@ function defaultAPIEndpoint(n: NAPIEndpoint | undefined, ctx: DefaultsCtx, path:
 }
 
 /** v1beta4 timeouts; for older documents the control-plane wait comes from apiServer.timeoutForControlPlane. */
-function defaultTimeouts(n: NTimeouts | undefined, timeoutForControlPlane?: string): Timeouts {
+export function defaultTimeouts(n: NTimeouts | undefined, timeoutForControlPlane?: string): Timeouts {
   const d = DEFAULT_TIMEOUTS;
   return {
     controlPlaneComponentHealthCheckMs: durationOr(n?.controlPlaneComponentHealthCheck ?? timeoutForControlPlane, d.controlPlaneComponentHealthCheckMs),

@@ -9,8 +9,10 @@ import { DEFAULT_KUBERNETES_VERSION, normalizeKubernetesVersion, profileFor } fr
 import type { VersionProfile } from '../versions/table.js';
 import { toKubeYaml, toKubeYamlDocuments } from '../yaml/write.js';
 import { COMPONENT_CONFIG_KINDS, kubeletDefaults, kubeProxyDefaults, type ComponentConfigKind } from './component-defaults.js';
+import { DEFAULT_TIMEOUTS, defaultReset } from './defaults.js';
 import { resolveInitConfig, resolveJoinConfig, type ConfigEnv } from './load.js';
-import { clusterToExternal, initToExternal, joinToExternal, type KubeadmApiVersion } from './serialize.js';
+import { BOOL_DEFAULTS } from './load-upgrade.js';
+import { clusterToExternal, initToExternal, joinToExternal, resetToExternal, timeoutsToExternal, type KubeadmApiVersion } from './serialize.js';
 import type { ClusterConfiguration, Taint } from './types.js';
 
 const PLACEHOLDER_TOKEN = 'abcdef.0123456789abcdef';
@@ -72,6 +74,52 @@ export function printJoinDefaults(opts: PrintOptions = {}): string {
   return toKubeYaml(joinToExternal(join, profile.configApiVersion));
 }
 
+/** ResetConfiguration and UpgradeConfiguration exist in v1beta4 only (kubeadm 1.31+ prints them). */
+function requireV4(profile: VersionProfile, version: string, kind: string): void {
+  if (profile.configApiVersion !== 'kubeadm.k8s.io/v1beta4') {
+    throw new TsadmError('E_USAGE', `${kind} does not exist in ${profile.configApiVersion}, the config API of Kubernetes ${version}`, {
+      hint: 'ResetConfiguration and UpgradeConfiguration are kubeadm.k8s.io/v1beta4 kinds (kubeadm 1.31 and later); give --kubernetes-version 1.31 or newer',
+    });
+  }
+}
+
+/**
+ * `config print reset-defaults`: kubeadm's DefaultedResetConfiguration of an empty document with
+ * CRI detection skipped (SetDefaults_ResetConfiguration: certificatesDir and every timeout;
+ * SetResetDynamicDefaults: the default containerd socket).
+ */
+export function printResetDefaults(opts: PrintOptions = {}): string {
+  const { version, profile } = target(opts.version);
+  requireV4(profile, version, 'ResetConfiguration');
+  const reset = { ...defaultReset({}), criSocket: placeholderCriSocket(profile) };
+  return toKubeYaml(resetToExternal(reset, DEFAULT_TIMEOUTS));
+}
+
+/**
+ * `config print upgrade-defaults`: v1beta4 SetDefaults_UpgradeConfiguration of an empty document.
+ * apply and node get certificateRenewal, etcdUpgrade, imagePullPolicy IfNotPresent and
+ * imagePullSerial; plan gets etcdUpgrade from 1.33 (PR #130023); diff stays empty; every timeout.
+ */
+export function printUpgradeDefaults(opts: PrintOptions = {}): string {
+  const { version, profile } = target(opts.version);
+  requireV4(profile, version, 'UpgradeConfiguration');
+  const section = (): Record<string, unknown> => ({
+    certificateRenewal: BOOL_DEFAULTS.certificateRenewal,
+    etcdUpgrade: BOOL_DEFAULTS.etcdUpgrade,
+    imagePullPolicy: 'IfNotPresent',
+    imagePullSerial: true,
+  });
+  return toKubeYaml({
+    apiVersion: profile.configApiVersion,
+    kind: 'UpgradeConfiguration',
+    apply: section(),
+    diff: {},
+    node: section(),
+    plan: profile.upgrade.planEtcdUpgrade ? { etcdUpgrade: BOOL_DEFAULTS.etcdUpgrade } : {},
+    timeouts: timeoutsToExternal(DEFAULT_TIMEOUTS),
+  });
+}
+
 /**
  * The ClusterConfiguration document kubeadm stores in kube-system/kubeadm-config. kubeadm before
  * v1beta4 stored `authorization-mode: Node,RBAC` among the API server's extraArgs (its manifest code
@@ -85,8 +133,8 @@ export function serializeClusterConfiguration(cluster: ClusterConfiguration, api
   return toKubeYaml(clusterToExternal(c, apiVersion));
 }
 
-/** "node-role.kubernetes.io/master:NoSchedule" → {key, effect}. */
-function parseTaint(text: string): Taint {
+/** "node-role.kubernetes.io/master:NoSchedule" (the version table's notation) → {key, effect}. */
+export function parseTaint(text: string): Taint {
   const colon = text.lastIndexOf(':');
   return { key: text.slice(0, colon), effect: text.slice(colon + 1) as Taint['effect'] };
 }

@@ -150,7 +150,8 @@ const V4_UPGRADE_NODE = fields({
   imagePullPolicy: S,
   imagePullSerial: B,
 });
-const V4_UPGRADE_PLAN = fields({ kubernetesVersion: S, allowExperimentalUpgrades: B, allowRCUpgrades: B, dryRun: B, ignorePreflightErrors: STRINGS, printConfig: B });
+// etcdUpgrade: kubeadm 1.33+ (PR #130023); `config print upgrade-defaults` writes it from 1.33.
+const V4_UPGRADE_PLAN = fields({ kubernetesVersion: S, allowExperimentalUpgrades: B, allowRCUpgrades: B, dryRun: B, etcdUpgrade: B, ignorePreflightErrors: STRINGS, printConfig: B });
 // The Go field is DiffContextLines; its JSON name is contextLines.
 const V4_UPGRADE_DIFF = fields({ kubernetesVersion: S, contextLines: I });
 const V4_UPGRADE = { ...TYPE_META, apply: V4_UPGRADE_APPLY, node: V4_UPGRADE_NODE, plan: V4_UPGRADE_PLAN, diff: V4_UPGRADE_DIFF, timeouts: TIMEOUTS };

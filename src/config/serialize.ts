@@ -6,7 +6,7 @@
  */
 import { formatDuration } from './duration.js';
 import { argsToMap } from './upconvert.js';
-import type { Arg, BootstrapToken, ClusterConfiguration, ControlPlaneComponent, EnvVar, HostPathMount, InitConfiguration, JoinConfiguration, NodeRegistration } from './types.js';
+import type { Arg, BootstrapToken, ClusterConfiguration, ControlPlaneComponent, EnvVar, HostPathMount, InitConfiguration, JoinConfiguration, NodeRegistration, ResetConfiguration, Timeouts } from './types.js';
 
 export type KubeadmApiVersion = 'kubeadm.k8s.io/v1beta2' | 'kubeadm.k8s.io/v1beta3' | 'kubeadm.k8s.io/v1beta4';
 type Doc = Record<string, unknown>;
@@ -128,7 +128,8 @@ function token(t: BootstrapToken): Doc {
   return doc;
 }
 
-function timeouts(t: InitConfiguration['timeouts']): Doc {
+/** v1beta4 `timeouts` (every field written, as kubeadm's defaulted documents have them). */
+export function timeoutsToExternal(t: Timeouts): Doc {
   return {
     controlPlaneComponentHealthCheck: formatDuration(t.controlPlaneComponentHealthCheckMs),
     discovery: formatDuration(t.discoveryMs),
@@ -153,7 +154,7 @@ export function initToExternal(i: InitConfiguration, apiVersion: KubeadmApiVersi
   }
   if (isV4(apiVersion)) {
     put(doc, 'dryRun', i.dryRun);
-    doc.timeouts = timeouts(i.timeouts);
+    doc.timeouts = timeoutsToExternal(i.timeouts);
   }
   return doc;
 }
@@ -186,7 +187,22 @@ export function joinToExternal(j: JoinConfiguration, apiVersion: KubeadmApiVersi
   }
   if (isV4(apiVersion)) {
     put(doc, 'dryRun', j.dryRun);
-    doc.timeouts = timeouts(j.timeouts);
+    doc.timeouts = timeoutsToExternal(j.timeouts);
   }
+  return doc;
+}
+
+/** v1beta4 ResetConfiguration (the kind exists in v1beta4 only); `timeouts` is kubeadm's defaulted block. */
+export function resetToExternal(r: ResetConfiguration, t: Timeouts): Doc {
+  const doc: Doc = { apiVersion: 'kubeadm.k8s.io/v1beta4', kind: 'ResetConfiguration' };
+  put(doc, 'certificatesDir', r.certificatesDir);
+  put(doc, 'cleanupTmpDir', r.cleanupTmpDir);
+  put(doc, 'criSocket', r.criSocket);
+  put(doc, 'dryRun', r.dryRun);
+  put(doc, 'force', r.force);
+  put(doc, 'ignorePreflightErrors', [...r.ignorePreflightErrors]);
+  put(doc, 'skipPhases', [...r.skipPhases]);
+  put(doc, 'unmountFlags', [...(r.unmountFlags ?? [])]);
+  doc.timeouts = timeoutsToExternal(t);
   return doc;
 }

@@ -154,6 +154,8 @@ export interface VersionProfile {
     readonly removeOldControlPlaneTaint: boolean;
     /** The DNS addon counts as deployed when the kube-dns ConfigMap exists too, and a kube-dns Deployment is removed once CoreDNS runs (1.20 removeOldDNSDeploymentIfAnotherDNSIsUsed; kube-dns gone in 1.21). */
     readonly kubeDnsMigration: boolean;
+    /** v1beta4 UpgradeConfiguration has plan.etcdUpgrade (default true) and `upgrade plan --etcd-upgrade` (1.33, PR #130023). */
+    readonly planEtcdUpgrade: boolean;
     /**
      * CoreDNS and kube-proxy are upgraded only once every control-plane instance runs the new
      * kube-apiserver image, by `upgrade apply` and `upgrade node` alike (1.28, PR #116570 and
@@ -229,7 +231,7 @@ const BASE_1_20: VersionProfile = {
     corednsNamedProbePorts: false,
   },
   workflow: { kubeletStartAfterControlPlane: false, showJoinCommandPhase: false, waitControlPlaneHidden: true },
-  upgrade: { labelOldControlPlaneNodes: true, removeOldControlPlaneLabel: false, removeOldControlPlaneTaint: false, kubeDnsMigration: true, addonsAfterAllControlPlanes: false, nodeAddonPhases: false },
+  upgrade: { labelOldControlPlaneNodes: true, removeOldControlPlaneLabel: false, removeOldControlPlaneTaint: false, kubeDnsMigration: true, addonsAfterAllControlPlanes: false, nodeAddonPhases: false, planEtcdUpgrade: false },
   skew: { minKubelet: '1.19.0' },
 };
 
@@ -383,9 +385,10 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
   },
   {
     minor: '1.33',
-    why: 'CoreDNS probes on named ports (PR #131587); ControlPlaneKubeletLocalMode beta, on by default: kubelet.conf points at the local kube-apiserver (PR #129956)',
+    why: 'CoreDNS probes on named ports (PR #131587); plan.etcdUpgrade in UpgradeConfiguration (PR #130023); ControlPlaneKubeletLocalMode beta, on by default: kubelet.conf points at the local kube-apiserver (PR #129956)',
     delta: {
       kubeconfig: { kubeletLocalApiServer: true },
+      upgrade: { planEtcdUpgrade: true }, // PR #130023: UpgradePlanConfiguration.etcdUpgrade
       images: { etcdTag: '3.5.21-0', corednsTag: 'v1.12.0', pauseTag: '3.10' },
       addons: { corednsNamedProbePorts: true },
       skew: { minKubelet: '1.30.0' },

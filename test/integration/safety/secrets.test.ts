@@ -62,7 +62,7 @@ interface Run {
   let generatedCertKey = '';
 
   /** Commands without logging (generate, print) have no -v flag. */
-  const QUIET = new Set(['token generate', 'certs certificate-key', 'config print', 'config images']);
+  const QUIET = new Set(['token generate', 'certs certificate-key', 'config print', 'config images', 'config migrate', 'config validate']);
   const run = async (name: string, args: string[], allowed: string[] = [], timeoutMs = 120_000): Promise<CliResult> => {
     const result = await tsadm(QUIET.has(args.slice(0, 2).join(' ')) ? args : [...args, '-v', '2'], { timeoutMs });
     runs.push({ name, result, allowed });
@@ -173,6 +173,11 @@ interface Run {
     expect(keyNeedles(Buffer.from(own ?? '', 'base64').toString()).some((n) => user.stdout.includes(n))).toBe(true);
     runs[runs.length - 1] = { ...runs[runs.length - 1] as Run, allowed: keyNeedles(Buffer.from(own ?? '', 'base64').toString()) };
     ok(await run('config print init-defaults', ['config', 'print', 'init-defaults']));
+    ok(await run('config print reset-defaults', ['config', 'print', 'reset-defaults']));
+    ok(await run('config print upgrade-defaults', ['config', 'print', 'upgrade-defaults']));
+    ok(await run('config validate', ['config', 'validate', '--config', config()]));
+    // The migrated file is the configuration itself: its token and certificate key are the output asked for.
+    ok(await run('config migrate', ['config', 'migrate', '--old-config', config()], [secretOf(tokens.init), certKey]));
     ok(await run('config images list', ['config', 'images', 'list', '--kubernetes-version', 'v1.20.2']));
     await run('check', ['check', '--config', config(), '--rootfs', root]); // may report missing pods: only its output matters
   });
@@ -205,7 +210,7 @@ interface Run {
     needles.set(certKey, 'certificate key');
     if (generatedCertKey) needles.set(generatedCertKey, 'certificate key');
     expect(needles.size).toBeGreaterThan(50);
-    expect(runs.length).toBe(22);
+    expect(runs.length).toBe(26);
     const leaks: string[] = [];
     for (const r of runs) {
       for (const [needle, what] of needles) {

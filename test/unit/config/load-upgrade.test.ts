@@ -130,6 +130,15 @@ timeouts:
     expect(() => resolveUpgradeConfig(withConfig(`${V4}node:\n  imagePullSerial: true\n  imagePullPolicy: IfNotPresent\n`), 'node')).not.toThrow();
   });
 
+  test('plan.etcdUpgrade (kubeadm 1.33+, PR #130023): true, its default, is accepted; false is refused by name', () => {
+    expect(() => resolveUpgradeConfig(withConfig(`${V4}plan:\n  etcdUpgrade: true\n`), 'plan')).not.toThrow();
+    expect(errorLines(() => resolveUpgradeConfig(withConfig(`${V4}plan:\n  etcdUpgrade: false\n`), 'plan'))).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^plan\.etcdUpgrade: false is not supported/)]),
+    );
+    // The other subcommands read only their own section.
+    expect(() => resolveUpgradeConfig(withConfig(`${V4}plan:\n  etcdUpgrade: false\n`), 'apply')).not.toThrow();
+  });
+
   test('a file without an UpgradeConfiguration is refused', () => {
     const text = 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n';
     expect(errorLines(() => resolveUpgradeConfig(withConfig(text), 'apply'))).toContain('config: no UpgradeConfiguration (kubeadm.k8s.io/v1beta4) was found in the supplied config');

@@ -7,8 +7,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as yaml from 'js-yaml';
+import { TsadmError } from '../../../src/errors.js';
 import { resolveInitConfig } from '../../../src/config/load.js';
-import { printInitDefaults } from '../../../src/config/print.js';
+import { printInitDefaults, printUpgradeDefaults } from '../../../src/config/print.js';
 import type { ResolvedInitConfig } from '../../../src/config/types.js';
 import type { Container, Pod, Probe } from '../../../src/manifest/pod.js';
 import { NO_HOST_FACTS, imageRepository, staticPodConfigFromInit } from '../../../src/manifest/inputs.js';
@@ -46,7 +47,7 @@ interface Golden {
   rbac: { roles: string[]; clusterRoles: string[]; clusterRoleBindings: string[] };
   skew: { minKubelet: string };
   markControlPlane: { labels: string[]; taints: string[] };
-  config: { apiVersion: string };
+  config: { apiVersion: string; upgradePlanDefaults: Record<string, unknown> | null };
   coredns: { tolerations: string[]; antiAffinity: boolean; drop: string[]; probePorts: Array<number | string>; serviceName: string };
 }
 
@@ -201,6 +202,16 @@ function facts(golden: Golden, cfg: ResolvedInitConfig, v: VersionProfile): Arra
     const apiVersions = printInitDefaults({ version: golden.release, componentConfigs: [] }).split(/^---$/m)
       .map((doc) => (yaml.load(doc) as { apiVersion: string }).apiVersion);
     return [[...new Set(apiVersions)], [golden.config.apiVersion]];
+  }]);
+  out.push(['config.upgradePlanDefaults', () => {
+    // `config print upgrade-defaults`' plan section; null where UpgradeConfiguration does not exist (before v1beta4).
+    let plan: unknown = null;
+    try {
+      plan = (yaml.load(printUpgradeDefaults({ version: golden.release })) as { plan: unknown }).plan;
+    } catch (err) {
+      if (!(err instanceof TsadmError) || err.code !== 'E_USAGE') throw err;
+    }
+    return [plan, golden.config.upgradePlanDefaults];
   }]);
   return out;
 }
