@@ -12,8 +12,11 @@ import { realSystem } from '../preflight/system.js';
 export interface ResetDeps {
   /** One line of the user's answer; undefined when there is no input to read (closed stdin). */
   confirm(): Promise<string | undefined>;
-  /** `callTimeoutMs`: ResetConfiguration timeouts.etcdAPICall, the bound of each etcd call's retries. */
-  etcdClient(endpoints: readonly string[], tls: EtcdTls, callTimeoutMs: number): EtcdClient;
+  /**
+   * `callTimeoutMs`: ResetConfiguration timeouts.etcdAPICall, the bound of each etcd call's
+   * retries; undefined: the client's own short bound (a dry run's lookup).
+   */
+  etcdClient(endpoints: readonly string[], tls: EtcdTls, callTimeoutMs: number | undefined): EtcdClient;
   connectCri(endpoint: string): Promise<CriClient>;
   /** /proc/mounts of the machine (mount points are real paths, i.e. under --rootfs). */
   readMounts(): Promise<string>;

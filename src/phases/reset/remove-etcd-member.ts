@@ -40,7 +40,11 @@ export async function runRemoveEtcdMember(ctx: ResetCtx): Promise<void> {
   try {
     const tls = await etcdTlsFromDir(ctx.host, ctx.cfg.reset.certificatesDir);
     // This member first (it knows the cluster), then whatever the member list says.
-    const client = ctx.deps.etcdClient([...local.clientURLs, 'https://127.0.0.1:2379', ...(await clusterEtcdEndpoints(ctx))], tls, ctx.cfg.reset.timeouts.etcdAPICallMs);
+    // kubeadm's dry run does not contact etcd at all; tsadm looks the member up, but without
+    // etcdAPICall's long retries (2 min by default), so a dry run on a machine whose etcd is down
+    // answers at once.
+    const callTimeoutMs = ctx.dryRun ? undefined : ctx.cfg.reset.timeouts.etcdAPICallMs;
+    const client = ctx.deps.etcdClient([...local.clientURLs, 'https://127.0.0.1:2379', ...(await clusterEtcdEndpoints(ctx))], tls, callTimeoutMs);
     const members = await client.sync();
     const me = (peerURL ? memberByPeerURL(members, peerURL) : undefined) ?? members.find((m) => m.name !== '' && m.name === local.name);
     if (!me) {

@@ -21,6 +21,32 @@ import { etcdAvailable, etcdLab, type EtcdLab, type EtcdMemberProcess } from '..
 
 const describeIfEtcd = etcdAvailable() ? describe : describe.skip;
 
+/**
+ * A control-plane node's tree in a new temporary directory (recorded in `roots` for cleanup): the
+ * etcd manifest naming member `m`, the etcd client identity, and any `extra` files.
+ */
+function etcdNodeTree(roots: string[], prefix: string, m: EtcdMemberProcess, lab: EtcdLab, extra: Record<string, string> = {}): string {
+  const root = mkdtempSync(path.join(tmpdir(), prefix));
+  roots.push(root);
+  const manifest = [
+    'apiVersion: v1', 'kind: Pod', 'metadata:', '  name: etcd', '  namespace: kube-system', 'spec:', '  containers:', '  - command:', '    - etcd',
+    `    - --advertise-client-urls=${m.client}`, '    - --data-dir=/var/lib/etcd', `    - --initial-advertise-peer-urls=${m.peer}`, `    - --name=${m.name}`,
+    '    name: etcd', '',
+  ].join('\n');
+  const files: Record<string, string> = {
+    'etc/kubernetes/manifests/etcd.yaml': manifest,
+    'etc/kubernetes/pki/etcd/ca.crt': lab.ca.pem,
+    'etc/kubernetes/pki/etcd/healthcheck-client.crt': lab.clientPair.certPem,
+    'etc/kubernetes/pki/etcd/healthcheck-client.key': lab.clientPair.keyPem,
+    ...extra,
+  };
+  for (const [p, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, p)), { recursive: true });
+    writeFileSync(path.join(root, p), content);
+  }
+  return root;
+}
+
 describeIfEtcd('reset remove-etcd-member on real etcd', () => {
   let lab: EtcdLab;
   let m1: EtcdMemberProcess;
@@ -45,26 +71,7 @@ describeIfEtcd('reset remove-etcd-member on real etcd', () => {
   }, 30_000);
 
   /** A control-plane node's tree: its etcd manifest and the etcd client identity. */
-  function nodeTree(m: EtcdMemberProcess): string {
-    const root = mkdtempSync(path.join(tmpdir(), 'tsadm-reset-etcd-'));
-    roots.push(root);
-    const manifest = [
-      'apiVersion: v1', 'kind: Pod', 'metadata:', '  name: etcd', '  namespace: kube-system', 'spec:', '  containers:', '  - command:', '    - etcd',
-      `    - --advertise-client-urls=${m.client}`, '    - --data-dir=/var/lib/etcd', `    - --initial-advertise-peer-urls=${m.peer}`, `    - --name=${m.name}`,
-      '    name: etcd', '  volumes:', '  - hostPath:', '      path: /var/lib/etcd', '      type: DirectoryOrCreate', '    name: etcd-data', '',
-    ].join('\n');
-    const files: Record<string, string> = {
-      'etc/kubernetes/manifests/etcd.yaml': manifest,
-      'etc/kubernetes/pki/etcd/ca.crt': lab.ca.pem,
-      'etc/kubernetes/pki/etcd/healthcheck-client.crt': lab.clientPair.certPem,
-      'etc/kubernetes/pki/etcd/healthcheck-client.key': lab.clientPair.keyPem,
-    };
-    for (const [p, content] of Object.entries(files)) {
-      mkdirSync(path.dirname(path.join(root, p)), { recursive: true });
-      writeFileSync(path.join(root, p), content);
-    }
-    return root;
-  }
+  const nodeTree = (m: EtcdMemberProcess): string => etcdNodeTree(roots, 'tsadm-reset-etcd-', m, lab);
 
   async function removeMember(root: string, dryRun = false): Promise<string[]> {
     const reporter = new MemoryReporter();
@@ -122,6 +129,14 @@ describeIfEtcd('reset remove-etcd-member on real etcd', () => {
     expect(took).toBeLessThan(3000);
     expect(reporter.lines().join('\n')).toMatch(/failed to remove etcd member: .*ECONNREFUSED.*\(gave up after 1s, timeouts\.etcdAPICall\)/);
   }, 20_000);
+
+  test('a dry run does not wait out timeouts.etcdAPICall: a stopped etcd is reported at once (kubeadm does not contact etcd in a dry run)', async () => {
+    const stopped = await lab.member('gone-dry');
+    const t0 = Date.now();
+    const lines = await removeMember(nodeTree(stopped), true);
+    expect(Date.now() - t0).toBeLessThan(30_000);
+    expect(lines.join('\n')).toMatch(/failed to remove etcd member: .*ECONNREFUSED/);
+  }, 60_000);
 });
 
 
@@ -160,27 +175,7 @@ describeWithApiServer('reset remove-etcd-member of a node whose member is a lear
     for (const r of roots) rmSync(r, { recursive: true, force: true });
   }, 30_000);
 
-  function learnerTree(m: EtcdMemberProcess): string {
-    const root = mkdtempSync(path.join(tmpdir(), 'tsadm-reset-learner-'));
-    roots.push(root);
-    const manifest = [
-      'apiVersion: v1', 'kind: Pod', 'metadata:', '  name: etcd', '  namespace: kube-system', 'spec:', '  containers:', '  - command:', '    - etcd',
-      `    - --advertise-client-urls=${m.client}`, '    - --data-dir=/var/lib/etcd', `    - --initial-advertise-peer-urls=${m.peer}`, `    - --name=${m.name}`,
-      '    name: etcd', '',
-    ].join('\n');
-    const files: Record<string, string> = {
-      'etc/kubernetes/manifests/etcd.yaml': manifest,
-      'etc/kubernetes/admin.conf': server.adminKubeconfig,
-      'etc/kubernetes/pki/etcd/ca.crt': lab.ca.pem,
-      'etc/kubernetes/pki/etcd/healthcheck-client.crt': lab.clientPair.certPem,
-      'etc/kubernetes/pki/etcd/healthcheck-client.key': lab.clientPair.keyPem,
-    };
-    for (const [p, content] of Object.entries(files)) {
-      mkdirSync(path.dirname(path.join(root, p)), { recursive: true });
-      writeFileSync(path.join(root, p), content);
-    }
-    return root;
-  }
+  const learnerTree = (m: EtcdMemberProcess): string => etcdNodeTree(roots, 'tsadm-reset-learner-', m, lab, { 'etc/kubernetes/admin.conf': server.adminKubeconfig });
 
   async function removeMember(root: string): Promise<string[]> {
     const reporter = new MemoryReporter();
