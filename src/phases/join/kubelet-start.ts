@@ -8,6 +8,7 @@
  * Everything is rendered before the kubelet is touched. Dry-run: writes and service actions are
  * listed; nothing is waited for.
  */
+import { localAPIEndpointURL } from '../kubeconfig/endpoint.js';
 import { formatDuration } from '../../config/duration.js';
 import { KUBECONFIG_FILES, KUBERNETES_DIR, MODES } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
@@ -24,6 +25,7 @@ import { CRI_SOCKET_ANNOTATION } from '../cluster/upload-config-render.js';
 import { assertKubeletFilesWritable, prepareKubeletFiles, writeKubeletFilesAndRestart, type KubeletSettings, type PreparedKubelet } from '../kubelet/settings.js';
 import type { JoinClusterConfig } from './cluster-config.js';
 import { DISCOVERY_FLAGS } from './flags.js';
+import { kubeletLocalMode } from './gates.js';
 import { bootstrapApi, clusterConfig, discovery, joinApiOptions } from './state.js';
 import { waitForTlsBootstrap } from './tls-bootstrap.js';
 
@@ -45,7 +47,7 @@ interface JoinKubeletFiles extends PreparedKubelet {
   readonly bootstrapKubeconfig: string;
 }
 
-async function renderKubeletFiles(ctx: JoinCtx, cluster: JoinClusterConfig): Promise<JoinKubeletFiles> {
+async function renderKubeletFiles(ctx: JoinCtx, cluster: JoinClusterConfig, localMode: boolean): Promise<JoinKubeletFiles> {
   const { init, versions } = cluster;
   const disc = await discovery(ctx);
   const prepared = await prepareKubeletFiles(ctx, {
@@ -59,7 +61,11 @@ async function renderKubeletFiles(ctx: JoinCtx, cluster: JoinClusterConfig): Pro
     patchesDir: init.init.patches?.directory,
     probeDockerCgroupDriver: false,
   });
-  return { ...prepared, bootstrapKubeconfig: bootstrapKubeconfig(disc, init.cluster.clusterName) };
+  // ControlPlaneKubeletLocalMode: a control plane's kubelet bootstraps against its own kube-apiserver
+  // (kubeadm's kubelet.go sets every cluster's server to the LocalAPIEndpoint), so the kubelet.conf
+  // the kubelet writes points there too.
+  const local = localMode && ctx.cfg.join.controlPlane !== undefined ? localAPIEndpointURL(init) : undefined;
+  return { ...prepared, bootstrapKubeconfig: bootstrapKubeconfig(local ? { ...disc, server: local } : disc, init.cluster.clusterName) };
 }
 
 /**
@@ -125,7 +131,8 @@ async function runJoinKubeletStart(ctx: JoinCtx): Promise<void> {
   const nodeName = cluster.init.init.nodeRegistration.name;
   const api = await bootstrapApi(ctx);
   await refuseReadyNode(ctx, api, nodeName);
-  const prepared = await renderKubeletFiles(ctx, cluster);
+  const localMode = await kubeletLocalMode(ctx);
+  const prepared = await renderKubeletFiles(ctx, cluster, localMode);
   const { host, log } = ctx;
   // kubeadm's join order: the configuration, the instance configuration, then the flags file.
   const { files } = prepared;
@@ -136,21 +143,47 @@ async function runJoinKubeletStart(ctx: JoinCtx): Promise<void> {
 
   log.debug(`writing bootstrap kubelet config file at ${BOOTSTRAP_KUBELET_CONF}`);
   await host.writeFile(BOOTSTRAP_KUBELET_CONF, prepared.bootstrapKubeconfig, { mode: MODES.kubeconfig, kind: 'kubeconfig', description: 'TLS bootstrap kubeconfig (bootstrap token)' });
+  // With ControlPlaneKubeletLocalMode the TLS bootstrap completes later (the local kube-apiserver
+  // needs the etcd member etcd-join adds): kubelet-wait-bootstrap waits and removes the bootstrap file.
+  let keepBootstrapFile = localMode;
   try {
     if (!(await host.stat(join.caCertPath))) {
       log.debug(`writing CA certificate at ${join.caCertPath}`);
       await host.writeFile(join.caCertPath, (await discovery(ctx)).caPem, { mode: MODES.certificate, kind: 'certificate', description: 'cluster CA certificate (from discovery)' });
     }
     await writeKubeletFilesAndRestart(ctx, order);
+    if (localMode) return;
     // The kubelet was not started: a dry run cannot wait for its TLS bootstrap (decision 3).
     if (ctx.dryRun) {
       log.info('Would wait for the kubelet to perform the TLS Bootstrap, then for the Node to register');
       return;
     }
     await afterKubeletStart(ctx, nodeName, prepared.settings);
+  } catch (err) {
+    keepBootstrapFile = false;
+    throw err;
   } finally {
     // The bootstrap token must not stay on disk, whatever happened (kubeadm defers the same removal).
-    await host.remove(BOOTSTRAP_KUBELET_CONF);
+    if (!keepBootstrapFile) await host.remove(BOOTSTRAP_KUBELET_CONF);
+  }
+}
+
+/**
+ * kubelet-wait-bootstrap (ControlPlaneKubeletLocalMode): wait for the TLS bootstrap kubelet-start
+ * left running, record the CRI socket on the Node, and remove bootstrap-kubelet.conf whatever
+ * happened (kubeadm's runKubeletWaitBootstrapPhase).
+ */
+export async function runKubeletWaitBootstrap(ctx: JoinCtx): Promise<void> {
+  try {
+    if (ctx.dryRun) {
+      ctx.log.info('Would wait for the kubelet to perform the TLS Bootstrap, then for the Node to register');
+      return;
+    }
+    const cluster = await clusterConfig(ctx);
+    const prepared = await renderKubeletFiles(ctx, cluster, true);
+    await afterKubeletStart(ctx, cluster.init.init.nodeRegistration.name, prepared.settings);
+  } finally {
+    await ctx.host.remove(BOOTSTRAP_KUBELET_CONF);
   }
 }
 

@@ -159,7 +159,7 @@ function facts(golden: Golden, cfg: ResolvedInitConfig, v: VersionProfile): Arra
     const accepted = child ? [child.name, ...(child.aliases ?? [])] : [];
     return [{ name: child?.name, accepts: golden.phases.kubeletFinalize.every((n) => accepted.includes(n)) }, { name: golden.phases.kubeletFinalize[0], accepts: true }];
   }]);
-  const join = visible(joinPhases());
+  const join = visible(joinPhases(v));
   out.push(['phases.join', () => (golden.phases.join
     ? [join, golden.phases.join]
     : [(golden.phases.joinIncludes ?? []).filter((n) => join.includes(n)), golden.phases.joinIncludes])]);

@@ -23,7 +23,7 @@ import { uploadKubeadmConfig, uploadKubeletConfig } from '../../../src/phases/cl
 import { uploadCerts } from '../../../src/phases/cluster/upload-certs.js';
 import { certFilesToUpload } from '../../../src/phases/cluster/upload-certs-render.js';
 import { caCertHash } from '../../../src/pki/hash.js';
-import { profileFor } from '../../../src/versions/resolve.js';
+import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../../../src/versions/resolve.js';
 import { runPhases } from '../../../src/engine/runner.js';
 import { buildJoinContext, joinPhases } from '../../../src/workflows/join.js';
 import { realJoinDeps } from '../../../src/phases/join/deps.js';
@@ -99,7 +99,7 @@ describeWithApiServer('join against a real API server', () => {
       positionals: [server.url.replace('https://', '')],
     }, rt, deps);
     try {
-      await runPhases(joinPhases(), ctx, { filter: [], skip: opts.skip ?? [] });
+      await runPhases(joinPhases(profileFor(DEFAULT_KUBERNETES_VERSION)), ctx, { filter: [], skip: opts.skip ?? [] });
     } finally {
       ctx.api.close();
     }
@@ -242,7 +242,7 @@ describeWithApiServer('join against a real API server', () => {
     ].join('\n'));
     const { rt } = runtime(root, true);
     const ctx = await buildJoinContext({ flags: { config }, positionals: [] }, rt, realJoinDeps({ hostname: () => 'w5' }));
-    await runPhases(joinPhases(), ctx, { filter: [], skip: [] });
+    await runPhases(joinPhases(profileFor(DEFAULT_KUBERNETES_VERSION)), ctx, { filter: [], skip: [] });
     const env = rt.host.writes.find((w) => w.path === '/var/lib/kubelet/kubeadm-flags.env');
     expect(env?.content?.toString()).toBe('KUBELET_KUBEADM_ARGS="--container-runtime=remote --container-runtime-endpoint=/run/containerd/containerd.sock --register-with-taints=dedicated=infra:NoSchedule"\n');
     expect(readdirSync(root)).toEqual([]);
@@ -260,7 +260,7 @@ describeWithApiServer('join against a real API server', () => {
       flags: { 'discovery-file': file, 'tls-bootstrap-token': TOKEN, 'node-name': 'w6', 'cri-socket': '/run/containerd/containerd.sock', 'ignore-preflight-errors': ['all'] },
       positionals: [],
     }, rt, realJoinDeps({ hostname: () => 'w6' }));
-    await runPhases(joinPhases(), ctx, { filter: [], skip: [] });
+    await runPhases(joinPhases(profileFor(DEFAULT_KUBERNETES_VERSION)), ctx, { filter: [], skip: [] });
     const bootstrap = rt.host.writes.find((w) => w.path === '/etc/kubernetes/bootstrap-kubelet.conf')?.content?.toString() ?? '';
     expect(bootstrap).toContain(`token: ${TOKEN}`);
     expect(bootstrap).toContain(`server: ${server.url}`);
