@@ -332,3 +332,27 @@ describeWithApiServer('join against a real API server', () => {
     expect(readdirSync(root)).toEqual([]);
   }, 60_000);
 });
+
+/**
+ * kubeadm's join phases per minor (cmd/kubeadm/app/cmd/join.go, phases/join/*.go of that
+ * release): [name, hidden]. 1.30 adds the hidden wait-control-plane (PR #123341); 1.31 the hidden
+ * etcd-join and kubelet-wait-bootstrap after kubelet-start (PRs #125582, #125780); 1.34 shows
+ * wait-control-plane (WaitForAllControlPlaneComponents GA, PR #132594).
+ */
+describe('the join tree per minor', () => {
+  const tree = (minor: string): Array<[string, boolean]> => joinPhases(profileFor(`v${minor}.0`)).map((p) => [p.name, p.hidden === true]);
+  const BASE: Array<[string, boolean]> = [['preflight', false], ['control-plane-prepare', false], ['check-etcd', true], ['kubelet-start', false]];
+
+  test.each(['1.20', '1.29'])('%s: no etcd-join, kubelet-wait-bootstrap or wait-control-plane', (minor) => {
+    expect(tree(minor)).toEqual([...BASE, ['control-plane-join', false]]);
+  });
+  test('1.30: wait-control-plane, hidden, at the end', () => {
+    expect(tree('1.30')).toEqual([...BASE, ['control-plane-join', false], ['wait-control-plane', true]]);
+  });
+  test.each(['1.31', '1.33'])('%s: etcd-join and kubelet-wait-bootstrap (hidden) between kubelet-start and control-plane-join', (minor) => {
+    expect(tree(minor)).toEqual([...BASE, ['etcd-join', true], ['kubelet-wait-bootstrap', true], ['control-plane-join', false], ['wait-control-plane', true]]);
+  });
+  test('1.34: wait-control-plane visible', () => {
+    expect(tree('1.34')).toEqual([...BASE, ['etcd-join', true], ['kubelet-wait-bootstrap', true], ['control-plane-join', false], ['wait-control-plane', false]]);
+  });
+});
