@@ -149,9 +149,9 @@ export interface VersionProfile {
     readonly kubeletStartAfterControlPlane: boolean;
     /** init's show-join-command is a phase of its own (1.25, PR #111512); before, the join command was printed after the phases. */
     readonly showJoinCommandPhase: boolean;
-    /** init's wait-control-plane has no `init phase` command (until WaitForAllControlPlaneComponents went GA in 1.34, PR #132594); join's is hidden likewise. */
+    /** init's wait-control-plane has no `init phase` command (until WaitForAllControlPlaneComponents went GA in 1.34, PR #132594); join's says "EXPERIMENTAL" until then. */
     readonly waitControlPlaneHidden: boolean;
-    /** join has a (hidden) wait-control-plane phase, run when WaitForAllControlPlaneComponents is on (1.30, PR #123341). */
+    /** join has a wait-control-plane phase, run for a control plane when WaitForAllControlPlaneComponents is on (1.30, PR #123341). */
     readonly joinWaitControlPlane: boolean;
     /**
      * join has the hidden etcd-join and kubelet-wait-bootstrap phases, run instead of

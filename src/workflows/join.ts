@@ -22,7 +22,9 @@ import { runWorkflow } from './run-workflow.js';
 /**
  * kubeadm's join phases of the given minor, in its order (check-etcd hidden, as there): 1.31+
  * adds the hidden etcd-join and kubelet-wait-bootstrap after kubelet-start (PRs #125582,
- * #125780), 1.30+ ends with wait-control-plane, hidden until 1.34 (PRs #123341, #132594).
+ * #125780; both hidden until ControlPlaneKubeletLocalMode is GA), 1.30+ ends with
+ * wait-control-plane, "EXPERIMENTAL" until WaitForAllControlPlaneComponents is GA in 1.34
+ * (PRs #123341, #132594).
  * The cluster's version is only known after discovery, so a run uses the tree of the default
  * (newest) version and each of these phases skips itself when the cluster's minor or gates say so;
  * help and the `join phase …` commands use that tree too.

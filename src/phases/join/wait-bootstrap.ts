@@ -3,7 +3,7 @@
  * ControlPlaneKubeletLocalMode the TLS bootstrap is waited for here, after etcd-join, instead of
  * in kubelet-start) and `wait-control-plane` (a joining control plane waits for its components
  * when WaitForAllControlPlaneComponents is on). Both decide from the cluster's gates at the
- * cluster's minor; hidden where kubeadm hides them (the tree is built in src/workflows/join.ts).
+ * cluster's minor (the tree of each minor is built in src/workflows/join.ts).
  */
 import type { Phase } from '../../engine/phase.js';
 import type { JoinCtx } from '../../workflows/context.js';
@@ -23,14 +23,17 @@ export const kubeletWaitBootstrapPhase: Phase<JoinCtx> = {
   run: runKubeletWaitBootstrap,
 };
 
-/** Join's wait-control-plane: init's phase run on this node's init-shaped view (same targets, same timeout). */
-export function joinWaitControlPlanePhase(hidden: boolean): Phase<JoinCtx> {
+/**
+ * Join's wait-control-plane: init's phase run on this node's init-shaped view (same targets, same
+ * timeout). Visible in join from 1.30, its summary prefixed "EXPERIMENTAL: " until
+ * WaitForAllControlPlaneComponents went GA (kubeadm's phases/join/waitcontrolplane.go).
+ */
+export function joinWaitControlPlanePhase(experimental: boolean): Phase<JoinCtx> {
   return {
     name: 'wait-control-plane',
-    summary: 'Wait for the control plane to start',
+    summary: `${experimental ? 'EXPERIMENTAL: ' : ''}Wait for the control plane to start`,
     description: 'Wait until the kubelet and this node\'s kube-apiserver, kube-controller-manager and kube-scheduler report healthy; runs for a control-plane join when the cluster\'s WaitForAllControlPlaneComponents feature gate is on.',
     example: '# Waits for the control plane of this joining control-plane node\ntsadm join phase wait-control-plane --config join.yaml',
-    hidden,
     noExitCheck: 'always-runs',
     skipIf: async (ctx) => {
       if (!ctx.cfg.join.controlPlane) return 'not a control-plane join (--control-plane is not set)';

@@ -335,24 +335,28 @@ describeWithApiServer('join against a real API server', () => {
 
 /**
  * kubeadm's join phases per minor (cmd/kubeadm/app/cmd/join.go, phases/join/*.go of that
- * release): [name, hidden]. 1.30 adds the hidden wait-control-plane (PR #123341); 1.31 the hidden
- * etcd-join and kubelet-wait-bootstrap after kubelet-start (PRs #125582, #125780); 1.34 shows
- * wait-control-plane (WaitForAllControlPlaneComponents GA, PR #132594).
+ * release, and its generated reference pages): [name, hidden]. 1.30 adds wait-control-plane,
+ * "EXPERIMENTAL: Wait for the control plane to start" (PR #123341); 1.31 the hidden etcd-join and
+ * kubelet-wait-bootstrap after kubelet-start (PRs #125582, #125780; "TODO: unhide this phase once
+ * ControlPlaneKubeletLocalMode goes GA"); 1.34 drops the EXPERIMENTAL prefix (PR #132594).
  */
 describe('the join tree per minor', () => {
   const tree = (minor: string): Array<[string, boolean]> => joinPhases(profileFor(`v${minor}.0`)).map((p) => [p.name, p.hidden === true]);
+  const waitSummary = (minor: string) => joinPhases(profileFor(`v${minor}.0`)).find((p) => p.name === 'wait-control-plane')?.summary;
   const BASE: Array<[string, boolean]> = [['preflight', false], ['control-plane-prepare', false], ['check-etcd', true], ['kubelet-start', false]];
 
   test.each(['1.20', '1.29'])('%s: no etcd-join, kubelet-wait-bootstrap or wait-control-plane', (minor) => {
     expect(tree(minor)).toEqual([...BASE, ['control-plane-join', false]]);
   });
-  test('1.30: wait-control-plane, hidden, at the end', () => {
-    expect(tree('1.30')).toEqual([...BASE, ['control-plane-join', false], ['wait-control-plane', true]]);
+  test('1.30: wait-control-plane, visible and EXPERIMENTAL, at the end', () => {
+    expect(tree('1.30')).toEqual([...BASE, ['control-plane-join', false], ['wait-control-plane', false]]);
+    expect(waitSummary('1.30')).toBe('EXPERIMENTAL: Wait for the control plane to start');
   });
   test.each(['1.31', '1.33'])('%s: etcd-join and kubelet-wait-bootstrap (hidden) between kubelet-start and control-plane-join', (minor) => {
-    expect(tree(minor)).toEqual([...BASE, ['etcd-join', true], ['kubelet-wait-bootstrap', true], ['control-plane-join', false], ['wait-control-plane', true]]);
+    expect(tree(minor)).toEqual([...BASE, ['etcd-join', true], ['kubelet-wait-bootstrap', true], ['control-plane-join', false], ['wait-control-plane', false]]);
   });
-  test('1.34: wait-control-plane visible', () => {
+  test('1.34: wait-control-plane no longer EXPERIMENTAL', () => {
     expect(tree('1.34')).toEqual([...BASE, ['etcd-join', true], ['kubelet-wait-bootstrap', true], ['control-plane-join', false], ['wait-control-plane', false]]);
+    expect(waitSummary('1.34')).toBe('Wait for the control plane to start');
   });
 });
