@@ -159,6 +159,13 @@ export interface VersionProfile {
      * (1.31, PRs #125582 and #125780).
      */
     readonly joinLocalModePhases: boolean;
+    /**
+     * etcd-join and kubelet-wait-bootstrap are "[EXPERIMENTAL] … (only used when feature gate
+     * ControlPlaneKubeletLocalMode is enabled)" and kubelet-wait-bootstrap is hidden (1.31–1.32);
+     * 1.33 (PR #129956, the gate's beta) drops the prefix and shows kubelet-wait-bootstrap. etcd-join
+     * stays hidden in 1.33/1.34 (unhidden only by later patch releases, PRs #135481 and #135482).
+     */
+    readonly joinLocalModeExperimental: boolean;
   };
   /** What `upgrade apply` does beyond rendering init's objects at this minor (kubeadm's postupgrade.go and cmd/upgrade/apply.go). */
   readonly upgrade: {
@@ -248,7 +255,7 @@ const BASE_1_20: VersionProfile = {
     corednsCacheDisableClusterDomain: false,
     corednsNamedProbePorts: false,
   },
-  workflow: { kubeletStartAfterControlPlane: false, showJoinCommandPhase: false, waitControlPlaneHidden: true, joinWaitControlPlane: false, joinLocalModePhases: false },
+  workflow: { kubeletStartAfterControlPlane: false, showJoinCommandPhase: false, waitControlPlaneHidden: true, joinWaitControlPlane: false, joinLocalModePhases: false, joinLocalModeExperimental: true },
   upgrade: { labelOldControlPlaneNodes: true, removeOldControlPlaneLabel: false, removeOldControlPlaneTaint: false, kubeDnsMigration: true, addonsAfterAllControlPlanes: false, nodeAddonPhases: false },
   skew: { minKubelet: '1.19.0' },
 };
@@ -427,6 +434,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
         NodeLocalCRISocket: { default: false, stage: 'alpha' },
         EtcdLearnerMode: null,
       },
+      workflow: { joinLocalModeExperimental: false }, // PR #129956
       images: { etcdTag: '3.5.21-0', corednsTag: 'v1.12.0', pauseTag: '3.10' },
       addons: { corednsNamedProbePorts: true },
       skew: { minKubelet: '1.30.0' },

@@ -21,8 +21,8 @@ import { runWorkflow } from './run-workflow.js';
 
 /**
  * kubeadm's join phases of the given minor, in its order (check-etcd hidden, as there): 1.31+
- * adds the hidden etcd-join and kubelet-wait-bootstrap after kubelet-start (PRs #125582,
- * #125780; both hidden until ControlPlaneKubeletLocalMode is GA), 1.30+ ends with
+ * adds etcd-join and kubelet-wait-bootstrap after kubelet-start (PRs #125582, #125780; both
+ * hidden and "[EXPERIMENTAL]" until 1.33 shows kubelet-wait-bootstrap, PR #129956), 1.30+ ends with
  * wait-control-plane, "EXPERIMENTAL" until WaitForAllControlPlaneComponents is GA in 1.34
  * (PRs #123341, #132594).
  * The cluster's version is only known after discovery, so a run uses the tree of the default
@@ -36,7 +36,7 @@ export function joinPhases(versions: VersionProfile): Phase<JoinCtx>[] {
     controlPlanePreparePhase,
     checkEtcdPhase,
     joinKubeletStartPhase,
-    ...(workflow.joinLocalModePhases ? [etcdJoinPhase, kubeletWaitBootstrapPhase] : []),
+    ...(workflow.joinLocalModePhases ? [etcdJoinPhase(workflow.joinLocalModeExperimental), kubeletWaitBootstrapPhase(workflow.joinLocalModeExperimental)] : []),
     controlPlaneJoinPhase,
     ...(workflow.joinWaitControlPlane ? [joinWaitControlPlanePhase(workflow.waitControlPlaneHidden)] : []),
   ];

@@ -26,7 +26,8 @@ import { assertKubeletFilesWritable, prepareKubeletFiles, writeKubeletFilesAndRe
 import type { JoinClusterConfig } from './cluster-config.js';
 import { DISCOVERY_FLAGS } from './flags.js';
 import { kubeletLocalMode } from './gates.js';
-import { bootstrapApi, clusterConfig, discovery, joinApiOptions } from './state.js';
+import { bootstrapApi, clusterConfig, discovery, initView, joinApiOptions } from './state.js';
+import { waitForKubeletPhase } from '../kubelet/wait.js';
 import { waitForTlsBootstrap } from './tls-bootstrap.js';
 
 const BOOTSTRAP_KUBELET_CONF = `${KUBERNETES_DIR}/${KUBECONFIG_FILES.bootstrapKubelet}`;
@@ -169,9 +170,10 @@ async function runJoinKubeletStart(ctx: JoinCtx): Promise<void> {
 }
 
 /**
- * kubelet-wait-bootstrap (ControlPlaneKubeletLocalMode): wait for the TLS bootstrap kubelet-start
- * left running, record the CRI socket on the Node, and remove bootstrap-kubelet.conf whatever
- * happened (kubeadm's runKubeletWaitBootstrapPhase).
+ * kubelet-wait-bootstrap (ControlPlaneKubeletLocalMode): wait for a healthy kubelet (its healthz,
+ * bounded by timeouts.kubeletHealthCheck), then for the TLS bootstrap kubelet-start left running,
+ * record the CRI socket on the Node, and remove bootstrap-kubelet.conf whatever happened
+ * (kubeadm's runKubeletWaitBootstrapPhase).
  */
 export async function runKubeletWaitBootstrap(ctx: JoinCtx): Promise<void> {
   try {
@@ -181,6 +183,7 @@ export async function runKubeletWaitBootstrap(ctx: JoinCtx): Promise<void> {
     }
     const cluster = await clusterConfig(ctx);
     const prepared = await renderKubeletFiles(ctx, cluster, true);
+    await waitForKubeletPhase.run?.(await initView(ctx, 'kubelet-start'));
     await afterKubeletStart(ctx, cluster.init.init.nodeRegistration.name, prepared.settings);
   } finally {
     await ctx.host.remove(BOOTSTRAP_KUBELET_CONF);

@@ -12,16 +12,20 @@ import { clusterFeatureEnabled, kubeletLocalMode } from './gates.js';
 import { runKubeletWaitBootstrap } from './kubelet-start.js';
 import { initView } from './state.js';
 
-export const kubeletWaitBootstrapPhase: Phase<JoinCtx> = {
-  name: 'kubelet-wait-bootstrap',
-  summary: '[EXPERIMENTAL] Wait for the kubelet to bootstrap itself (only used when feature gate ControlPlaneKubeletLocalMode is enabled)',
-  description: 'Wait for the kubelet started by kubelet-start to perform its TLS bootstrap, record the CRI socket on its Node and remove bootstrap-kubelet.conf; runs only when the cluster\'s ControlPlaneKubeletLocalMode feature gate is on.',
-  flags: ['config', 'cri-socket', 'dry-run'],
-  hidden: true,
-  noExitCheck: 'always-runs',
-  skipIf: async (ctx) => ((await kubeletLocalMode(ctx)) ? undefined : 'feature gate ControlPlaneKubeletLocalMode is off: kubelet-start waited for the TLS bootstrap'),
-  run: runKubeletWaitBootstrap,
-};
+/** kubelet-wait-bootstrap: `experimental` (1.31–1.32) hides it and gives kubeadm's "[EXPERIMENTAL]" summary. */
+export function kubeletWaitBootstrapPhase(experimental: boolean): Phase<JoinCtx> {
+  return {
+    name: 'kubelet-wait-bootstrap',
+    summary: experimental ? '[EXPERIMENTAL] Wait for the kubelet to bootstrap itself (only used when feature gate ControlPlaneKubeletLocalMode is enabled)' : 'Wait for the kubelet to bootstrap itself',
+    description: 'Wait for a healthy kubelet started by kubelet-start and for its TLS bootstrap, record the CRI socket on its Node and remove bootstrap-kubelet.conf; runs only when the cluster\'s ControlPlaneKubeletLocalMode feature gate is on (kubelet-start waits itself otherwise).',
+    example: '# Waits for the TLS bootstrap of the kubelet that kubelet-start started\ntsadm join phase kubelet-wait-bootstrap --config join.yaml',
+    flags: ['config', 'cri-socket', 'dry-run'],
+    hidden: experimental,
+    noExitCheck: 'always-runs',
+    skipIf: async (ctx) => ((await kubeletLocalMode(ctx)) ? undefined : 'feature gate ControlPlaneKubeletLocalMode is off: kubelet-start waited for the TLS bootstrap'),
+    run: runKubeletWaitBootstrap,
+  };
+}
 
 /**
  * Join's wait-control-plane: init's phase run on this node's init-shaped view (same targets, same

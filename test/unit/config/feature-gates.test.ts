@@ -20,6 +20,8 @@ const KUBEADM_GATES: Record<string, Record<string, [boolean, string, boolean?]>>
   '1.20': { IPv6DualStack: [false, 'alpha'], PublicKeysECDSA: [false, 'alpha'] },
   '1.21': { IPv6DualStack: [true, 'beta'], PublicKeysECDSA: [false, 'alpha'] },
   '1.22': { IPv6DualStack: [true, 'beta'], PublicKeysECDSA: [false, 'alpha'], RootlessControlPlane: [false, 'alpha'] },
+  '1.23': { IPv6DualStack: [true, 'GA', true], PublicKeysECDSA: [false, 'alpha'], RootlessControlPlane: [false, 'alpha'], UnversionedKubeletConfigMap: [false, 'alpha'] },
+  '1.25': { PublicKeysECDSA: [false, 'alpha'], RootlessControlPlane: [false, 'alpha'], UnversionedKubeletConfigMap: [true, 'GA', true] },
   '1.26': { PublicKeysECDSA: [false, 'alpha'], RootlessControlPlane: [false, 'alpha'] },
   '1.27': { PublicKeysECDSA: [false, 'alpha'], RootlessControlPlane: [false, 'alpha'], EtcdLearnerMode: [false, 'alpha'] },
   '1.28': { PublicKeysECDSA: [false, 'alpha'], RootlessControlPlane: [false, 'alpha'], EtcdLearnerMode: [false, 'alpha'], UpgradeAddonsBeforeControlPlane: [false, 'deprecated'] },

@@ -67,11 +67,9 @@ const KNOWN_DIVERGENCES: Record<string, Record<string, string>> = {
   },
   '1.31': {
     'phases.init.extra': 'tsadm has its own visible wait-for-kubelet phase',
-    'phases.join': 'join\'s wait-control-plane phase (kubeadm 1.30+, PR #123341) is not implemented',
   },
   '1.34': {
     'phases.init.extra': 'tsadm has its own visible wait-for-kubelet phase',
-    'phases.join': 'join\'s kubelet-wait-bootstrap and wait-control-plane phases (ControlPlaneKubeletLocalMode, WaitForAllControlPlaneComponents) are not implemented',
   },
 };
 

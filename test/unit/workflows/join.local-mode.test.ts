@@ -4,11 +4,14 @@
  * --rootfs temp tree, with a stand-in kubelet: kubeadm's reordered flow
  * (cmd/kubeadm/app/cmd/phases/join/kubelet.go of 1.31–1.34): kubelet-start writes
  * bootstrap-kubelet.conf (for a control plane pointing at its own LocalAPIEndpoint), starts the
- * kubelet and returns without waiting; kubelet-wait-bootstrap then waits for the TLS bootstrap,
+ * kubelet and returns without waiting; kubelet-wait-bootstrap then waits for the kubelet's healthz
+ * and the TLS bootstrap,
  * records the CRI socket on the Node and removes the bootstrap file. The stand-in kubelet
  * bootstraps only once kubelet-start has finished, so a kubelet-start that still waited would
  * never finish.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -35,13 +38,16 @@ const CLUSTER_CONFIG = [
   'etcd:', '  local:', '    dataDir: /var/lib/etcd', 'imageRepository: registry.k8s.io',
   'networking:', '  dnsDomain: cluster.local', '  serviceSubnet: 10.96.0.0/12', '',
 ].join('\n');
-const KUBELET_CONFIG = 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: systemd\n';
+/** The kubelet's healthz is a local stand-in server (kubelet-wait-bootstrap waits for it first). */
+const kubeletConfig = (healthzPort: number) => `apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: systemd\nhealthzBindAddress: 127.0.0.1\nhealthzPort: ${healthzPort}\n`;
 const SOCKET = 'unix:///run/containerd/containerd.sock';
 
 describeWithApiServer('join with ControlPlaneKubeletLocalMode (a 1.33 cluster)', () => {
   let server: TestApiServer;
   let admin: KubeApi;
   let pin: string;
+  let healthz: http.Server;
+  let healthzCalls = 0;
   const roots: string[] = [];
   const savedManager = process.env.TSADM_SERVICE_MANAGER;
 
@@ -50,6 +56,12 @@ describeWithApiServer('join with ControlPlaneKubeletLocalMode (a 1.33 cluster)',
     roots.push(bin);
     writeFileSync(path.join(bin, 'service-manager'), '#!/bin/sh\n[ "$1" = is-active ] && exit 3\nexit 0\n', { mode: 0o755 });
     process.env.TSADM_SERVICE_MANAGER = path.join(bin, 'service-manager');
+    healthz = http.createServer((req, res) => {
+      healthzCalls += 1;
+      res.statusCode = req.url === '/healthz' ? 200 : 404;
+      res.end('ok');
+    });
+    await new Promise<void>((r) => healthz.listen(0, '127.0.0.1', r));
     server = await startApiServer({ controllers: ['bootstrapsigner'] });
     const log = new PhaseLogger(new MemoryReporter());
     admin = await createApiSeam({ readFile: () => Promise.resolve(Buffer.from(server.adminKubeconfig)) }, false).open({ path: '/etc/kubernetes/admin.conf' }, { log });
@@ -58,7 +70,7 @@ describeWithApiServer('join with ControlPlaneKubeletLocalMode (a 1.33 cluster)',
       server: server.url, caPem: Buffer.from(server.caPem), clusterAdmins: false, skipTokenPrint: true, now: new Date(),
     }, log);
     await uploadKubeadmConfig(admin, { clusterConfigurationYaml: CLUSTER_CONFIG }, log);
-    await uploadKubeletConfig(admin, { versions: profileFor('v1.33.5'), kubeletConfigurationYaml: KUBELET_CONFIG, sign: true, nodeName: 'cp1', criSocket: undefined }, log);
+    await uploadKubeletConfig(admin, { versions: profileFor('v1.33.5'), kubeletConfigurationYaml: kubeletConfig((healthz.address() as AddressInfo).port), sign: true, nodeName: 'cp1', criSocket: undefined }, log);
     pin = caCertHash(server.caPem);
   }, 120_000);
 
@@ -67,6 +79,7 @@ describeWithApiServer('join with ControlPlaneKubeletLocalMode (a 1.33 cluster)',
     else process.env.TSADM_SERVICE_MANAGER = savedManager;
     admin?.close();
     await server?.stop();
+    await new Promise((r) => healthz?.close(r));
     for (const r of roots) rmSync(r, { recursive: true, force: true });
   }, 30_000);
 
@@ -117,6 +130,7 @@ describeWithApiServer('join with ControlPlaneKubeletLocalMode (a 1.33 cluster)',
     } finally {
       kubelet.stop();
     }
+    expect(healthzCalls).toBeGreaterThan(0);
     const order = finished(reporter);
     expect(order.filter((p) => ['kubelet-start:ok', 'kubelet-wait-bootstrap:ok'].includes(p))).toEqual(['kubelet-start:ok', 'kubelet-wait-bootstrap:ok']);
     // A worker: no etcd member, no control-plane wait.

@@ -337,12 +337,16 @@ describeWithApiServer('join against a real API server', () => {
  * kubeadm's join phases per minor (cmd/kubeadm/app/cmd/join.go, phases/join/*.go of that
  * release, and its generated reference pages): [name, hidden]. 1.30 adds wait-control-plane,
  * "EXPERIMENTAL: Wait for the control plane to start" (PR #123341); 1.31 the hidden etcd-join and
- * kubelet-wait-bootstrap after kubelet-start (PRs #125582, #125780; "TODO: unhide this phase once
- * ControlPlaneKubeletLocalMode goes GA"); 1.34 drops the EXPERIMENTAL prefix (PR #132594).
+ * kubelet-wait-bootstrap after kubelet-start, "[EXPERIMENTAL] … (only used when feature gate
+ * ControlPlaneKubeletLocalMode is enabled)" (PRs #125582, #125780); 1.33 shows
+ * kubelet-wait-bootstrap and drops those prefixes (PR #129956; etcd-join stays hidden, unhidden
+ * only by the later patch releases of PRs #135481/#135482); 1.34 drops wait-control-plane's
+ * EXPERIMENTAL (PR #132594).
  */
 describe('the join tree per minor', () => {
-  const tree = (minor: string): Array<[string, boolean]> => joinPhases(profileFor(`v${minor}.0`)).map((p) => [p.name, p.hidden === true]);
-  const waitSummary = (minor: string) => joinPhases(profileFor(`v${minor}.0`)).find((p) => p.name === 'wait-control-plane')?.summary;
+  const phasesOf = (minor: string) => joinPhases(profileFor(`v${minor}.0`));
+  const tree = (minor: string): Array<[string, boolean]> => phasesOf(minor).map((p) => [p.name, p.hidden === true]);
+  const summary = (minor: string, name: string) => phasesOf(minor).find((p) => p.name === name)?.summary;
   const BASE: Array<[string, boolean]> = [['preflight', false], ['control-plane-prepare', false], ['check-etcd', true], ['kubelet-start', false]];
 
   test.each(['1.20', '1.29'])('%s: no etcd-join, kubelet-wait-bootstrap or wait-control-plane', (minor) => {
@@ -350,13 +354,21 @@ describe('the join tree per minor', () => {
   });
   test('1.30: wait-control-plane, visible and EXPERIMENTAL, at the end', () => {
     expect(tree('1.30')).toEqual([...BASE, ['control-plane-join', false], ['wait-control-plane', false]]);
-    expect(waitSummary('1.30')).toBe('EXPERIMENTAL: Wait for the control plane to start');
+    expect(summary('1.30', 'wait-control-plane')).toBe('EXPERIMENTAL: Wait for the control plane to start');
   });
-  test.each(['1.31', '1.33'])('%s: etcd-join and kubelet-wait-bootstrap (hidden) between kubelet-start and control-plane-join', (minor) => {
+  test.each(['1.31', '1.32'])('%s: etcd-join and kubelet-wait-bootstrap, hidden and EXPERIMENTAL, between kubelet-start and control-plane-join', (minor) => {
     expect(tree(minor)).toEqual([...BASE, ['etcd-join', true], ['kubelet-wait-bootstrap', true], ['control-plane-join', false], ['wait-control-plane', false]]);
+    expect(summary(minor, 'etcd-join')).toBe('[EXPERIMENTAL] Join etcd for control plane nodes (only used when feature gate ControlPlaneKubeletLocalMode is enabled)');
+    expect(summary(minor, 'kubelet-wait-bootstrap')).toBe('[EXPERIMENTAL] Wait for the kubelet to bootstrap itself (only used when feature gate ControlPlaneKubeletLocalMode is enabled)');
+  });
+  test('1.33: kubelet-wait-bootstrap shown, no EXPERIMENTAL prefixes on the local-mode phases; etcd-join still hidden', () => {
+    expect(tree('1.33')).toEqual([...BASE, ['etcd-join', true], ['kubelet-wait-bootstrap', false], ['control-plane-join', false], ['wait-control-plane', false]]);
+    expect(summary('1.33', 'etcd-join')).toBe('Join etcd for control plane nodes');
+    expect(summary('1.33', 'kubelet-wait-bootstrap')).toBe('Wait for the kubelet to bootstrap itself');
+    expect(summary('1.33', 'wait-control-plane')).toBe('EXPERIMENTAL: Wait for the control plane to start');
   });
   test('1.34: wait-control-plane no longer EXPERIMENTAL', () => {
-    expect(tree('1.34')).toEqual([...BASE, ['etcd-join', true], ['kubelet-wait-bootstrap', true], ['control-plane-join', false], ['wait-control-plane', false]]);
-    expect(waitSummary('1.34')).toBe('Wait for the control plane to start');
+    expect(tree('1.34')).toEqual([...BASE, ['etcd-join', true], ['kubelet-wait-bootstrap', false], ['control-plane-join', false], ['wait-control-plane', false]]);
+    expect(summary('1.34', 'wait-control-plane')).toBe('Wait for the control plane to start');
   });
 });
