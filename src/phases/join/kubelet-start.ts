@@ -6,9 +6,10 @@
  * restart the kubelet, wait for its TLS bootstrap (kubelet.conf) and for its Node, record the
  * CRI socket on the Node, and delete bootstrap-kubelet.conf (also when the wait fails).
  * Everything is rendered before the kubelet is touched. Dry-run: writes and service actions are
- * listed; nothing is waited for.
+ * listed; nothing is waited for. With the cluster's ControlPlaneKubeletLocalMode gate on (1.31+),
+ * a control plane's bootstrap-kubelet.conf points at its own API endpoint and kubelet-start stops
+ * after starting the kubelet: kubelet-wait-bootstrap (after etcd-join) waits and cleans up.
  */
-import { localAPIEndpointURL } from '../kubeconfig/endpoint.js';
 import { formatDuration } from '../../config/duration.js';
 import { KUBECONFIG_FILES, KUBERNETES_DIR, MODES } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
@@ -22,12 +23,14 @@ import type { Phase } from '../../engine/phase.js';
 import type { JoinCtx } from '../../workflows/context.js';
 import { PATCH_NODE_OPTIONS } from '../cluster/node-patch.js';
 import { CRI_SOCKET_ANNOTATION } from '../cluster/upload-config-render.js';
-import { assertKubeletFilesWritable, prepareKubeletFiles, writeKubeletFilesAndRestart, type KubeletSettings, type PreparedKubelet } from '../kubelet/settings.js';
+import { localAPIEndpointURL } from '../kubeconfig/endpoint.js';
+import { criSocketFor } from '../kubelet/flags-env.js';
+import { assertKubeletFilesWritable, prepareKubeletFiles, usesNodeLocalCriSocket, writeKubeletFilesAndRestart, type KubeletSettings, type PreparedKubelet } from '../kubelet/settings.js';
+import { waitForKubeletPhase } from '../kubelet/wait.js';
 import type { JoinClusterConfig } from './cluster-config.js';
 import { DISCOVERY_FLAGS } from './flags.js';
 import { kubeletLocalMode } from './gates.js';
 import { bootstrapApi, clusterConfig, discovery, initView, joinApiOptions } from './state.js';
-import { waitForKubeletPhase } from '../kubelet/wait.js';
 import { waitForTlsBootstrap } from './tls-bootstrap.js';
 
 const BOOTSTRAP_KUBELET_CONF = `${KUBERNETES_DIR}/${KUBECONFIG_FILES.bootstrapKubelet}`;
@@ -181,16 +184,18 @@ export async function runKubeletWaitBootstrap(ctx: JoinCtx): Promise<void> {
       ctx.log.info('Would wait for the kubelet to perform the TLS Bootstrap, then for the Node to register');
       return;
     }
-    const cluster = await clusterConfig(ctx);
-    const prepared = await renderKubeletFiles(ctx, cluster, true);
+    const { init, versions } = await clusterConfig(ctx);
     await waitForKubeletPhase.run?.(await initView(ctx, 'kubelet-start'));
-    await afterKubeletStart(ctx, cluster.init.init.nodeRegistration.name, prepared.settings);
+    await afterKubeletStart(ctx, init.init.nodeRegistration.name, {
+      criSocket: criSocketFor(init.init.nodeRegistration.criSocket, versions),
+      nodeLocalCriSocket: usesNodeLocalCriSocket(init.cluster, versions),
+    });
   } finally {
     await ctx.host.remove(BOOTSTRAP_KUBELET_CONF);
   }
 }
 
-async function afterKubeletStart(ctx: JoinCtx, nodeName: string, settings: KubeletSettings): Promise<void> {
+async function afterKubeletStart(ctx: JoinCtx, nodeName: string, settings: Pick<KubeletSettings, 'criSocket' | 'nodeLocalCriSocket'>): Promise<void> {
   const timeoutMs = ctx.cfg.join.timeouts.tlsBootstrapMs;
   ctx.log.info('Waiting for the kubelet to perform the TLS Bootstrap...');
   const started = Date.now();
