@@ -7,18 +7,22 @@
  */
 import { SUPPORTED_MINORS, VERSION_TABLE, type FeatureGateFact, type VersionProfile } from '../versions/table.js';
 
-/** The gate's facts at this minor, or undefined when kubeadm of that minor does not know it. */
+/** The gate's facts at this minor, or undefined when kubeadm of that minor does not have it (never had it, or removed it). */
 export function featureGateAt(versions: Pick<VersionProfile, 'featureGates'>, name: string): FeatureGateFact | undefined {
-  return Object.hasOwn(versions.featureGates, name) ? versions.featureGates[name] ?? undefined : undefined;
+  const fact = Object.hasOwn(versions.featureGates, name) ? versions.featureGates[name] : undefined;
+  return fact?.removed ? undefined : fact;
 }
 
 /**
- * kubeadm's features.Enabled for the target minor: the configured value when the gate exists
- * there, else its default; a gate unknown at that minor is off.
+ * Whether the gated behaviour is on for this target (kubeadm's features.Enabled at that minor):
+ * the configured value when the gate exists there, else its default. Before kubeadm had the gate
+ * the behaviour is off; after kubeadm removed it, it stays as the gate's last default (on for a
+ * graduated gate such as EtcdLearnerMode from 1.33, off for a deprecated one).
  */
 export function featureEnabled(gates: Readonly<Record<string, boolean>>, versions: VersionProfile, name: string): boolean {
-  const fact = featureGateAt(versions, name);
+  const fact = Object.hasOwn(versions.featureGates, name) ? versions.featureGates[name] : undefined;
   if (fact === undefined) return false;
+  if (fact.removed) return fact.default;
   return Object.hasOwn(gates, name) ? gates[name] === true : fact.default;
 }
 

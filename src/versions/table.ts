@@ -28,7 +28,7 @@ type EtcdProbeStyle = 'health' | 'health-serializable' | 'livez-readyz';
 
 /**
  * One of kubeadm's own feature gates at one minor (kubeadm's cmd/kubeadm/app/features/features.go
- * of that release: InitFeatureGates). `null` in a row: the gate no longer exists at that minor.
+ * of that release: InitFeatureGates).
  */
 export interface FeatureGateFact {
   readonly default: boolean;
@@ -37,7 +37,15 @@ export interface FeatureGateFact {
   readonly locked?: boolean;
   /** DeprecationMessage: setting the gate warns with it. */
   readonly deprecation?: string;
+  /**
+   * kubeadm of this minor no longer has the gate (refused when set); its behaviour stays as the
+   * gate's last default (a GA gate is removed once it is always on, a deprecated one once off).
+   */
+  readonly removed?: true;
 }
+
+/** A gate kubeadm removed at this minor, with the behaviour it keeps. */
+const removedGate = (on: boolean): FeatureGateFact => ({ default: on, stage: on ? 'GA' : 'deprecated', ...(on ? { locked: true } : {}), removed: true });
 
 export interface VersionProfile {
   readonly minor: SupportedMinor;
@@ -75,7 +83,7 @@ export interface VersionProfile {
    * which exist, their default, stage, lock and deprecation. Read only through
    * featureEnabled / validateFeatureGates in src/config/feature-gates.ts.
    */
-  readonly featureGates: Readonly<Record<string, FeatureGateFact | null>>;
+  readonly featureGates: Readonly<Record<string, FeatureGateFact>>;
   readonly kubelet: {
     /** kubelet ConfigMap name: "kubelet-config-1.20" or "kubelet-config". */
     readonly configMapName: string;
@@ -308,7 +316,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     minor: '1.24',
     why: 'UnversionedKubeletConfigMap; dockershim gone; master label dropped, control-plane taint added; etcd corrupt check (PR #109074)',
     delta: {
-      featureGates: { IPv6DualStack: null, UnversionedKubeletConfigMap: { default: true, stage: 'beta' } },
+      featureGates: { IPv6DualStack: removedGate(true), UnversionedKubeletConfigMap: { default: true, stage: 'beta' } },
       images: { etcdTag: '3.5.3-0', corednsTag: 'v1.8.6', pauseTag: '3.7' },
       kubelet: { configMapName: 'kubelet-config', configRbacName: 'kubeadm:kubelet-config', containerRuntimeRemoteFlag: false, criSocketUrl: true },
       controlPlane: {
@@ -339,7 +347,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     minor: '1.26',
     why: 'image bumps; CoreDNS no longer tolerates the master taint',
     delta: {
-      featureGates: { UnversionedKubeletConfigMap: null },
+      featureGates: { UnversionedKubeletConfigMap: removedGate(true) },
       images: { etcdTag: '3.5.6-0', corednsTag: 'v1.9.3', pauseTag: '3.9' },
       addons: { corednsMasterToleration: false },
       upgrade: { removeOldControlPlaneTaint: false },
@@ -396,7 +404,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     minor: '1.31',
     why: 'v1beta4 (list extraArgs, extraEnvs sorted into env); backdated leaves and CA:FALSE; etcd /livez+/readyz probes (PR #124465); enable-client-cert-rotation; ControlPlaneKubeletLocalMode alpha with join\'s etcd-join and kubelet-wait-bootstrap (PRs #125582, #125780); /etc/pki no longer mounted, /etc/pki/ca-trust and /etc/pki/tls/certs instead (PR #124361)',
     delta: {
-      featureGates: { ControlPlaneKubeletLocalMode: { default: false, stage: 'alpha' }, UpgradeAddonsBeforeControlPlane: null }, // PR #125582
+      featureGates: { ControlPlaneKubeletLocalMode: { default: false, stage: 'alpha' }, UpgradeAddonsBeforeControlPlane: removedGate(false) }, // PR #125582
       workflow: { joinLocalModePhases: true }, // PRs #125582, #125780
       configApiVersion: 'kubeadm.k8s.io/v1beta4',
       images: { etcdTag: '3.5.15-0', corednsTag: 'v1.11.3', pauseTag: '3.10' },
@@ -432,7 +440,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
         ControlPlaneKubeletLocalMode: { default: true, stage: 'beta' },
         WaitForAllControlPlaneComponents: { default: true, stage: 'beta' },
         NodeLocalCRISocket: { default: false, stage: 'alpha' },
-        EtcdLearnerMode: null,
+        EtcdLearnerMode: removedGate(true),
       },
       workflow: { joinLocalModeExperimental: false }, // PR #129956
       images: { etcdTag: '3.5.21-0', corednsTag: 'v1.12.0', pauseTag: '3.10' },

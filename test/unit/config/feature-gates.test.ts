@@ -58,6 +58,12 @@ describe('kubeadm feature gates per minor', () => {
     expect(featureEnabled({ EtcdLearnerMode: true }, v('1.27'), 'EtcdLearnerMode')).toBe(true);
     expect(featureEnabled({}, v('1.29'), 'EtcdLearnerMode')).toBe(true);
     expect(featureEnabled({}, v('1.32'), 'EtcdLearnerMode')).toBe(true);
+    // Removed after GA (1.33): kubeadm joins etcd members as learners unconditionally.
+    expect(featureEnabled({}, v('1.33'), 'EtcdLearnerMode')).toBe(true);
+    expect(featureEnabled({}, v('1.34'), 'EtcdLearnerMode')).toBe(true);
+    // Removed while deprecated and off (1.31): the behaviour stays off.
+    expect(featureEnabled({ UpgradeAddonsBeforeControlPlane: true }, v('1.30'), 'UpgradeAddonsBeforeControlPlane')).toBe(true);
+    expect(featureEnabled({}, v('1.31'), 'UpgradeAddonsBeforeControlPlane')).toBe(false);
     // WaitForAllControlPlaneComponents: alpha off 1.30–1.32, beta on 1.33, GA 1.34.
     expect(featureEnabled({}, v('1.29'), 'WaitForAllControlPlaneComponents')).toBe(false);
     expect(featureEnabled({}, v('1.32'), 'WaitForAllControlPlaneComponents')).toBe(false);
@@ -76,6 +82,7 @@ describe('kubeadm feature gates per minor', () => {
     expect(validateFeatureGates({ WaitForAllControlPlaneComponents: false }, VERSION_TABLE['1.33'])).toEqual([]);
     expect(validateFeatureGates({ WaitForAllControlPlaneComponents: false }, VERSION_TABLE['1.34'])).toEqual(['featureGates: cannot set feature gate WaitForAllControlPlaneComponents to false, feature is locked to true']);
     expect(validateFeatureGates({ IPv6DualStack: true }, VERSION_TABLE['1.24'])).toEqual(['featureGates: unrecognized feature-gate key "IPv6DualStack" (kubeadm 1.24 does not have it)']);
+    expect(validateFeatureGates({ EtcdLearnerMode: true }, VERSION_TABLE['1.33'])).toEqual(['featureGates: unrecognized feature-gate key "EtcdLearnerMode" (kubeadm 1.33 does not have it)']);
   });
 
   test('deprecated gates that are set warn, with kubeadm\'s deprecation message; others do not', () => {
