@@ -1,26 +1,64 @@
 /**
- * kubeadm's own feature gates (ClusterConfiguration.featureGates / --feature-gates), as data,
- * and the parser of the flag's "A=true,B=false" form (kubeadm features.NewFeatureGate).
+ * kubeadm's own feature gates (ClusterConfiguration.featureGates / --feature-gates): the one
+ * place that answers "is this gate on for this target" (featureEnabled), validates a gate map
+ * against the target minor, and parses the flag's "A=true,B=false" form (kubeadm
+ * features.NewFeatureGate). Which gates exist at a minor, their defaults, stages and locks are
+ * version facts: the `featureGates` of each row of src/versions/table.ts.
  */
+import { SUPPORTED_MINORS, VERSION_TABLE, type FeatureGateFact, type VersionProfile } from '../versions/table.js';
 
-interface FeatureGateSpec {
-  /** Why it exists / what tsadm does with it. */
-  readonly note: string;
-  readonly deprecated?: string;
+/** The gate's facts at this minor, or undefined when kubeadm of that minor does not have it (never had it, or removed it). */
+export function featureGateAt(versions: Pick<VersionProfile, 'featureGates'>, name: string): FeatureGateFact | undefined {
+  const fact = Object.hasOwn(versions.featureGates, name) ? versions.featureGates[name] : undefined;
+  return fact?.removed ? undefined : fact;
 }
 
-const KNOWN_FEATURE_GATES: Readonly<Record<string, FeatureGateSpec>> = {
-  PublicKeysECDSA: { note: 'ECDSA-P256 keys for certificates (v1beta4: use encryptionAlgorithm)', deprecated: 'use ClusterConfiguration.encryptionAlgorithm (v1beta4) instead' },
-  IPv6DualStack: { note: 'dual-stack networking (needed for two CIDRs on v1.20; GA later)' },
-  RootlessControlPlane: { note: 'run control-plane components as non-root users' },
-  EtcdLearnerMode: { note: 'join etcd members as learners first' },
-  ControlPlaneKubeletLocalMode: { note: 'kubelets on control-plane nodes talk to the local API server' },
-  NodeLocalCRISocket: { note: 'CRI socket kept in /var/lib/kubelet/instance-config.yaml' },
-  WaitForAllControlPlaneComponents: { note: 'wait for every control-plane component, not only the API server' },
-};
+/**
+ * Whether the gated behaviour is on for this target (kubeadm's features.Enabled at that minor):
+ * the configured value when the gate exists there, else its default. Before kubeadm had the gate
+ * the behaviour is off; after kubeadm removed it, it stays as the gate's last default (on for a
+ * graduated gate such as EtcdLearnerMode from 1.33, off for a deprecated one).
+ */
+export function featureEnabled(gates: Readonly<Record<string, boolean>>, versions: VersionProfile, name: string): boolean {
+  const fact = Object.hasOwn(versions.featureGates, name) ? versions.featureGates[name] : undefined;
+  if (fact === undefined) return false;
+  // A removed gate keeps its last default; a locked (GA) one its default whatever the map says
+  // (validation refuses setting it against the default, so this only guards an unvalidated map).
+  if (fact.removed || fact.locked) return fact.default;
+  return Object.hasOwn(gates, name) ? gates[name] === true : fact.default;
+}
 
+/** Gates known to kubeadm of some supported minor (the flag parser's check; the target minor is checked by validateFeatureGates). */
 export function isKnownFeatureGate(name: string): boolean {
-  return Object.hasOwn(KNOWN_FEATURE_GATES, name);
+  return SUPPORTED_MINORS.some((minor) => featureGateAt(VERSION_TABLE[minor], name) !== undefined);
+}
+
+/**
+ * Problems of a gate map at the target minor, one line each, worded as kubeadm: a gate that
+ * minor does not know, a locked (GA) gate set against its default.
+ */
+export function validateFeatureGates(gates: Readonly<Record<string, boolean>>, versions: VersionProfile): string[] {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(gates)) {
+    const fact = featureGateAt(versions, name);
+    if (fact === undefined) {
+      out.push(`featureGates: unrecognized feature-gate key "${name}" (kubeadm ${versions.minor} does not have it)`);
+    } else if (fact.locked === true && value !== fact.default) {
+      out.push(`featureGates: cannot set feature gate ${name} to ${value}, feature is locked to ${fact.default}`);
+    }
+  }
+  return out;
+}
+
+/** Warnings for deprecated gates that are set (kubeadm's CheckDeprecatedFlags / NewFeatureGate warning). */
+export function featureGateWarnings(gates: Readonly<Record<string, boolean>>, versions: VersionProfile): string[] {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(gates)) {
+    const fact = featureGateAt(versions, name);
+    if (fact?.stage !== 'deprecated') continue;
+    out.push(`Setting deprecated feature gate ${name}=${value}. It will be removed in a future release.${fact.deprecation ? ` ${fact.deprecation}` : ''}`);
+  }
+  return out;
 }
 
 /** Go's strconv.ParseBool. */

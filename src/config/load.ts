@@ -4,6 +4,8 @@
  * and detects hostname and address (ConfigEnv). Every problem is collected and thrown as one
  * E_CONFIG_INVALID error; only the --config mixing rule fails early, as in kubeadm.
  */
+import { supportedProfile } from '../versions/resolve.js';
+import { featureGateWarnings } from './feature-gates.js';
 import type { FlagValues } from '../cli/flags.js';
 import { splitHostPort } from '../net/host-port.js';
 import { parseIp } from '../net/ip.js';
@@ -98,6 +100,8 @@ export function resolveInitConfig(input: ConfigInput): ResolvedInitConfig {
     },
     warnings: f.warnings,
   };
+  const versions = supportedProfile(cluster.kubernetesVersion);
+  if (versions) f.warnings.push(...featureGateWarnings(cluster.featureGates, versions));
   finish(f, validateInitConfig(resolved), origins, source);
   return resolved;
 }

@@ -6,7 +6,8 @@
  */
 import { TsadmError } from '../errors.js';
 import { isValidPort, splitHostPort } from '../net/host-port.js';
-import { isKnownFeatureGate } from './feature-gates.js';
+import { supportedProfile } from '../versions/resolve.js';
+import { isKnownFeatureGate, validateFeatureGates } from './feature-gates.js';
 import { isValidImageRepository } from './names.js';
 import type { ClusterConfiguration, JoinConfiguration, ResetConfiguration, ResolvedInitConfig, ResolvedJoinConfig, ResolvedResetConfig } from './types.js';
 import { validateNetworking } from './validate-network.js';
@@ -55,9 +56,7 @@ function validateClusterConfig(c: ClusterConfiguration): string[] {
     validateEnvs(comp.extraEnvs, `${name}.extraEnvs`, out);
   }
   validateAbsolutePath(c.certificatesDir, 'certificatesDir', out);
-  for (const gate of Object.keys(c.featureGates)) {
-    if (!isKnownFeatureGate(gate)) out.push(`featureGates: unrecognized feature-gate key ${q(gate)}`);
-  }
+  out.push(...validateGates(c));
   validateHostPort(c.controlPlaneEndpoint, 'controlPlaneEndpoint', out);
   if (!isValidImageRepository(c.imageRepository)) out.push(`imageRepository: invalid value ${q(c.imageRepository)}: invalid image repository format`);
   validateEtcd(c, out);
@@ -68,6 +67,13 @@ function validateClusterConfig(c: ClusterConfiguration): string[] {
   if (c.caCertificateValidityMs <= 0) out.push('caCertificateValidityPeriod: must be greater than zero');
   if (c.apiServer.timeoutForControlPlaneMs <= 0) out.push('apiServer.timeoutForControlPlane: must be greater than zero');
   return out;
+}
+
+/** Gates at the target minor (kubeadm of that minor); an unsupported version is reported elsewhere, so only unknown names are checked then. */
+function validateGates(c: ClusterConfiguration): string[] {
+  const versions = supportedProfile(c.kubernetesVersion);
+  if (versions) return validateFeatureGates(c.featureGates, versions);
+  return Object.keys(c.featureGates).filter((g) => !isKnownFeatureGate(g)).map((g) => `featureGates: unrecognized feature-gate key ${q(g)}`);
 }
 
 function validateEtcd(c: ClusterConfiguration, out: Out): void {

@@ -40,6 +40,13 @@ export function isSupportedMinor(minor: string): minor is SupportedMinor {
   return (SUPPORTED_MINORS as readonly string[]).includes(minor);
 }
 
+/** The profile of a version whose minor tsadm supports; undefined for anything else (validation reports it). */
+export function supportedProfile(version: string): VersionProfile | undefined {
+  const parsed = semver.parse(version.replace(/^v/, ''));
+  const minor = parsed ? `${parsed.major}.${parsed.minor}` : '';
+  return isSupportedMinor(minor) ? VERSION_TABLE[minor] : undefined;
+}
+
 /** The version profile for a normalised version; unsupported minors are refused. */
 export function profileFor(version: string): VersionProfile {
   const minor = minorOf(version);

@@ -26,6 +26,27 @@ export const DEFAULT_PATCH: Readonly<Record<SupportedMinor, string>> = {
 
 type EtcdProbeStyle = 'health' | 'health-serializable' | 'livez-readyz';
 
+/**
+ * One of kubeadm's own feature gates at one minor (kubeadm's cmd/kubeadm/app/features/features.go
+ * of that release: InitFeatureGates).
+ */
+export interface FeatureGateFact {
+  readonly default: boolean;
+  readonly stage: 'alpha' | 'beta' | 'GA' | 'deprecated';
+  /** LockToDefault: the gate cannot be set against its default (GA gates). */
+  readonly locked?: boolean;
+  /** DeprecationMessage: setting the gate warns with it. */
+  readonly deprecation?: string;
+  /**
+   * kubeadm of this minor no longer has the gate (refused when set); its behaviour stays as the
+   * gate's last default (a GA gate is removed once it is always on, a deprecated one once off).
+   */
+  readonly removed?: true;
+}
+
+/** A gate kubeadm removed at this minor, with the behaviour it keeps. */
+const removedGate = (on: boolean): FeatureGateFact => ({ default: on, stage: on ? 'GA' : 'deprecated', ...(on ? { locked: true } : {}), removed: true });
+
 export interface VersionProfile {
   readonly minor: SupportedMinor;
   /** kubeadm config API version kubeadm of this minor stores in kubeadm-config and prints. */
@@ -56,9 +77,13 @@ export interface VersionProfile {
   readonly kubeconfig: {
     /** super-admin.conf exists (1.29+). */
     readonly superAdmin: boolean;
-    /** kubelet.conf of a control-plane node points at the local kube-apiserver (ControlPlaneKubeletLocalMode, on by default in 1.33). */
-    readonly kubeletLocalApiServer: boolean;
   };
+  /**
+   * kubeadm's feature gates of this minor (ClusterConfiguration.featureGates, --feature-gates):
+   * which exist, their default, stage, lock and deprecation. Read only through
+   * featureEnabled / validateFeatureGates in src/config/feature-gates.ts.
+   */
+  readonly featureGates: Readonly<Record<string, FeatureGateFact>>;
   readonly kubelet: {
     /** kubelet ConfigMap name: "kubelet-config-1.20" or "kubelet-config". */
     readonly configMapName: string;
@@ -74,8 +99,6 @@ export interface VersionProfile {
     readonly criSocketUrl: boolean;
     /** --patches knows the "kubeletconfiguration" target (1.25, PR #110405). */
     readonly configPatchTarget: boolean;
-    /** NodeLocalCRISocket default: the CRI socket stays in instance-config.yaml, not on the Node annotation (1.34 beta). */
-    readonly nodeLocalCriSocket: boolean;
   };
   readonly controlPlane: {
     readonly markLabels: readonly string[];
@@ -101,13 +124,6 @@ export interface VersionProfile {
     readonly etcd36Flags: boolean;
     /** etcd pod requests ephemeral-storage (1.20 observed). */
     readonly etcdEphemeralStorage: boolean;
-    /**
-     * EtcdLearnerMode (a joining control plane adds its etcd member as a learner and promotes it once
-     * it has caught up): 'absent' (no gate: plain member add), 'default-off' (alpha, 1.27, PR #113318),
-     * 'default-on' (beta, 1.29, PR #120228), 'always' (GA locked on in 1.32, PR #126374; gate removed
-     * in 1.33, PR #129589). Read through learnerModeEnabled (phases/join/etcd-member-join.ts).
-     */
-    readonly etcdLearnerMode: 'absent' | 'default-off' | 'default-on' | 'always';
     /**
      * How extraArgs combine with defaults: 'map' (v1beta2/v1beta3: override by name) or 'list'
      * (v1beta4, 1.31: a user arg replaces all defaults of its name; repeats allowed).
@@ -141,8 +157,23 @@ export interface VersionProfile {
     readonly kubeletStartAfterControlPlane: boolean;
     /** init's show-join-command is a phase of its own (1.25, PR #111512); before, the join command was printed after the phases. */
     readonly showJoinCommandPhase: boolean;
-    /** init's wait-control-plane has no `init phase` command (until WaitForAllControlPlaneComponents went GA in 1.34, PR #132594). */
+    /** init's wait-control-plane has no `init phase` command (until WaitForAllControlPlaneComponents went GA in 1.34, PR #132594); join's says "EXPERIMENTAL" until then. */
     readonly waitControlPlaneHidden: boolean;
+    /** join has a wait-control-plane phase, run for a control plane when WaitForAllControlPlaneComponents is on (1.30, PR #123341). */
+    readonly joinWaitControlPlane: boolean;
+    /**
+     * join has the hidden etcd-join and kubelet-wait-bootstrap phases, run instead of
+     * control-plane-join/etcd and kubelet-start's wait when ControlPlaneKubeletLocalMode is on
+     * (1.31, PRs #125582 and #125780).
+     */
+    readonly joinLocalModePhases: boolean;
+    /**
+     * etcd-join and kubelet-wait-bootstrap are "[EXPERIMENTAL] … (only used when feature gate
+     * ControlPlaneKubeletLocalMode is enabled)" and kubelet-wait-bootstrap is hidden (1.31–1.32);
+     * 1.33 (PR #129956, the gate's beta) drops the prefix and shows kubelet-wait-bootstrap. etcd-join
+     * stays hidden in 1.33/1.34 (unhidden only by later patch releases, PRs #135481 and #135482).
+     */
+    readonly joinLocalModeExperimental: boolean;
   };
   /** What `upgrade apply` does beyond rendering init's objects at this minor (kubeadm's postupgrade.go and cmd/upgrade/apply.go). */
   readonly upgrade: {
@@ -172,6 +203,8 @@ export interface VersionProfile {
   };
 }
 
+const PUBLIC_KEYS_ECDSA_DEPRECATION = "The PublicKeysECDSA feature gate is deprecated and will be removed when v1beta3 is removed. v1beta4 supports a new option 'ClusterConfiguration.EncryptionAlgorithm'.";
+
 type Delta = { readonly [K in keyof VersionProfile]?: VersionProfile[K] extends object ? Partial<VersionProfile[K]> : VersionProfile[K] };
 
 const BASE_1_20: VersionProfile = {
@@ -188,7 +221,11 @@ const BASE_1_20: VersionProfile = {
     leafBasicConstraints: false,
     caSerialZero: true,
   },
-  kubeconfig: { superAdmin: false, kubeletLocalApiServer: false },
+  kubeconfig: { superAdmin: false },
+  featureGates: {
+    IPv6DualStack: { default: false, stage: 'alpha' },
+    PublicKeysECDSA: { default: false, stage: 'alpha' },
+  },
   kubelet: {
     configMapName: 'kubelet-config-1.20',
     configRbacName: 'kubeadm:kubelet-config-1.20',
@@ -197,7 +234,6 @@ const BASE_1_20: VersionProfile = {
     containerRuntimeRemoteFlag: true,
     criSocketUrl: false,
     configPatchTarget: false,
-    nodeLocalCriSocket: false,
   },
   controlPlane: {
     markLabels: ['node-role.kubernetes.io/master', 'node-role.kubernetes.io/control-plane'],
@@ -215,7 +251,6 @@ const BASE_1_20: VersionProfile = {
     etcdWatchProgressFlag: false,
     etcd36Flags: false,
     etcdEphemeralStorage: true,
-    etcdLearnerMode: 'absent',
     extraArgsMode: 'map',
     dualStackFeatureGate: true,
     caCertsExtraDirs: ['/etc/pki', '/usr/share/ca-certificates', '/usr/local/share/ca-certificates', '/etc/ca-certificates'],
@@ -230,7 +265,7 @@ const BASE_1_20: VersionProfile = {
     corednsCacheDisableClusterDomain: false,
     corednsNamedProbePorts: false,
   },
-  workflow: { kubeletStartAfterControlPlane: false, showJoinCommandPhase: false, waitControlPlaneHidden: true },
+  workflow: { kubeletStartAfterControlPlane: false, showJoinCommandPhase: false, waitControlPlaneHidden: true, joinWaitControlPlane: false, joinLocalModePhases: false, joinLocalModeExperimental: true },
   upgrade: { labelOldControlPlaneNodes: true, removeOldControlPlaneLabel: false, removeOldControlPlaneTaint: false, kubeDnsMigration: true, addonsAfterAllControlPlanes: false, nodeAddonPhases: false, planEtcdUpgrade: false },
   skew: { minKubelet: '1.19.0' },
 };
@@ -241,6 +276,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     minor: '1.21',
     why: 'exclude-from-external-load-balancers label (PR #98269); coredns/coredns path with v tag; no etcd ephemeral-storage request (PR #102673, in 1.21 patches and the default v1.21.14)',
     delta: {
+      featureGates: { IPv6DualStack: { default: true, stage: 'beta' } }, // dual-stack beta in 1.21
       images: { etcdTag: '3.4.13-0', corednsTag: 'v1.8.0', pauseTag: '3.4.1', corednsDefaultPath: 'coredns/coredns' },
       kubelet: { configMapName: 'kubelet-config-1.21', configRbacName: 'kubeadm:kubelet-config-1.21' },
       controlPlane: {
@@ -259,6 +295,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     minor: '1.22',
     why: 'v1beta3; ClusterStatus dropped; seccomp RuntimeDefault (PR #100234); --insecure-port removed (PR #102121); cgroupDriver systemd default',
     delta: {
+      featureGates: { RootlessControlPlane: { default: false, stage: 'alpha' } }, // PR #102158
       configApiVersion: 'kubeadm.k8s.io/v1beta3',
       images: { etcdTag: '3.5.0-0', corednsTag: 'v1.8.4', pauseTag: '3.5' },
       kubelet: { configMapName: 'kubelet-config-1.22', configRbacName: 'kubeadm:kubelet-config-1.22', defaultCgroupDriverSystemd: true },
@@ -270,6 +307,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     minor: '1.23',
     why: '--port=0 removed from controller-manager/scheduler (kubeadm #2207); IPv6DualStack GA, no longer forwarded as a feature gate (PR #104691)',
     delta: {
+      featureGates: { IPv6DualStack: { default: true, stage: 'GA', locked: true }, UnversionedKubeletConfigMap: { default: false, stage: 'alpha' } }, // dual-stack GA; PR #105741
       images: { etcdTag: '3.5.1-0', corednsTag: 'v1.8.6', pauseTag: '3.6' },
       kubelet: { configMapName: 'kubelet-config-1.23', configRbacName: 'kubeadm:kubelet-config-1.23' },
       controlPlane: { componentPortZeroFlag: false, dualStackFeatureGate: false },
@@ -280,6 +318,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     minor: '1.24',
     why: 'UnversionedKubeletConfigMap; dockershim gone; master label dropped, control-plane taint added; etcd corrupt check (PR #109074)',
     delta: {
+      featureGates: { IPv6DualStack: removedGate(true), UnversionedKubeletConfigMap: { default: true, stage: 'beta' } },
       images: { etcdTag: '3.5.3-0', corednsTag: 'v1.8.6', pauseTag: '3.7' },
       kubelet: { configMapName: 'kubelet-config', configRbacName: 'kubeadm:kubelet-config', containerRuntimeRemoteFlag: false, criSocketUrl: true },
       controlPlane: {
@@ -295,6 +334,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     minor: '1.25',
     why: 'registry.k8s.io; only the control-plane taint; etcd watch-progress flag (PR #111383); serializable etcd probes (PR #110072); kubeletconfiguration patch target (PR #110405); show-join-command phase (PR #111512)',
     delta: {
+      featureGates: { UnversionedKubeletConfigMap: { default: true, stage: 'GA', locked: true } },
       defaultImageRepository: 'registry.k8s.io',
       images: { etcdTag: '3.5.4-0', corednsTag: 'v1.9.3', pauseTag: '3.8' },
       kubelet: { configPatchTarget: true },
@@ -309,6 +349,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     minor: '1.26',
     why: 'image bumps; CoreDNS no longer tolerates the master taint',
     delta: {
+      featureGates: { UnversionedKubeletConfigMap: removedGate(true) },
       images: { etcdTag: '3.5.6-0', corednsTag: 'v1.9.3', pauseTag: '3.9' },
       addons: { corednsMasterToleration: false },
       upgrade: { removeOldControlPlaneTaint: false },
@@ -319,8 +360,9 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     minor: '1.27',
     why: 'static pods carry spec.priority (PR #114338)',
     delta: {
+      featureGates: { EtcdLearnerMode: { default: false, stage: 'alpha' } }, // PR #113318
       images: { etcdTag: '3.5.7-0', corednsTag: 'v1.10.1', pauseTag: '3.9' },
-      controlPlane: { podPriority: true, etcdLearnerMode: 'default-off' }, // EtcdLearnerMode alpha (PR #113318)
+      controlPlane: { podPriority: true },
       skew: { minKubelet: '1.26.0' },
     },
   },
@@ -328,6 +370,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     minor: '1.28',
     why: 'kubelet-start after the etcd and control-plane phases (PR #117984)',
     delta: {
+      featureGates: { UpgradeAddonsBeforeControlPlane: { default: false, stage: 'deprecated', deprecation: 'The UpgradeAddonsBeforeControlPlane feature gate is deprecated and will be removed in a future release.' } }, // PR #117660
       images: { etcdTag: '3.5.9-0', corednsTag: 'v1.10.1', pauseTag: '3.9' },
       workflow: { kubeletStartAfterControlPlane: true },
       upgrade: { addonsAfterAllControlPlanes: true }, // PR #116570, #117660 (UpgradeAddonsBeforeControlPlane off)
@@ -338,6 +381,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     minor: '1.29',
     why: 'kubeadm:cluster-admins (PR #121837), super-admin.conf, etcd client certs without O (PR #119859, #120521)',
     delta: {
+      featureGates: { EtcdLearnerMode: { default: true, stage: 'beta' }, PublicKeysECDSA: { default: false, stage: 'deprecated', deprecation: PUBLIC_KEYS_ECDSA_DEPRECATION } }, // PR #120228
       images: { etcdTag: '3.5.10-0', corednsTag: 'v1.11.1', pauseTag: '3.9' },
       pki: {
         adminOrg: 'kubeadm:cluster-admins',
@@ -346,19 +390,24 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       },
       kubeconfig: { superAdmin: true },
       addons: { corednsDropAllUpper: true }, // PR #121384
-      controlPlane: { etcdLearnerMode: 'default-on' }, // EtcdLearnerMode beta, on by default (PR #120228)
       skew: { minKubelet: '1.26.0' },
     },
   },
   {
     minor: '1.30',
-    why: 'image bumps',
-    delta: { images: { etcdTag: '3.5.12-0', corednsTag: 'v1.11.1', pauseTag: '3.9' }, skew: { minKubelet: '1.27.0' } },
+    why: 'image bumps; WaitForAllControlPlaneComponents alpha and join\'s hidden wait-control-plane (PR #123341)',
+    delta: {
+      featureGates: { WaitForAllControlPlaneComponents: { default: false, stage: 'alpha' } }, // PR #123341
+      workflow: { joinWaitControlPlane: true }, // PR #123341
+      images: { etcdTag: '3.5.12-0', corednsTag: 'v1.11.1', pauseTag: '3.9' }, skew: { minKubelet: '1.27.0' },
+    },
   },
   {
     minor: '1.31',
-    why: 'v1beta4 (list extraArgs, extraEnvs sorted into env); backdated leaves and CA:FALSE; etcd /livez+/readyz probes (PR #124465); enable-client-cert-rotation; /etc/pki no longer mounted, /etc/pki/ca-trust and /etc/pki/tls/certs instead (PR #124361)',
+    why: 'v1beta4 (list extraArgs, extraEnvs sorted into env); backdated leaves and CA:FALSE; etcd /livez+/readyz probes (PR #124465); enable-client-cert-rotation; ControlPlaneKubeletLocalMode alpha with join\'s etcd-join and kubelet-wait-bootstrap (PRs #125582, #125780); /etc/pki no longer mounted, /etc/pki/ca-trust and /etc/pki/tls/certs instead (PR #124361)',
     delta: {
+      featureGates: { ControlPlaneKubeletLocalMode: { default: false, stage: 'alpha' }, UpgradeAddonsBeforeControlPlane: removedGate(false) }, // PR #125582
+      workflow: { joinLocalModePhases: true }, // PRs #125582, #125780
       configApiVersion: 'kubeadm.k8s.io/v1beta4',
       images: { etcdTag: '3.5.15-0', corednsTag: 'v1.11.3', pauseTag: '3.10' },
       pki: { leafNotBefore: 'backdated', backdateMs: 5 * 60 * 1000, leafBasicConstraints: true, caSerialZero: false },
@@ -376,8 +425,9 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     minor: '1.32',
     why: 'kube-scheduler /livez and /readyz probes (PR #126945)',
     delta: {
+      featureGates: { EtcdLearnerMode: { default: true, stage: 'GA', locked: true } },
       images: { etcdTag: '3.5.16-0', corednsTag: 'v1.11.3', pauseTag: '3.10' },
-      controlPlane: { schedulerLivez: true, etcdLearnerMode: 'always' }, // EtcdLearnerMode GA, locked on (PR #126374)
+      controlPlane: { schedulerLivez: true },
       addons: { corednsCacheDisableClusterDomain: true }, // PR #128359
       upgrade: { nodeAddonPhases: true }, // PR #127242
       skew: { minKubelet: '1.29.0' },
@@ -387,7 +437,14 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     minor: '1.33',
     why: 'CoreDNS probes on named ports (PR #131587); plan.etcdUpgrade in UpgradeConfiguration (PR #130023); ControlPlaneKubeletLocalMode beta, on by default: kubelet.conf points at the local kube-apiserver (PR #129956)',
     delta: {
-      kubeconfig: { kubeletLocalApiServer: true },
+      // ControlPlaneKubeletLocalMode beta, on (PR #129956); WaitForAllControlPlaneComponents beta, on; NodeLocalCRISocket alpha; EtcdLearnerMode removed after GA.
+      featureGates: {
+        ControlPlaneKubeletLocalMode: { default: true, stage: 'beta' },
+        WaitForAllControlPlaneComponents: { default: true, stage: 'beta' },
+        NodeLocalCRISocket: { default: false, stage: 'alpha' },
+        EtcdLearnerMode: removedGate(true),
+      },
+      workflow: { joinLocalModeExperimental: false }, // PR #129956
       upgrade: { planEtcdUpgrade: true }, // PR #130023: UpgradePlanConfiguration.etcdUpgrade
       images: { etcdTag: '3.5.21-0', corednsTag: 'v1.12.0', pauseTag: '3.10' },
       addons: { corednsNamedProbePorts: true },
@@ -400,7 +457,11 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     delta: {
       images: { etcdTag: '3.6.4-0', corednsTag: 'v1.12.1', pauseTag: '3.10.1' },
       controlPlane: { etcd36Flags: true, namedProbePorts: true },
-      kubelet: { nodeLocalCriSocket: true }, // NodeLocalCRISocket beta, on by default
+      // WaitForAllControlPlaneComponents GA (PR #132594); NodeLocalCRISocket beta, on by default.
+      featureGates: {
+        WaitForAllControlPlaneComponents: { default: true, stage: 'GA', locked: true },
+        NodeLocalCRISocket: { default: true, stage: 'beta' },
+      },
       workflow: { waitControlPlaneHidden: false },
       skew: { minKubelet: '1.31.0' },
     },

@@ -5,20 +5,46 @@ import type { ResolvedJoinConfig } from '../config/types.js';
 import { defaultRouteAddress, nodeHostname } from '../host/network.js';
 import { validateTree, type Phase } from '../engine/phase.js';
 import { runPhases } from '../engine/runner.js';
-import { checkEtcdPhase, controlPlaneJoinPhase } from '../phases/join/control-plane-join.js';
+import { checkEtcdPhase, controlPlaneJoinPhase, etcdJoinPhase } from '../phases/join/control-plane-join.js';
 import { controlPlanePreparePhase } from '../phases/join/control-plane-prepare.js';
 import { joinDoneText } from '../phases/join/closing.js';
 import { joinKubeletStartPhase } from '../phases/join/kubelet-start.js';
 import { joinPreflightPhase } from '../phases/join/preflight.js';
+import { joinWaitControlPlanePhase, kubeletWaitBootstrapPhase } from '../phases/join/wait-bootstrap.js';
+import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../versions/resolve.js';
+import type { VersionProfile } from '../versions/table.js';
 import { newJoinRunState } from '../phases/join/state.js';
 import { realJoinDeps, type JoinDeps } from '../phases/join/deps.js';
 import type { JoinCtx } from './context.js';
 import { baseContext, readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
 import { runWorkflow } from './run-workflow.js';
 
-/** kubeadm 1.20's join phases, in its order (check-etcd hidden, as there). */
-export function joinPhases(): Phase<JoinCtx>[] {
-  return [joinPreflightPhase, controlPlanePreparePhase, checkEtcdPhase, joinKubeletStartPhase, controlPlaneJoinPhase];
+/**
+ * kubeadm's join phases of the given minor, in its order (check-etcd hidden, as there): 1.31+
+ * adds etcd-join and kubelet-wait-bootstrap after kubelet-start (PRs #125582, #125780; both
+ * hidden and "[EXPERIMENTAL]" until 1.33 shows kubelet-wait-bootstrap, PR #129956), 1.30+ ends with
+ * wait-control-plane, "EXPERIMENTAL" until WaitForAllControlPlaneComponents is GA in 1.34
+ * (PRs #123341, #132594).
+ * The cluster's version is only known after discovery, so a run uses the tree of the default
+ * (newest) version and each of these phases skips itself when the cluster's minor or gates say so;
+ * help and the `join phase …` commands use that tree too.
+ */
+export function joinPhases(versions: VersionProfile): Phase<JoinCtx>[] {
+  const { workflow } = versions;
+  return [
+    joinPreflightPhase,
+    controlPlanePreparePhase,
+    checkEtcdPhase,
+    joinKubeletStartPhase,
+    ...(workflow.joinLocalModePhases ? [etcdJoinPhase(workflow.joinLocalModeExperimental), kubeletWaitBootstrapPhase(workflow.joinLocalModeExperimental)] : []),
+    controlPlaneJoinPhase,
+    ...(workflow.joinWaitControlPlane ? [joinWaitControlPlanePhase(workflow.waitControlPlaneHidden)] : []),
+  ];
+}
+
+/** The tree a join runs and shows: the default version's (see joinPhases). */
+function runTree(): Phase<JoinCtx>[] {
+  return joinPhases(profileFor(DEFAULT_KUBERNETES_VERSION));
 }
 
 export interface JoinWorkflowOptions {
@@ -27,7 +53,7 @@ export interface JoinWorkflowOptions {
 }
 
 export function joinWorkflow(env: CommandEnv, opts: JoinWorkflowOptions = {}): WorkflowSpec<JoinCtx> {
-  const phases = joinPhases();
+  const phases = runTree();
   validateTree(phases, FLAG_NAMES);
   return {
     name: 'join',
@@ -49,7 +75,7 @@ async function runJoin(request: WorkflowRequest, env: CommandEnv, opts: JoinWork
     buildContext: (rt, cfg) => Promise.resolve(joinContext(request.flags, rt, realJoinDeps(opts.deps), cfg)),
     run: async (ctx, rt) => {
       for (const w of ctx.cfg.warnings) ctx.log.warn(w, { prefix: 'config' });
-      await runPhases(joinPhases(), ctx, { filter: request.filter, skip: ctx.cfg.join.skipPhases });
+      await runPhases(runTree(), ctx, { filter: request.filter, skip: ctx.cfg.join.skipPhases });
       const controlPlane = ctx.cfg.join.controlPlane !== undefined;
       const stackedEtcd = (await ctx.state.cluster?.catch(() => undefined))?.init.cluster.etcd.mode === 'local';
       if (!request.single && !rt.dryRun) ctx.log.output(joinDoneText(controlPlane, stackedEtcd));

@@ -21,6 +21,7 @@ import { TsadmError } from '../../errors.js';
 import type { NodeObject } from '../../kube/types.js';
 import { etcdClientForCluster } from './etcd-endpoints.js';
 import { joinEtcdMember, learnerModeEnabled } from './etcd-member-join.js';
+import { kubeletLocalMode } from './gates.js';
 import { DISCOVERY_FLAGS } from './flags.js';
 import { adminApi, clusterConfig, initView } from './state.js';
 
@@ -103,6 +104,28 @@ export const checkEtcdPhase: Phase<JoinCtx> = {
   run: runCheckEtcd,
 };
 
+/**
+ * `etcd-join` (1.31+, hidden as in kubeadm of 1.31–1.34): with ControlPlaneKubeletLocalMode on,
+ * the stacked etcd member is added here, after kubelet-start and before kubelet-wait-bootstrap,
+ * instead of in control-plane-join/etcd (kubeadm's controlplanejoin.go). `experimental`: the
+ * 1.31–1.32 summary.
+ */
+export function etcdJoinPhase(experimental: boolean): Phase<JoinCtx> {
+  return {
+    name: 'etcd-join',
+    summary: experimental ? '[EXPERIMENTAL] Join etcd for control plane nodes (only used when feature gate ControlPlaneKubeletLocalMode is enabled)' : 'Join etcd for control plane nodes',
+    description: 'Announce this node as a new member of the stacked etcd cluster, write its etcd static Pod manifest and wait until the cluster is available; runs only when the cluster\'s ControlPlaneKubeletLocalMode feature gate is on.',
+    example: 'tsadm join phase etcd-join 10.0.0.10:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:<hash> --control-plane --apiserver-advertise-address 10.0.0.11',
+    positional: '[api-server-endpoint]',
+    flags: [...DISCOVERY_FLAGS, 'apiserver-advertise-address', 'control-plane', 'node-name', 'patches'],
+    hidden: true,
+    skipIf: async (ctx) => notControlPlane(ctx)
+      ?? ((await kubeletLocalMode(ctx)) ? undefined : 'feature gate ControlPlaneKubeletLocalMode is off: control-plane-join/etcd adds the member')
+      ?? (await externalEtcd(ctx)),
+    run: runEtcdJoin,
+  };
+}
+
 export const controlPlaneJoinPhase: Phase<JoinCtx> = {
   name: 'control-plane-join',
   summary: 'Join a machine as a control plane instance',
@@ -118,7 +141,7 @@ export const controlPlaneJoinPhase: Phase<JoinCtx> = {
       example: 'tsadm join phase control-plane-join etcd 10.0.0.10:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:<hash> --control-plane --apiserver-advertise-address 10.0.0.11',
       positional: '[api-server-endpoint]',
       flags: [...DISCOVERY_FLAGS, 'apiserver-advertise-address', 'control-plane', 'node-name', 'patches'],
-      skipIf: externalEtcd,
+      skipIf: async (ctx) => (ctx.cfg.join.controlPlane && (await kubeletLocalMode(ctx)) ? 'feature gate ControlPlaneKubeletLocalMode is on: etcd-join added the member' : undefined) ?? (await externalEtcd(ctx)),
       run: runEtcdJoin,
     },
     {

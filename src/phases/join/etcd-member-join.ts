@@ -11,6 +11,7 @@
  * now, so no learner is left behind. Dry-run: nothing is added, promoted or waited for.
  */
 import { formatDuration } from '../../config/duration.js';
+import { featureEnabled } from '../../config/feature-gates.js';
 import type { EtcdClient } from '../../etcd-client/client.js';
 import { initialClusterFor, memberByPeerURL, type EtcdMember } from '../../etcd-client/members.js';
 import { errorMessage } from '../../errors.js';
@@ -19,17 +20,12 @@ import type { VersionProfile } from '../../versions/table.js';
 import { etcdCall } from './etcd-endpoints.js';
 
 /**
- * Whether a joining member starts as a learner: `featureGates.EtcdLearnerMode` where the gate
- * exists and is not locked, else the minor's default (alpha off in 1.27, beta on in 1.29, locked on
- * in 1.32 and gone — always on — from 1.33; no gate before 1.27).
+ * Whether a joining member starts as a learner: the EtcdLearnerMode gate at the target minor
+ * (versions table: alpha off in 1.27, beta on in 1.29, GA locked on in 1.32, removed — always on —
+ * from 1.33; no gate, so a plain member add, before 1.27).
  */
-export function learnerModeEnabled(featureGates: Readonly<Record<string, boolean>>, versions: Pick<VersionProfile, 'controlPlane'>): boolean {
-  switch (versions.controlPlane.etcdLearnerMode) {
-    case 'absent': return false;
-    case 'always': return true;
-    case 'default-off': return featureGates.EtcdLearnerMode ?? false;
-    case 'default-on': return featureGates.EtcdLearnerMode ?? true;
-  }
+export function learnerModeEnabled(featureGates: Readonly<Record<string, boolean>>, versions: VersionProfile): boolean {
+  return featureEnabled(featureGates, versions, 'EtcdLearnerMode');
 }
 
 /** etcd member IDs as kubeadm prints them (strconv.FormatUint(id, 16)). */

@@ -6,7 +6,9 @@
  * restart the kubelet, wait for its TLS bootstrap (kubelet.conf) and for its Node, record the
  * CRI socket on the Node, and delete bootstrap-kubelet.conf (also when the wait fails).
  * Everything is rendered before the kubelet is touched. Dry-run: writes and service actions are
- * listed; nothing is waited for.
+ * listed; nothing is waited for. With the cluster's ControlPlaneKubeletLocalMode gate on (1.31+),
+ * a control plane's bootstrap-kubelet.conf points at its own API endpoint and kubelet-start stops
+ * after starting the kubelet: kubelet-wait-bootstrap (after etcd-join) waits and cleans up.
  */
 import { formatDuration } from '../../config/duration.js';
 import { KUBECONFIG_FILES, KUBERNETES_DIR, MODES } from '../../constants.js';
@@ -21,10 +23,14 @@ import type { Phase } from '../../engine/phase.js';
 import type { JoinCtx } from '../../workflows/context.js';
 import { PATCH_NODE_OPTIONS } from '../cluster/node-patch.js';
 import { CRI_SOCKET_ANNOTATION } from '../cluster/upload-config-render.js';
-import { assertKubeletFilesWritable, prepareKubeletFiles, writeKubeletFilesAndRestart, type KubeletSettings, type PreparedKubelet } from '../kubelet/settings.js';
+import { localAPIEndpointURL } from '../kubeconfig/endpoint.js';
+import { criSocketFor } from '../kubelet/flags-env.js';
+import { assertKubeletFilesWritable, prepareKubeletFiles, usesNodeLocalCriSocket, writeKubeletFilesAndRestart, type KubeletSettings, type PreparedKubelet } from '../kubelet/settings.js';
+import { waitForKubeletPhase } from '../kubelet/wait.js';
 import type { JoinClusterConfig } from './cluster-config.js';
 import { DISCOVERY_FLAGS } from './flags.js';
-import { bootstrapApi, clusterConfig, discovery, joinApiOptions } from './state.js';
+import { kubeletLocalMode } from './gates.js';
+import { bootstrapApi, clusterConfig, discovery, initView, joinApiOptions } from './state.js';
 import { waitForTlsBootstrap } from './tls-bootstrap.js';
 
 const BOOTSTRAP_KUBELET_CONF = `${KUBERNETES_DIR}/${KUBECONFIG_FILES.bootstrapKubelet}`;
@@ -45,7 +51,7 @@ interface JoinKubeletFiles extends PreparedKubelet {
   readonly bootstrapKubeconfig: string;
 }
 
-async function renderKubeletFiles(ctx: JoinCtx, cluster: JoinClusterConfig): Promise<JoinKubeletFiles> {
+async function renderKubeletFiles(ctx: JoinCtx, cluster: JoinClusterConfig, localMode: boolean): Promise<JoinKubeletFiles> {
   const { init, versions } = cluster;
   const disc = await discovery(ctx);
   const prepared = await prepareKubeletFiles(ctx, {
@@ -59,7 +65,11 @@ async function renderKubeletFiles(ctx: JoinCtx, cluster: JoinClusterConfig): Pro
     patchesDir: init.init.patches?.directory,
     probeDockerCgroupDriver: false,
   });
-  return { ...prepared, bootstrapKubeconfig: bootstrapKubeconfig(disc, init.cluster.clusterName) };
+  // ControlPlaneKubeletLocalMode: a control plane's kubelet bootstraps against its own kube-apiserver
+  // (kubeadm's kubelet.go sets every cluster's server to the LocalAPIEndpoint), so the kubelet.conf
+  // the kubelet writes points there too.
+  const local = localMode && ctx.cfg.join.controlPlane !== undefined ? localAPIEndpointURL(init) : undefined;
+  return { ...prepared, bootstrapKubeconfig: bootstrapKubeconfig(local ? { ...disc, server: local } : disc, init.cluster.clusterName) };
 }
 
 /**
@@ -125,7 +135,8 @@ async function runJoinKubeletStart(ctx: JoinCtx): Promise<void> {
   const nodeName = cluster.init.init.nodeRegistration.name;
   const api = await bootstrapApi(ctx);
   await refuseReadyNode(ctx, api, nodeName);
-  const prepared = await renderKubeletFiles(ctx, cluster);
+  const localMode = await kubeletLocalMode(ctx);
+  const prepared = await renderKubeletFiles(ctx, cluster, localMode);
   const { host, log } = ctx;
   // kubeadm's join order: the configuration, the instance configuration, then the flags file.
   const { files } = prepared;
@@ -136,25 +147,55 @@ async function runJoinKubeletStart(ctx: JoinCtx): Promise<void> {
 
   log.debug(`writing bootstrap kubelet config file at ${BOOTSTRAP_KUBELET_CONF}`);
   await host.writeFile(BOOTSTRAP_KUBELET_CONF, prepared.bootstrapKubeconfig, { mode: MODES.kubeconfig, kind: 'kubeconfig', description: 'TLS bootstrap kubeconfig (bootstrap token)' });
+  // With ControlPlaneKubeletLocalMode the TLS bootstrap completes later (the local kube-apiserver
+  // needs the etcd member etcd-join adds): kubelet-wait-bootstrap waits and removes the bootstrap file.
+  let keepBootstrapFile = localMode;
   try {
     if (!(await host.stat(join.caCertPath))) {
       log.debug(`writing CA certificate at ${join.caCertPath}`);
       await host.writeFile(join.caCertPath, (await discovery(ctx)).caPem, { mode: MODES.certificate, kind: 'certificate', description: 'cluster CA certificate (from discovery)' });
     }
     await writeKubeletFilesAndRestart(ctx, order);
+    if (localMode) return;
     // The kubelet was not started: a dry run cannot wait for its TLS bootstrap (decision 3).
     if (ctx.dryRun) {
       log.info('Would wait for the kubelet to perform the TLS Bootstrap, then for the Node to register');
       return;
     }
     await afterKubeletStart(ctx, nodeName, prepared.settings);
+  } catch (err) {
+    keepBootstrapFile = false;
+    throw err;
   } finally {
     // The bootstrap token must not stay on disk, whatever happened (kubeadm defers the same removal).
-    await host.remove(BOOTSTRAP_KUBELET_CONF);
+    if (!keepBootstrapFile) await host.remove(BOOTSTRAP_KUBELET_CONF);
   }
 }
 
-async function afterKubeletStart(ctx: JoinCtx, nodeName: string, settings: KubeletSettings): Promise<void> {
+/**
+ * kubelet-wait-bootstrap (ControlPlaneKubeletLocalMode): wait for a healthy kubelet (its healthz,
+ * bounded by timeouts.kubeletHealthCheck), then for the TLS bootstrap kubelet-start left running,
+ * record the CRI socket on the Node, and remove bootstrap-kubelet.conf whatever happened
+ * (kubeadm's runKubeletWaitBootstrapPhase).
+ */
+export async function runKubeletWaitBootstrap(ctx: JoinCtx): Promise<void> {
+  try {
+    if (ctx.dryRun) {
+      ctx.log.info('Would wait for the kubelet to perform the TLS Bootstrap, then for the Node to register');
+      return;
+    }
+    const { init, versions } = await clusterConfig(ctx);
+    await waitForKubeletPhase.run?.(await initView(ctx, 'kubelet-start'));
+    await afterKubeletStart(ctx, init.init.nodeRegistration.name, {
+      criSocket: criSocketFor(init.init.nodeRegistration.criSocket, versions),
+      nodeLocalCriSocket: usesNodeLocalCriSocket(init.cluster, versions),
+    });
+  } finally {
+    await ctx.host.remove(BOOTSTRAP_KUBELET_CONF);
+  }
+}
+
+async function afterKubeletStart(ctx: JoinCtx, nodeName: string, settings: Pick<KubeletSettings, 'criSocket' | 'nodeLocalCriSocket'>): Promise<void> {
   const timeoutMs = ctx.cfg.join.timeouts.tlsBootstrapMs;
   ctx.log.info('Waiting for the kubelet to perform the TLS Bootstrap...');
   const started = Date.now();

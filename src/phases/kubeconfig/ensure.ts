@@ -28,7 +28,7 @@ export function kubeconfigPath(ctx: Pick<PkiCtx, 'options'>, row: KubeconfigRow)
 }
 
 export function serverFor(ctx: Pick<PkiCtx, 'cfg' | 'versions'>, row: KubeconfigRow): string {
-  return row.server(ctx.versions) === 'local' ? localAPIEndpointURL(ctx.cfg) : controlPlaneEndpointURL(ctx.cfg);
+  return row.server(ctx.cfg, ctx.versions) === 'local' ? localAPIEndpointURL(ctx.cfg) : controlPlaneEndpointURL(ctx.cfg);
 }
 
 function sameCA(caData: Buffer, ca: Certificate): boolean {

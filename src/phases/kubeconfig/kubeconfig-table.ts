@@ -2,6 +2,7 @@
  * One row per kubeconfig file `init` writes (kubeadm's getKubeConfigSpecsBase): the client
  * identity (certificate CN/O, per version) and which API endpoint it talks to.
  */
+import { featureEnabled } from '../../config/feature-gates.js';
 import type { FlagName } from '../../cli/flags.js';
 import type { ResolvedInitConfig } from '../../config/types.js';
 import { KUBECONFIG_FILES } from '../../constants.js';
@@ -18,7 +19,7 @@ export interface KubeconfigRow {
   readonly description: string;
   readonly flags: readonly FlagName[];
   /** Which API server the file points at, for the target version. */
-  server(versions: VersionProfile): ServerKind;
+  server(cfg: ResolvedInitConfig, versions: VersionProfile): ServerKind;
   /** The client certificate subject; the CN is also the kubeconfig user name. */
   identity(cfg: ResolvedInitConfig, versions: VersionProfile): DistinguishedName;
   /** Versions without this file (super-admin.conf before 1.29). */
@@ -57,8 +58,8 @@ export const KUBECONFIG_ROWS: readonly KubeconfigRow[] = [
       + 'Please note that this should *only* be used for cluster bootstrapping purposes. After your control plane is up, '
       + 'you should request all kubelet credentials from the CSR API.',
     flags: [...FLAGS, 'node-name'],
-    // ControlPlaneKubeletLocalMode: a control-plane kubelet talks to its own kube-apiserver (1.33+).
-    server: (v) => (v.kubeconfig.kubeletLocalApiServer ? 'local' : 'control-plane-endpoint'),
+    // ControlPlaneKubeletLocalMode (gate from 1.31, on by default from 1.33): a control-plane kubelet talks to its own kube-apiserver.
+    server: (cfg, v) => (featureEnabled(cfg.cluster.featureGates, v, 'ControlPlaneKubeletLocalMode') ? 'local' : 'control-plane-endpoint'),
     identity: (cfg) => ({ commonName: `system:node:${cfg.init.nodeRegistration.name}`, organization: ['system:nodes'] }),
   },
   {

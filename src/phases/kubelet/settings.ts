@@ -10,6 +10,7 @@
  * the files are written in (kubeadm's own: init writes the flags file first, join the
  * configuration first), the taints a joining worker registers with, and join's TLS bootstrap.
  */
+import { featureEnabled } from '../../config/feature-gates.js';
 import type { ClusterConfiguration, NodeRegistration } from '../../config/types.js';
 import { KUBELET_CONFIG_FILE, KUBELET_DIR, KUBELET_FLAGS_ENV_FILE, MODES } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
@@ -35,8 +36,8 @@ const KUBELET_INSTANCE_CONFIG_FILE = `${KUBELET_DIR}/instance-config.yaml`;
  * default; minors that write the socket as a plain path (before the unix:// URLs of 1.24) never
  * have it. The one decision kubelet-start (init, join) and upload-config share.
  */
-export function usesNodeLocalCriSocket(cluster: Pick<ClusterConfiguration, 'featureGates'>, versions: Pick<VersionProfile, 'kubelet'>): boolean {
-  return versions.kubelet.criSocketUrl && (cluster.featureGates.NodeLocalCRISocket ?? versions.kubelet.nodeLocalCriSocket);
+export function usesNodeLocalCriSocket(cluster: Pick<ClusterConfiguration, 'featureGates'>, versions: VersionProfile): boolean {
+  return versions.kubelet.criSocketUrl && featureEnabled(cluster.featureGates, versions, 'NodeLocalCRISocket');
 }
 
 /** What kubeadm's kubelet defaults read from the machine; passed in so rendering stays pure. */

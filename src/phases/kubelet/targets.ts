@@ -2,6 +2,7 @@
  * The health endpoints tsadm waits on (kubeadm's WaitForAllControlPlaneComponents and kubelet
  * check). Pure: URLs follow the configuration, never --rootfs (the network is the host's).
  */
+import { featureEnabled } from '../../config/feature-gates.js';
 import type { Arg, ResolvedInitConfig } from '../../config/types.js';
 import { PORTS } from '../../constants.js';
 import { argValue } from '../../manifest/args.js';
@@ -15,6 +16,16 @@ export function kubeletHealthTarget(cfg: ResolvedInitConfig): HealthTarget {
   const address = typeof user.healthzBindAddress === 'string' && user.healthzBindAddress ? user.healthzBindAddress : '127.0.0.1';
   const port = typeof user.healthzPort === 'number' && user.healthzPort > 0 ? user.healthzPort : PORTS.kubeletHealthz;
   return { component: 'kubelet', url: `http://${joinHostPort(reachable(address), port)}/healthz` };
+}
+
+/**
+ * What wait-control-plane waits for besides the kubelet: with WaitForAllControlPlaneComponents
+ * (gate from 1.30, on by default from 1.33, GA in 1.34) every component kubeadm checks, else
+ * only the kube-apiserver (kubeadm's WaitForAPI).
+ */
+export function waitControlPlaneTargets(cfg: ResolvedInitConfig, versions: VersionProfile): HealthTarget[] {
+  const all = controlPlaneHealthTargets(cfg, versions);
+  return featureEnabled(cfg.cluster.featureGates, versions, 'WaitForAllControlPlaneComponents') ? all : all.filter((t) => t.component === 'kube-apiserver');
 }
 
 /**

@@ -13,7 +13,7 @@ import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
 import { DOCKERSHIM_SOCKET, criSocketFor } from './flags-env.js';
 import { httpHealthCheck, type HealthCheck } from './http-check.js';
-import { controlPlaneHealthTargets, kubeletHealthTarget } from './targets.js';
+import { kubeletHealthTarget, waitControlPlaneTargets } from './targets.js';
 import { waitForHealthy, type HealthTarget, type TargetState, type WaitOptions } from './wait-loop.js';
 
 export interface WaitPhaseOptions {
@@ -32,13 +32,13 @@ export function makeWaitControlPlanePhase(opts: WaitPhaseOptions = {}): Phase<In
   return {
     name: 'wait-control-plane',
     summary: 'Wait for the control plane to start',
-    description: 'Wait until the kubelet, kube-apiserver, kube-controller-manager and kube-scheduler report healthy.',
+    description: 'Wait until the kubelet and kube-apiserver report healthy, and kube-controller-manager and kube-scheduler too when the WaitForAllControlPlaneComponents feature gate is on (the default from Kubernetes 1.33).',
     example: '  # Waits for the control plane started by the kubelet from the static Pod manifests.\n  tsadm init phase wait-control-plane --config config.yaml',
     skipIf: dryRunSkip('the control plane to become healthy'),
     noExitCheck: 'always-runs',
     run: async (ctx) => {
       const timeoutMs = ctx.cfg.init.timeouts.controlPlaneComponentHealthCheckMs;
-      const targets = opts.targets?.(ctx) ?? [kubeletHealthTarget(ctx.cfg), ...controlPlaneHealthTargets(ctx.cfg, ctx.versions)];
+      const targets = opts.targets?.(ctx) ?? [kubeletHealthTarget(ctx.cfg), ...waitControlPlaneTargets(ctx.cfg, ctx.versions)];
       ctx.log.info(`Waiting for the kubelet to boot up the control plane as static Pods from directory "${MANIFESTS_DIR}". This can take up to ${formatDuration(timeoutMs)}`);
       for (const t of targets) ctx.log.info(`Checking ${t.component} at ${t.url}`, { verbosity: 1 });
       const result = await waitForHealthy(targets, {

@@ -12,7 +12,7 @@ import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../../../src/versions/re
 import { runCli } from '../../helpers/run-cli.js';
 
 function trees(): Array<[string, readonly Phase<never>[]]> {
-  return [['init', initPhases(profileFor(DEFAULT_KUBERNETES_VERSION))], ['join', joinPhases()], ['reset', resetPhases()]];
+  return [['init', initPhases(profileFor(DEFAULT_KUBERNETES_VERSION))], ['join', joinPhases(profileFor(DEFAULT_KUBERNETES_VERSION))], ['reset', resetPhases()]];
 }
 
 test('every visible phase has a summary, a description and an example', () => {

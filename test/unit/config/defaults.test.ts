@@ -204,7 +204,11 @@ describe('cluster dynamic defaults', () => {
     expect(v4('encryptionAlgorithm: RSA-3072\n').cluster.encryptionAlgorithm).toBe('RSA-3072');
     const both = v4('encryptionAlgorithm: RSA-4096\nfeatureGates:\n  PublicKeysECDSA: true\n');
     expect(both.cluster.encryptionAlgorithm).toBe('ECDSA-P256');
-    expect(both.warnings).toEqual(['encryptionAlgorithm: "RSA-4096" is overridden by the PublicKeysECDSA feature gate (ECDSA-P256 is used)']);
+    expect(both.warnings).toEqual([
+      'encryptionAlgorithm: "RSA-4096" is overridden by the PublicKeysECDSA feature gate (ECDSA-P256 is used)',
+      // Deprecated since 1.29 (kubeadm features.go DeprecationMessage).
+      "Setting deprecated feature gate PublicKeysECDSA=true. It will be removed in a future release. The PublicKeysECDSA feature gate is deprecated and will be removed when v1beta3 is removed. v1beta4 supports a new option 'ClusterConfiguration.EncryptionAlgorithm'.",
+    ]);
   });
 
   test('certificate validity periods (v1beta4)', () => {

@@ -68,11 +68,9 @@ const KNOWN_DIVERGENCES: Record<string, Record<string, string>> = {
   },
   '1.31': {
     'phases.init.extra': 'tsadm has its own visible wait-for-kubelet phase',
-    'phases.join': 'join\'s wait-control-plane phase (kubeadm 1.30+, PR #123341) is not implemented',
   },
   '1.34': {
     'phases.init.extra': 'tsadm has its own visible wait-for-kubelet phase',
-    'phases.join': 'join\'s kubelet-wait-bootstrap and wait-control-plane phases (ControlPlaneKubeletLocalMode, WaitForAllControlPlaneComponents) are not implemented',
   },
 };
 
@@ -160,7 +158,7 @@ function facts(golden: Golden, cfg: ResolvedInitConfig, v: VersionProfile): Arra
     const accepted = child ? [child.name, ...(child.aliases ?? [])] : [];
     return [{ name: child?.name, accepts: golden.phases.kubeletFinalize.every((n) => accepted.includes(n)) }, { name: golden.phases.kubeletFinalize[0], accepts: true }];
   }]);
-  const join = visible(joinPhases());
+  const join = visible(joinPhases(v));
   out.push(['phases.join', () => (golden.phases.join
     ? [join, golden.phases.join]
     : [(golden.phases.joinIncludes ?? []).filter((n) => join.includes(n)), golden.phases.joinIncludes])]);

@@ -23,7 +23,7 @@ import { uploadKubeadmConfig, uploadKubeletConfig } from '../../../src/phases/cl
 import { uploadCerts } from '../../../src/phases/cluster/upload-certs.js';
 import { certFilesToUpload } from '../../../src/phases/cluster/upload-certs-render.js';
 import { caCertHash } from '../../../src/pki/hash.js';
-import { profileFor } from '../../../src/versions/resolve.js';
+import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../../../src/versions/resolve.js';
 import { runPhases } from '../../../src/engine/runner.js';
 import { buildJoinContext, joinPhases } from '../../../src/workflows/join.js';
 import { realJoinDeps } from '../../../src/phases/join/deps.js';
@@ -99,7 +99,7 @@ describeWithApiServer('join against a real API server', () => {
       positionals: [server.url.replace('https://', '')],
     }, rt, deps);
     try {
-      await runPhases(joinPhases(), ctx, { filter: [], skip: opts.skip ?? [] });
+      await runPhases(joinPhases(profileFor(DEFAULT_KUBERNETES_VERSION)), ctx, { filter: [], skip: opts.skip ?? [] });
     } finally {
       ctx.api.close();
     }
@@ -242,7 +242,7 @@ describeWithApiServer('join against a real API server', () => {
     ].join('\n'));
     const { rt } = runtime(root, true);
     const ctx = await buildJoinContext({ flags: { config }, positionals: [] }, rt, realJoinDeps({ hostname: () => 'w5' }));
-    await runPhases(joinPhases(), ctx, { filter: [], skip: [] });
+    await runPhases(joinPhases(profileFor(DEFAULT_KUBERNETES_VERSION)), ctx, { filter: [], skip: [] });
     const env = rt.host.writes.find((w) => w.path === '/var/lib/kubelet/kubeadm-flags.env');
     expect(env?.content?.toString()).toBe('KUBELET_KUBEADM_ARGS="--container-runtime=remote --container-runtime-endpoint=/run/containerd/containerd.sock --register-with-taints=dedicated=infra:NoSchedule"\n');
     expect(readdirSync(root)).toEqual([]);
@@ -260,7 +260,7 @@ describeWithApiServer('join against a real API server', () => {
       flags: { 'discovery-file': file, 'tls-bootstrap-token': TOKEN, 'node-name': 'w6', 'cri-socket': '/run/containerd/containerd.sock', 'ignore-preflight-errors': ['all'] },
       positionals: [],
     }, rt, realJoinDeps({ hostname: () => 'w6' }));
-    await runPhases(joinPhases(), ctx, { filter: [], skip: [] });
+    await runPhases(joinPhases(profileFor(DEFAULT_KUBERNETES_VERSION)), ctx, { filter: [], skip: [] });
     const bootstrap = rt.host.writes.find((w) => w.path === '/etc/kubernetes/bootstrap-kubelet.conf')?.content?.toString() ?? '';
     expect(bootstrap).toContain(`token: ${TOKEN}`);
     expect(bootstrap).toContain(`server: ${server.url}`);
@@ -331,4 +331,44 @@ describeWithApiServer('join against a real API server', () => {
     expect(noEndpoint.message).toContain("unable to add a new control plane instance to a cluster that doesn't have a stable controlPlaneEndpoint address");
     expect(readdirSync(root)).toEqual([]);
   }, 60_000);
+});
+
+/**
+ * kubeadm's join phases per minor (cmd/kubeadm/app/cmd/join.go, phases/join/*.go of that
+ * release, and its generated reference pages): [name, hidden]. 1.30 adds wait-control-plane,
+ * "EXPERIMENTAL: Wait for the control plane to start" (PR #123341); 1.31 the hidden etcd-join and
+ * kubelet-wait-bootstrap after kubelet-start, "[EXPERIMENTAL] … (only used when feature gate
+ * ControlPlaneKubeletLocalMode is enabled)" (PRs #125582, #125780); 1.33 shows
+ * kubelet-wait-bootstrap and drops those prefixes (PR #129956; etcd-join stays hidden, unhidden
+ * only by the later patch releases of PRs #135481/#135482); 1.34 drops wait-control-plane's
+ * EXPERIMENTAL (PR #132594).
+ */
+describe('the join tree per minor', () => {
+  const phasesOf = (minor: string) => joinPhases(profileFor(`v${minor}.0`));
+  const tree = (minor: string): Array<[string, boolean]> => phasesOf(minor).map((p) => [p.name, p.hidden === true]);
+  const summary = (minor: string, name: string) => phasesOf(minor).find((p) => p.name === name)?.summary;
+  const BASE: Array<[string, boolean]> = [['preflight', false], ['control-plane-prepare', false], ['check-etcd', true], ['kubelet-start', false]];
+
+  test.each(['1.20', '1.29'])('%s: no etcd-join, kubelet-wait-bootstrap or wait-control-plane', (minor) => {
+    expect(tree(minor)).toEqual([...BASE, ['control-plane-join', false]]);
+  });
+  test('1.30: wait-control-plane, visible and EXPERIMENTAL, at the end', () => {
+    expect(tree('1.30')).toEqual([...BASE, ['control-plane-join', false], ['wait-control-plane', false]]);
+    expect(summary('1.30', 'wait-control-plane')).toBe('EXPERIMENTAL: Wait for the control plane to start');
+  });
+  test.each(['1.31', '1.32'])('%s: etcd-join and kubelet-wait-bootstrap, hidden and EXPERIMENTAL, between kubelet-start and control-plane-join', (minor) => {
+    expect(tree(minor)).toEqual([...BASE, ['etcd-join', true], ['kubelet-wait-bootstrap', true], ['control-plane-join', false], ['wait-control-plane', false]]);
+    expect(summary(minor, 'etcd-join')).toBe('[EXPERIMENTAL] Join etcd for control plane nodes (only used when feature gate ControlPlaneKubeletLocalMode is enabled)');
+    expect(summary(minor, 'kubelet-wait-bootstrap')).toBe('[EXPERIMENTAL] Wait for the kubelet to bootstrap itself (only used when feature gate ControlPlaneKubeletLocalMode is enabled)');
+  });
+  test('1.33: kubelet-wait-bootstrap shown, no EXPERIMENTAL prefixes on the local-mode phases; etcd-join still hidden', () => {
+    expect(tree('1.33')).toEqual([...BASE, ['etcd-join', true], ['kubelet-wait-bootstrap', false], ['control-plane-join', false], ['wait-control-plane', false]]);
+    expect(summary('1.33', 'etcd-join')).toBe('Join etcd for control plane nodes');
+    expect(summary('1.33', 'kubelet-wait-bootstrap')).toBe('Wait for the kubelet to bootstrap itself');
+    expect(summary('1.33', 'wait-control-plane')).toBe('EXPERIMENTAL: Wait for the control plane to start');
+  });
+  test('1.34: wait-control-plane no longer EXPERIMENTAL', () => {
+    expect(tree('1.34')).toEqual([...BASE, ['etcd-join', true], ['kubelet-wait-bootstrap', false], ['control-plane-join', false], ['wait-control-plane', false]]);
+    expect(summary('1.34', 'wait-control-plane')).toBe('Wait for the control plane to start');
+  });
 });

@@ -49,7 +49,9 @@ describe('usesNodeLocalCriSocket', () => {
   });
   test('the feature gate wins over the default', () => {
     expect(decide('1.34', { NodeLocalCRISocket: false })).toBe(false);
-    expect(decide('1.31', { NodeLocalCRISocket: true })).toBe(true);
+    expect(decide('1.33', { NodeLocalCRISocket: true })).toBe(true);
+    // Unknown to kubeadm 1.32 (alpha in 1.33): the gate changes nothing there.
+    expect(decide('1.32', { NodeLocalCRISocket: true })).toBe(false);
   });
   test('never before unix:// CRI socket URLs (1.24), whatever the gate says', () => {
     expect(decide('1.20', { NodeLocalCRISocket: true })).toBe(false);

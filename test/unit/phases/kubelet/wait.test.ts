@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isTsadmError, type TsadmError } from '../../../../src/errors.js';
 import { httpHealthCheck, type HealthCheck } from '../../../../src/phases/kubelet/http-check.js';
-import { controlPlaneHealthTargets, kubeletHealthTarget } from '../../../../src/phases/kubelet/targets.js';
+import { controlPlaneHealthTargets, kubeletHealthTarget, waitControlPlaneTargets } from '../../../../src/phases/kubelet/targets.js';
 import { makeWaitControlPlanePhase, makeWaitForKubeletPhase } from '../../../../src/phases/kubelet/wait.js';
 import { waitForHealthy } from '../../../../src/phases/kubelet/wait-loop.js';
 import { runPhases } from '../../../../src/engine/runner.js';
@@ -140,11 +140,37 @@ describe('httpHealthCheck', () => {
   });
 });
 
+describe('what wait-control-plane waits for (WaitForAllControlPlaneComponents)', () => {
+  const cfgWith = (gates: Record<string, boolean>): ResolvedInitConfig => {
+    const base = fixtureInitConfig();
+    return { ...base, cluster: { ...base.cluster, featureGates: gates } };
+  };
+  const components = (cfg: ResolvedInitConfig, minor: keyof typeof VERSION_TABLE): string[] => waitControlPlaneTargets(cfg, VERSION_TABLE[minor]).map((t) => t.component);
+  const ALL = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler'];
+
+  test('before the gate (1.20, 1.29) and while it is off by default (1.30-1.32): the kube-apiserver only', () => {
+    for (const minor of ['1.20', '1.29', '1.30', '1.32'] as const) expect([minor, components(cfgWith({}), minor)]).toEqual([minor, ['kube-apiserver']]);
+  });
+  test('the gate set where it exists (1.30 alpha) turns on every component; where it does not exist (1.29) it changes nothing', () => {
+    expect(components(cfgWith({ WaitForAllControlPlaneComponents: true }), '1.30')).toEqual(ALL);
+    expect(components(cfgWith({ WaitForAllControlPlaneComponents: true }), '1.29')).toEqual(['kube-apiserver']);
+  });
+  test('on by default from 1.33 (beta), turned off by the gate there; GA in 1.34', () => {
+    expect(components(cfgWith({}), '1.33')).toEqual(ALL);
+    expect(components(cfgWith({ WaitForAllControlPlaneComponents: false }), '1.33')).toEqual(['kube-apiserver']);
+    expect(components(cfgWith({}), '1.34')).toEqual(ALL);
+  });
+});
+
 describe('wait phases', () => {
   test('wait-control-plane: E_TIMEOUT naming what is not ready, with the kubelet state and container hints', async () => {
     const check = flaky({ 'https://192.168.10.11:6443/livez': 1e9 });
     const phase = makeWaitControlPlanePhase({ check, initialIntervalMs: 5 });
-    const { ctx } = initCtxFor(withTimeouts(100), '/');
+    // Every component is waited for: WaitForAllControlPlaneComponents set at 1.31 (alpha there).
+    const base = withTimeouts(100);
+    const cfg = { ...base, cluster: { ...base.cluster, featureGates: { WaitForAllControlPlaneComponents: true } } };
+    const { ctx: ctx0 } = initCtxFor(cfg, '/');
+    const ctx = { ...ctx0, versions: VERSION_TABLE['1.31'] };
     const err = await runPhases([phase], ctx, { filter: [], skip: [] }).then(() => undefined, (e: unknown) => e);
     expect(isTsadmError(err)).toBe(true);
     const e = err as TsadmError;
