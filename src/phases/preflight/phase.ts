@@ -4,12 +4,22 @@ import { initChecks } from './checks.js';
 import { runChecks } from './run-checks.js';
 import { realSystem } from './system.js';
 import type { SystemProbe } from './check.js';
+import { connectCri } from '../../host/cri-client.js';
+import { socketPath } from '../../host/cri.js';
+import { controlPlaneImages, skippedAddons } from '../controlplane/images.js';
+import { imagePullCheck, type ImageRuntime } from './image-pull.js';
+import type { Logger } from '../../log/events.js';
+import type { Host } from '../../host/host.js';
+import type { NodeRegistration } from '../../config/types.js';
+import type { VersionProfile } from '../../versions/table.js';
+
+type ConnectRuntime = (socket: string) => Promise<ImageRuntime & { close(): void }>;
 
 /**
  * `preflight`: kubeadm's init checks. Reads only; nothing is written. The system probe is the
  * real machine (ports, CPUs, /proc), files are read through the host (so --rootfs applies).
  */
-export function initPreflightPhase(system: SystemProbe = realSystem): Phase<InitCtx> {
+export function initPreflightPhase(system: SystemProbe = realSystem, connect: ConnectRuntime = (s) => connectCri(s)): Phase<InitCtx> {
   return {
     name: 'preflight',
     summary: 'Run pre-flight checks',
@@ -36,9 +46,29 @@ export function initPreflightPhase(system: SystemProbe = realSystem): Phase<Init
         swapAllowed: cfg.componentConfigs.kubelet.failSwapOn === false,
       });
       await runChecks(checks, { host: ctx.host, system }, cfg.init.nodeRegistration.ignorePreflightErrors, ctx.log);
-      ctx.log.info(ctx.dryRun
-        ? "Would pull the required images (like 'tsadm config images list'); tsadm leaves pulling to the kubelet"
-        : 'Images are pulled by the container runtime when the kubelet starts the static pods');
+      const images = controlPlaneImages(cfg.cluster, ctx.versions, ctx.versions.images.listOrder === 'dns-pause-etcd' ? skippedAddons(cfg.init.skipPhases) : undefined);
+      await pullRequiredImages({ host: ctx.host, system, log: ctx.log, dryRun: ctx.dryRun, versions: ctx.versions, nodeRegistration: cfg.init.nodeRegistration, images, connect });
     },
   };
+}
+
+/**
+ * kubeadm's image pull after the preflight checks (init, and a control-plane join): three lines,
+ * then the ImagePull check (its errors fatal unless ignored); a dry run only says it would pull.
+ */
+export async function pullRequiredImages(a: {
+  host: Host; system: SystemProbe; log: Logger; dryRun: boolean; versions: VersionProfile;
+  nodeRegistration: NodeRegistration; images: readonly string[]; connect: ConnectRuntime;
+}): Promise<void> {
+  if (a.dryRun) {
+    a.log.info("Would pull the required images (like 'tsadm config images pull')");
+    return;
+  }
+  a.log.info('Pulling images required for setting up a Kubernetes cluster');
+  a.log.info('This might take a minute or two, depending on the speed of your internet connection');
+  a.log.info(`You can also perform this action ${a.versions.imageCommands.pullHintInBeforehand ? 'in beforehand' : 'beforehand'} using 'tsadm config images pull'`);
+  const nr = a.nodeRegistration;
+  const socket = a.host.resolve(socketPath(nr.criSocket));
+  const check = imagePullCheck(() => a.connect(socket), a.images, { policy: nr.imagePullPolicy, serial: nr.imagePullSerial ?? true });
+  await runChecks([check], { host: a.host, system: a.system }, nr.ignorePreflightErrors, a.log);
 }
