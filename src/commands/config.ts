@@ -99,5 +99,5 @@ function imageFlagValues(argv: Record<string, unknown>): FlagValues {
     const v = argv[k];
     if (typeof v === 'string') out[k] = v;
   }
-  return out as FlagValues;
+  return out;
 }

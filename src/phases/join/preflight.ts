@@ -11,7 +11,7 @@ import type { Phase } from '../../engine/phase.js';
 import type { JoinCtx } from '../../workflows/context.js';
 import { joinChecks } from '../preflight/checks.js';
 import { runChecks } from '../preflight/run-checks.js';
-import { pullRequiredImages } from '../preflight/phase.js';
+import { pullRequiredImages } from '../preflight/pull-images.js';
 import { controlPlaneImages } from '../controlplane/images.js';
 import type { JoinClusterConfig } from './cluster-config.js';
 import { DISCOVERY_FLAGS } from './flags.js';

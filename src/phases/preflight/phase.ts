@@ -5,15 +5,8 @@ import { runChecks } from './run-checks.js';
 import { realSystem } from './system.js';
 import type { SystemProbe } from './check.js';
 import { connectCri } from '../../host/cri-client.js';
-import { socketPath } from '../../host/cri.js';
 import { controlPlaneImages, skippedAddons } from '../controlplane/images.js';
-import { imagePullCheck, type ImageRuntime } from './image-pull.js';
-import type { Logger } from '../../log/events.js';
-import type { Host } from '../../host/host.js';
-import type { NodeRegistration } from '../../config/types.js';
-import type { VersionProfile } from '../../versions/table.js';
-
-type ConnectRuntime = (socket: string) => Promise<ImageRuntime & { close(): void }>;
+import { pullRequiredImages, type ConnectRuntime } from './pull-images.js';
 
 /**
  * `preflight`: kubeadm's init checks. Reads only; nothing is written. The system probe is the
@@ -46,29 +39,8 @@ export function initPreflightPhase(system: SystemProbe = realSystem, connect: Co
         swapAllowed: cfg.componentConfigs.kubelet.failSwapOn === false,
       });
       await runChecks(checks, { host: ctx.host, system }, cfg.init.nodeRegistration.ignorePreflightErrors, ctx.log);
-      const images = controlPlaneImages(cfg.cluster, ctx.versions, ctx.versions.images.listOrder === 'dns-pause-etcd' ? skippedAddons(cfg.init.skipPhases) : undefined);
+      const images = controlPlaneImages(cfg.cluster, ctx.versions, skippedAddons(cfg.init.skipPhases));
       await pullRequiredImages({ host: ctx.host, system, log: ctx.log, dryRun: ctx.dryRun, versions: ctx.versions, nodeRegistration: cfg.init.nodeRegistration, images, connect });
     },
   };
-}
-
-/**
- * kubeadm's image pull after the preflight checks (init, and a control-plane join): three lines,
- * then the ImagePull check (its errors fatal unless ignored); a dry run only says it would pull.
- */
-export async function pullRequiredImages(a: {
-  host: Host; system: SystemProbe; log: Logger; dryRun: boolean; versions: VersionProfile;
-  nodeRegistration: NodeRegistration; images: readonly string[]; connect: ConnectRuntime;
-}): Promise<void> {
-  if (a.dryRun) {
-    a.log.info("Would pull the required images (like 'tsadm config images pull')");
-    return;
-  }
-  a.log.info('Pulling images required for setting up a Kubernetes cluster');
-  a.log.info('This might take a minute or two, depending on the speed of your internet connection');
-  a.log.info(`You can also perform this action ${a.versions.imageCommands.pullHintInBeforehand ? 'in beforehand' : 'beforehand'} using 'tsadm config images pull'`);
-  const nr = a.nodeRegistration;
-  const socket = a.host.resolve(socketPath(nr.criSocket));
-  const check = imagePullCheck(() => a.connect(socket), a.images, { policy: nr.imagePullPolicy, serial: nr.imagePullSerial ?? true });
-  await runChecks([check], { host: a.host, system: a.system }, nr.ignorePreflightErrors, a.log);
 }
