@@ -48,7 +48,7 @@ export interface VersionProfile {
   readonly imageCommands: {
     /** apiVersion of `config images list -o json|yaml`: v1alpha1; v1alpha2 from 1.23 (PR #105295); v1alpha3 from 1.31 (PR #124464). */
     readonly outputApiVersion: 'output.kubeadm.k8s.io/v1alpha1' | 'output.kubeadm.k8s.io/v1alpha2' | 'output.kubeadm.k8s.io/v1alpha3';
-    /** preflight's third pull line says "in beforehand" until 1.30 and "beforehand" from 1.31 (kubeadm 1.31 output). */
+    /** preflight's third pull line says "in beforehand" until 1.30 and "beforehand" from 1.31 (kubeadm v1.30.1 and v1.31.3 output; the PR was not identified). */
     readonly pullHintInBeforehand: boolean;
   };
   readonly pki: {

@@ -12,7 +12,7 @@
 import { errorMessage } from '../../errors.js';
 import type { Check } from './check.js';
 
-export type PullPolicy = 'Always' | 'IfNotPresent' | 'Never';
+type PullPolicy = 'Always' | 'IfNotPresent' | 'Never';
 
 /** What the pull needs from the container runtime (tsadm's CRI client, or a test double). */
 export interface ImageRuntime {
