@@ -42,8 +42,10 @@ function archiveName(tar: string): string {
 async function preflightConfig(policy: 'IfNotPresent' | 'Never'): Promise<string> {
   const text = (await kubeadmConfig(I1.ip, I1.name)).replaceAll('kubeadm.k8s.io/v1beta2', 'kubeadm.k8s.io/v1beta3')
     .replace('imageRepository: registry.local/k8s', `imageRepository: ${REPO}`)
-    .replace(`  criSocket: ${CRI}\n`, `  criSocket: ${CRI}\n  imagePullPolicy: ${policy}\n`);
-  if (!text.includes(`imagePullPolicy: ${policy}`) || !text.includes(`imageRepository: ${REPO}`)) throw new Error(`unexpected e2e config:\n${text}`);
+    .replace(`  criSocket: ${CRI}\n`, `  criSocket: ${CRI}\n  imagePullPolicy: ${policy}\n`)
+    // Here every image is in the registry: a failed pull must fail the preflight.
+    .replace('  ignorePreflightErrors:\n  - ImagePull\n', '');
+  if (!text.includes(`imagePullPolicy: ${policy}`) || !text.includes(`imageRepository: ${REPO}`) || text.includes('ignorePreflightErrors')) throw new Error(`unexpected e2e config:\n${text}`);
   return writeSharedFile(`images-${policy}.yaml`, text);
 }
 
