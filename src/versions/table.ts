@@ -38,11 +38,13 @@ export interface VersionProfile {
     /** Image path of CoreDNS under the *default* repository ("coredns" or "coredns/coredns"). */
     readonly corednsDefaultPath: string;
     /**
-     * Order of GetControlPlaneImages: 1.20's kube images, pause, etcd, CoreDNS; from 1.29 (PR
-     * #114534) kube images, CoreDNS, pause, etcd, and a disabled addon (proxy/dns.disabled, an
-     * init skipping addon/kube-proxy or addon/coredns) has no image in the list.
+     * Order of GetControlPlaneImages: 1.20's kube images, pause, etcd, CoreDNS; from 1.29 kube
+     * images, CoreDNS, pause, etcd (kubeadm v1.28.0 and v1.29.0 `config images list` output; the
+     * PR was not identified).
      */
     readonly listOrder: 'pause-etcd-dns' | 'dns-pause-etcd';
+    /** A disabled addon (proxy/dns.disabled, an init skipping addon/kube-proxy or addon/coredns) has no image in the list (1.31, PR #114534). */
+    readonly skipDisabledAddons: boolean;
   };
   /** Images commands and the preflight image pull (cmd/config.go, apis/output, cmd/phases/init/preflight.go). */
   readonly imageCommands: {
@@ -182,7 +184,7 @@ const BASE_1_20: VersionProfile = {
   minor: '1.20',
   configApiVersion: 'kubeadm.k8s.io/v1beta2',
   defaultImageRepository: 'k8s.gcr.io',
-  images: { etcdTag: '3.4.13-0', corednsTag: '1.7.0', pauseTag: '3.2', corednsDefaultPath: 'coredns', listOrder: 'pause-etcd-dns' },
+  images: { etcdTag: '3.4.13-0', corednsTag: '1.7.0', pauseTag: '3.2', corednsDefaultPath: 'coredns', listOrder: 'pause-etcd-dns', skipDisabledAddons: false },
   imageCommands: { outputApiVersion: 'output.kubeadm.k8s.io/v1alpha1', pullHintInBeforehand: true },
   pki: {
     adminOrg: 'system:masters',
@@ -343,7 +345,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     minor: '1.29',
     why: 'kubeadm:cluster-admins (PR #121837), super-admin.conf, etcd client certs without O (PR #119859, #120521)',
     delta: {
-      images: { etcdTag: '3.5.10-0', corednsTag: 'v1.11.1', pauseTag: '3.9', listOrder: 'dns-pause-etcd' }, // list order: PR #114534
+      images: { etcdTag: '3.5.10-0', corednsTag: 'v1.11.1', pauseTag: '3.9', listOrder: 'dns-pause-etcd' }, // list order: kubeadm 1.29.0 output
       pki: {
         adminOrg: 'kubeadm:cluster-admins',
         apiserverKubeletClientOrg: 'kubeadm:cluster-admins',
@@ -364,7 +366,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     why: 'v1beta4 (list extraArgs, extraEnvs sorted into env); backdated leaves and CA:FALSE; etcd /livez+/readyz probes (PR #124465); enable-client-cert-rotation; /etc/pki no longer mounted, /etc/pki/ca-trust and /etc/pki/tls/certs instead (PR #124361)',
     delta: {
       configApiVersion: 'kubeadm.k8s.io/v1beta4',
-      images: { etcdTag: '3.5.15-0', corednsTag: 'v1.11.3', pauseTag: '3.10' },
+      images: { etcdTag: '3.5.15-0', corednsTag: 'v1.11.3', pauseTag: '3.10', skipDisabledAddons: true }, // PR #114534
       imageCommands: { outputApiVersion: 'output.kubeadm.k8s.io/v1alpha3', pullHintInBeforehand: false }, // PR #124464
       pki: { leafNotBefore: 'backdated', backdateMs: 5 * 60 * 1000, leafBasicConstraints: true, caSerialZero: false },
       kubelet: { finalizePhase: 'enable-client-cert-rotation' },

@@ -1,8 +1,8 @@
 /**
  * The images a control-plane node uses, in kubeadm's order (`kubeadm config images list`,
  * images.GetControlPlaneImages): the four Kubernetes images, then pause, etcd (local etcd only)
- * and CoreDNS (1.20–1.28), or CoreDNS, pause, etcd (1.29+, PR #114534, which also leaves out the
- * image of a disabled addon). Per-image overrides (etcd.local.imageRepository/imageTag,
+ * and CoreDNS (1.20–1.28), or CoreDNS, pause, etcd (1.29+); from 1.31 (PR #114534) without the
+ * image of a disabled addon. Per-image overrides (etcd.local.imageRepository/imageTag,
  * dns.imageRepository/imageTag) come from the same helpers the manifests and addons use.
  */
 import type { ClusterConfiguration } from '../../config/types.js';
@@ -17,7 +17,7 @@ export interface SkippedAddons {
   readonly kubeProxy: boolean;
 }
 
-/** kubeadm's manageSkippedAddons (1.29+): skipPhases addon/… count as a disabled addon. */
+/** kubeadm's manageSkippedAddons (1.31+): skipPhases addon/… count as a disabled addon. */
 export function skippedAddons(skipPhases: readonly string[]): SkippedAddons {
   const has = (p: string): boolean => skipPhases.includes(p) || skipPhases.includes('addon/all') || skipPhases.includes('addon');
   return { coredns: has('addon/coredns'), kubeProxy: has('addon/kube-proxy') };
@@ -34,7 +34,8 @@ export function controlPlaneImages(cluster: ClusterConfiguration, versions: Vers
   if (versions.images.listOrder === 'pause-etcd-dns') {
     return [...kube, imageRef(repo, 'kube-proxy', tag), pause, ...etcd, corednsImage(cluster, versions)];
   }
-  const proxy = cluster.proxy.disabled || skipped.kubeProxy ? [] : [imageRef(repo, 'kube-proxy', tag)];
-  const dns = cluster.dns.disabled || skipped.coredns ? [] : [corednsImage(cluster, versions)];
+  const skip = versions.images.skipDisabledAddons;
+  const proxy = skip && (cluster.proxy.disabled || skipped.kubeProxy) ? [] : [imageRef(repo, 'kube-proxy', tag)];
+  const dns = skip && (cluster.dns.disabled || skipped.coredns) ? [] : [corednsImage(cluster, versions)];
   return [...kube, ...proxy, ...dns, pause, ...etcd];
 }

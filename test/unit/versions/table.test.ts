@@ -118,7 +118,7 @@ function facts(golden: Golden, cfg: ResolvedInitConfig, v: VersionProfile): Arra
       const pause = `${golden.images.repository}/pause:${golden.images.pause}`;
       const etcd = `${golden.images.repository}/etcd:${golden.images.etcd}`;
       const dns = `${golden.images.repository}/${golden.images.coredns}`;
-      // kubeadm's GetControlPlaneImages lists CoreDNS before pause and etcd from 1.29 (PR #114534).
+      // kubeadm's GetControlPlaneImages lists CoreDNS before pause and etcd from 1.29 (kubeadm v1.28.0 vs v1.29.0 output).
       const modern = Number(golden.release.split('.')[1]) >= 29;
       return [images, modern ? [...kube, dns, pause, etcd] : [...kube, pause, etcd, dns]];
     }],

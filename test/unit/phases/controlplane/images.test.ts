@@ -23,7 +23,7 @@ describe('controlPlaneImages (kubeadm images.GetControlPlaneImages)', () => {
     expect(controlPlaneImages(cluster({ 'kubernetes-version': 'v1.26.15', 'image-repository': 'my.reg' }), v)[6]).toBe('my.reg/coredns:v1.9.3');
   });
 
-  test('1.28 keeps pause, etcd, CoreDNS; 1.29 lists CoreDNS, pause, etcd (PR #114534)', () => {
+  test('1.28 keeps pause, etcd, CoreDNS; 1.29 lists CoreDNS, pause, etcd (kubeadm v1.28.0 / v1.29.0 output)', () => {
     const names = (ver: string) => controlPlaneImages(cluster({ 'kubernetes-version': ver }), profileFor(ver)).map((i) => i.split('/').pop()?.split(':')[0]);
     expect(names('v1.28.15')).toEqual(['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy', 'pause', 'etcd', 'coredns']);
     expect(names('v1.29.15')).toEqual(['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy', 'coredns', 'pause', 'etcd']);
@@ -45,5 +45,11 @@ describe('controlPlaneImages (kubeadm images.GetControlPlaneImages)', () => {
     expect(skipped.some((i) => i.includes('coredns'))).toBe(false);
     expect(skipped.some((i) => i.includes('kube-proxy'))).toBe(true);
     expect(skippedAddons(['addon']).kubeProxy).toBe(true);
+  });
+
+  test('1.30: skipped addon phases still have their images (skipping came with PR #114534 in 1.31)', () => {
+    const list = controlPlaneImages(cluster({ 'kubernetes-version': 'v1.30.14' }), profileFor('v1.30.14'), skippedAddons(['addon/coredns', 'addon/kube-proxy']));
+    expect(list.some((i) => i.includes('coredns'))).toBe(true);
+    expect(list.some((i) => i.includes('kube-proxy'))).toBe(true);
   });
 });
