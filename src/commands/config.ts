@@ -5,7 +5,7 @@ import { TsadmError } from '../errors.js';
 import { connectCri } from '../host/cri-client.js';
 import { RootedHost } from '../host/rooted-host.js';
 import { readConfigFile, type CommandEnv } from '../workflows/runtime.js';
-import { criSocketFor, formatImagesList, imagesOf, IMAGES_OUTPUTS, pullControlPlaneImages, resolveImagesConfig } from './images.js';
+import { criSocketFor, formatImagesList, imagesOf, IMAGES_OUTPUTS, pullControlPlaneImages, requireRuntime, resolveImagesConfig } from './images.js';
 
 const COMPONENT_CONFIGS = ['KubeletConfiguration', 'KubeProxyConfiguration'];
 
@@ -68,8 +68,10 @@ export function registerConfigCommand(y: Argv, env: CommandEnv): Argv {
             async (argv) => {
               const cfg = resolveImagesConfig(imageFlagValues(argv), await readConfigFile(argv.config));
               const { images, versions } = imagesOf(cfg);
-              const cri = await connectCri(await criSocketFor(cfg, versions, new RootedHost('/')));
+              const socket = await criSocketFor(cfg, versions, new RootedHost('/'));
+              const cri = await connectCri(socket);
               try {
+                await requireRuntime(cri, socket);
                 await pullControlPlaneImages(cri, images, (line) => env.io.stdout.write(line));
               } finally {
                 cri.close();

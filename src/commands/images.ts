@@ -72,6 +72,17 @@ export async function pullControlPlaneImages(runtime: ImageRuntime, images: read
   }
 }
 
+/** kubeadm connects to the runtime before pulling: an unreachable socket is one error, not one per image. */
+export async function requireRuntime(runtime: { version(): Promise<unknown> }, socket: string): Promise<void> {
+  try {
+    await runtime.version();
+  } catch (err) {
+    throw new TsadmError('E_PRECONDITION', `container runtime is not running: cannot connect to the CRI socket ${socket}: ${errorMessage(err)}`, {
+      hint: 'start the container runtime, or pass its socket with --cri-socket',
+    });
+  }
+}
+
 /** The CRI socket: --cri-socket / nodeRegistration.criSocket, else kubeadm's detection. */
 export async function criSocketFor(cfg: ResolvedInitConfig, versions: VersionProfile, host: Host): Promise<string> {
   const configured = cfg.init.nodeRegistration.criSocket;

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { formatImagesList, imagesOf, pullControlPlaneImages, resolveImagesConfig } from '../../../src/commands/images.js';
+import { formatImagesList, imagesOf, pullControlPlaneImages, requireRuntime, resolveImagesConfig } from '../../../src/commands/images.js';
+import { connectCri } from '../../../src/host/cri-client.js';
 import { profileFor } from '../../../src/versions/resolve.js';
 import { referenceKubeadmPath } from '../../helpers/components.js';
 
@@ -46,5 +47,14 @@ describe('config images pull', () => {
       .rejects.toThrow('failed to pull image "r/b:1": rpc error: code = NotFound desc = not found');
     expect(lines).toEqual(['[config/images] Pulled r/a:1\n']);
     expect(pulled).toEqual(['r/a:1']);
+  });
+
+  test('a runtime that cannot be reached is one error naming the socket, before any pull', async () => {
+    const cri = await connectCri('/nonexistent/tsadm-test.sock', 2_000);
+    try {
+      await expect(requireRuntime(cri, '/nonexistent/tsadm-test.sock')).rejects.toThrow(/^container runtime is not running: cannot connect to the CRI socket \/nonexistent\/tsadm-test\.sock: rpc error: code = Unavailable/);
+    } finally {
+      cri.close();
+    }
   });
 });
