@@ -1,9 +1,11 @@
 import type { Argv } from 'yargs';
+import { FLAGS, type FlagValues } from '../cli/flags.js';
 import { printInitDefaults, printJoinDefaults } from '../config/print.js';
 import { TsadmError } from '../errors.js';
-import { normalizeKubernetesVersion, profileFor, DEFAULT_KUBERNETES_VERSION } from '../versions/resolve.js';
-import type { CommandEnv } from '../workflows/runtime.js';
-import { imageList } from '../phases/controlplane/images.js';
+import { connectCri } from '../host/cri-client.js';
+import { RootedHost } from '../host/rooted-host.js';
+import { readConfigFile, type CommandEnv } from '../workflows/runtime.js';
+import { criSocketFor, formatImagesList, imagesOf, IMAGES_OUTPUTS, pullControlPlaneImages, requireRuntime, resolveImagesConfig } from './images.js';
 import { registerConfigTools, registerPrintNodeDefaults } from './config-tools.js';
 
 const COMPONENT_CONFIGS = ['KubeletConfiguration', 'KubeProxyConfiguration'];
@@ -49,23 +51,56 @@ export function registerConfigCommand(y: Argv, env: CommandEnv): Argv {
         i
           .command(
             'list',
-            'Print a list of images tsadm will use',
+            'Print a list of images tsadm will use. The configuration file is used in case any images or image repositories are customized',
             (o) =>
-              o
-                .option('kubernetes-version', { type: 'string', requiresArg: true, describe: 'Choose a specific Kubernetes version for the control plane.' })
-                .option('image-repository', { type: 'string', requiresArg: true, describe: 'Choose a container registry to pull control plane images from.' })
+              imageFlags(o)
+                .option('output', { alias: ['o', 'experimental-output'], type: 'string', requiresArg: true, default: 'text', describe: `Output format. One of: ${IMAGES_OUTPUTS.join('|')}.` })
                 .strict(),
-            (argv) => {
-              const version = normalizeKubernetesVersion(argv['kubernetes-version'] ?? DEFAULT_KUBERNETES_VERSION);
-              const versions = profileFor(version);
-              const repo = argv['image-repository'] ?? versions.defaultImageRepository;
-              env.io.stdout.write(`${imageList(version, versions, repo).join('\n')}\n`);
+            async (argv) => {
+              const cfg = resolveImagesConfig(imageFlagValues(argv), await readConfigFile(argv.config));
+              const { images, versions } = imagesOf(cfg);
+              env.io.stdout.write(formatImagesList(images, argv.output, versions));
             },
           )
-          .demandCommand(1, 'specify a subcommand: list')
+          .command(
+            'pull',
+            'Pull images used by tsadm',
+            (o) => imageFlags(o).option('cri-socket', FLAGS['cri-socket']).strict(),
+            async (argv) => {
+              const cfg = resolveImagesConfig(imageFlagValues(argv), await readConfigFile(argv.config));
+              const { images, versions } = imagesOf(cfg);
+              const socket = await criSocketFor(cfg, versions, new RootedHost('/'));
+              const cri = await connectCri(socket);
+              try {
+                await requireRuntime(cri, socket);
+                await pullControlPlaneImages(cri, images, (line) => env.io.stdout.write(line));
+              } finally {
+                cri.close();
+              }
+            },
+          )
+          .demandCommand(1, 'specify a subcommand: list, pull')
           .strict(),
       )
       .demandCommand(1, 'specify a subcommand: print, images, migrate, validate')
       .strict(),
   );
+}
+
+/** kubeadm's AddImagesCommonConfigFlags: --config, --feature-gates, --image-repository, --kubernetes-version. */
+function imageFlags<T>(o: Argv<T>) {
+  return o
+    .option('config', { type: 'string', requiresArg: true, describe: 'Path to a tsadm (kubeadm) configuration file.' })
+    .option('feature-gates', FLAGS['feature-gates'])
+    .option('image-repository', { type: 'string', requiresArg: true, describe: 'Choose a container registry to pull control plane images from.' })
+    .option('kubernetes-version', { type: 'string', requiresArg: true, describe: 'Choose a specific Kubernetes version for the control plane.' });
+}
+
+function imageFlagValues(argv: Record<string, unknown>): FlagValues {
+  const out: Record<string, string> = {};
+  for (const k of ['config', 'feature-gates', 'image-repository', 'kubernetes-version', 'cri-socket']) {
+    const v = argv[k];
+    if (typeof v === 'string') out[k] = v;
+  }
+  return out;
 }

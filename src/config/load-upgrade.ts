@@ -17,9 +17,11 @@
  *   given. tsadm keeps that for v1beta2/v1beta3 files (`clusterOverride`); kubeadm 1.31+ ignores
  *   a v1beta4 Init/ClusterConfiguration for upgrade with a warning, and so does tsadm.
  *
- * Fields tsadm reads but cannot honour are refused by name, never ignored: tsadm pulls no images
- * itself (the kubelet pulls them when the new static pods start), so a non-default
- * imagePullPolicy or imagePullSerial: false would promise something that does not happen.
+ * Fields tsadm reads but cannot honour are refused by name, never ignored: init and a
+ * control-plane join pull images in preflight (honouring both fields), but `upgrade apply|node`
+ * has no image pull step yet (the kubelet pulls the new images when the new static pods start),
+ * so a non-default imagePullPolicy or imagePullSerial: false would promise something that does
+ * not happen.
  */
 import type { FlagName, FlagValues } from '../cli/flags.js';
 import { errorMessage } from '../errors.js';
@@ -213,11 +215,11 @@ function refuseUnimplemented(section: Obj, command: UpgradeCommand, f: Findings)
   if (policy !== undefined && policy !== 'IfNotPresent') {
     const known = ['Always', 'IfNotPresent', 'Never'].includes(policy);
     f.errors.push(known
-      ? `${command}.imagePullPolicy: "${policy}" is not supported: tsadm pulls no images itself (the kubelet pulls them with the manifests' IfNotPresent policy); remove the field or set it to IfNotPresent`
+      ? `${command}.imagePullPolicy: "${policy}" is not supported: tsadm upgrade does not pull images before upgrading (the kubelet pulls them with the manifests' IfNotPresent policy; 'tsadm config images pull' pulls them beforehand); remove the field or set it to IfNotPresent`
       : `${command}.imagePullPolicy: Unsupported value: "${policy}": supported values: "Always", "IfNotPresent", "Never"`);
   }
   if (section.imagePullSerial === false) {
-    f.errors.push(`${command}.imagePullSerial: false is not supported: tsadm pulls no images itself, so there are no pulls to run in parallel; remove the field`);
+    f.errors.push(`${command}.imagePullSerial: false is not supported: tsadm upgrade does not pull images before upgrading, so there are no pulls to run in parallel; remove the field`);
   }
 }
 

@@ -2,7 +2,8 @@ import { socketPath } from './cri.js';
 
 /**
  * A minimal CRI client over gRPC (@grpc/grpc-js + protobufjs), for machines without crictl:
- * the few RuntimeService calls reset and the troubleshooting hints need. The message
+ * the few RuntimeService calls reset and the troubleshooting hints need, and the ImageService
+ * calls of `config images pull` and preflight's image pull. The message
  * definitions below are the subset of k8s.io/cri-api's api.proto tsadm uses, with the same field
  * numbers; runtime.v1 is tried first, then runtime.v1alpha2 (containerd 1.6 serves both; the
  * v1.20 kubelet speaks v1alpha2).
@@ -26,7 +27,17 @@ message ListContainersRequest { ContainerFilter filter = 1; }
 message ContainerMetadata { string name = 1; uint32 attempt = 2; }
 message Container { string id = 1; string pod_sandbox_id = 2; ContainerMetadata metadata = 3; int32 state = 6; map<string, string> labels = 8; }
 message ListContainersResponse { repeated Container containers = 1; }
+message ImageSpec { string image = 1; map<string, string> annotations = 2; }
+message ImageStatusRequest { ImageSpec image = 1; bool verbose = 2; }
+message Image { string id = 1; repeated string repo_tags = 2; repeated string repo_digests = 3; uint64 size = 4; }
+message ImageStatusResponse { Image image = 1; map<string, string> info = 2; }
+message AuthConfig { string username = 1; string password = 2; string auth = 3; string server_address = 4; string identity_token = 5; string registry_token = 6; }
+message PullImageRequest { ImageSpec image = 1; AuthConfig auth = 2; }
+message PullImageResponse { string image_ref = 1; }
 `;
+
+/** kubeadm's pulls have no deadline of their own; a pull that hangs this long is reported. */
+const PULL_TIMEOUT_MS = 10 * 60_000;
 
 interface PodSandboxInfo {
   readonly id: string;
@@ -43,6 +54,8 @@ interface ContainerInfo {
   readonly state: string;
 }
 
+type Service = 'RuntimeService' | 'ImageService';
+
 const CONTAINER_STATES = ['CREATED', 'RUNNING', 'EXITED', 'UNKNOWN'];
 
 export interface CriClient {
@@ -50,6 +63,10 @@ export interface CriClient {
   listPodSandboxes(): Promise<PodSandboxInfo[]>;
   listContainers(): Promise<ContainerInfo[]>;
   stopAndRemovePodSandbox(id: string): Promise<void>;
+  /** ImageService.ImageStatus: whether the runtime has the image (kubeadm's ImageExists). */
+  imageExists(image: string): Promise<boolean>;
+  /** ImageService.PullImage; resolves to the image reference the runtime reports. */
+  pullImage(image: string): Promise<string>;
   close(): void;
 }
 
@@ -62,28 +79,29 @@ export async function connectCri(endpoint: string, timeoutMs = 10_000): Promise<
   const root = protobuf.parse(PROTO, { keepCase: true }).root;
   const type = (name: string) => root.lookupType(`cri.${name}`);
   const client = new grpc.Client(`unix://${socketPath(endpoint)}`, grpc.credentials.createInsecure());
-  let service = 'runtime.v1.RuntimeService';
+  // The API version each service answered (runtime.v1 first, then v1alpha2), kept per service.
+  const version: Record<Service, 'v1' | 'v1alpha2'> = { RuntimeService: 'v1', ImageService: 'v1' };
 
-  const call = <T>(method: string, request: string, response: string, body: object): Promise<T> => {
+  const call = <T>(method: string, request: string, response: string, body: object, svc: Service = 'RuntimeService', deadlineMs = timeoutMs): Promise<T> => {
     const reqType = type(request);
     const resType = type(response);
-    const attempt = (svc: string): Promise<T> =>
+    const attempt = (api: 'v1' | 'v1alpha2'): Promise<T> =>
       new Promise((resolve, reject) => {
         client.makeUnaryRequest(
-          `/${svc}/${method}`,
+          `/runtime.${api}.${svc}/${method}`,
           (v: object) => Buffer.from(reqType.encode(reqType.fromObject(v)).finish()),
           (b: Buffer) => resType.toObject(resType.decode(b), { longs: Number, defaults: true }) as T,
           body,
           new grpc.Metadata(),
-          { deadline: Date.now() + timeoutMs },
-          (err, value) => (err ? reject(err) : resolve(value as T)),
+          { deadline: Date.now() + deadlineMs },
+          (err, value) => (err ? reject(criError(err)) : resolve(value as T)),
         );
       });
-    return attempt(service).catch((err: { code?: number }) => {
+    return attempt(version[svc]).catch((err: { code?: number }) => {
       // UNIMPLEMENTED: the runtime only serves the older API version.
-      if (err.code === grpc.status.UNIMPLEMENTED && service === 'runtime.v1.RuntimeService') {
-        service = 'runtime.v1alpha2.RuntimeService';
-        return attempt(service);
+      if (err.code === grpc.status.UNIMPLEMENTED && version[svc] === 'v1') {
+        version[svc] = 'v1alpha2';
+        return attempt('v1alpha2');
       }
       throw err;
     });
@@ -112,10 +130,29 @@ export async function connectCri(endpoint: string, timeoutMs = 10_000): Promise<
       await call('StopPodSandbox', 'StopPodSandboxRequest', 'StopPodSandboxResponse', { pod_sandbox_id: id });
       await call('RemovePodSandbox', 'RemovePodSandboxRequest', 'RemovePodSandboxResponse', { pod_sandbox_id: id });
     },
+    async imageExists(image: string) {
+      const res = await call<{ image: { id: string } | null }>('ImageStatus', 'ImageStatusRequest', 'ImageStatusResponse', { image: { image } }, 'ImageService');
+      return res.image !== null && res.image.id !== '';
+    },
+    async pullImage(image: string) {
+      const res = await call<{ image_ref: string }>('PullImage', 'PullImageRequest', 'PullImageResponse', { image: { image } }, 'ImageService', PULL_TIMEOUT_MS);
+      return res.image_ref;
+    },
     close() {
       client.close();
     },
   };
+}
+
+/**
+ * A gRPC error as kubeadm's CRI client words it ("rpc error: code = NotFound desc = …"), keeping
+ * the status code for the version fallback.
+ */
+function criError(err: { code?: number; details?: string; message: string }): Error & { code?: number } {
+  const codes = ['OK', 'Canceled', 'Unknown', 'InvalidArgument', 'DeadlineExceeded', 'NotFound', 'AlreadyExists', 'PermissionDenied', 'ResourceExhausted', 'FailedPrecondition', 'Aborted', 'OutOfRange', 'Unimplemented', 'Internal', 'Unavailable', 'DataLoss', 'Unauthenticated'];
+  const out: Error & { code?: number } = new Error(`rpc error: code = ${codes[err.code ?? 2] ?? 'Unknown'} desc = ${err.details ?? err.message}`);
+  if (err.code !== undefined) out.code = err.code;
+  return out;
 }
 
 /** The CommonJS module object behind a dynamic import, bundled or not. */

@@ -58,6 +58,21 @@ export interface VersionProfile {
     readonly pauseTag: string;
     /** Image path of CoreDNS under the *default* repository ("coredns" or "coredns/coredns"). */
     readonly corednsDefaultPath: string;
+    /**
+     * Order of GetControlPlaneImages: 1.20's kube images, pause, etcd, CoreDNS; from 1.29 kube
+     * images, CoreDNS, pause, etcd (kubeadm v1.28.0 and v1.29.0 `config images list` output; the
+     * PR was not identified).
+     */
+    readonly listOrder: 'pause-etcd-dns' | 'dns-pause-etcd';
+    /** A disabled addon (proxy/dns.disabled, an init skipping addon/kube-proxy or addon/coredns) has no image in the list (1.31, PR #114534). */
+    readonly skipDisabledAddons: boolean;
+  };
+  /** Images commands and the preflight image pull (cmd/config.go, apis/output, cmd/phases/init/preflight.go). */
+  readonly imageCommands: {
+    /** apiVersion of `config images list -o json|yaml`: v1alpha1; v1alpha2 from 1.23 (PR #105295); v1alpha3 from 1.31 (PR #124464). */
+    readonly outputApiVersion: 'output.kubeadm.k8s.io/v1alpha1' | 'output.kubeadm.k8s.io/v1alpha2' | 'output.kubeadm.k8s.io/v1alpha3';
+    /** preflight's third pull line says "in beforehand" until 1.30 and "beforehand" from 1.31 (kubeadm v1.30.1 and v1.31.3 output; the PR was not identified). */
+    readonly pullHintInBeforehand: boolean;
   };
   readonly pki: {
     /** O of admin.conf's client cert. */
@@ -211,7 +226,8 @@ const BASE_1_20: VersionProfile = {
   minor: '1.20',
   configApiVersion: 'kubeadm.k8s.io/v1beta2',
   defaultImageRepository: 'k8s.gcr.io',
-  images: { etcdTag: '3.4.13-0', corednsTag: '1.7.0', pauseTag: '3.2', corednsDefaultPath: 'coredns' },
+  images: { etcdTag: '3.4.13-0', corednsTag: '1.7.0', pauseTag: '3.2', corednsDefaultPath: 'coredns', listOrder: 'pause-etcd-dns', skipDisabledAddons: false },
+  imageCommands: { outputApiVersion: 'output.kubeadm.k8s.io/v1alpha1', pullHintInBeforehand: true },
   pki: {
     adminOrg: 'system:masters',
     apiserverKubeletClientOrg: 'system:masters',
@@ -309,6 +325,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     delta: {
       featureGates: { IPv6DualStack: { default: true, stage: 'GA', locked: true }, UnversionedKubeletConfigMap: { default: false, stage: 'alpha' } }, // dual-stack GA; PR #105741
       images: { etcdTag: '3.5.1-0', corednsTag: 'v1.8.6', pauseTag: '3.6' },
+      imageCommands: { outputApiVersion: 'output.kubeadm.k8s.io/v1alpha2' }, // PR #105295
       kubelet: { configMapName: 'kubelet-config-1.23', configRbacName: 'kubeadm:kubelet-config-1.23' },
       controlPlane: { componentPortZeroFlag: false, dualStackFeatureGate: false },
       skew: { minKubelet: '1.22.0' },
@@ -382,7 +399,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     why: 'kubeadm:cluster-admins (PR #121837), super-admin.conf, etcd client certs without O (PR #119859, #120521)',
     delta: {
       featureGates: { EtcdLearnerMode: { default: true, stage: 'beta' }, PublicKeysECDSA: { default: false, stage: 'deprecated', deprecation: PUBLIC_KEYS_ECDSA_DEPRECATION } }, // PR #120228
-      images: { etcdTag: '3.5.10-0', corednsTag: 'v1.11.1', pauseTag: '3.9' },
+      images: { etcdTag: '3.5.10-0', corednsTag: 'v1.11.1', pauseTag: '3.9', listOrder: 'dns-pause-etcd' }, // list order: kubeadm 1.29.0 output
       pki: {
         adminOrg: 'kubeadm:cluster-admins',
         apiserverKubeletClientOrg: 'kubeadm:cluster-admins',
@@ -409,7 +426,8 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       featureGates: { ControlPlaneKubeletLocalMode: { default: false, stage: 'alpha' }, UpgradeAddonsBeforeControlPlane: removedGate(false) }, // PR #125582
       workflow: { joinLocalModePhases: true }, // PRs #125582, #125780
       configApiVersion: 'kubeadm.k8s.io/v1beta4',
-      images: { etcdTag: '3.5.15-0', corednsTag: 'v1.11.3', pauseTag: '3.10' },
+      images: { etcdTag: '3.5.15-0', corednsTag: 'v1.11.3', pauseTag: '3.10', skipDisabledAddons: true }, // PR #114534
+      imageCommands: { outputApiVersion: 'output.kubeadm.k8s.io/v1alpha3', pullHintInBeforehand: false }, // PR #124464
       pki: { leafNotBefore: 'backdated', backdateMs: 5 * 60 * 1000, leafBasicConstraints: true, caSerialZero: false },
       kubelet: { finalizePhase: 'enable-client-cert-rotation' },
       controlPlane: {

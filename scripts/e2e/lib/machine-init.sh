@@ -106,7 +106,12 @@ state = "/run/containerd"
   [plugins."io.containerd.grpc.v1.cri".cni]
     bin_dir = "/usr/lib/cni"
     conf_dir = "/etc/cni/net.d"
+  # Per-registry hosts.toml files (none by default: nothing changes); the images e2e test adds
+  # one for its plain-HTTP registry on the machine's loopback.
+  [plugins."io.containerd.grpc.v1.cri".registry]
+    config_path = "/etc/containerd/certs.d"
 EOF
+mkdir -p /etc/containerd/certs.d
 
 # Pod network: a bridge with one /24 of 10.244.0.0/16 per machine (the IP's last octet), enough for
 # Ready nodes and pods on each node; cross-node pod routes are added by machine.sh.

@@ -1,22 +1,41 @@
 /**
  * The images a control-plane node uses, in kubeadm's order (`kubeadm config images list`,
- * images.GetControlPlaneImages): the four Kubernetes images, pause, etcd, CoreDNS.
+ * images.GetControlPlaneImages): the four Kubernetes images, then pause, etcd (local etcd only)
+ * and CoreDNS (1.20–1.28), or CoreDNS, pause, etcd (1.29+); from 1.31 (PR #114534) without the
+ * image of a disabled addon. Per-image overrides (etcd.local.imageRepository/imageTag,
+ * dns.imageRepository/imageTag) come from the same helpers the manifests and addons use.
  */
+import type { ClusterConfiguration } from '../../config/types.js';
+import { imageRepository } from '../../manifest/inputs.js';
 import { imageRef, kubernetesImageTag } from '../../manifest/static-pod.js';
 import type { VersionProfile } from '../../versions/table.js';
+import { corednsImage } from '../addons/images.js';
 
-export function imageList(kubernetesVersion: string, versions: VersionProfile, repository: string): string[] {
-  const tag = kubernetesImageTag(kubernetesVersion);
-  // Under the default registry CoreDNS has its own sub-path (coredns/coredns from 1.21); a
-  // custom registry is expected to hold it flat, as <repo>/coredns.
-  const corednsPath = repository === versions.defaultImageRepository ? versions.images.corednsDefaultPath : 'coredns';
-  return [
-    imageRef(repository, 'kube-apiserver', tag),
-    imageRef(repository, 'kube-controller-manager', tag),
-    imageRef(repository, 'kube-scheduler', tag),
-    imageRef(repository, 'kube-proxy', tag),
-    imageRef(repository, 'pause', versions.images.pauseTag),
-    imageRef(repository, 'etcd', versions.images.etcdTag),
-    imageRef(repository, corednsPath, versions.images.corednsTag),
-  ];
+/** The addons an init skips with skipPhases (addon/coredns, addon/kube-proxy, or addon/all). */
+export interface SkippedAddons {
+  readonly coredns: boolean;
+  readonly kubeProxy: boolean;
+}
+
+/** kubeadm's manageSkippedAddons (1.31+): skipPhases addon/… count as a disabled addon. */
+export function skippedAddons(skipPhases: readonly string[]): SkippedAddons {
+  const has = (p: string): boolean => skipPhases.includes(p) || skipPhases.includes('addon/all') || skipPhases.includes('addon');
+  return { coredns: has('addon/coredns'), kubeProxy: has('addon/kube-proxy') };
+}
+
+export function controlPlaneImages(cluster: ClusterConfiguration, versions: VersionProfile, skipped: SkippedAddons = { coredns: false, kubeProxy: false }): string[] {
+  const repo = imageRepository(cluster, versions);
+  const tag = kubernetesImageTag(cluster.kubernetesVersion);
+  const kube = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler'].map((n) => imageRef(repo, n, tag));
+  const pause = imageRef(repo, 'pause', versions.images.pauseTag);
+  const etcd = cluster.etcd.mode === 'local'
+    ? [imageRef(cluster.etcd.imageRepository || repo, 'etcd', cluster.etcd.imageTag || versions.images.etcdTag)]
+    : [];
+  if (versions.images.listOrder === 'pause-etcd-dns') {
+    return [...kube, imageRef(repo, 'kube-proxy', tag), pause, ...etcd, corednsImage(cluster, versions)];
+  }
+  const skip = versions.images.skipDisabledAddons;
+  const proxy = skip && (cluster.proxy.disabled || skipped.kubeProxy) ? [] : [imageRef(repo, 'kube-proxy', tag)];
+  const dns = skip && (cluster.dns.disabled || skipped.coredns) ? [] : [corednsImage(cluster, versions)];
+  return [...kube, ...proxy, ...dns, pause, ...etcd];
 }

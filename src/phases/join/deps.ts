@@ -3,6 +3,7 @@ import type { Discovery } from '../../config/types.js';
 import { EtcdClient } from '../../etcd-client/client.js';
 import type { EtcdTls } from '../../etcd-client/transport.js';
 import { discover, type DiscoverDeps, type JoinDiscovery } from '../../join/discover.js';
+import { connectCri, type CriClient } from '../../host/cri-client.js';
 import type { SystemProbe } from '../preflight/check.js';
 import { realSystem } from '../preflight/system.js';
 import { localAddressTowards } from './local-address.js';
@@ -16,6 +17,8 @@ export interface JoinDeps {
   /** `callTimeoutMs`: timeouts.etcdAPICall, the bound of each etcd call's retries. */
   etcdClient(endpoints: readonly string[], tls: EtcdTls, callTimeoutMs: number): EtcdClient;
   readonly system: SystemProbe;
+  /** The container runtime (a control-plane join pulls its images through it). */
+  connectCri(socket: string): Promise<CriClient>;
   /** The machine's hostname as kubeadm sees it (lowercased). */
   hostname(): string;
   /** The local address this machine uses towards a server URL (a worker's node address). */
@@ -33,6 +36,7 @@ export function realJoinDeps(overrides: Partial<JoinDeps> = {}): JoinDeps {
     discover: (d, log) => discover(d, { log }),
     etcdClient: (endpoints, tls, callTimeoutMs) => new EtcdClient(endpoints, { tls, callTimeoutMs }),
     system: realSystem,
+    connectCri: (socket) => connectCri(socket),
     hostname: () => osHostname().trim().toLowerCase(),
     localAddress: localAddressTowards,
     tlsBootstrapPollMs: 500,

@@ -11,6 +11,8 @@ import type { Phase } from '../../engine/phase.js';
 import type { JoinCtx } from '../../workflows/context.js';
 import { joinChecks } from '../preflight/checks.js';
 import { runChecks } from '../preflight/run-checks.js';
+import { pullRequiredImages } from '../preflight/pull-images.js';
+import { controlPlaneImages } from '../controlplane/images.js';
 import type { JoinClusterConfig } from './cluster-config.js';
 import { DISCOVERY_FLAGS } from './flags.js';
 import { clusterConfig } from './state.js';
@@ -42,6 +44,14 @@ export const joinPreflightPhase: Phase<JoinCtx> = {
     });
     if (cp) ctx.log.info('Running pre-flight checks before initializing the new control plane instance');
     await runChecks(checks, { host: ctx.host, system: ctx.deps.system }, join.nodeRegistration.ignorePreflightErrors, ctx.log);
+    if (cp) {
+      // kubeadm's RunPullImagesCheck on the cluster's configuration with this node's registration.
+      await pullRequiredImages({
+        host: ctx.host, system: ctx.deps.system, log: ctx.log, dryRun: ctx.dryRun, versions: cluster.versions,
+        nodeRegistration: join.nodeRegistration, images: controlPlaneImages(cluster.init.cluster, cluster.versions),
+        connect: (socket) => ctx.deps.connectCri(socket),
+      });
+    }
   },
 };
 

@@ -4,12 +4,15 @@ import { initChecks } from './checks.js';
 import { runChecks } from './run-checks.js';
 import { realSystem } from './system.js';
 import type { SystemProbe } from './check.js';
+import { connectCri } from '../../host/cri-client.js';
+import { controlPlaneImages, skippedAddons } from '../controlplane/images.js';
+import { pullRequiredImages, type ConnectRuntime } from './pull-images.js';
 
 /**
  * `preflight`: kubeadm's init checks. Reads only; nothing is written. The system probe is the
  * real machine (ports, CPUs, /proc), files are read through the host (so --rootfs applies).
  */
-export function initPreflightPhase(system: SystemProbe = realSystem): Phase<InitCtx> {
+export function initPreflightPhase(system: SystemProbe = realSystem, connect: ConnectRuntime = (s) => connectCri(s)): Phase<InitCtx> {
   return {
     name: 'preflight',
     summary: 'Run pre-flight checks',
@@ -36,9 +39,8 @@ export function initPreflightPhase(system: SystemProbe = realSystem): Phase<Init
         swapAllowed: cfg.componentConfigs.kubelet.failSwapOn === false,
       });
       await runChecks(checks, { host: ctx.host, system }, cfg.init.nodeRegistration.ignorePreflightErrors, ctx.log);
-      ctx.log.info(ctx.dryRun
-        ? "Would pull the required images (like 'tsadm config images list'); tsadm leaves pulling to the kubelet"
-        : 'Images are pulled by the container runtime when the kubelet starts the static pods');
+      const images = controlPlaneImages(cfg.cluster, ctx.versions, skippedAddons(cfg.init.skipPhases));
+      await pullRequiredImages({ host: ctx.host, system, log: ctx.log, dryRun: ctx.dryRun, versions: ctx.versions, nodeRegistration: cfg.init.nodeRegistration, images, connect });
     },
   };
 }

@@ -95,9 +95,10 @@ async function runUpgradePreflight(ctx: UpgradeCtx): Promise<void> {
 
   if (!(ctx.cfg.upgrade.yes || ctx.cfg.upgrade.force || ctx.dryRun)) await confirm(ctx);
 
+  // tsadm's upgrade has no pull step (docs/images.md): say where the images come from instead.
   ctx.log.info(ctx.dryRun
-    ? "Would pull the required images (like 'tsadm config images list'); tsadm leaves pulling to the kubelet"
-    : 'Images are pulled by the container runtime when the kubelet starts the upgraded static Pods', { prefix: 'upgrade/prepull' });
+    ? "Would leave pulling the required images to the kubelet (pull them beforehand with 'tsadm config images pull')"
+    : "Images are pulled by the container runtime when the kubelet starts the upgraded static Pods; you can also pull them beforehand using 'tsadm config images pull'", { prefix: 'upgrade/prepull' });
 }
 
 /** kubeadm's InteractivelyConfirmUpgrade: only "y" (any case) goes on; no input at all stops. */

@@ -42,12 +42,12 @@ describe('connectCri', () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'tsadm-cri-'));
     const root = criRoot();
     const type = (n: string) => root.lookupType(`runtime.v1alpha2.${n}`);
-    const method = (name: string, req: string, res: string, handle: (request: Record<string, unknown>) => object) => {
+    const method = (name: string, req: string, res: string, handle: (request: Record<string, unknown>) => object | grpcModule.ServiceError, service = 'RuntimeService') => {
       const reqType = type(req);
       const resType = type(res);
       return {
         definition: {
-          path: `/runtime.v1alpha2.RuntimeService/${name}`,
+          path: `/runtime.v1alpha2.${service}/${name}`,
           requestStream: false,
           responseStream: false,
           requestSerialize: (v: object) => Buffer.from(reqType.encode(reqType.fromObject(v)).finish()),
@@ -55,9 +55,11 @@ describe('connectCri', () => {
           responseSerialize: (v: object) => Buffer.from(resType.encode(resType.fromObject(v)).finish()),
           responseDeserialize: (b: Buffer) => resType.toObject(resType.decode(b)),
         },
-        impl: (call: { request: Record<string, unknown> }, callback: (err: null, value: object) => void) => {
+        impl: (call: { request: Record<string, unknown> }, callback: (err: grpcModule.ServiceError | null, value?: object) => void) => {
           calls.push(`${name} ${JSON.stringify(call.request)}`);
-          callback(null, handle(call.request));
+          const out = handle(call.request);
+          if (out instanceof Error) callback(out);
+          else callback(null, out);
         },
       };
     };
@@ -78,10 +80,24 @@ describe('connectCri', () => {
       StopPodSandbox: method('StopPodSandbox', 'StopPodSandboxRequest', 'StopPodSandboxResponse', () => ({})),
       RemovePodSandbox: method('RemovePodSandbox', 'RemovePodSandboxRequest', 'RemovePodSandboxResponse', () => ({})),
     };
+    const imageOf = (request: Record<string, unknown>): string => (request.image as { image: string }).image;
+    // ImageService of a v1alpha2-only runtime: one image present, one a registry does not have.
+    const imageMethods = {
+      ImageStatus: method('ImageStatus', 'ImageStatusRequest', 'ImageStatusResponse', (r) =>
+        (imageOf(r) === 'r/present:1' ? { image: { id: 'sha256:abc', repo_tags: ['r/present:1'], size: 10 } } : {}), 'ImageService'),
+      PullImage: method('PullImage', 'PullImageRequest', 'PullImageResponse', (r) =>
+        (imageOf(r) === 'r/missing:1'
+          ? Object.assign(new Error('not found'), { code: grpc.status.NOT_FOUND, details: 'failed to resolve reference "r/missing:1": not found', metadata: new grpc.Metadata() })
+          : { image_ref: 'sha256:def' }), 'ImageService'),
+    };
     server = new grpc.Server();
     server.addService(
       Object.fromEntries(Object.entries(methods).map(([k, m]) => [k, m.definition])),
       Object.fromEntries(Object.entries(methods).map(([k, m]) => [k, m.impl])),
+    );
+    server.addService(
+      Object.fromEntries(Object.entries(imageMethods).map(([k, m]) => [k, m.definition])),
+      Object.fromEntries(Object.entries(imageMethods).map(([k, m]) => [k, m.impl])),
     );
     await new Promise<void>((resolve, reject) =>
       server.bindAsync(`unix://${path.join(dir, 'cri.sock')}`, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())),
@@ -115,6 +131,26 @@ describe('connectCri', () => {
       'ListContainers {"filter":null}',
       'StopPodSandbox {"pod_sandbox_id":"p2"}',
       'RemovePodSandbox {"pod_sandbox_id":"p2"}',
+    ]);
+  });
+
+  test('ImageService: ImageStatus and PullImage on a v1alpha2-only runtime; a pull error keeps the runtime\'s code and message', async () => {
+    const cri = await connectCri(`unix://${path.join(dir, 'cri.sock')}`, 5_000);
+    const before = calls.length;
+    try {
+      expect(await cri.imageExists('r/present:1')).toBe(true);
+      expect(await cri.imageExists('r/absent:1')).toBe(false);
+      expect(await cri.pullImage('r/absent:1')).toBe('sha256:def');
+      await expect(cri.pullImage('r/missing:1')).rejects.toThrow('rpc error: code = NotFound desc = failed to resolve reference "r/missing:1": not found');
+    } finally {
+      cri.close();
+    }
+    // Request shapes as the v1alpha2 schema decodes them (ImageSpec.image; no auth, no sandbox config).
+    expect(calls.slice(before)).toEqual([
+      'ImageStatus {"image":{"annotations":{},"image":"r/present:1"},"verbose":false}',
+      'ImageStatus {"image":{"annotations":{},"image":"r/absent:1"},"verbose":false}',
+      'PullImage {"image":{"annotations":{},"image":"r/absent:1"},"auth":null,"sandbox_config":null}',
+      'PullImage {"image":{"annotations":{},"image":"r/missing:1"},"auth":null,"sandbox_config":null}',
     ]);
   });
 });

@@ -20,7 +20,7 @@ import { clusterInfoConfigMap, clusterInfoRbac, nodeBootstrapRbac } from '../../
 import { controlPlaneTaints, markControlPlaneMutation, taintToString } from '../../../src/phases/cluster/mark-control-plane.js';
 import { kubeadmConfigMap, kubeadmConfigRbac, kubeletConfigMap, kubeletConfigRbac } from '../../../src/phases/cluster/upload-config-render.js';
 import { CERT_ROWS } from '../../../src/phases/certs/cert-table.js';
-import { imageList } from '../../../src/phases/controlplane/images.js';
+import { controlPlaneImages } from '../../../src/phases/controlplane/images.js';
 import { renderStaticPod, STATIC_POD_COMPONENTS, type StaticPodComponent } from '../../../src/phases/controlplane/render.js';
 import { serverFor } from '../../../src/phases/kubeconfig/ensure.js';
 import { KUBECONFIG_ROWS } from '../../../src/phases/kubeconfig/kubeconfig-table.js';
@@ -107,17 +107,20 @@ const ref = (o: KubeObject): string => (o.metadata.namespace ? `${o.metadata.nam
 function facts(golden: Golden, cfg: ResolvedInitConfig, v: VersionProfile): Array<[string, () => [unknown, unknown]]> {
   const repo = imageRepository(cfg.cluster, v);
   const pods = Object.fromEntries(STATIC_POD_COMPONENTS.map((c) => [c, renderStaticPod(c, staticPodConfigFromInit(cfg), v, NO_HOST_FACTS)])) as Record<StaticPodComponent, Pod>;
-  const images = imageList(cfg.cluster.kubernetesVersion, v, repo);
+  const images = controlPlaneImages(cfg.cluster, v);
   const out: Array<[string, () => [unknown, unknown]]> = [
     ['images.repository', () => [repo, golden.images.repository]],
     ['images.etcd', () => [container(pods.etcd).image, `${golden.images.repository}/etcd:${golden.images.etcd}`]],
     ['images.coredns', () => [corednsImage(cfg.cluster, v), `${golden.images.repository}/${golden.images.coredns}`]],
-    ['images.list', () => [images, [
-      ...['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy'].map((n) => `${golden.images.repository}/${n}:${golden.release}`),
-      `${golden.images.repository}/pause:${golden.images.pause}`,
-      `${golden.images.repository}/etcd:${golden.images.etcd}`,
-      `${golden.images.repository}/${golden.images.coredns}`,
-    ]]],
+    ['images.list', () => {
+      const kube = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy'].map((n) => `${golden.images.repository}/${n}:${golden.release}`);
+      const pause = `${golden.images.repository}/pause:${golden.images.pause}`;
+      const etcd = `${golden.images.repository}/etcd:${golden.images.etcd}`;
+      const dns = `${golden.images.repository}/${golden.images.coredns}`;
+      // kubeadm's GetControlPlaneImages lists CoreDNS before pause and etcd from 1.29 (kubeadm v1.28.0 vs v1.29.0 output).
+      const modern = Number(golden.release.split('.')[1]) >= 29;
+      return [images, modern ? [...kube, dns, pause, etcd] : [...kube, pause, etcd, dns]];
+    }],
   ];
   for (const c of STATIC_POD_COMPONENTS) {
     const ctr = container(pods[c]);
