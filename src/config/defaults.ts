@@ -19,6 +19,7 @@ import type {
   JoinConfiguration,
   NodeRegistration,
   ResetConfiguration,
+  ResetTimeouts,
   Taint,
   Timeouts,
 } from './types.js';
@@ -160,5 +161,26 @@ export function defaultReset(n: NReset): ResetConfiguration {
     cleanupTmpDir: n.cleanupTmpDir ?? false,
     dryRun: n.dryRun ?? false,
     unmountFlags: n.unmountFlags ?? [],
+    ...(n.timeouts ? { timeouts: resetTimeouts(n.timeouts) } : {}),
   };
+}
+
+/** The timeouts reset reads (kubeadm's active timeouts during reset: the API and etcd calls). */
+function resetTimeouts(n: NTimeouts): ResetTimeouts {
+  return {
+    ...(n.kubernetesAPICall !== undefined ? { kubernetesAPICallMs: parseDuration(n.kubernetesAPICall) } : {}),
+    ...(n.etcdAPICall !== undefined ? { etcdAPICallMs: parseDuration(n.etcdAPICall) } : {}),
+  };
+}
+
+const RESET_TIMEOUTS_READ: ReadonlySet<string> = new Set(['kubernetesAPICall', 'etcdAPICall']);
+
+/**
+ * One warning per ResetConfiguration timeout that reset has no use for: kubeadm accepts the
+ * whole Timeouts struct there and its reset never waits for a control plane, a kubelet, a TLS
+ * bootstrap, discovery or an upgrade, so tsadm says so instead of ignoring them silently.
+ */
+export function resetTimeoutWarnings(n: NTimeouts | undefined): string[] {
+  return Object.keys(n ?? {}).filter((k) => !RESET_TIMEOUTS_READ.has(k))
+    .map((k) => `ResetConfiguration timeouts.${k} has no effect on reset (kubeadm's reset does not use it either); remove it to silence this warning`);
 }

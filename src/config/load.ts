@@ -8,7 +8,7 @@ import type { FlagValues } from '../cli/flags.js';
 import { splitHostPort } from '../net/host-port.js';
 import { parseIp } from '../net/ip.js';
 import { defaultCluster } from './defaults-cluster.js';
-import { defaultInit, defaultJoin, defaultReset } from './defaults.js';
+import { defaultInit, defaultJoin, defaultReset, resetTimeoutWarnings } from './defaults.js';
 import { readConfigDocuments, type ConfigCommand, type ConfigDocuments } from './documents.js';
 import type { ConfigEnv } from './env.js';
 import {
@@ -134,6 +134,7 @@ export function resolveResetConfig(input: ConfigInput): ResolvedResetConfig {
     n = resetFromFlags(input.flags, origins);
   }
   n = overlayCommonFlags(n, input.flags, origins, undefined);
+  f.warnings.push(...resetTimeoutWarnings(n.timeouts));
   const reset0 = defaultReset(n);
   const reset = { ...reset0, ignorePreflightErrors: mergeIgnorePreflightErrors(reset0.ignorePreflightErrors, input.flags) };
   const resolved: ResolvedResetConfig = { kind: 'reset', reset, warnings: f.warnings };

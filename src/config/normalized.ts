@@ -124,5 +124,6 @@ export interface NReset {
   force?: boolean;
   ignorePreflightErrors?: string[];
   skipPhases?: string[];
+  timeouts?: NTimeouts;
   unmountFlags?: string[];
 }

@@ -73,8 +73,6 @@ export function normalizeReset(doc: Obj): NReset {
   const out = structuredClone(doc);
   delete out.apiVersion;
   delete out.kind;
-  // Reset timeouts have no use in tsadm's reset; the field is accepted for kubeadm compatibility.
-  delete out.timeouts;
   return out;
 }
 

@@ -58,6 +58,11 @@ function validateClusterConfig(c: ClusterConfiguration): string[] {
   for (const gate of Object.keys(c.featureGates)) {
     if (!isKnownFeatureGate(gate)) out.push(`featureGates: unrecognized feature-gate key ${q(gate)}`);
   }
+  // Implementing it means a user and group per component and file ownership to match (kubeadm's
+  // cmd/kubeadm/app/util/users); tsadm does not, so it refuses the gate rather than ignoring it.
+  if (c.featureGates.RootlessControlPlane === true) {
+    out.push('featureGates: RootlessControlPlane=true is not supported by tsadm (it would run the control-plane components as non-root users); remove the gate or set it to false');
+  }
   validateHostPort(c.controlPlaneEndpoint, 'controlPlaneEndpoint', out);
   if (!isValidImageRepository(c.imageRepository)) out.push(`imageRepository: invalid value ${q(c.imageRepository)}: invalid image repository format`);
   validateEtcd(c, out);
@@ -157,6 +162,9 @@ export function validateResetConfig(cfg: ResolvedResetConfig): string[] {
   validateCriSocket(r.criSocket, 'criSocket', out);
   validateAbsolutePath(r.certificatesDir, 'certificatesDir', out);
   validateIgnorePreflightErrors(r.ignorePreflightErrors, 'ignorePreflightErrors', out);
+  for (const [field, ms] of Object.entries(r.timeouts ?? {})) {
+    if (ms !== undefined && ms <= 0) out.push(`timeouts.${field.replace(/Ms$/, '')}: must be greater than zero`);
+  }
   (r.unmountFlags ?? []).forEach((flag, i) => {
     if (!UNMOUNT_FLAGS.includes(flag)) out.push(`unmountFlags[${i}]: unsupported value ${q(flag)}: supported values: ${UNMOUNT_FLAGS.map(q).join(', ')}`);
   });

@@ -123,4 +123,25 @@ describe('reset', () => {
     const cfg = resolveResetConfig(withConfig(text, { 'ignore-preflight-errors': ['all'] }));
     expect(cfg.reset).toMatchObject({ force: true, certificatesDir: '/srv/pki', unmountFlags: ['MNT_DETACH'], ignorePreflightErrors: ['all'] });
   });
+
+  test('ResetConfiguration timeouts: the API and etcd call timeouts are kept; the ones reset never uses are warned about by name', () => {
+    const text = 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: ResetConfiguration\ntimeouts:\n  kubernetesAPICall: 30s\n  etcdAPICall: 2m\n  kubeletHealthCheck: 1m\n  discovery: 1m\n';
+    const cfg = resolveResetConfig(withConfig(text));
+    expect(cfg.reset.timeouts).toEqual({ kubernetesAPICallMs: 30_000, etcdAPICallMs: 120_000 });
+    expect(cfg.warnings).toEqual([
+      "ResetConfiguration timeouts.kubeletHealthCheck has no effect on reset (kubeadm's reset does not use it either); remove it to silence this warning",
+      "ResetConfiguration timeouts.discovery has no effect on reset (kubeadm's reset does not use it either); remove it to silence this warning",
+    ]);
+  });
+
+  test('a ResetConfiguration without timeouts has none (reset keeps its own short API deadline)', () => {
+    const cfg = resolveResetConfig(withConfig('apiVersion: kubeadm.k8s.io/v1beta4\nkind: ResetConfiguration\n'));
+    expect(cfg.reset.timeouts).toBeUndefined();
+    expect(cfg.warnings).toEqual([]);
+  });
+
+  test('a zero ResetConfiguration timeouts.kubernetesAPICall is refused by name', () => {
+    const lines = errorLines(() => resolveResetConfig(withConfig('apiVersion: kubeadm.k8s.io/v1beta4\nkind: ResetConfiguration\ntimeouts:\n  kubernetesAPICall: 0s\n')));
+    expect(lines).toContain('timeouts.kubernetesAPICall: must be greater than zero');
+  });
 });
