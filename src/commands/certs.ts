@@ -6,6 +6,7 @@ import { createRuntime, type Runtime } from '../workflows/runtime.js';
 import type { FlagValues } from '../cli/flags.js';
 import { TsadmError } from '../errors.js';
 import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
+import { addTemplateFlags, refuseTemplateFormat } from './output-flags.js';
 import { EXIT_EXPIRING, parseThreshold } from '../certs-lifecycle/threshold.js';
 import { renewableNames } from '../certs-lifecycle/inventory.js';
 import type { ExpirationFormat } from '../certs-lifecycle/expiration-format.js';
@@ -37,21 +38,23 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
       'check-expiration',
       'Check certificates expiration for a Kubernetes cluster',
       (o) =>
-        pathOptions(o)
-          .option('output', { alias: 'o', type: 'string', requiresArg: true, default: 'table', choices: ['table', 'text', 'json', 'yaml'], describe: 'Output format (json/yaml: docs/certs.md).' })
+        addTemplateFlags(pathOptions(o))
+          .option('output', { alias: 'o', type: 'string', requiresArg: true, default: 'table', describe: 'Output format: table (or text), json, yaml (docs/certs.md); kubeadm\'s template formats are refused.' })
           .option('expiring-within', { type: 'string', requiresArg: true, describe: `Exit with status ${EXIT_EXPIRING} when a certificate or CA expires within this duration (e.g. 720h, 30d), for monitoring.` })
           .option('kubeconfig', { type: 'string', requiresArg: true, describe: 'The kubeconfig file to read the cluster\'s ClusterConfiguration (kubeadm-config ConfigMap) through when --config is not given.', defaultDescription: DEFAULT_ADMIN_KUBECONFIG })
           .usage('Checks expiration for the certificates in the local PKI managed by tsadm (and kubeadm).')
           .strict(),
-      (argv) =>
-        withRuntime(argv, env, (rt) =>
+      (argv) => {
+        const format = checkExpirationFormat(String(argv.output));
+        return withRuntime(argv, env, (rt) =>
           runCheckExpiration(rt, {
+            format,
             ...paths(argv),
             ...kubeconfigOf(argv),
-            format: (argv.output === 'text' ? 'table' : argv.output) as ExpirationFormat,
             ...(typeof argv['expiring-within'] === 'string' ? { thresholdSeconds: parseThreshold(argv['expiring-within']) } : {}),
           }),
-        ),
+        );
+      },
     )
     .command(
       'renew <certificate>',
@@ -100,6 +103,16 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
     )
     .demandCommand(1, 'specify a subcommand: certificate-key, check-expiration, renew, generate-csr')
     .strict();
+}
+
+const EXPIRATION_FORMATS = ['table', 'text', 'json', 'yaml'];
+
+function checkExpirationFormat(output: string): ExpirationFormat {
+  refuseTemplateFormat(output);
+  if (!EXPIRATION_FORMATS.includes(output)) {
+    throw new TsadmError('E_USAGE', `unable to match a printer suitable for the output format "${output}", allowed formats are: ${EXPIRATION_FORMATS.join(',')}`, { hint: 'use -o table, -o json or -o yaml' });
+  }
+  return (output === 'text' ? 'table' : output) as ExpirationFormat;
 }
 
 /** --kubeconfig of renew and check-expiration; a relative path is relative to the working directory. */

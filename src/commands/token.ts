@@ -10,6 +10,7 @@ import type { FlagValues } from '../cli/flags.js';
 import type { BootstrapToken } from '../config/types.js';
 import { nodeHostname } from '../host/network.js';
 import { tokensFromConfig } from '../token/config-tokens.js';
+import { addTemplateFlags, refuseTemplateFormat } from './output-flags.js';
 
 type Args = ArgumentsCamelCase<Record<string, unknown>>;
 
@@ -62,13 +63,15 @@ export function registerTokenCommand(y: Argv, env: CommandEnv): Argv {
       .command(
         'list',
         'List bootstrap tokens on the server',
-        (c) => common(c).option('output', { alias: 'o', type: 'string', requiresArg: true, default: 'text', describe: 'Output format. One of: text|json|yaml.' }).strict(),
-        (argv) =>
-          withApi(argv, env, async (api, rt) => {
+        (c) => addTemplateFlags(common(c).option('output', { alias: ['o', 'experimental-output'], type: 'string', requiresArg: true, default: 'text', describe: 'Output format. One of: text|json|yaml (kubeadm\'s template formats are refused).' })).strict(),
+        (argv) => {
+          refuseTemplateFormat(String(argv.output));
+          return withApi(argv, env, async (api, rt) => {
             const result = await tokenList(api, String(argv.output) as TokenListFormat);
             for (const w of result.warnings) rt.log.warn(w, { prefix: 'token' });
             rt.log.output(result.output);
-          }),
+          });
+        },
       )
       .command(
         'delete [token-value..]',
