@@ -29,11 +29,11 @@ export interface ClusterConfigRead {
 }
 
 /** What kubeadm's getInternalCfg prints when it reads (or fails to read) the cluster's configuration. */
-export const READING_LINES = [
+const READING_LINES = [
   'Reading configuration from the cluster...',
   `FYI: You can look at this config file with 'kubectl -n ${KUBE_SYSTEM} get cm ${KUBEADM_CONFIG_CM} -o yaml'`,
 ] as const;
-export const FALLBACK_LINE = 'Error reading configuration from the Cluster. Falling back to default configuration';
+const FALLBACK_LINE = 'Error reading configuration from the Cluster. Falling back to default configuration';
 
 export async function readClusterConfiguration(rt: Pick<Runtime, 'host' | 'api' | 'log'>, kubeconfigPath: string): Promise<ClusterConfigRead> {
   const kubeconfig = await rt.host.readFile(kubeconfigPath);

@@ -24,7 +24,7 @@ export interface ConfigTokensInput {
 }
 
 /** kubeadm's error when --config is combined with token flags ("can not mix '--config' with arguments [groups ttl]"). */
-export function refuseMixedTokenFlags(flagsSet: readonly string[]): void {
+function refuseMixedTokenFlags(flagsSet: readonly string[]): void {
   const mixed = flagsSet.filter((f) => !isAllowedWithConfig(f)).sort();
   if (mixed.length === 0) return;
   throw new TsadmError('E_CONFIG_INVALID', `can not mix '--config' with arguments [${mixed.join(' ')}]`, {

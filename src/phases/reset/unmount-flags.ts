@@ -13,7 +13,7 @@
  * The short options are the ones util-linux's and BusyBox's umount share.
  */
 
-export const UMOUNT_OPTION: Readonly<Record<string, string>> = { MNT_FORCE: '-f', MNT_DETACH: '-l' };
+const UMOUNT_OPTION: Readonly<Record<string, string>> = { MNT_FORCE: '-f', MNT_DETACH: '-l' };
 
 /** Flags kubeadm accepts that tsadm cannot carry out, with the reason shown to the user. */
 export const UNSUPPORTED_UNMOUNT_FLAGS: Readonly<Record<string, string>> = {
