@@ -181,6 +181,45 @@ const RESET_TIMEOUTS_READ: ReadonlySet<string> = new Set(['kubernetesAPICall', '
  * bootstrap, discovery or an upgrade, so tsadm says so instead of ignoring them silently.
  */
 export function resetTimeoutWarnings(n: NTimeouts | undefined): string[] {
-  return Object.keys(n ?? {}).filter((k) => !RESET_TIMEOUTS_READ.has(k))
-    .map((k) => `ResetConfiguration timeouts.${k} has no effect on reset (kubeadm's reset does not use it either); remove it to silence this warning`);
+  return unusedTimeoutWarnings('ResetConfiguration', 'reset', n, Object.keys(n ?? {}).filter((k) => !RESET_TIMEOUTS_READ.has(k)));
+}
+
+/**
+ * The v1beta4 timeouts a command has no use for, where that is plain from what the command does:
+ * init does no discovery, TLS bootstrap or manifest upgrade; join upgrades no manifest; upgrade
+ * does no discovery or TLS bootstrap. One warning per such field set.
+ */
+export const UNUSED_TIMEOUTS: Readonly<Record<'init' | 'join' | 'upgrade', readonly string[]>> = {
+  init: ['discovery', 'tlsBootstrap', 'upgradeManifests'],
+  join: ['upgradeManifests'],
+  upgrade: ['discovery', 'tlsBootstrap'],
+};
+
+/** kubeadm's v1beta4 default of each timeout (SetDefaults_Timeouts; upgradeManifests: constants.UpgradeManifestsTimeout). */
+const TIMEOUT_DEFAULT_MS: Readonly<Record<string, number>> = {
+  controlPlaneComponentHealthCheck: DEFAULT_TIMEOUTS.controlPlaneComponentHealthCheckMs,
+  kubeletHealthCheck: DEFAULT_TIMEOUTS.kubeletHealthCheckMs,
+  kubernetesAPICall: DEFAULT_TIMEOUTS.kubernetesAPICallMs,
+  etcdAPICall: DEFAULT_TIMEOUTS.etcdAPICallMs,
+  tlsBootstrap: DEFAULT_TIMEOUTS.tlsBootstrapMs,
+  discovery: DEFAULT_TIMEOUTS.discoveryMs,
+  upgradeManifests: 5 * 60_000,
+};
+
+/**
+ * kubeadm prints every timeout, at its default, into each kind's defaults (`config print
+ * init-defaults` and the like), so a value equal to the default says nothing: only a value the
+ * user changed is warned about.
+ */
+export function unusedTimeoutWarnings(kind: string, command: string, n: NTimeouts | Readonly<Record<string, unknown>> | undefined, unused: readonly string[]): string[] {
+  return Object.entries(n ?? {}).filter(([k, v]) => unused.includes(k) && typeof v === 'string' && !isDefaultDuration(k, v))
+    .map(([k]) => `${kind} timeouts.${k} has no effect on ${command} (kubeadm's ${command} does not use it either); remove it to silence this warning`);
+}
+
+function isDefaultDuration(name: string, text: string): boolean {
+  try {
+    return parseDuration(text) === TIMEOUT_DEFAULT_MS[name];
+  } catch {
+    return false; // an invalid duration is reported by the schema check
+  }
 }

@@ -140,6 +140,30 @@ describe('reset', () => {
     expect(cfg.warnings).toEqual([]);
   });
 
+  test('timeouts a command has no use for are warned about by name: init (discovery, tlsBootstrap, upgradeManifests), join (upgradeManifests)', async () => {
+    const { resolveInitConfig } = await import('../../../src/config/load.js');
+    const init = resolveInitConfig(withConfig('apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\ntimeouts:\n  discovery: 1m\n  kubeletHealthCheck: 2m\n  upgradeManifests: 1m\n'));
+    expect(init.warnings).toEqual([
+      "InitConfiguration timeouts.discovery has no effect on init (kubeadm's init does not use it either); remove it to silence this warning",
+      "InitConfiguration timeouts.upgradeManifests has no effect on init (kubeadm's init does not use it either); remove it to silence this warning",
+    ]);
+    expect(init.init.timeouts.kubeletHealthCheckMs).toBe(120_000);
+    const join = resolveJoinConfig(withConfig([
+      'apiVersion: kubeadm.k8s.io/v1beta4', 'kind: JoinConfiguration',
+      'discovery:', '  bootstrapToken:', '    token: abcdef.0123456789abcdef', '    apiServerEndpoint: 10.0.0.1:6443', '    unsafeSkipCAVerification: true',
+      'timeouts:', '  discovery: 1m', '  upgradeManifests: 1m', '',
+    ].join('\n')));
+    expect(join.warnings).toEqual(["JoinConfiguration timeouts.upgradeManifests has no effect on join (kubeadm's join does not use it either); remove it to silence this warning"]);
+  });
+
+  test('a timeout at kubeadm\'s default is not warned about (kubeadm prints every timeout into each kind\'s defaults)', async () => {
+    const { resolveInitConfig } = await import('../../../src/config/load.js');
+    const init = resolveInitConfig(withConfig('apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\ntimeouts:\n  discovery: 5m0s\n  tlsBootstrap: 5m0s\n  upgradeManifests: 5m0s\n'));
+    expect(init.warnings).toEqual([]);
+    const reset = resolveResetConfig(withConfig('apiVersion: kubeadm.k8s.io/v1beta4\nkind: ResetConfiguration\ntimeouts:\n  controlPlaneComponentHealthCheck: 4m0s\n  kubeletHealthCheck: 4m0s\n  discovery: 5m0s\n  tlsBootstrap: 5m0s\n  upgradeManifests: 5m0s\n'));
+    expect(reset.warnings).toEqual([]);
+  });
+
   test('a zero ResetConfiguration timeouts.kubernetesAPICall is refused by name', () => {
     const lines = errorLines(() => resolveResetConfig(withConfig('apiVersion: kubeadm.k8s.io/v1beta4\nkind: ResetConfiguration\ntimeouts:\n  kubernetesAPICall: 0s\n')));
     expect(lines).toContain('timeouts.kubernetesAPICall: must be greater than zero');
