@@ -32,16 +32,26 @@ export interface LifecycleOptions {
    * default route still gets a valid configuration: RFC 5737's TEST-NET-1 address stands in.
    */
   readonly needsAdvertiseAddress: boolean;
+  /**
+   * The kubeadm-config ClusterConfiguration read through --kubeconfig (renew, check-expiration),
+   * used when there is no --config.
+   */
+  readonly clusterConfigText?: string;
 }
+
+const CLUSTER_SOURCE = 'the kubeadm-config ConfigMap';
 
 const PLACEHOLDER_ADDRESS = '192.0.2.1';
 
 function lifecycleConfig(opts: LifecycleOptions, configText: string | undefined, env: { hostname: string; address?: string; now: Date }): ResolvedInitConfig {
   const address = env.address ?? (opts.needsAdvertiseAddress ? undefined : PLACEHOLDER_ADDRESS);
+  // --config wins; without it, the cluster's ClusterConfiguration when it could be read.
+  const fromCluster = opts.config === undefined && opts.clusterConfigText !== undefined;
   const cfg = resolveInitConfig({
     ...(configText !== undefined ? { configText } : {}),
     ...(opts.config !== undefined ? { configPath: opts.config } : {}),
-    flags: opts.config !== undefined ? { config: opts.config } : {},
+    ...(fromCluster ? { configText: opts.clusterConfigText, configPath: CLUSTER_SOURCE } : {}),
+    flags: opts.config !== undefined ? { config: opts.config } : fromCluster ? { config: CLUSTER_SOURCE } : {},
     env: { hostname: env.hostname, ...(address ? { defaultAdvertiseAddress: address } : {}), now: env.now },
   });
   if (opts.certDir === undefined || opts.certDir === '') return cfg;

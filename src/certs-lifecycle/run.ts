@@ -3,6 +3,8 @@
  * logic, say what happened. src/commands/{certs,kubeconfig}.ts only turn argv into these options.
  */
 import { formatDuration } from '../config/duration.js';
+import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
+import { readClusterConfiguration } from './cluster-config.js';
 import { TsadmError } from '../errors.js';
 import { reportDryRun } from '../workflows/dry-run-report.js';
 import type { Runtime } from '../workflows/runtime.js';
@@ -17,10 +19,31 @@ import { runProbe } from './probe.js';
 import { restartStaticPod } from './restart.js';
 import { ExpiringError } from './threshold.js';
 
-type PathOptions = Omit<LifecycleOptions, 'needsAdvertiseAddress'>;
+type PathOptions = Omit<LifecycleOptions, 'needsAdvertiseAddress' | 'clusterConfigText'>;
 
-export async function runCheckExpiration(rt: Runtime, o: PathOptions & { format: ExpirationFormat; thresholdSeconds?: number }): Promise<void> {
-  const ctx = await buildLifecycleCtx(rt, { ...o, needsAdvertiseAddress: false });
+/** --kubeconfig of renew and check-expiration (kubeadm's default: /etc/kubernetes/admin.conf). */
+interface ClusterOptions {
+  readonly kubeconfig?: string;
+}
+
+/**
+ * Without --config, the cluster's ClusterConfiguration through --kubeconfig (kubeadm's
+ * getInternalCfg); its "[prefix] Reading configuration…" lines are printed for text output only
+ * (kubeadm's structured printers are silent there), followed by an empty line.
+ */
+async function clusterConfigFor(rt: Runtime, o: PathOptions & ClusterOptions, prefix: string, print: boolean): Promise<string | undefined> {
+  if (o.config !== undefined) return undefined;
+  const read = await readClusterConfiguration(rt, o.kubeconfig ?? DEFAULT_ADMIN_KUBECONFIG);
+  if (print && read.lines.length > 0) {
+    for (const line of read.lines) rt.log.info(line, { prefix });
+    rt.log.output('');
+  }
+  return read.text;
+}
+
+export async function runCheckExpiration(rt: Runtime, o: PathOptions & ClusterOptions & { format: ExpirationFormat; thresholdSeconds?: number }): Promise<void> {
+  const clusterConfigText = await clusterConfigFor(rt, o, 'check-expiration', o.format === 'table');
+  const ctx = await buildLifecycleCtx(rt, { ...o, needsAdvertiseAddress: false, ...(clusterConfigText !== undefined ? { clusterConfigText } : {}) });
   const report = await checkExpiration({
     host: ctx.host,
     certDir: ctx.certDir,
@@ -41,7 +64,7 @@ export async function runCheckExpiration(rt: Runtime, o: PathOptions & { format:
   }
 }
 
-export interface RenewCommandOptions extends PathOptions {
+export interface RenewCommandOptions extends PathOptions, ClusterOptions {
   readonly name: string;
   readonly newKey: boolean;
   /** Restart the static pods that read renewed certificates. */
@@ -49,7 +72,8 @@ export interface RenewCommandOptions extends PathOptions {
 }
 
 export async function runRenew(rt: Runtime, o: RenewCommandOptions): Promise<RenewResult> {
-  const ctx = await buildLifecycleCtx(rt, { ...o, needsAdvertiseAddress: false });
+  const clusterConfigText = await clusterConfigFor(rt, o, 'renew', true);
+  const ctx = await buildLifecycleCtx(rt, { ...o, needsAdvertiseAddress: false, ...(clusterConfigText !== undefined ? { clusterConfigText } : {}) });
   const log = prefixed(rt.log, 'renew');
   const result = await planRenewal({ ...ctx, log }, selectEntries(ctx, o.name), { newKey: o.newKey });
   await applyRenewal(ctx, result);

@@ -5,6 +5,8 @@ import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
 import { createRuntime, type Runtime } from '../workflows/runtime.js';
 import type { FlagValues } from '../cli/flags.js';
 import { TsadmError } from '../errors.js';
+import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
+import { addTemplateFlags, refuseTemplateFormat } from './output-flags.js';
 import { EXIT_EXPIRING, parseThreshold } from '../certs-lifecycle/threshold.js';
 import { renewableNames } from '../certs-lifecycle/inventory.js';
 import type { ExpirationFormat } from '../certs-lifecycle/expiration-format.js';
@@ -36,20 +38,23 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
       'check-expiration',
       'Check certificates expiration for a Kubernetes cluster',
       (o) =>
-        pathOptions(o)
-          .option('output', { alias: 'o', type: 'string', requiresArg: true, default: 'table', choices: ['table', 'text', 'json', 'yaml'], describe: 'Output format (json/yaml: docs/certs.md).' })
+        addTemplateFlags(pathOptions(o))
+          .option('output', { alias: 'o', type: 'string', requiresArg: true, default: 'table', describe: 'Output format: table (or text), json, yaml (docs/certs.md); kubeadm\'s template formats are refused.' })
           .option('expiring-within', { type: 'string', requiresArg: true, describe: `Exit with status ${EXIT_EXPIRING} when a certificate or CA expires within this duration (e.g. 720h, 30d), for monitoring.` })
-          .option('kubeconfig', { type: 'string', requiresArg: true, hidden: true, describe: 'Accepted for kubeadm compatibility; tsadm reads the configuration from --config.' })
+          .option('kubeconfig', { type: 'string', requiresArg: true, describe: 'The kubeconfig file to read the cluster\'s ClusterConfiguration (kubeadm-config ConfigMap) through when --config is not given.', defaultDescription: DEFAULT_ADMIN_KUBECONFIG })
           .usage('Checks expiration for the certificates in the local PKI managed by tsadm (and kubeadm).')
           .strict(),
-      (argv) =>
-        withRuntime(argv, env, (rt) =>
+      (argv) => {
+        const format = checkExpirationFormat(String(argv.output));
+        return withRuntime(argv, env, (rt) =>
           runCheckExpiration(rt, {
+            format,
             ...paths(argv),
-            format: (argv.output === 'text' ? 'table' : argv.output) as ExpirationFormat,
+            ...kubeconfigOf(argv),
             ...(typeof argv['expiring-within'] === 'string' ? { thresholdSeconds: parseThreshold(argv['expiring-within']) } : {}),
           }),
-        ),
+        );
+      },
     )
     .command(
       'renew <certificate>',
@@ -60,7 +65,7 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
           .option('dry-run', { type: 'boolean', describe: "Don't write anything; show what would be written." })
           .option('new-key', { type: 'boolean', describe: 'Issue each certificate for a newly generated private key (kubeadm\'s behaviour) instead of keeping the existing key.' })
           .option('restart', { type: 'boolean', describe: 'Restart the control-plane static pods that read the renewed certificates, one by one, each until its liveness probe passes again.' })
-          .option('kubeconfig', { type: 'string', requiresArg: true, hidden: true, describe: 'Accepted for kubeadm compatibility; tsadm reads the configuration from --config.' })
+          .option('kubeconfig', { type: 'string', requiresArg: true, describe: 'The kubeconfig file to read the cluster\'s ClusterConfiguration (kubeadm-config ConfigMap) through when --config is not given.', defaultDescription: DEFAULT_ADMIN_KUBECONFIG })
           .usage([
             'Renew the certificate(s), regardless of their expiration date. Subject, SANs and key usages',
             '(for kubeconfigs: the identity) come from the existing certificates; the CA on disk signs.',
@@ -72,6 +77,7 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
         withRuntime(argv, env, async (rt) => {
           await runRenew(rt, {
             ...paths(argv),
+            ...kubeconfigOf(argv),
             name: String(argv.certificate),
             newKey: argv['new-key'] === true,
             restart: argv.restart === true,
@@ -97,6 +103,23 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
     )
     .demandCommand(1, 'specify a subcommand: certificate-key, check-expiration, renew, generate-csr')
     .strict();
+}
+
+const EXPIRATION_FORMATS = ['table', 'text', 'json', 'yaml'];
+
+function checkExpirationFormat(output: string): ExpirationFormat {
+  refuseTemplateFormat(output);
+  if (!EXPIRATION_FORMATS.includes(output)) {
+    throw new TsadmError('E_USAGE', `unable to match a printer suitable for the output format "${output}", allowed formats are: ${EXPIRATION_FORMATS.join(',')}`, { hint: 'use -o table, -o json or -o yaml' });
+  }
+  return (output === 'text' ? 'table' : output) as ExpirationFormat;
+}
+
+/** --kubeconfig of renew and check-expiration; a relative path is relative to the working directory. */
+function kubeconfigOf(argv: Args): { kubeconfig?: string } {
+  const k = argv.kubeconfig;
+  if (typeof k !== 'string' || k === '') return {};
+  return { kubeconfig: k.startsWith('/') ? k : `${process.cwd()}/${k}` };
 }
 
 /** --cert-dir, --kubeconfig-dir, --config, --rootfs, -v: every lifecycle command has them. */
@@ -132,6 +155,7 @@ export async function withRuntime(argv: Args, env: CommandEnv, fn: (rt: Runtime)
   try {
     await fn(rt);
   } finally {
+    rt.api.close();
     await rt.reporter.close();
   }
 }

@@ -5,8 +5,12 @@ import type { KubeApi } from '../kube/types.js';
 import { TOKEN_CREATE_DEFAULTS, tokenCreate, tokenDelete, tokenGenerate, tokenList } from '../token/commands.js';
 import type { TokenListFormat } from '../token/list-format.js';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
-import { createRuntime, type CommandEnv, type Runtime } from '../workflows/runtime.js';
+import { createRuntime, readConfigFile, type CommandEnv, type Runtime } from '../workflows/runtime.js';
 import type { FlagValues } from '../cli/flags.js';
+import type { BootstrapToken } from '../config/types.js';
+import { nodeHostname } from '../host/network.js';
+import { tokensFromConfig } from '../token/config-tokens.js';
+import { addTemplateFlags, refuseTemplateFormat } from './output-flags.js';
 
 type Args = ArgumentsCamelCase<Record<string, unknown>>;
 
@@ -28,23 +32,25 @@ export function registerTokenCommand(y: Argv, env: CommandEnv): Argv {
         'Create bootstrap tokens on the server',
         (c) =>
           common(c)
-            .option('ttl', { type: 'string', requiresArg: true, default: TOKEN_CREATE_DEFAULTS.ttl, describe: "The duration before the token is automatically deleted (e.g. 1s, 2m, 3h). If set to '0', the token will never expire" })
-            .option('usages', { type: 'string', array: true, default: [...TOKEN_CREATE_DEFAULTS.usages], describe: 'Describes the ways in which this token can be used.' })
-            .option('groups', { type: 'string', array: true, default: [...TOKEN_CREATE_DEFAULTS.groups], describe: 'Extra groups that this token will authenticate as when used for authentication.' })
-            .option('description', { type: 'string', default: '', describe: 'A human friendly description of how this token is used.' })
+            .option('ttl', { type: 'string', requiresArg: true, defaultDescription: TOKEN_CREATE_DEFAULTS.ttl, describe: "The duration before the token is automatically deleted (e.g. 1s, 2m, 3h). If set to '0', the token will never expire" })
+            .option('usages', { type: 'string', array: true, defaultDescription: `[${TOKEN_CREATE_DEFAULTS.usages.join(',')}]`, describe: 'Describes the ways in which this token can be used.' })
+            .option('groups', { type: 'string', array: true, defaultDescription: `[${TOKEN_CREATE_DEFAULTS.groups.join(',')}]`, describe: 'Extra groups that this token will authenticate as when used for authentication.' })
+            .option('description', { type: 'string', describe: 'A human friendly description of how this token is used.' })
             .option('print-join-command', { type: 'boolean', describe: 'Instead of printing only the token, print the full tsadm join flag needed to join the cluster using the token.' })
             .option('certificate-key', { type: 'string', requiresArg: true, describe: 'When used together with --print-join-command, print the full join flag needed to join the cluster as a control-plane.' })
-            .option('config', { type: 'string', requiresArg: true, hidden: true, describe: 'Path to a kubeadm configuration file (unused by token create; accepted for compatibility).' })
+            .option('config', { type: 'string', requiresArg: true, describe: 'Path to a kubeadm configuration file: the tokens of its InitConfiguration bootstrapTokens are created (the first is printed).' })
             .strict(),
         (argv) =>
           withApi(argv, env, async (api, rt, kubeconfigText) => {
+            const fromConfig = await configTokens(argv, rt);
             await tokenCreate(
               {
                 ...(typeof argv.token === 'string' ? { token: argv.token } : {}),
-                ttl: String(argv.ttl),
-                usages: splitList(argv.usages),
-                groups: splitList(argv.groups),
-                description: String(argv.description ?? ''),
+                ttl: typeof argv.ttl === 'string' ? argv.ttl : TOKEN_CREATE_DEFAULTS.ttl,
+                usages: argv.usages === undefined ? [...TOKEN_CREATE_DEFAULTS.usages] : splitList(argv.usages),
+                groups: argv.groups === undefined ? [...TOKEN_CREATE_DEFAULTS.groups] : splitList(argv.groups),
+                description: typeof argv.description === 'string' ? argv.description : TOKEN_CREATE_DEFAULTS.description,
+                ...(fromConfig ? { fromConfig } : {}),
                 printJoinCommand: argv['print-join-command'] === true,
                 ...(typeof argv['certificate-key'] === 'string' ? { certificateKey: argv['certificate-key'] } : {}),
                 ...(kubeconfigText !== undefined ? { kubeconfig: kubeconfigText } : {}),
@@ -57,13 +63,15 @@ export function registerTokenCommand(y: Argv, env: CommandEnv): Argv {
       .command(
         'list',
         'List bootstrap tokens on the server',
-        (c) => common(c).option('output', { alias: 'o', type: 'string', requiresArg: true, default: 'text', describe: 'Output format. One of: text|json|yaml.' }).strict(),
-        (argv) =>
-          withApi(argv, env, async (api, rt) => {
+        (c) => addTemplateFlags(common(c).option('output', { alias: ['o', 'experimental-output'], type: 'string', requiresArg: true, default: 'text', describe: 'Output format. One of: text|json|yaml (kubeadm\'s template formats are refused).' })).strict(),
+        (argv) => {
+          refuseTemplateFormat(String(argv.output));
+          return withApi(argv, env, async (api, rt) => {
             const result = await tokenList(api, String(argv.output) as TokenListFormat);
             for (const w of result.warnings) rt.log.warn(w, { prefix: 'token' });
             rt.log.output(result.output);
-          }),
+          });
+        },
       )
       .command(
         'delete [token-value..]',
@@ -80,6 +88,27 @@ export function registerTokenCommand(y: Argv, env: CommandEnv): Argv {
       .demandCommand(1, 'specify a subcommand: create, list, delete, generate')
       .strict(),
   );
+}
+
+/** The flags of `token create` a user can set, as named on the command line. */
+const TOKEN_CREATE_FLAGS = ['ttl', 'usages', 'groups', 'description', 'print-join-command', 'certificate-key', 'kubeconfig', 'dry-run', 'rootfs', 'v'] as const;
+
+/** With --config: the configuration's bootstrap tokens (kubeadm's RunCreateToken), else undefined. */
+async function configTokens(argv: Args, rt: Runtime): Promise<BootstrapToken[] | undefined> {
+  if (typeof argv.config !== 'string') return undefined;
+  const flagsSet = TOKEN_CREATE_FLAGS.filter((f) => argv[f] !== undefined && argv[f] !== false);
+  const { tokens, warnings } = tokensFromConfig({
+    configPath: argv.config,
+    configText: await readConfigFile(argv.config),
+    flagsSet,
+    now: rt.startTime,
+    hostname: nodeHostname(),
+  });
+  for (const w of warnings) rt.log.warn(w, { prefix: 'token' });
+  if (typeof argv.token === 'string') {
+    rt.log.warn('the token argument is not used: --config is given, and its bootstrapTokens are created (set bootstrapTokens[0].token there)', { prefix: 'token' });
+  }
+  return tokens;
 }
 
 async function withApi(argv: Args, env: CommandEnv, fn: (api: KubeApi, rt: Runtime, kubeconfigText: string | undefined) => Promise<void>): Promise<void> {

@@ -19,6 +19,7 @@ import type {
   JoinConfiguration,
   NodeRegistration,
   ResetConfiguration,
+  ResetTimeouts,
   Taint,
   Timeouts,
 } from './types.js';
@@ -160,6 +161,66 @@ export function defaultReset(n: NReset): ResetConfiguration {
     cleanupTmpDir: n.cleanupTmpDir ?? false,
     dryRun: n.dryRun ?? false,
     unmountFlags: n.unmountFlags ?? [],
-    timeouts: defaultTimeouts(n.timeouts),
+    ...(n.timeouts ? { timeouts: resetTimeouts(n.timeouts) } : {}),
   };
+}
+
+/** The timeouts reset reads (kubeadm's active timeouts during reset: the API and etcd calls). */
+function resetTimeouts(n: NTimeouts): ResetTimeouts {
+  return {
+    ...(n.kubernetesAPICall !== undefined ? { kubernetesAPICallMs: parseDuration(n.kubernetesAPICall) } : {}),
+    ...(n.etcdAPICall !== undefined ? { etcdAPICallMs: parseDuration(n.etcdAPICall) } : {}),
+  };
+}
+
+const RESET_TIMEOUTS_READ: ReadonlySet<string> = new Set(['kubernetesAPICall', 'etcdAPICall']);
+
+/**
+ * One warning per ResetConfiguration timeout that reset has no use for: kubeadm accepts the
+ * whole Timeouts struct there and its reset never waits for a control plane, a kubelet, a TLS
+ * bootstrap, discovery or an upgrade, so tsadm says so instead of ignoring them silently.
+ */
+export function resetTimeoutWarnings(n: NTimeouts | undefined): string[] {
+  return unusedTimeoutWarnings('ResetConfiguration', 'reset', n, Object.keys(n ?? {}).filter((k) => !RESET_TIMEOUTS_READ.has(k)));
+}
+
+/**
+ * The v1beta4 timeouts a command has no use for, where that is plain from what the command does:
+ * init does no discovery, TLS bootstrap, manifest upgrade or etcd call (its etcd member is the
+ * first; kubeadm's init has no etcd client); join upgrades no manifest; upgrade does no discovery
+ * or TLS bootstrap. One warning per such field set.
+ */
+export const UNUSED_TIMEOUTS: Readonly<Record<'init' | 'join' | 'upgrade', readonly string[]>> = {
+  init: ['discovery', 'tlsBootstrap', 'upgradeManifests', 'etcdAPICall'],
+  join: ['upgradeManifests'],
+  upgrade: ['discovery', 'tlsBootstrap'],
+};
+
+/** kubeadm's v1beta4 default of each timeout (SetDefaults_Timeouts; upgradeManifests: constants.UpgradeManifestsTimeout). */
+const TIMEOUT_DEFAULT_MS: Readonly<Record<string, number>> = {
+  controlPlaneComponentHealthCheck: DEFAULT_TIMEOUTS.controlPlaneComponentHealthCheckMs,
+  kubeletHealthCheck: DEFAULT_TIMEOUTS.kubeletHealthCheckMs,
+  kubernetesAPICall: DEFAULT_TIMEOUTS.kubernetesAPICallMs,
+  etcdAPICall: DEFAULT_TIMEOUTS.etcdAPICallMs,
+  tlsBootstrap: DEFAULT_TIMEOUTS.tlsBootstrapMs,
+  discovery: DEFAULT_TIMEOUTS.discoveryMs,
+  upgradeManifests: 5 * 60_000,
+};
+
+/**
+ * kubeadm prints every timeout, at its default, into each kind's defaults (`config print
+ * init-defaults` and the like), so a value equal to the default says nothing: only a value the
+ * user changed is warned about.
+ */
+export function unusedTimeoutWarnings(kind: string, command: string, n: NTimeouts | Readonly<Record<string, unknown>> | undefined, unused: readonly string[]): string[] {
+  return Object.entries(n ?? {}).filter(([k, v]) => unused.includes(k) && typeof v === 'string' && !isDefaultDuration(k, v))
+    .map(([k]) => `${kind} timeouts.${k} has no effect on ${command} (kubeadm's ${command} does not use it either); remove it to silence this warning`);
+}
+
+function isDefaultDuration(name: string, text: string): boolean {
+  try {
+    return parseDuration(text) === TIMEOUT_DEFAULT_MS[name];
+  } catch {
+    return false; // an invalid duration is reported by the schema check
+  }
 }

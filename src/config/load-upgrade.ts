@@ -28,6 +28,7 @@ import { errorMessage } from '../errors.js';
 import { normalizeKubernetesVersion } from '../versions/resolve.js';
 import { readConfigDocuments, type ConfigDocuments } from './documents.js';
 import { parseDuration } from './duration.js';
+import { UNUSED_TIMEOUTS, unusedTimeoutWarnings } from './defaults.js';
 import { flagList, validateMixedArguments } from './flag-overlay.js';
 import { isObj, type Obj } from './schema.js';
 import type { ResolvedUpgradeConfig, UpgradeCommand } from './types.js';
@@ -141,6 +142,7 @@ export function resolveUpgradeConfig(input: UpgradeConfigInput, command: Upgrade
   }
 
   const timeouts = isObj(docs.upgrade?.timeouts) ? docs.upgrade.timeouts : {};
+  f.warnings.push(...unusedTimeoutWarnings('UpgradeConfiguration', 'upgrade', timeouts, UNUSED_TIMEOUTS.upgrade));
   const manifestsTimeout = typeof timeouts.upgradeManifests === 'string' ? parseDuration(timeouts.upgradeManifests) : undefined;
   const upgradeManifestsTimeoutMs = manifestsTimeout ?? DEFAULT_UPGRADE_MANIFESTS_MS;
   if (upgradeManifestsTimeoutMs <= 0) f.errors.push('timeouts.upgradeManifests: must be greater than 0');

@@ -10,7 +10,7 @@ import type { FlagValues } from '../cli/flags.js';
 import { splitHostPort } from '../net/host-port.js';
 import { parseIp } from '../net/ip.js';
 import { defaultCluster } from './defaults-cluster.js';
-import { defaultInit, defaultJoin, defaultReset } from './defaults.js';
+import { defaultInit, defaultJoin, defaultReset, resetTimeoutWarnings, UNUSED_TIMEOUTS, unusedTimeoutWarnings } from './defaults.js';
 import { readConfigDocuments, type ConfigCommand, type ConfigDocuments } from './documents.js';
 import type { ConfigEnv } from './env.js';
 import {
@@ -74,6 +74,7 @@ export function resolveInitConfig(input: ConfigInput): ResolvedInitConfig {
     ({ init: nInit, cluster: nCluster } = initFromFlags(input.flags, f, origins));
   }
   nInit = overlayCommonFlags(nInit, input.flags, origins, 'nodeRegistration.name');
+  f.warnings.push(...unusedTimeoutWarnings('InitConfiguration', 'init', nInit.timeouts, UNUSED_TIMEOUTS.init));
   const ctx = { env: input.env, f };
   const { cluster: defaulted } = defaultCluster(nCluster, ctx);
   const init0 = defaultInit(nInit, ctx, nCluster);
@@ -118,6 +119,7 @@ export function resolveJoinConfig(input: JoinConfigInput): ResolvedJoinConfig {
     n = joinFromFlags(input.flags, input.apiServerEndpoint, f, origins);
   }
   n = overlayCommonFlags(n, input.flags, origins, 'nodeRegistration.name');
+  f.warnings.push(...unusedTimeoutWarnings('JoinConfiguration', 'join', n.timeouts, UNUSED_TIMEOUTS.join));
   const join0 = defaultJoin(n, { env: input.env, f });
   const join = {
     ...join0,
@@ -138,6 +140,7 @@ export function resolveResetConfig(input: ConfigInput): ResolvedResetConfig {
     n = resetFromFlags(input.flags, origins);
   }
   n = overlayCommonFlags(n, input.flags, origins, undefined);
+  f.warnings.push(...resetTimeoutWarnings(n.timeouts));
   const reset0 = defaultReset(n);
   const reset = { ...reset0, ignorePreflightErrors: mergeIgnorePreflightErrors(reset0.ignorePreflightErrors, input.flags) };
   const resolved: ResolvedResetConfig = { kind: 'reset', reset, warnings: f.warnings };

@@ -124,6 +124,6 @@ export interface NReset {
   force?: boolean;
   ignorePreflightErrors?: string[];
   skipPhases?: string[];
-  unmountFlags?: string[];
   timeouts?: NTimeouts;
+  unmountFlags?: string[];
 }

@@ -205,8 +205,16 @@ export interface ResetConfiguration {
   readonly dryRun?: boolean;
   /** v1beta4 `unmountFlags`: unmount2() flags (MNT_FORCE, MNT_DETACH, MNT_EXPIRE, UMOUNT_NOFOLLOW). */
   readonly unmountFlags?: readonly string[];
-  /** v1beta4 `timeouts` (reset reads etcdAPICall: the bound of each etcd call of remove-etcd-member). */
-  readonly timeouts: Timeouts;
+  /**
+   * v1beta4 `timeouts` that reset uses, only when given (kubeadm sets them as the active timeouts
+   * of the run): kubernetesAPICall bounds reset's API calls; etcdAPICall its etcd calls.
+   */
+  readonly timeouts?: ResetTimeouts;
+}
+
+export interface ResetTimeouts {
+  readonly kubernetesAPICallMs?: number;
+  readonly etcdAPICallMs?: number;
 }
 
 /**

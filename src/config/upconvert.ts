@@ -73,7 +73,6 @@ export function normalizeReset(doc: Obj): NReset {
   const out = structuredClone(doc);
   delete out.apiVersion;
   delete out.kind;
-  // timeouts (v1beta4): reset reads etcdAPICall (remove-etcd-member); the other timeouts have no reset step that waits on them.
   return out;
 }
 

@@ -11,6 +11,7 @@ import { isKnownFeatureGate, validateFeatureGates } from './feature-gates.js';
 import { isValidImageRepository } from './names.js';
 import type { ClusterConfiguration, JoinConfiguration, ResetConfiguration, ResolvedInitConfig, ResolvedJoinConfig, ResolvedResetConfig } from './types.js';
 import { validateNetworking } from './validate-network.js';
+import { UNSUPPORTED_UNMOUNT_FLAGS } from '../phases/reset/unmount-flags.js';
 import {
   validateAbsolutePath,
   validateAPIEndpoint,
@@ -57,6 +58,11 @@ function validateClusterConfig(c: ClusterConfiguration): string[] {
   }
   validateAbsolutePath(c.certificatesDir, 'certificatesDir', out);
   out.push(...validateGates(c));
+  // Implementing it means a user and group per component and file ownership to match (kubeadm's
+  // cmd/kubeadm/app/util/users); tsadm does not, so it refuses the gate rather than ignoring it.
+  if (c.featureGates.RootlessControlPlane === true) {
+    out.push('featureGates: RootlessControlPlane=true is not supported by tsadm (it would run the control-plane components as non-root users); remove the gate or set it to false');
+  }
   validateHostPort(c.controlPlaneEndpoint, 'controlPlaneEndpoint', out);
   if (!isValidImageRepository(c.imageRepository)) out.push(`imageRepository: invalid value ${q(c.imageRepository)}: invalid image repository format`);
   validateEtcd(c, out);
@@ -163,8 +169,12 @@ export function validateResetConfig(cfg: ResolvedResetConfig): string[] {
   validateCriSocket(r.criSocket, 'criSocket', out);
   validateAbsolutePath(r.certificatesDir, 'certificatesDir', out);
   validateIgnorePreflightErrors(r.ignorePreflightErrors, 'ignorePreflightErrors', out);
+  for (const [field, ms] of Object.entries(r.timeouts ?? {})) {
+    if (ms !== undefined && ms <= 0) out.push(`timeouts.${field.replace(/Ms$/, '')}: must be greater than zero`);
+  }
   (r.unmountFlags ?? []).forEach((flag, i) => {
     if (!UNMOUNT_FLAGS.includes(flag)) out.push(`unmountFlags[${i}]: unsupported value ${q(flag)}: supported values: ${UNMOUNT_FLAGS.map(q).join(', ')}`);
+    else if (Object.hasOwn(UNSUPPORTED_UNMOUNT_FLAGS, flag)) out.push(`unmountFlags[${i}]: ${flag} is not supported by tsadm: ${UNSUPPORTED_UNMOUNT_FLAGS[flag]}; use MNT_FORCE, MNT_DETACH or UMOUNT_NOFOLLOW`);
   });
   return out;
 }

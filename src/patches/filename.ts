@@ -14,6 +14,7 @@ export const PATCH_MEDIA_TYPE: Readonly<Record<PatchType, string>> = {
 
 export const STATIC_POD_PATCH_TARGETS = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'] as const;
 export const KUBELET_CONFIG_PATCH_TARGET = 'kubeletconfiguration';
+export const COREDNS_DEPLOYMENT_PATCH_TARGET = 'corednsdeployment';
 
 /**
  * kubeadm accepts only .json and .yaml (not .yml): another extension makes it skip the file
@@ -51,6 +52,13 @@ function escapeRe(s: string): string {
  * The targets a kubeadm of this minor knows. Files for other targets are skipped with a
  * notice, so the same list is used for every phase of a run (the directory is read once).
  */
-export function patchTargetsFor(versions: { readonly kubelet: { readonly configPatchTarget: boolean } }): string[] {
-  return [...STATIC_POD_PATCH_TARGETS, ...(versions.kubelet.configPatchTarget ? [KUBELET_CONFIG_PATCH_TARGET] : [])];
+export function patchTargetsFor(versions: {
+  readonly kubelet: { readonly configPatchTarget: boolean };
+  readonly addons: { readonly corednsPatchTarget: boolean };
+}): string[] {
+  return [
+    ...STATIC_POD_PATCH_TARGETS,
+    ...(versions.kubelet.configPatchTarget ? [KUBELET_CONFIG_PATCH_TARGET] : []),
+    ...(versions.addons.corednsPatchTarget ? [COREDNS_DEPLOYMENT_PATCH_TARGET] : []),
+  ];
 }

@@ -68,4 +68,16 @@ const POD_TYPES: Readonly<Record<string, Readonly<Record<string, FieldSpec>>>> =
   PodStatus: { conditions: merge('type'), podIPs: merge('ip') },
 };
 
+/** Tags of k8s.io/api/apps/v1's Deployment around the pod template (types.go, 1.31–1.34). */
+const DEPLOYMENT_TYPES: Readonly<Record<string, Readonly<Record<string, FieldSpec>>>> = {
+  ...POD_TYPES,
+  Deployment: { metadata: { type: 'ObjectMeta' }, spec: { type: 'DeploymentSpec' }, status: { type: 'DeploymentStatus' } },
+  DeploymentSpec: { template: { type: 'PodTemplateSpec' } },
+  PodTemplateSpec: { metadata: { type: 'ObjectMeta' }, spec: { type: 'PodSpec' } },
+  DeploymentStatus: { conditions: merge('type') },
+};
+
 export const POD_PATCH_SCHEMA: PatchSchema = new TableSchema('Pod', POD_TYPES.Pod as Record<string, FieldSpec>, POD_TYPES);
+
+/** The CoreDNS Deployment's schema (the `corednsdeployment` target: kubeadm patches an apps/v1 Deployment). */
+export const DEPLOYMENT_PATCH_SCHEMA: PatchSchema = new TableSchema('Deployment', DEPLOYMENT_TYPES.Deployment as Record<string, FieldSpec>, DEPLOYMENT_TYPES);

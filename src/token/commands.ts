@@ -26,6 +26,11 @@ export interface TokenCreateOptions {
   readonly printJoinCommand: boolean;
   /** Only with printJoinCommand: print the control-plane join command. */
   readonly certificateKey?: string;
+  /**
+   * The bootstrapTokens of a --config file (already defaulted and validated): all are created and
+   * the first is printed; token, ttl, usages, groups and description above are then not used.
+   */
+  readonly fromConfig?: readonly BootstrapToken[];
   /** Text of the kubeconfig in use: the join command takes its server and CA from it. */
   readonly kubeconfig?: string;
   readonly now?: Date;
@@ -59,17 +64,33 @@ function tokenFromOptions(o: TokenCreateOptions): BootstrapToken {
   return { token, ttlMs, description: o.description, usages: [...o.usages], groups: [...o.groups] };
 }
 
+function tokensOfConfig(o: TokenCreateOptions): BootstrapToken[] {
+  if (o.certificateKey && !o.printJoinCommand) {
+    throw new TsadmError('E_USAGE', 'cannot use --certificate-key without --print-join-command', { hint: 'add --print-join-command' });
+  }
+  const tokens = [...(o.fromConfig ?? [])];
+  if (tokens.length === 0) throw new TsadmError('E_INTERNAL', 'token create --config: the configuration has no bootstrap token');
+  const ids = tokens.map((t) => parseToken(t.token).id);
+  const dup = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (dup !== undefined) throw new TsadmError('E_CONFIG_INVALID', `bootstrapTokens: the token id "${dup}" appears twice`, { hint: 'give every bootstrap token its own id' });
+  return tokens;
+}
+
 /**
  * `tsadm token create`: fails if a token with that id exists (kubeadm's CreateNewTokens), prints
  * the token — or the join command — because that is what the user asked for.
  */
 export async function tokenCreate(o: TokenCreateOptions, api: KubeApi, log: Pick<Logger, 'output'>): Promise<string> {
-  const bt = tokenFromOptions(o);
-  const { id } = parseToken(bt.token);
-  if (await api.get('Secret', tokenSecretName(id), TOKEN_NAMESPACE)) {
-    throw new TsadmError('E_CONFLICT', `a token with id "${id}" already exists`, { hint: 'pick another token, or delete the old one with `tsadm token delete`' });
+  const tokens = o.fromConfig ? tokensOfConfig(o) : [tokenFromOptions(o)];
+  // Every id is checked before the first Secret is written, so a clash leaves nothing half-made.
+  for (const t of tokens) {
+    const { id } = parseToken(t.token);
+    if (await api.get('Secret', tokenSecretName(id), TOKEN_NAMESPACE)) {
+      throw new TsadmError('E_CONFLICT', `a token with id "${id}" already exists`, { hint: 'pick another token, or delete the old one with `tsadm token delete`' });
+    }
   }
-  await api.ensure(tokenToSecret(bt, o.now ?? new Date()));
+  for (const t of tokens) await api.ensure(tokenToSecret(t, o.now ?? new Date()));
+  const bt = tokens[0]!;
   let printed = bt.token;
   if (o.printJoinCommand) {
     if (o.kubeconfig === undefined) throw new TsadmError('E_INTERNAL', 'token create --print-join-command needs the kubeconfig text');

@@ -166,6 +166,8 @@ export interface VersionProfile {
     readonly corednsCacheDisableClusterDomain: boolean;
     /** Probes use the named container ports liveness-probe / readiness-probe (1.33, PR #131587). */
     readonly corednsNamedProbePorts: boolean;
+    /** --patches knows the "corednsdeployment" target, applied to the CoreDNS Deployment by init's and upgrade's addon phase (1.31, PR #124820). */
+    readonly corednsPatchTarget: boolean;
   };
   readonly workflow: {
     /** init's kubelet-start runs after etcd and control-plane (1.28, PR #117984) instead of right after kubeconfig. */
@@ -280,6 +282,7 @@ const BASE_1_20: VersionProfile = {
     corednsDropAllUpper: false,
     corednsCacheDisableClusterDomain: false,
     corednsNamedProbePorts: false,
+    corednsPatchTarget: false,
   },
   workflow: { kubeletStartAfterControlPlane: false, showJoinCommandPhase: false, waitControlPlaneHidden: true, joinWaitControlPlane: false, joinLocalModePhases: false, joinLocalModeExperimental: true },
   upgrade: { labelOldControlPlaneNodes: true, removeOldControlPlaneLabel: false, removeOldControlPlaneTaint: false, kubeDnsMigration: true, addonsAfterAllControlPlanes: false, nodeAddonPhases: false, planEtcdUpgrade: false },
@@ -421,7 +424,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
   },
   {
     minor: '1.31',
-    why: 'v1beta4 (list extraArgs, extraEnvs sorted into env); backdated leaves and CA:FALSE; etcd /livez+/readyz probes (PR #124465); enable-client-cert-rotation; ControlPlaneKubeletLocalMode alpha with join\'s etcd-join and kubelet-wait-bootstrap (PRs #125582, #125780); /etc/pki no longer mounted, /etc/pki/ca-trust and /etc/pki/tls/certs instead (PR #124361)',
+    why: 'v1beta4 (list extraArgs, extraEnvs sorted into env); backdated leaves and CA:FALSE; etcd /livez+/readyz probes (PR #124465); enable-client-cert-rotation; ControlPlaneKubeletLocalMode alpha with join\'s etcd-join and kubelet-wait-bootstrap (PRs #125582, #125780); /etc/pki no longer mounted, /etc/pki/ca-trust and /etc/pki/tls/certs instead (PR #124361); corednsdeployment patch target (PR #124820)',
     delta: {
       featureGates: { ControlPlaneKubeletLocalMode: { default: false, stage: 'alpha' }, UpgradeAddonsBeforeControlPlane: removedGate(false) }, // PR #125582
       workflow: { joinLocalModePhases: true }, // PRs #125582, #125780
@@ -430,6 +433,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       imageCommands: { outputApiVersion: 'output.kubeadm.k8s.io/v1alpha3', pullHintInBeforehand: false }, // PR #124464
       pki: { leafNotBefore: 'backdated', backdateMs: 5 * 60 * 1000, leafBasicConstraints: true, caSerialZero: false },
       kubelet: { finalizePhase: 'enable-client-cert-rotation' },
+      addons: { corednsPatchTarget: true }, // PR #124820
       controlPlane: {
         etcdProbes: 'livez-readyz',
         extraArgsMode: 'list',

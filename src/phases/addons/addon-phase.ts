@@ -3,6 +3,7 @@ import type { InitCtx } from '../../workflows/context.js';
 import { clusterApi } from '../cluster/api.js';
 import { controlPlaneEndpointFor } from '../kubeconfig/endpoint.js';
 import { ensureCoredns } from './coredns.js';
+import { corednsDeploymentPatcher } from './coredns-patch.js';
 import { clusterDnsIp } from '../../config/component-defaults.js';
 import { TsadmError } from '../../errors.js';
 import { corednsImage, kubeProxyImage } from './images.js';
@@ -19,7 +20,7 @@ const corednsAddonPhase: Phase<InitCtx> = {
   description: 'Install the CoreDNS addon components via the API server: its ConfigMap, RBAC rules, ServiceAccount, Deployment and the kube-dns Service. '
     + 'A Corefile edited in the cluster is kept.',
   example: '  # Installs the CoreDNS addon, functionally equivalent to what tsadm init does.\n  tsadm init phase addon coredns --config config.yaml',
-  flags: ['config', 'kubeconfig', 'kubernetes-version', 'image-repository', 'feature-gates', 'service-dns-domain', 'service-cidr'],
+  flags: ['config', 'kubeconfig', 'kubernetes-version', 'image-repository', 'feature-gates', 'service-dns-domain', 'service-cidr', 'patches'],
   skipIf: (ctx) => (ctx.cfg.cluster.dns.disabled ? 'the DNS addon is disabled in the ClusterConfiguration (dns.disabled)' : undefined),
   run: applyCoredns,
 };
@@ -32,7 +33,7 @@ export async function applyCoredns(ctx: InitCtx): Promise<void> {
     image: corednsImage(cluster, ctx.versions),
     dnsDomain: cluster.networking.dnsDomain,
     dnsIp: dnsIpOf(cluster.networking.serviceSubnet),
-  }, ctx.log);
+  }, ctx.log, corednsDeploymentPatcher(ctx, ctx.cfg.init.patches?.directory, ctx.versions));
 }
 
 const kubeProxyAddonPhase: Phase<InitCtx> = {

@@ -8,7 +8,15 @@ import { COREDNS, DEFAULT_COREDNS_REPLICAS, DNS_LABELS, KUBE_SYSTEM, corednsObje
  * are never rewritten (their token Secrets hang off them); a running Deployment keeps its
  * replica count.
  */
-export async function ensureCoredns(api: KubeApi, input: Omit<CorednsInput, 'replicas'>, log: Pick<Logger, 'info' | 'debug'>): Promise<void> {
+/** Rewrites the rendered Deployment before it is sent (the `corednsdeployment` --patches, 1.31+). */
+export type DeploymentPatcher = (deployment: KubeObject) => Promise<KubeObject>;
+
+export async function ensureCoredns(
+  api: KubeApi,
+  input: Omit<CorednsInput, 'replicas'>,
+  log: Pick<Logger, 'info' | 'debug'>,
+  patchDeployment?: DeploymentPatcher,
+): Promise<void> {
   const deployments = await api.list('Deployment', KUBE_SYSTEM, { labelSelector: `k8s-app=${DNS_LABELS['k8s-app']}` });
   const running = deployments.find((d) => d.metadata.name === COREDNS) ?? (deployments.length === 1 ? deployments[0] : undefined);
   const replicas = (running as { spec?: { replicas?: number } } | undefined)?.spec?.replicas ?? DEFAULT_COREDNS_REPLICAS;
@@ -16,7 +24,8 @@ export async function ensureCoredns(api: KubeApi, input: Omit<CorednsInput, 'rep
   const liveCorefile = liveCm?.data?.Corefile ?? '';
   const userCorefile = liveCorefile !== '' && !isDefaultCorefile(liveCorefile);
   if (userCorefile) log.debug('retaining the existing CoreDNS Corefile: it differs from kubeadm\'s default', { prefix: 'addons' });
-  for (const obj of corednsObjects({ ...input, replicas })) {
+  for (const rendered of corednsObjects({ ...input, replicas })) {
+    const obj = rendered.kind === 'Deployment' && patchDeployment ? await patchDeployment(rendered) : rendered;
     await api.ensure(obj, modeFor(obj, userCorefile));
   }
   log.info('Applied essential addon: CoreDNS', { prefix: 'addons' });

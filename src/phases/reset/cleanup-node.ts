@@ -14,6 +14,7 @@ import type { ResetCtx } from '../../workflows/context.js';
 import { DEFAULT_CERT_DIR } from '../../constants.js';
 import { NOT_CLEANED_TEXT, cleanupPlan, mountsUnder } from './plan.js';
 import { localEtcd } from './state.js';
+import { umountInvocation } from './unmount-flags.js';
 
 async function stopKubelet(ctx: ResetCtx): Promise<void> {
   ctx.log.info('Stopping the kubelet service', { prefix: 'reset' });
@@ -28,8 +29,13 @@ async function stopKubelet(ctx: ResetCtx): Promise<void> {
 async function unmountKubeletDir(ctx: ResetCtx): Promise<boolean> {
   ctx.log.info(`Unmounting mounted directories in "${KUBELET_DIR}"`, { prefix: 'reset' });
   const real = ctx.host.resolve(KUBELET_DIR);
+  const { options, noFollow } = umountInvocation(ctx.cfg.reset.unmountFlags ?? []);
   for (const point of mountsUnder(await ctx.deps.readMounts(), real)) {
-    const r = await ctx.host.exec('umount', [point], { mutating: true, timeoutMs: 30_000 });
+    if (noFollow && (await ctx.host.stat(hostPathOf(ctx.host.root, point)))?.isSymlink) {
+      ctx.log.warn(`failed to unmount ${point}: it is a symbolic link and unmountFlags has UMOUNT_NOFOLLOW`, { prefix: 'reset' });
+      continue;
+    }
+    const r = await ctx.host.exec('umount', [...options, point], { mutating: true, timeoutMs: 30_000 });
     if (r.exitCode !== 0) ctx.log.warn(`failed to unmount ${point}: ${(r.stderr || r.stdout).trim()}`, { prefix: 'reset' });
   }
   // The umounts above were only listed (the host is a dry-run host): nothing changed to re-check.
@@ -40,6 +46,13 @@ async function unmountKubeletDir(ctx: ResetCtx): Promise<boolean> {
     return false;
   }
   return true;
+}
+
+/** The host path of a real path under the host's root (mount points are read as real paths). */
+function hostPathOf(root: string, real: string): string {
+  if (root === '/') return real;
+  const rel = path.posix.relative(root, real);
+  return `/${rel}`;
 }
 
 async function removeContainers(ctx: ResetCtx): Promise<void> {

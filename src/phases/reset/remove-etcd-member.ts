@@ -9,6 +9,7 @@
  * the manual command. Dry-run: the member is looked up, not removed.
  */
 import path from 'node:path';
+import { DEFAULT_TIMEOUTS } from '../../config/defaults.js';
 import { errorMessage } from '../../errors.js';
 import { etcdTlsFromDir } from '../../etcd-client/urls.js';
 import { memberByPeerURL } from '../../etcd-client/members.js';
@@ -43,7 +44,7 @@ export async function runRemoveEtcdMember(ctx: ResetCtx): Promise<void> {
     // kubeadm's dry run does not contact etcd at all; tsadm looks the member up, but without
     // etcdAPICall's long retries (2 min by default), so a dry run on a machine whose etcd is down
     // answers at once.
-    const callTimeoutMs = ctx.dryRun ? undefined : ctx.cfg.reset.timeouts.etcdAPICallMs;
+    const callTimeoutMs = ctx.dryRun ? undefined : ctx.cfg.reset.timeouts?.etcdAPICallMs ?? DEFAULT_TIMEOUTS.etcdAPICallMs;
     const client = ctx.deps.etcdClient([...local.clientURLs, 'https://127.0.0.1:2379', ...(await clusterEtcdEndpoints(ctx))], tls, callTimeoutMs);
     const members = await client.sync();
     const me = (peerURL ? memberByPeerURL(members, peerURL) : undefined) ?? members.find((m) => m.name !== '' && m.name === local.name);

@@ -39,7 +39,9 @@ export function adminApi(ctx: ResetCtx): Promise<KubeApi | undefined> {
     }
     try {
       // A reset that cannot reach the API server must not hang on it: short, bounded retries.
-      return await ctx.api.open({ text, source: file }, { log: ctx.log, retry: RESET_RETRY, requestTimeoutMs: 10_000, dryRunRequestTimeoutMs: 5000 });
+      // ResetConfiguration timeouts.kubernetesAPICall, when given, bounds them instead (kubeadm's active timeout).
+      const deadlineMs = ctx.cfg.reset.timeouts?.kubernetesAPICallMs ?? RESET_RETRY.deadlineMs;
+      return await ctx.api.open({ text, source: file }, { log: ctx.log, retry: { ...RESET_RETRY, deadlineMs }, requestTimeoutMs: Math.min(10_000, deadlineMs), dryRunRequestTimeoutMs: 5000 });
     } catch (err) {
       ctx.log.warn(`could not use ${file}: ${(err as Error).message}`, { prefix: 'reset' });
       return undefined;

@@ -157,7 +157,7 @@ export const upgradeAddonPhase: Phase<UpgradeCtx> = {
       summary: 'Upgrade the CoreDNS addon',
       description: 'Bring CoreDNS to the target version as init of that version deploys it, keeping a customised Corefile. '
         + 'Skipped with a warning when the cluster has no coredns ConfigMap.',
-      flags: ['kubeconfig'],
+      flags: ['kubeconfig', 'patches'],
       run: runCoredns,
     },
     {

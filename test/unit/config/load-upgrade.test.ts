@@ -144,6 +144,15 @@ timeouts:
     expect(errorLines(() => resolveUpgradeConfig(withConfig(text), 'apply'))).toContain('config: no UpgradeConfiguration (kubeadm.k8s.io/v1beta4) was found in the supplied config');
   });
 
+  test('timeouts.discovery and tlsBootstrap have no use in upgrade: warned about by name', () => {
+    const cfg = resolveUpgradeConfig(withConfig(`${V4}timeouts:\n  discovery: 1m\n  tlsBootstrap: 1m\n  upgradeManifests: 2m\n`), 'apply');
+    expect(cfg.warnings).toEqual([
+      "UpgradeConfiguration timeouts.discovery has no effect on upgrade (kubeadm's upgrade does not use it either); remove it to silence this warning",
+      "UpgradeConfiguration timeouts.tlsBootstrap has no effect on upgrade (kubeadm's upgrade does not use it either); remove it to silence this warning",
+    ]);
+    expect(cfg.upgrade.upgradeManifestsTimeoutMs).toBe(120_000);
+  });
+
   test('an invalid timeouts.upgradeManifests duration is an error', () => {
     expect(errorLines(() => resolveUpgradeConfig(withConfig(`${V4}timeouts:\n  upgradeManifests: soon\n`), 'apply')).join('\n')).toContain('timeouts.upgradeManifests: invalid duration "soon"');
   });

@@ -102,15 +102,10 @@ describe('join', () => {
 });
 
 describe('reset', () => {
-  // kubeadm's v1beta4 timeout defaults (SetDefaults_Timeouts); reset reads etcdAPICall.
-  const RESET_TIMEOUTS = {
-    controlPlaneComponentHealthCheckMs: 240_000, kubeletHealthCheckMs: 240_000, kubernetesAPICallMs: 60_000, etcdAPICallMs: 120_000, tlsBootstrapMs: 300_000, discoveryMs: 300_000,
-  };
-
   test('defaults', () => {
     expect(resolveResetConfig({ flags: {}, env: ENV })).toEqual({
       kind: 'reset',
-      reset: { certificatesDir: '/etc/kubernetes/pki', criSocket: '', force: false, ignorePreflightErrors: [], skipPhases: [], cleanupTmpDir: false, dryRun: false, unmountFlags: [], timeouts: RESET_TIMEOUTS },
+      reset: { certificatesDir: '/etc/kubernetes/pki', criSocket: '', force: false, ignorePreflightErrors: [], skipPhases: [], cleanupTmpDir: false, dryRun: false, unmountFlags: [] },
       warnings: [],
     });
   });
@@ -119,7 +114,7 @@ describe('reset', () => {
     const cfg = resolveResetConfig({ flags: { 'cert-dir': '/srv/pki', 'cri-socket': 'unix:///run/crio/crio.sock', force: true, 'cleanup-tmp-dir': true, 'ignore-preflight-errors': ['IsPrivilegedUser'], 'skip-phases': ['cleanup-node'] }, env: ENV });
     expect(cfg.reset).toEqual({
       certificatesDir: '/srv/pki', criSocket: 'unix:///run/crio/crio.sock', force: true, ignorePreflightErrors: ['isprivilegeduser'],
-      skipPhases: ['cleanup-node'], cleanupTmpDir: true, dryRun: false, unmountFlags: [], timeouts: RESET_TIMEOUTS,
+      skipPhases: ['cleanup-node'], cleanupTmpDir: true, dryRun: false, unmountFlags: [],
     });
   });
 
@@ -127,6 +122,51 @@ describe('reset', () => {
     const text = 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: ResetConfiguration\nforce: true\ncertificatesDir: /srv/pki\nunmountFlags: [MNT_DETACH]\ntimeouts:\n  etcdAPICall: 1m\n';
     const cfg = resolveResetConfig(withConfig(text, { 'ignore-preflight-errors': ['all'] }));
     expect(cfg.reset).toMatchObject({ force: true, certificatesDir: '/srv/pki', unmountFlags: ['MNT_DETACH'], ignorePreflightErrors: ['all'] });
-    expect(cfg.reset.timeouts).toEqual({ ...RESET_TIMEOUTS, etcdAPICallMs: 60_000 });
+    expect(cfg.reset.timeouts).toEqual({ etcdAPICallMs: 60_000 });
+  });
+
+  test('ResetConfiguration timeouts: the API and etcd call timeouts are kept; the ones reset never uses are warned about by name', () => {
+    const text = 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: ResetConfiguration\ntimeouts:\n  kubernetesAPICall: 30s\n  etcdAPICall: 2m\n  kubeletHealthCheck: 1m\n  discovery: 1m\n';
+    const cfg = resolveResetConfig(withConfig(text));
+    expect(cfg.reset.timeouts).toEqual({ kubernetesAPICallMs: 30_000, etcdAPICallMs: 120_000 });
+    expect(cfg.warnings).toEqual([
+      "ResetConfiguration timeouts.kubeletHealthCheck has no effect on reset (kubeadm's reset does not use it either); remove it to silence this warning",
+      "ResetConfiguration timeouts.discovery has no effect on reset (kubeadm's reset does not use it either); remove it to silence this warning",
+    ]);
+  });
+
+  test('a ResetConfiguration without timeouts has none (reset keeps its own short API deadline)', () => {
+    const cfg = resolveResetConfig(withConfig('apiVersion: kubeadm.k8s.io/v1beta4\nkind: ResetConfiguration\n'));
+    expect(cfg.reset.timeouts).toBeUndefined();
+    expect(cfg.warnings).toEqual([]);
+  });
+
+  test('timeouts a command has no use for are warned about by name: init (discovery, tlsBootstrap, upgradeManifests), join (upgradeManifests)', async () => {
+    const { resolveInitConfig } = await import('../../../src/config/load.js');
+    const init = resolveInitConfig(withConfig('apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\ntimeouts:\n  discovery: 1m\n  kubeletHealthCheck: 2m\n  upgradeManifests: 1m\n'));
+    expect(init.warnings).toEqual([
+      "InitConfiguration timeouts.discovery has no effect on init (kubeadm's init does not use it either); remove it to silence this warning",
+      "InitConfiguration timeouts.upgradeManifests has no effect on init (kubeadm's init does not use it either); remove it to silence this warning",
+    ]);
+    expect(init.init.timeouts.kubeletHealthCheckMs).toBe(120_000);
+    const join = resolveJoinConfig(withConfig([
+      'apiVersion: kubeadm.k8s.io/v1beta4', 'kind: JoinConfiguration',
+      'discovery:', '  bootstrapToken:', '    token: abcdef.0123456789abcdef', '    apiServerEndpoint: 10.0.0.1:6443', '    unsafeSkipCAVerification: true',
+      'timeouts:', '  discovery: 1m', '  upgradeManifests: 1m', '',
+    ].join('\n')));
+    expect(join.warnings).toEqual(["JoinConfiguration timeouts.upgradeManifests has no effect on join (kubeadm's join does not use it either); remove it to silence this warning"]);
+  });
+
+  test('a timeout at kubeadm\'s default is not warned about (kubeadm prints every timeout into each kind\'s defaults)', async () => {
+    const { resolveInitConfig } = await import('../../../src/config/load.js');
+    const init = resolveInitConfig(withConfig('apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\ntimeouts:\n  discovery: 5m0s\n  tlsBootstrap: 5m0s\n  upgradeManifests: 5m0s\n'));
+    expect(init.warnings).toEqual([]);
+    const reset = resolveResetConfig(withConfig('apiVersion: kubeadm.k8s.io/v1beta4\nkind: ResetConfiguration\ntimeouts:\n  controlPlaneComponentHealthCheck: 4m0s\n  kubeletHealthCheck: 4m0s\n  discovery: 5m0s\n  tlsBootstrap: 5m0s\n  upgradeManifests: 5m0s\n'));
+    expect(reset.warnings).toEqual([]);
+  });
+
+  test('a zero ResetConfiguration timeouts.kubernetesAPICall is refused by name', () => {
+    const lines = errorLines(() => resolveResetConfig(withConfig('apiVersion: kubeadm.k8s.io/v1beta4\nkind: ResetConfiguration\ntimeouts:\n  kubernetesAPICall: 0s\n')));
+    expect(lines).toContain('timeouts.kubernetesAPICall: must be greater than zero');
   });
 });

@@ -21,4 +21,13 @@ describe('patch file names', () => {
     expect(patchTargetsFor(VERSION_TABLE['1.24'])).not.toContain('kubeletconfiguration');
     expect(patchTargetsFor(VERSION_TABLE['1.25'])).toContain('kubeletconfiguration');
   });
+
+  test('corednsdeployment is a target from 1.31 (kubeadm PR #124820), and its files are unknown before', () => {
+    expect(patchTargetsFor(VERSION_TABLE['1.30'])).not.toContain('corednsdeployment');
+    expect(patchTargetsFor(VERSION_TABLE['1.31'])).toContain('corednsdeployment');
+    expect(patchTargetsFor(VERSION_TABLE['1.34'])).toContain('corednsdeployment');
+    expect(parsePatchFilename('corednsdeployment+json.json', patchTargetsFor(VERSION_TABLE['1.30'])).kind).toBe('ignore');
+    expect(parsePatchFilename('corednsdeployment0+merge.yaml', patchTargetsFor(VERSION_TABLE['1.31'])))
+      .toEqual({ kind: 'patch', target: 'corednsdeployment', type: 'merge' });
+  });
 });

@@ -76,4 +76,23 @@ describeWithApiServer('addon phase on a real cluster', () => {
       'addon/kube-proxy:skipped:the kube-proxy addon is disabled in the ClusterConfiguration (proxy.disabled)',
     ]);
   });
+  test('corednsdeployment --patches (kubeadm 1.31, PR #124820): applied to the Deployment sent at 1.31, not read at 1.30', async () => {
+    const { writeFileSync, mkdirSync } = await import('node:fs');
+    mkdirSync(root.at('/srv/patches'), { recursive: true });
+    writeFileSync(root.at('/srv/patches/corednsdeployment+merge.yaml'), 'metadata:\n  labels:\n    patched-by: corednsdeployment\n');
+    const withPatches = (version: string): ResolvedInitConfig => {
+      const c = cfg({ kubernetesVersion: version });
+      return { ...c, init: { ...c.init, patches: { directory: '/srv/patches' } } };
+    };
+    const at130 = await run(withPatches('v1.30.14'));
+    // kubeadm 1.30's addon phase reads no patches at all (its static pod phases skip the file as an unknown target).
+    expect(at130.lines().join('\n')).not.toContain('corednsdeployment');
+    expect((await get('/apis/apps/v1/namespaces/kube-system/deployments/coredns')).metadata.labels?.['patched-by']).toBeUndefined();
+    const at131 = await run(withPatches('v1.31.14'));
+    expect(at131.lines()).toContain('Applied patch of type "application/merge-patch+json" to target "corednsdeployment"');
+    expect(actions(at131)).toContain('updated Deployment/coredns');
+    expect((await get('/apis/apps/v1/namespaces/kube-system/deployments/coredns')).metadata.labels?.['patched-by']).toBe('corednsdeployment');
+    // A second run with the same patch changes nothing.
+    expect(actions(await run(withPatches('v1.31.14')))).toContain('unchanged Deployment/coredns');
+  });
 });

@@ -117,7 +117,7 @@ describeIfEtcd('reset remove-etcd-member on real etcd', () => {
     const host = new RootedHost(root);
     const rt = { host, api: createApiSeam(host, false), log: new PhaseLogger(reporter), reporter, verbosity: 1, json: false, dryRun: false, startTime: new Date() };
     const ctx = await buildResetContext({ config: cfgFile }, rt, realResetDeps(Readable.from([])));
-    expect(ctx.cfg.reset.timeouts.etcdAPICallMs).toBe(1000);
+    expect(ctx.cfg.reset.timeouts?.etcdAPICallMs).toBe(1000);
     const t0 = Date.now();
     try {
       await runRemoveEtcdMember(ctx);
