@@ -60,8 +60,12 @@ afterAll(async () => {
 
 describe('certificate lifecycle on a tsadm control plane', () => {
   test('check-expiration lists what the reference kubeadm lists, with the same dates', async () => {
-    const ours = parseExpirationTable((await tsadm(CP.name, ['certs', 'check-expiration'])).stdout);
+    // Both read the cluster's ClusterConfiguration through admin.conf first and say so in the same
+    // lines before the table.
+    const oursOut = (await tsadm(CP.name, ['certs', 'check-expiration'])).stdout;
     const theirsOut = (await machineExec(CP.name, ['kubeadm', 'certs', 'check-expiration'])).stdout;
+    expect(oursOut.slice(0, oursOut.indexOf('CERTIFICATE '))).toBe(theirsOut.slice(0, theirsOut.indexOf('CERTIFICATE ')));
+    const ours = parseExpirationTable(oursOut.slice(oursOut.indexOf('CERTIFICATE ')));
     const theirs = parseExpirationTable(theirsOut.slice(theirsOut.indexOf('CERTIFICATE ')));
     expect(ours.certificates.map((r) => r.name)).toHaveLength(10);
     expect(ours.certificates.map(({ ca: _ca, ...r }) => r)).toEqual(theirs.certificates.map(({ ca: _ca, ...r }) => r));
