@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: tsadm side by side with the reference kubeadm v1.20.2 (issue 8).
 //
-//   node bench/bench.mjs [--quick] [--runs N] [--cluster-runs N] [--upgrade-runs N] [--only micro|cluster|upgrade|baseline] [--baseline REF] [--no-join] [--out FILE]
+//   node bench/bench.mjs [--quick] [--runs N] [--cluster-runs N] [--upgrade-runs N] [--limits-runs N] [--only micro|cluster|upgrade|limits|baseline] [--baseline REF] [--no-join] [--out FILE]
 //
 // micro   (host, temp dirs): init phase certs all / kubeconfig all with RSA-2048 and ECDSA-P256,
 //         cold start of `version` and `token generate`; default 7 pairs (--quick: 3).
@@ -12,6 +12,8 @@
 //         plane made by tsadm init, by the reference kubeadm v1.20.3 and by tsadm (bench/upgrade.mjs;
 //         v1.20.3 is v1.20.2's source relabelled); default 3 pairs (--quick: 1). tsadm's side is
 //         measured only when this build has `upgrade apply` ("n/a" otherwise).
+// limits  (harness machines b2, b4): L_init, L_join and the settling after each tool's init
+//         (bench/limits.mjs); default 5 runs (--quick: 1).
 // baseline (with --baseline REF, a git ref of this repository): certs all + kubeconfig all with
 //         RSA-2048 keys by kubeadm, the tsadm of REF and this tsadm, rotating (bench/baseline.mjs).
 // Runs alternate kubeadm/tsadm (order swapped each pair); reported are medians and the median of
@@ -26,6 +28,7 @@ import { renderReport } from './report.mjs';
 import { runMicro } from './micro.mjs';
 import { runCluster } from './cluster.mjs';
 import { runBaseline } from './baseline.mjs';
+import { runLimits } from './limits.mjs';
 import { hasUpgradeApply, runUpgrade, upgradeKubeadmVersion } from './upgrade.mjs';
 
 function parseArgs(argv) {
@@ -37,6 +40,7 @@ function parseArgs(argv) {
     else if (a === '--runs') o.runs = Number(argv[++i]);
     else if (a === '--cluster-runs') o.clusterRuns = Number(argv[++i]);
     else if (a === '--upgrade-runs') o.upgradeRuns = Number(argv[++i]);
+    else if (a === '--limits-runs') o.limitsRuns = Number(argv[++i]);
     else if (a === '--only') o.only = argv[++i];
     else if (a === '--out') o.out = path.resolve(argv[++i]);
     else if (a === '--baseline') o.baseline = argv[++i];
@@ -45,6 +49,7 @@ function parseArgs(argv) {
   o.runs ??= o.quick ? 3 : 7;
   o.clusterRuns ??= o.quick ? 1 : 3;
   o.upgradeRuns ??= o.quick ? 1 : 3;
+  o.limitsRuns ??= o.quick ? 1 : 5;
   if (o.only === 'baseline' && !o.baseline) throw new Error('--only baseline needs --baseline REF');
   return o;
 }
@@ -93,6 +98,9 @@ try {
     results.tsadmUpgrade = tsadmUpgrade;
     results.env.versions.kubeadmUpgrade = upgradeKubeadmVersion();
     results.upgrade = await runUpgrade({ tsadmArgv, runs: opts.upgradeRuns, log, tsadmUpgrade });
+  }
+  if (opts.only === undefined || opts.only === 'limits') {
+    results.limits = await runLimits({ tsadmArgv, runs: opts.limitsRuns, log, machines: { cp: MACHINES.tsadm.cp, worker: MACHINES.tsadm.worker } });
   }
   results.env.loadAtEnd = load1();
   mkdirSync(path.dirname(opts.out), { recursive: true });

@@ -73,12 +73,33 @@ function baselineTable(b) {
     + table(['certs all + kubeconfig all (RSA-2048)', 'kubeadm', 'tsadm baseline', 'tsadm', 'ratio tsadm/baseline', 'ratio tsadm/kubeadm'], [row('wall, s', 'wallMs', 1000), row('CPU (user+sys), s', 'cpuMs', 1000)]);
 }
 
+/** The limits and the settling (bench/limits.mjs): medians of milliseconds after the kubelet's start / init's return. */
+function limitsTable(l) {
+  const s = (xs) => fmt(median(xs) / 1000, 2);
+  const col = (runs, key) => runs.map((r) => r[key]);
+  const rows = [
+    ['L_init: etcd healthy', s(col(l.init, 'etcd'))],
+    ['L_init: kube-apiserver healthy', s(col(l.init, 'apiserver'))],
+    ['L_init: kube-controller-manager healthy', s(col(l.init, 'controllerManager'))],
+    ['L_init: kube-scheduler healthy', s(col(l.init, 'scheduler'))],
+    ['**L_init: a CSR signed** (created and approved as soon as the API server answers)', `**${s(col(l.init, 'csrSigned'))}**`],
+    ['L_join: Node registered', s(col(l.join, 'registered'))],
+    ['**L_join: Node Ready**', `**${s(col(l.join, 'ready'))}**`],
+  ];
+  for (const tool of ['kubeadm', 'tsadm']) {
+    const runs = l.settling[tool].map((r) => ({ ...r.at, signedAfterReturn: (r.at.csrSigned ?? NaN) + (r.probeLeadMs ?? 0) }));
+    rows.push([`settling after \`${tool} init\` returned: a CSR signed`, s(col(runs, 'signedAfterReturn'))]);
+  }
+  return `${l.init.length} run(s) each, fresh machines\n\n` + table(['limit (s, median)', 'value'], rows);
+}
+
 export function renderReport(results) {
   const e = results.env;
   const parts = [`## Results ${e.date}`, '', `${e.cpu}, ${e.memGb} GiB, Linux ${e.kernel}; kubeadm ${e.versions.kubeadm}, tsadm ${e.versions.tsadm}, Node ${e.versions.node}; load ${e.loadAtStart} → ${e.loadAtEnd}`, ''];
   if (results.micro) parts.push('### Tool-only commands (wall, medians)', '', microTable(results.micro), '');
   if (results.cluster) parts.push('### Full init and join (medians)', '', clusterTable(results.cluster), '');
   if (results.upgrade) parts.push('### Upgrade apply (medians; v1.20.3 = v1.20.2 relabelled)', '', upgradeTable(results.upgrade, results.tsadmUpgrade, e.versions.kubeadmUpgrade), '');
+  if (results.limits) parts.push('### Limits and settling (bench/limits.mjs)', '', limitsTable(results.limits), '');
   if (results.baseline) parts.push('### Against an earlier tsadm (medians; ratios are medians of per-round ratios)', '', baselineTable(results.baseline), '');
   return parts.join('\n');
 }
