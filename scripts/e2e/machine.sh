@@ -25,21 +25,26 @@ usage() { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2; }
 holder_pid() { pid_alive "$(machine_dir "$1")/holder.pid"; }
 
 # --- network ---------------------------------------------------------------------------------
+# Machines come up in parallel: the first creates the switch, the others wait for it (a lock, not
+# a check-then-create race that fails with "File exists").
 ensure_switch() {
-  if ! ip netns list | grep -qx "$SWITCH_NS\( .*\)\?"; then
-    ip netns add "$SWITCH_NS"
-    ip -n "$SWITCH_NS" link set lo up
-    ip -n "$SWITCH_NS" link add "$BRIDGE" type bridge
-    ip -n "$SWITCH_NS" link set "$BRIDGE" up
-  fi
-  # The host's leg on the switch: lets host tools (kubectl with the copied admin.conf) reach the
-  # machines. A connected /24 only; the host is no router (its ip_forward is left alone).
-  if [[ ${TSADM_E2E_HOST_LINK:-1} == 1 ]] && ! ip link show "$HOST_LINK" >/dev/null 2>&1; then
-    ip link add "$HOST_LINK" type veth peer name "$HOST_LINK_PEER" netns "$SWITCH_NS"
-    ip -n "$SWITCH_NS" link set "$HOST_LINK_PEER" master "$BRIDGE" up
-    ip addr add "$HOST_IP/24" dev "$HOST_LINK"
-    ip link set "$HOST_LINK" up
-  fi
+  (
+    flock 9
+    if ! ip netns list | grep -qx "$SWITCH_NS\( .*\)\?"; then
+      ip netns add "$SWITCH_NS"
+      ip -n "$SWITCH_NS" link set lo up
+      ip -n "$SWITCH_NS" link add "$BRIDGE" type bridge
+      ip -n "$SWITCH_NS" link set "$BRIDGE" up
+    fi
+    # The host's leg on the switch: lets host tools (kubectl with the copied admin.conf) reach the
+    # machines. A connected /24 only; the host is no router (its ip_forward is left alone).
+    if [[ ${TSADM_E2E_HOST_LINK:-1} == 1 ]] && ! ip link show "$HOST_LINK" >/dev/null 2>&1; then
+      ip link add "$HOST_LINK" type veth peer name "$HOST_LINK_PEER" netns "$SWITCH_NS"
+      ip -n "$SWITCH_NS" link set "$HOST_LINK_PEER" master "$BRIDGE" up
+      ip addr add "$HOST_IP/24" dev "$HOST_LINK"
+      ip link set "$HOST_LINK" up
+    fi
+  ) 9>/run/tsadm-e2e-switch.lock
 }
 
 create_netns() {
