@@ -1,10 +1,16 @@
 // Full init and join on fresh harness machines, kubeadm and tsadm alternately (never at the same
-// time: a running cluster of one tool would slow the other, so each pair is torn down first).
-import { mkdirSync, writeFileSync } from 'node:fs';
+// time: a running cluster of one tool would slow the other, so each run is torn down first).
+// Every output line of both tools is stamped inside the machine (bench/lib/stamped.sh): the
+// waterfall of BENCHMARKS.md is drawn from these stamps (bench/waterfall.mjs).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { load1, timePrefix } from './lib/exec.mjs';
+import { fileURLToPath } from 'node:url';
+import { load1 } from './lib/exec.mjs';
 import { KUBEADM, REPO, SCRATCH, benchConfig } from './lib/tools.mjs';
+import { lineAt, parseNodesWatch, parseStamped, segments } from './lib/timeline.mjs';
 import * as machines from './lib/machines.mjs';
+
+const LIB = path.join(path.dirname(fileURLToPath(import.meta.url)), 'lib');
 
 const TOKEN = 'bench0.0123456789abcdef';
 const CRI = '/run/containerd/containerd.sock';
@@ -57,38 +63,90 @@ async function nodeRegistered(cp, name, timeoutMs = 120_000) {
   }
 }
 
-/** One init (+ join when joinable) by TOOL on fresh machines CP and WORKER. */
-async function onePair(tool, argv, cp, worker, iteration, { join, log }) {
-  await Promise.all([machines.down(cp), machines.down(worker)]);
-  await machines.up(cp);
-  if (join) await machines.up(worker);
+/** A script of bench/lib run inside machine M with ARGS (as bash -c text: machines have their own /tmp). */
+export function runScript(m, script, args, timeoutMs = 10 * 60_000) {
+  return machines.exec(m, ['bash', '-c', readFileSync(path.join(LIB, script), 'utf8'), script, ...args], timeoutMs);
+}
+
+/** ARGV run inside M under bench/lib/stamped.sh: every output line stamped, GNU time's figures. */
+async function stamped(m, argv, name) {
+  const r = await runScript(m, 'stamped.sh', argv);
+  const run = parseStamped(r.stdout);
+  saveLog(name, { stdout: run.text, stderr: r.stderr });
+  if (r.code !== 0) throw new Error(`${name} failed (exit ${r.code}):\n${run.text.split('\n').slice(-30).join('\n')}\n${r.stderr}`);
+  return run;
+}
+
+/** Why the controller-manager signs when it does: its lease, its csrsigning and nodeipam start lines. */
+const CONTROLLER_MANAGER_EVIDENCE = String.raw`
+for f in /var/log/pods/kube-system_kube-controller-manager-*/kube-controller-manager/*.log; do
+  [[ -f $f ]] || continue
+  echo "container $(basename "$f") first: $(head -1 "$f" | cut -c1-40)"
+  grep -hE 'successfully acquired lease|Started "csrsigning"|node_ipam_controller.go.*Sending events|Started "nodeipam"|Caches are synced for certificate-csrsigning-kubelet-client' "$f" | cut -c1-160
+done
+`;
+
+const joinCommand = (argv, initText) => [...argv, 'join', ...joinArgs(initText), '--cri-socket', CRI, SKIP];
+const joinFigures = (run, extraMs) => ({ wallMs: run.wallMs + extraMs, exitMs: run.wallMs, cpuMs: run.cpuMs, maxRssMb: run.maxRssMb });
+
+/**
+ * One run of TOOL on fresh machines: init on CP, and the moment it returns, the join of the first
+ * worker (as automation does it), with the CSR probe and the Node watch on the control plane;
+ * then, on the settled control plane, one more join alone and four joins at once.
+ */
+async function onePair(tool, argv, m, iteration, { join, log }) {
+  const workers = join ? m.workers : [];
+  await Promise.all([m.cp, ...m.workers].map((x) => machines.down(x)));
+  await Promise.all([m.cp, ...workers].map((x) => machines.up(x)));
   const cfg = path.join(SCRATCH, `init-${tool}-${iteration}.yaml`);
-  writeFileSync(cfg, benchConfig({ ip: cp.ip, node: cp.name, token: TOKEN }));
+  writeFileSync(cfg, benchConfig({ ip: m.cp.ip, node: m.cp.name, token: TOKEN }));
   const loadBefore = load1();
-  const init = await machines.exec(cp, [...timePrefix(), ...argv, 'init', '--config', cfg, SKIP], 10 * 60_000);
-  saveLog(`${tool}-init-${iteration}`, init);
-  if (init.code !== 0) throw new Error(`${tool} init failed:\n${(init.stdout + init.stderr).split('\n').slice(-30).join('\n')}`);
-  const waitMs = componentWaitMs(init.stdout + init.stderr);
+  const init = await stamped(m.cp, [...argv, 'init', '--config', cfg, SKIP], `${tool}-init-${iteration}`);
+  const waitMs = componentWaitMs(init.text);
   const result = {
-    init: { wallMs: init.innerWallMs, waitMs, ownMs: init.innerWallMs - waitMs, cpuMs: init.cpuMs, maxRssMb: init.maxRssMb, load: loadBefore },
+    init: { wallMs: init.wallMs, waitMs, ownMs: init.wallMs - waitMs, cpuMs: init.cpuMs, maxRssMb: init.maxRssMb, load: loadBefore, segments: segments(init) },
   };
-  log(`${tool} init #${iteration}: ${(init.innerWallMs / 1000).toFixed(1)} s (component wait ${(waitMs / 1000).toFixed(1)} s, cpu ${(init.cpuMs / 1000).toFixed(2)} s, rss ${init.maxRssMb.toFixed(0)} MB, load ${loadBefore})`);
+  log(`${tool} init #${iteration}: ${(init.wallMs / 1000).toFixed(1)} s (component wait ${(waitMs / 1000).toFixed(1)} s, cpu ${(init.cpuMs / 1000).toFixed(2)} s, rss ${init.maxRssMb.toFixed(0)} MB, load ${loadBefore})`);
   if (join) {
-    const args = joinArgs(init.stdout);
-    const j = await machines.exec(worker, [...timePrefix(), ...argv, 'join', ...args, '--cri-socket', CRI, SKIP], 10 * 60_000);
-    saveLog(`${tool}-join-${iteration}`, j);
-    if (j.code !== 0) throw new Error(`${tool} join failed:\n${(j.stdout + j.stderr).split('\n').slice(-30).join('\n')}`);
-    const extra = await nodeRegistered(cp, worker.name);
-    result.join = { wallMs: j.innerWallMs + extra, exitMs: j.innerWallMs, cpuMs: j.cpuMs, maxRssMb: j.maxRssMb };
-    log(`${tool} join #${iteration}: ${(j.innerWallMs / 1000).toFixed(1)} s + ${extra} ms to Node registered (cpu ${(j.cpuMs / 1000).toFixed(2)} s, rss ${j.maxRssMb.toFixed(0)} MB)`);
+    const [first, second, ...more] = workers;
+    // Started together the moment init returned: the join, the Node watch and the CSR probe.
+    const [j, watch, probe] = await Promise.all([
+      stamped(first, joinCommand(argv, init.text), `${tool}-join-${iteration}`),
+      runScript(m.cp, 'nodes-watch.sh', [first.name]),
+      runScript(m.cp, 'cp-probe.sh', ['0']),
+    ]);
+    const nodes = parseNodesWatch(watch.stdout);
+    const signed = /^csrSigned (\d+\.\d+)$/m.exec(probe.stdout);
+    const evidence = (await machines.exec(m.cp, ['bash', '-c', CONTROLLER_MANAGER_EVIDENCE], 60_000)).stdout.trim().split('\n');
+    const rel = (epochMs) => Math.round(epochMs - init.startMs);
+    result.join = { ...joinFigures(j, Math.max(0, (nodes.registered[first.name] ?? j.endMs) - j.endMs)), segments: segments(j, init.startMs) };
+    result.worker = {
+      initEndMs: rel(init.endMs),
+      joinStartMs: rel(j.startMs),
+      registeredMs: rel(nodes.registered[first.name] ?? NaN),
+      readyMs: rel(nodes.ready[first.name] ?? NaN),
+      csrSignedMs: rel(signed ? Number(signed[1]) * 1000 : NaN),
+      kubeletStartMs: rel(lineAt(j, /Starting the kubelet/)),
+      initKubeletStartMs: rel(lineAt(init, /Starting the kubelet/)),
+    };
+    result.settling = { afterInitMs: result.worker.csrSignedMs - result.worker.initEndMs, evidence };
+    log(`${tool} 2-node #${iteration}: worker registered ${(result.worker.registeredMs / 1000).toFixed(1)} s, Ready ${(result.worker.readyMs / 1000).toFixed(1)} s after init started; a CSR signed ${(result.settling.afterInitMs / 1000).toFixed(1)} s after init returned`);
+    // The control plane is settled now (it has signed): one join alone, then four at once.
+    const single = await stamped(second, joinCommand(argv, init.text), `${tool}-join-settled-${iteration}`);
+    result.settledJoin = { ...joinFigures(single, await nodeRegistered(m.cp, second.name)), segments: segments(single) };
+    const four = await Promise.all(more.map((w, k) => stamped(w, joinCommand(argv, init.text), `${tool}-join-concurrent-${iteration}-${k + 1}`)));
+    const extra = await Promise.all(more.map((w) => nodeRegistered(m.cp, w.name)));
+    const t0 = Math.min(...four.map((r) => r.startMs));
+    result.concurrentJoins = { wallMs: four.map((r, k) => r.endMs - t0 + extra[k]), nodes: more.length };
+    log(`${tool} joins #${iteration}: settled ${(result.settledJoin.wallMs / 1000).toFixed(1)} s; ${more.length} at once: all registered within ${(Math.max(...result.concurrentJoins.wallMs) / 1000).toFixed(1)} s`);
   }
-  await Promise.all([machines.down(cp), machines.down(worker)]);
+  await Promise.all([m.cp, ...m.workers].map((x) => machines.down(x)));
   return result;
 }
 
 /**
- * MACHINES: { kubeadm: {cp, worker}, tsadm: {cp, worker} }. tsadmJoin: whether this tsadm has `join`.
- * Results: { kubeadm: PairResult[], tsadm: PairResult[] }.
+ * MACHINES: { cp, workers: [6 machines] }, used by both tools in turn (torn down in between).
+ * tsadmJoin: whether this tsadm has `join`. Results: { kubeadm: PairResult[], tsadm: PairResult[] }.
  */
 export async function runCluster({ tsadmArgv, runs, log, machines: m, tsadmJoin, join = true }) {
   const out = { kubeadm: [], tsadm: [] };
@@ -97,11 +155,11 @@ export async function runCluster({ tsadmArgv, runs, log, machines: m, tsadmJoin,
     for (let i = 0; i < runs; i++) {
       const order = i % 2 ? ['tsadm', 'kubeadm'] : ['kubeadm', 'tsadm'];
       for (const t of order) {
-        out[t].push(await onePair(t, argv[t], m[t].cp, m[t].worker, i + 1, { join: join && (t === 'kubeadm' || tsadmJoin), log }));
+        out[t].push(await onePair(t, argv[t], m, i + 1, { join: join && (t === 'kubeadm' || tsadmJoin), log }));
       }
     }
   } finally {
-    for (const t of ['kubeadm', 'tsadm']) await Promise.all([machines.down(m[t].cp), machines.down(m[t].worker)]);
+    await Promise.all([m.cp, ...m.workers].map((x) => machines.down(x)));
   }
   return out;
 }

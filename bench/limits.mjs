@@ -1,4 +1,4 @@
-// The physical limits a bootstrapper cannot beat, and the "settling" after init (issue 17), on
+// The physical limits a bootstrapper cannot beat (issue 17), on
 // fresh harness machines. Neither tool is timed here except where said; what is timed is the
 // kubelet and the control-plane components themselves:
 //
@@ -10,18 +10,17 @@
 // L_join   on a cluster made by a full tsadm init + join (untimed), the worker's kubelet is
 //          stopped and its Node deleted; with its kubelet.conf and signed client certificate in
 //          place the kubelet is started again: time until the Node is registered, and Ready.
-// settling right after a full `init` of TOOL returns, a CSR is created and approved: time until
-//          it is signed; with the evidence for why it takes that long (the controller-manager's
-//          container starts and its leader-election lines, from the machine's pod logs).
+//
+// The settling after each tool's init is measured in every full-cluster run (bench/cluster.mjs).
 //
 // All timestamps come from `date +%s.%N` inside the machines (one kernel, one clock).
-import { chmodSync, copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { KUBEADM, SCRATCH, benchConfig } from './lib/tools.mjs';
+import { SCRATCH, benchConfig } from './lib/tools.mjs';
 import { check } from './lib/exec.mjs';
 import * as machines from './lib/machines.mjs';
-import { joinArgs } from './cluster.mjs';
+import { joinArgs, runScript } from './cluster.mjs';
 
 const LIB = path.join(path.dirname(fileURLToPath(import.meta.url)), 'lib');
 const TOKEN = 'limit0.0123456789abcdef';
@@ -37,23 +36,6 @@ function holdingKubelet(argv) {
   chmodSync(hold, 0o755);
   return ['bash', '-c', `export BENCH_REAL_SERVICE_MANAGER="$TSADM_SERVICE_MANAGER" TSADM_SERVICE_MANAGER=${hold}; exec "$@"`, 'hold', ...argv];
 }
-
-/** A script of bench/lib run inside machine M with ARGS (passed as bash -c text: machines have their own /tmp). */
-function runScript(m, script, args, timeoutMs = 5 * 60_000) {
-  return machines.exec(m, ['bash', '-c', readFileSync(path.join(LIB, script), 'utf8'), script, ...args], timeoutMs);
-}
-
-/**
- * Why the controller-manager signs when it does: each of its containers' first log line and its
- * leader-election lines (klog timestamps), from the pod logs of the machine.
- */
-const CONTROLLER_MANAGER_EVIDENCE = String.raw`
-for f in /var/log/pods/kube-system_kube-controller-manager-*/kube-controller-manager/*.log; do
-  [[ -f $f ]] || continue
-  echo "container $(basename "$f") first: $(head -1 "$f" | cut -c1-40)"
-  grep -hE 'attempting to acquire leader lease|successfully acquired lease|Started "csrsigning"|Starting certificate controller "csrsigning"' "$f" | cut -c1-200
-done
-`;
 
 /** "name epoch" lines → { at: { name: ms since t0 }, t0: epoch ms }. */
 function parseProbe(stdout) {
@@ -83,23 +65,6 @@ async function limitInit(tsadmArgv, cp, i, log) {
   return at;
 }
 
-/** A full init of TOOL, then at once a CSR: how long until the control plane signs it, and why. */
-async function settling(tool, argv, cp, i, log) {
-  await machines.down(cp);
-  await machines.up(cp);
-  const cfg = path.join(SCRATCH, `limit-settle-${tool}-${i}.yaml`);
-  writeFileSync(cfg, benchConfig({ ip: cp.ip, node: cp.name, token: TOKEN }));
-  check(await machines.exec(cp, [...argv, 'init', '--config', cfg, SKIP], 10 * 60_000), `${tool} init`);
-  const returnedMs = Date.now(); // the machines share the host's clock
-  const { at, t0 } = parseProbe(check(await runScript(cp, 'cp-probe.sh', ['0']), 'settling probe').stdout);
-  // The probe's clock starts after its key is made: the lead is added back when reported.
-  const probeLeadMs = Math.round(t0 - returnedMs);
-  const evidence = (await machines.exec(cp, ['bash', '-c', CONTROLLER_MANAGER_EVIDENCE], 60_000)).stdout.trim().split('\n');
-  log(`settling ${tool} #${i}: CSR signed ${(at.csrSigned ?? NaN) + probeLeadMs} ms after init returned; controller-manager: ${evidence.join(' | ')}`);
-  await machines.down(cp);
-  return { at, probeLeadMs, evidence };
-}
-
 /** L_join: a joined worker's kubelet restarted with its credentials in place and its Node deleted. */
 async function limitJoin(tsadmArgv, cp, worker, i, log) {
   await Promise.all([machines.down(cp), machines.down(worker)]);
@@ -111,14 +76,14 @@ async function limitJoin(tsadmArgv, cp, worker, i, log) {
   await bashIn(worker, '$TSADM_SERVICE_MANAGER stop kubelet', 'stop kubelet');
   check(await machines.kubectl(cp, ['delete', 'node', worker.name, '--wait=true']), 'delete node');
   // The start and the watch run concurrently: the watch on the control plane, the start on the worker.
-  const watch = runScript(cp, 'node-ready-watch.sh', [worker.name]);
+  const watch = runScript(cp, 'nodes-watch.sh', [worker.name]);
   await new Promise((res) => setTimeout(res, 300));
   const started = await bashIn(worker, 'echo "start $(date +%s.%N)"; $TSADM_SERVICE_MANAGER start kubelet >/dev/null 2>&1', 'start kubelet');
   const w = check(await watch, 'L_join watch');
   const startMs = Number(/start (\d+\.\d+)/.exec(started.stdout)?.[1]) * 1000;
   const t0 = Number(/t0 (\d+\.\d+)/.exec(w.stdout)?.[1]) * 1000;
   const rel = (name) => {
-    const v = new RegExp(`${name} (\\d+\\.\\d+)`).exec(w.stdout)?.[1];
+    const v = new RegExp(`${name} ${worker.name} (\\d+\\.\\d+)`).exec(w.stdout)?.[1];
     return v === undefined ? undefined : Math.round(Number(v) * 1000 - startMs);
   };
   const at = { registered: rel('registered'), ready: rel('ready'), watchLeadMs: Math.round(startMs - t0) };
@@ -127,15 +92,13 @@ async function limitJoin(tsadmArgv, cp, worker, i, log) {
   return at;
 }
 
-/** machines: { cp, worker, cp2 } harness machines (cp2 for the kubeadm settling, run alternately). */
+/** machines: { cp, worker } harness machines. */
 export async function runLimits({ tsadmArgv, runs, log, machines: m }) {
-  const out = { init: [], join: [], settling: { kubeadm: [], tsadm: [] } };
+  const out = { init: [], join: [] };
   try {
     for (let i = 1; i <= runs; i++) {
       out.init.push(await limitInit(tsadmArgv, m.cp, i, log));
       out.join.push(await limitJoin(tsadmArgv, m.cp, m.worker, i, log));
-      const order = i % 2 ? ['kubeadm', 'tsadm'] : ['tsadm', 'kubeadm'];
-      for (const tool of order) out.settling[tool].push(await settling(tool, tool === 'kubeadm' ? [KUBEADM] : tsadmArgv, m.cp, i, log));
     }
   } finally {
     await Promise.all([machines.down(m.cp), machines.down(m.worker)]);

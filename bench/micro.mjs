@@ -55,3 +55,31 @@ export async function runMicro({ tsadmArgv, runs, log }) {
   }
   return out;
 }
+
+/**
+ * Cold start against bare Node (issue 17: `version` and `token generate` within 1.2× of
+ * `node -e 0`; the single executable SEA at least as fast as bin/tsadm). Every round runs each
+ * command once, in an order rotated every round. Results: { [command]: Run[] } in round order.
+ */
+export async function runColdStart({ tsadmArgv, seaPath, runs, log }) {
+  const commands = {
+    'node -e 0': ['node', '-e', '0'],
+    'tsadm version': [...tsadmArgv, 'version'],
+    'tsadm token generate': [...tsadmArgv, 'token', 'generate'],
+    'kubeadm version': [KUBEADM, 'version'],
+    'kubeadm token generate': [KUBEADM, 'token', 'generate'],
+    ...(seaPath ? { 'tsadm SEA version': [seaPath, 'version'], 'tsadm SEA token generate': [seaPath, 'token', 'generate'] } : {}),
+  };
+  const names = Object.keys(commands);
+  const out = Object.fromEntries(names.map((n) => [n, []]));
+  for (let i = 0; i < runs; i++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(i + k) % names.length];
+      const argv = commands[name];
+      const r = check(await timed(timePrefix()[0], [...timePrefix().slice(1), ...argv]), name);
+      out[name].push({ wallMs: r.wallMs, cpuMs: r.cpuMs, maxRssMb: r.maxRssMb, load: load1() });
+    }
+    log(`cold start #${i + 1}: ${names.map((n) => `${n} ${out[n][i].wallMs.toFixed(0)}`).join(', ')} ms`);
+  }
+  return out;
+}

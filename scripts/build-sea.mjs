@@ -38,6 +38,12 @@ await build({
   target: 'node20',
   legalComments: 'none',
   logLevel: 'warning',
+  // Start-up (issue 17): node reads and hashes the whole script on every start, code cache or
+  // not; minified it is half the size, and with the code cache below the executable starts as
+  // fast as bin/tsadm (~60 ms for `version`, against ~120 ms unminified without a cache).
+  // keepNames keeps function and class names in stack traces and error output.
+  minify: true,
+  keepNames: true,
   define: {
     __TSADM_VERSION__: JSON.stringify(pkg.version),
     // ESM dependencies read import.meta.url; in the executable it is the executable itself.
@@ -48,7 +54,8 @@ await build({
 
 const blob = path.join(work, 'tsadm.blob');
 const config = path.join(work, 'sea-config.json');
-writeFileSync(config, JSON.stringify({ main, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: false }));
+// useCodeCache: V8's compiled code goes into the blob, so start-up skips compiling the bundle.
+writeFileSync(config, JSON.stringify({ main, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: true }));
 execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: 'inherit' });
 
 rmSync(out, { force: true });

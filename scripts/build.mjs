@@ -21,3 +21,17 @@ await build({
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   logLevel: 'warning',
 });
+
+// The launcher's fast path (src/fast-entry.ts) on its own: no chunks, no require banner.
+await build({
+  entryPoints: { fast: 'src/fast-entry.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  legalComments: 'none',
+  define: { __TSADM_VERSION__: JSON.stringify(pkg.version) },
+  logLevel: 'warning',
+});

@@ -1,12 +1,12 @@
 import * as yaml from 'js-yaml';
 import { TsadmError, errorMessage } from '../errors.js';
+import { JWS_KEY_PREFIX } from '../token/jws.js';
 
 /**
  * The cluster-info ConfigMap (kube-public) as discovery reads it: a kubeconfig with one cluster
  * (server + CA) and one detached JWS per bootstrap token. Pure.
  */
 export const CLUSTER_INFO_PATH = '/api/v1/namespaces/kube-public/configmaps/cluster-info';
-export const JWS_KEY_PREFIX = 'jws-kubeconfig-';
 
 export type ClusterInfoAnswer =
   | { readonly kind: 'found'; readonly kubeconfig: string; readonly data: Readonly<Record<string, unknown>> }

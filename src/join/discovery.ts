@@ -1,9 +1,9 @@
 import { TsadmError, errorMessage } from '../errors.js';
 import type { Logger } from '../log/events.js';
 import { caCertHash } from '../pki/hash.js';
-import { verifyDetachedSignature } from '../token/jws.js';
+import { JWS_KEY_PREFIX, verifyDetachedSignature } from '../token/jws.js';
 import {
-  CLUSTER_INFO_PATH, JWS_KEY_PREFIX, endpointURL, parseClusterInfoKubeconfig, pemCertificates, readClusterInfoAnswer, signedTokenIds,
+  CLUSTER_INFO_PATH, endpointURL, parseClusterInfoKubeconfig, pemCertificates, readClusterInfoAnswer, signedTokenIds,
   type ClusterInfoAnswer,
 } from './cluster-info.js';
 import { httpsGet, isTlsVerificationError, type Trust } from './https-get.js';
@@ -99,6 +99,13 @@ function sleepUntil(ms: number, deadline: number, now: () => number): Promise<vo
   return new Promise((r) => setTimeout(r, Math.max(0, Math.min(ms, deadline - now()))));
 }
 
+/**
+ * Discovery retries back off from 500 ms to at most 1 s (kubeadm retries every 5 s): a join
+ * started while the control plane is still settling notices a signed cluster-info within a
+ * second (issue 17), for one small anonymous GET per second per joining node.
+ */
+const MAX_RETRY_DELAY_MS = 1000;
+
 async function pollUnverified(url: string, input: TokenDiscoveryInput, deadline: number, deps: DiscoveryDeps): Promise<Found> {
   const now = deps.now ?? Date.now;
   const grace = input.missingSignatureGraceMs ?? 20_000;
@@ -127,7 +134,7 @@ async function pollUnverified(url: string, input: TokenDiscoveryInput, deadline:
     }
     deps.log.debug(`cluster-info not usable yet (${reason}); retrying`, { prefix: 'discovery' });
     await sleepUntil(delay, deadline, now);
-    delay = Math.min(delay * 2, 5000);
+    delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
   }
   // The server answered with cluster-info but never signed for this token: the token is the problem,
   // even if the very last attempt then failed on the network.
@@ -159,7 +166,7 @@ async function pollPinned(url: string, caPem: string, deadline: number, deps: Di
     reason = answer.reason;
     deps.log.debug(`pinned cluster-info fetch failed (${reason}); retrying`, { prefix: 'discovery' });
     await sleepUntil(delay, deadline, now);
-    delay = Math.min(delay * 2, 5000);
+    delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
   }
   throw new TsadmError('E_TIMEOUT', `could not fetch cluster-info over the pinned TLS connection to ${url}: ${reason}`, {
     hint: 'check that the API server endpoint is reachable from this machine',

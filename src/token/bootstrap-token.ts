@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { TsadmError } from '../errors.js';
 
 /**
@@ -49,6 +48,13 @@ export function tokenSecretName(id: string): string {
 
 /** A source of random bytes; tests pass a deterministic one. */
 export type RandomSource = (n: number) => Uint8Array;
+
+/**
+ * The CSPRNG (Node's Web Crypto global, the same OpenSSL generator as crypto.randomBytes). Reached
+ * through the global so that loading this module does not load node:crypto: `version`, which
+ * shares the launcher's fast-path bundle with `token generate`, never needs it (issue 17).
+ */
+const randomBytes: RandomSource = (n) => globalThis.crypto.getRandomValues(new Uint8Array(n));
 
 /** kubeadm's `randBytes`: uniform over [0-9a-z] by rejection sampling. */
 export function randomTokenChars(length: number, random: RandomSource = randomBytes): string {

@@ -104,9 +104,20 @@ describe('tsadm init on a harness machine', () => {
       if (r.status !== 200) return undefined;
       const body = JSON.parse(r.body) as { data: Record<string, string> };
       return body.data[`jws-kubeconfig-${id}`] ? body : undefined;
-    }, 2 * MIN, 'the bootstrapsigner to sign cluster-info');
+    }, 2 * MIN, 'cluster-info to be signed');
     expect(await verifyDetachedSignature(cm.data[`jws-kubeconfig-${id}`], cm.data.kubeconfig as string, id as string, secret as string)).toBe(true);
     expect(await verifyDetachedSignature(cm.data[`jws-kubeconfig-${id}`], cm.data.kubeconfig as string, id as string, 'wrongwrongwrong0')).toBe(false);
+    // tsadm init signs cluster-info itself (the controller-manager signs nothing for its first
+    // ~15 s): once the bootstrapsigner has synced and had its turn, it found the signature
+    // current and never rewrote the ConfigMap.
+    await waitFor(async () => {
+      const r = await machineExec(CP.name, ['bash', '-c', 'cat /var/log/pods/kube-system_kube-controller-manager-*/kube-controller-manager/*.log']);
+      return r.stdout.includes('Caches are synced for bootstrap_signer') ? true : undefined;
+    }, 2 * MIN, "the controller-manager's bootstrapsigner to start");
+    await new Promise((res) => setTimeout(res, 3000));
+    const after = JSON.parse((await anonymousGet(`https://${CP.ip}:6443/api/v1/namespaces/kube-public/configmaps/cluster-info`)).body) as { data: Record<string, string>; metadata: { managedFields?: { manager: string }[] } };
+    expect(after.data[`jws-kubeconfig-${id}`]).toBe(cm.data[`jws-kubeconfig-${id}`]);
+    expect((after.metadata.managedFields ?? []).map((f) => f.manager)).not.toContain('kube-controller-manager');
     // Anonymous access stops at cluster-info.
     expect((await anonymousGet(`https://${CP.ip}:6443/api/v1/namespaces/kube-system/configmaps/kubeadm-config`)).status).toBe(403);
   }, 3 * MIN);

@@ -13,7 +13,8 @@ import { runCli } from '../helpers/cli.js';
 const TAKEN = [['version'], ['version', '-o', 'short'], ['version', '--output', 'json'], ['version', '-o=short'], ['version', '--output=json']];
 const PASSED_ON = [
   [], ['version', '-o', 'yaml'], ['version', '-o', 'bad'], ['version', '--help'], ['version', '-o'], ['version', 'extra'],
-  ['version', '-o', 'json', '-v', '2'], ['version', '-ojson'], ['token', 'generate'], ['--version'], ['init', 'version'],
+  ['version', '-o', 'json', '-v', '2'], ['version', '-ojson'], ['--version'], ['init', 'version'],
+  ['token', 'generate', '--help'], ['token', 'generate', 'extra'], ['token', 'generate', '-v', '2'], ['token'], ['generate', 'token'],
 ];
 
 describe('the version fast path', () => {
@@ -25,6 +26,14 @@ describe('the version fast path', () => {
 
   test.each(PASSED_ON.map((a) => [a.join(' ') || '(no arguments)', a]))('"%s" goes to the full CLI', (_, argv) => {
     expect(fastPathOutput(argv)).toBeUndefined();
+  });
+
+  test('a bare "token generate" prints a fresh bootstrap token in the format the full CLI prints', async () => {
+    const full = await runCli(['token', 'generate']);
+    expect(full.code).toBe(0);
+    const fast = [fastPathOutput(['token', 'generate']), fastPathOutput(['token', 'generate'])];
+    for (const out of [full.stdout, ...fast]) expect(out).toMatch(/^[a-z0-9]{6}\.[a-z0-9]{16}\n$/);
+    expect(fast[0]).not.toBe(fast[1]);
   });
 
   const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/tsadm');
@@ -39,6 +48,9 @@ describe('the version fast path', () => {
       expect(fastPathOutput([...argv, '--'])).toBeUndefined();
       expect({ argv, code: full.status, stdout: fast.stdout }).toEqual({ argv, code: 0, stdout: full.stdout });
     }
+    const token = run(['token', 'generate']);
+    expect({ code: token.status, stderr: token.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(token.stdout).toMatch(/^[a-z0-9]{6}\.[a-z0-9]{16}\n$/);
     const yaml = spawnSync(process.execPath, [bin, 'version', '-o', 'yaml'], { encoding: 'utf8' });
     expect(yaml.status).toBe(0);
     expect(yaml.stdout).toContain('clientVersion:');

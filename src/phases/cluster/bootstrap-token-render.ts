@@ -1,4 +1,7 @@
 import { NODE_BOOTSTRAP_TOKEN_GROUP } from '../../constants.js';
+import type { BootstrapToken } from '../../config/types.js';
+import { parseToken } from '../../token/bootstrap-token.js';
+import { JWS_KEY_PREFIX, computeDetachedSignature } from '../../token/jws.js';
 import type { ConfigMapObject, KubeObject } from '../../kube/types.js';
 import { clusterRole, clusterRoleBinding, getNamed, group, role, roleBinding, user } from './rbac.js';
 import { NODES_GROUP } from './upload-config-render.js';
@@ -62,9 +65,31 @@ export function clusterInfoKubeconfig(server: string, caPem: Buffer | string): s
   ].join('\n');
 }
 
-/** Only the `kubeconfig` key: the bootstrapsigner adds (and keeps) the jws-kubeconfig-<id> keys. */
-export function clusterInfoConfigMap(kubeconfig: string): ConfigMapObject {
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: CLUSTER_INFO_CM, namespace: KUBE_PUBLIC }, data: { kubeconfig } };
+/**
+ * The `kubeconfig` key and SIGNATURES (jws-kubeconfig-<id> keys, see clusterInfoSignatures).
+ * kubeadm writes the kubeconfig alone and leaves the signatures to the controller-manager's
+ * bootstrapsigner, which keeps them current from then on.
+ */
+export function clusterInfoConfigMap(kubeconfig: string, signatures: Readonly<Record<string, string>> = {}): ConfigMapObject {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: CLUSTER_INFO_CM, namespace: KUBE_PUBLIC }, data: { kubeconfig, ...signatures } };
+}
+
+/**
+ * The jws-kubeconfig-<id> keys the bootstrapsigner would add for TOKENS: one per token whose
+ * usages include signing, the same detached HS256 JWS (so the bootstrapsigner, when it starts,
+ * finds them current and writes nothing). tsadm writes them at init (a difference from kubeadm):
+ * a kube-controller-manager v1.20 signs nothing for ~15 s after it starts (its nodeipam
+ * controller waits 10 s before its first node list, and the shared informers start only after
+ * every controller), and joins would wait that long in discovery (issue 17, BENCHMARKS.md).
+ */
+export async function clusterInfoSignatures(kubeconfig: string, tokens: readonly BootstrapToken[]): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const bt of tokens) {
+    if (!bt.usages.includes('signing')) continue;
+    const { id, secret } = parseToken(bt.token);
+    out[`${JWS_KEY_PREFIX}${id}`] = await computeDetachedSignature(kubeconfig, id, secret);
+  }
+  return out;
 }
 
 /** Anonymous users (joining nodes before trust) may read cluster-info and nothing else. */

@@ -9,13 +9,14 @@ import { tokenToSecret, TOKEN_NAMESPACE } from '../../token/secret.js';
 import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
 import { clusterAdminsBinding, clusterApi } from './api.js';
-import { CLUSTER_INFO_CM, KUBE_PUBLIC, clusterInfoConfigMap, clusterInfoKubeconfig, clusterInfoRbac, nodeBootstrapRbac } from './bootstrap-token-render.js';
+import { CLUSTER_INFO_CM, KUBE_PUBLIC, clusterInfoConfigMap, clusterInfoKubeconfig, clusterInfoRbac, clusterInfoSignatures, nodeBootstrapRbac } from './bootstrap-token-render.js';
 import { controlPlaneEndpointFor } from '../kubeconfig/endpoint.js';
 
 /**
  * bootstrap-token: the configured token Secrets, the RBAC that lets token holders join (get
- * nodes, post and auto-approve CSRs), and the public cluster-info ConfigMap. The JWS keys on
- * cluster-info are the controller-manager's job (bootstrapsigner), not ours.
+ * nodes, post and auto-approve CSRs), and the public cluster-info ConfigMap, signed for the
+ * configured tokens at once (clusterInfoSignatures says why; the controller-manager's
+ * bootstrapsigner keeps the signatures current afterwards).
  */
 
 /**
@@ -64,7 +65,8 @@ export async function bootstrapToken(api: KubeApi, input: BootstrapTokenInput, l
     for (const obj of step.objects) await api.ensure(obj);
   }
   info(`Creating the "${CLUSTER_INFO_CM}" ConfigMap in the "${KUBE_PUBLIC}" namespace`);
-  await api.ensure(clusterInfoConfigMap(clusterInfoKubeconfig(input.server, input.caPem)));
+  const kubeconfig = clusterInfoKubeconfig(input.server, input.caPem);
+  await api.ensure(clusterInfoConfigMap(kubeconfig, await clusterInfoSignatures(kubeconfig, input.tokens)));
   for (const obj of clusterInfoRbac()) await api.ensure(obj);
   if (input.clusterAdmins) await api.ensure(clusterAdminsBinding());
 }

@@ -1,5 +1,6 @@
 import type { ConfigMapObject } from '../../../../src/kube/types.js';
-import { clusterInfoConfigMap, clusterInfoKubeconfig, clusterInfoRbac, nodeBootstrapRbac } from '../../../../src/phases/cluster/bootstrap-token-render.js';
+import { clusterInfoConfigMap, clusterInfoKubeconfig, clusterInfoRbac, clusterInfoSignatures, nodeBootstrapRbac } from '../../../../src/phases/cluster/bootstrap-token-render.js';
+import { verifyDetachedSignature } from '../../../../src/token/jws.js';
 import { clusterAdminsBinding } from '../../../../src/phases/cluster/api.js';
 import { findObject, kubeadmObjects, normalize } from '../../../helpers/kubeadm-fixtures.js';
 const fixture = kubeadmObjects('kubeadm-1.20-cluster-objects.yaml');
@@ -32,6 +33,22 @@ describe('bootstrap-token objects equal kubeadm v1.20.2\'s', () => {
       normalize(findObject(fixture, 'Role', 'kubeadm:bootstrap-signer-clusterinfo')),
       normalize(findObject(fixture, 'RoleBinding', 'kubeadm:bootstrap-signer-clusterinfo')),
     ]);
+  });
+
+  test('cluster-info is signed at once for every token with the signing usage, as the bootstrapsigner would sign it', async () => {
+    const kubeconfig = clusterInfoKubeconfig('https://cp.example.com:6443', '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    const token = (t: string, usages: string[]) => ({ token: t, usages, groups: [], description: '', ttlMs: 86_400_000 });
+    const sigs = await clusterInfoSignatures(kubeconfig, [
+      token('abcdef.0123456789abcdef', ['signing', 'authentication']),
+      token('zyxwvu.fedcba9876543210', ['authentication']),
+      token('qwerty.0000000000000000', ['signing']),
+    ]);
+    expect(Object.keys(sigs).sort()).toEqual(['jws-kubeconfig-abcdef', 'jws-kubeconfig-qwerty']);
+    expect(await verifyDetachedSignature(sigs['jws-kubeconfig-abcdef'], kubeconfig, 'abcdef', '0123456789abcdef')).toBe(true);
+    expect(await verifyDetachedSignature(sigs['jws-kubeconfig-qwerty'], kubeconfig, 'qwerty', '0000000000000000')).toBe(true);
+    expect(await verifyDetachedSignature(sigs['jws-kubeconfig-abcdef'], `${kubeconfig}x`, 'abcdef', '0123456789abcdef')).toBe(false);
+    const cm = clusterInfoConfigMap(kubeconfig, sigs);
+    expect(cm.data).toEqual({ kubeconfig, ...sigs });
   });
 
   test('kubeadm:cluster-admins binding (1.29+)', () => {
