@@ -1,6 +1,6 @@
 // Renders bench results (see bench.mjs) as Markdown tables: medians and paired ratios.
 import { fmt, median, pairedRatio, table } from './lib/stats.mjs';
-import { waterfallTables } from './waterfall.mjs';
+import { settlingEvidenceTable, waterfallTables } from './waterfall.mjs';
 
 const pick = (runs, key) => runs.map((r) => r[key]);
 
@@ -191,7 +191,8 @@ export function renderReport(results) {
   if (results.limits) parts.push('### Limits (bench/limits.mjs)', '', limitsTable(results.limits), '');
   if (results.cluster?.tsadm.some((r) => r.worker)) {
     const w = waterfallTables(results.cluster);
-    parts.push('### Waterfall (bench/waterfall.mjs; picture: bench/results/waterfall.svg)', '', w.milestones, '', w.phases, '');
+    parts.push('### Waterfall (bench/waterfall.mjs; picture: bench/results/waterfall.svg)', '', w.milestones, '', w.phases, '',
+      'Why the settling takes as long as it does (the representative runs):', '', settlingEvidenceTable(results.cluster), '');
   }
   parts.push('### Targets', '', targetsTable(results), '');
   if (results.baseline) parts.push('### Against an earlier tsadm (medians; ratios are medians of per-round ratios)', '', baselineTable(results.baseline), '');

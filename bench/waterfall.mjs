@@ -133,3 +133,31 @@ export function waterfallTables(cluster) {
   ]);
   return { phases, milestones };
 }
+
+/** kube-controller-manager's own log lines that explain the settling (bench/cluster.mjs collects them). */
+const EVIDENCE = [
+  ['lease acquired (leader election)', /successfully acquired lease/],
+  ['nodeipam: range allocator starts its first 10 s wait', /node_ipam_controller\.go.*Sending events/],
+  ['nodeipam: started (first node list done)', /Started "nodeipam"/],
+  ['csrsigning: caches synced (can sign)', /Caches are synced for certificate-csrsigning-kubelet-client/],
+];
+
+/**
+ * When the controller-manager reached each step, in seconds after its (last) container started,
+ * for each tool's representative run: the settling, explained from its log.
+ */
+export function settlingEvidenceTable(cluster) {
+  const at = (tool) => {
+    const lines = representativeRun(cluster[tool])?.settling?.evidence ?? [];
+    const last = lines.map((l, i) => (l.startsWith('container ') ? i : -1)).filter((i) => i >= 0).pop() ?? -1;
+    if (last < 0) return {};
+    const stamp = (l) => Date.parse(/(\d{4}-\d\d-\d\dT[\d:.]+Z)/.exec(l)?.[1] ?? '');
+    const t0 = stamp(lines[last]);
+    const out = {};
+    for (const l of lines.slice(last + 1)) for (const [name, re] of EVIDENCE) if (re.test(l) && out[name] === undefined) out[name] = stamp(l) - t0;
+    return out;
+  };
+  const [k, t] = [at('kubeadm'), at('tsadm')];
+  return table(['kube-controller-manager, s after its container started', 'kubeadm run', 'tsadm run'],
+    EVIDENCE.map(([name]) => [name, fmt((k[name] ?? NaN) / 1000, 2), fmt((t[name] ?? NaN) / 1000, 2)]));
+}

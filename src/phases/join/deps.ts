@@ -7,6 +7,7 @@ import { connectCri, type CriClient } from '../../host/cri-client.js';
 import type { SystemProbe } from '../preflight/check.js';
 import { realSystem } from '../preflight/system.js';
 import { localAddressTowards } from './local-address.js';
+import { kubeletServing } from './tls-bootstrap.js';
 
 /**
  * The seams of a join run beyond the host and the API (ctx.api): how discovery, etcd clients and the machine's facts are
@@ -26,6 +27,8 @@ export interface JoinDeps {
   /** How often to look for kubelet.conf while the kubelet bootstraps (kubeadm 1.20: 5 s; modern 1 s; tsadm 100 ms: a stat
    * per poll, and the join notices the kubelet's new credentials within ~100 ms, issue 17). */
   readonly tlsBootstrapPollMs: number;
+  /** Whether the local kubelet already answers its healthz (see restartAfterLateBootstrap in kubelet-start.ts). */
+  kubeletServing(): Promise<boolean>;
   /** etcd: kubeadm waits 8 × 5 s for a new member to join. */
   readonly etcdHealthChecks: { readonly retries: number; readonly intervalMs: number };
   readonly sleep: (ms: number) => Promise<void>;
@@ -40,6 +43,7 @@ export function realJoinDeps(overrides: Partial<JoinDeps> = {}): JoinDeps {
     hostname: () => osHostname().trim().toLowerCase(),
     localAddress: localAddressTowards,
     tlsBootstrapPollMs: 100,
+    kubeletServing: () => kubeletServing(),
     etcdHealthChecks: { retries: 8, intervalMs: 5000 },
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     ...overrides,

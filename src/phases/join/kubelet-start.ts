@@ -162,7 +162,7 @@ async function runJoinKubeletStart(ctx: JoinCtx): Promise<void> {
       log.info('Would wait for the kubelet to perform the TLS Bootstrap, then for the Node to register');
       return;
     }
-    await afterKubeletStart(ctx, nodeName, prepared.settings);
+    await afterKubeletStart(ctx, nodeName, prepared.settings, { restartAfterLateBootstrap: true });
   } catch (err) {
     keepBootstrapFile = false;
     throw err;
@@ -195,7 +195,33 @@ export async function runKubeletWaitBootstrap(ctx: JoinCtx): Promise<void> {
   }
 }
 
-async function afterKubeletStart(ctx: JoinCtx, nodeName: string, settings: Pick<KubeletSettings, 'criSocket' | 'nodeLocalCriSocket'>): Promise<void> {
+/** How long a kubelet that has its certificate may take to register before it is restarted (restartAfterLateBootstrap). */
+const REGISTER_GRACE_MS = 500;
+
+/**
+ * A kubelet started before the control plane could sign its CSR bootstraps in the background
+ * (kubelet 1.20, rotateCertificates on): it finishes starting up with anonymous API connections,
+ * swaps them for its new certificate only every 10 s (pkg/kubelet/certificate/transport.go) and
+ * backs off its registration attempts to 7 s, so it registered up to ~17 s after its certificate
+ * was issued (BENCHMARKS.md, issue 17). When the kubelet already answered its healthz as its
+ * certificate arrived, and has not registered within half a second, tsadm restarts it — what kubeadm's
+ * kubelet-finalize does after changing the kubelet's credentials — and a kubelet that starts with
+ * its certificate registers as soon as it is up. A kubelet that got its certificate while still
+ * starting (a settled control plane) is left alone.
+ */
+async function restartAfterLateBootstrap(ctx: JoinCtx, api: KubeApi, nodeName: string, serving: boolean): Promise<void> {
+  if (!serving) return;
+  const deadline = Date.now() + REGISTER_GRACE_MS;
+  while (Date.now() < deadline) {
+    if (await api.get<NodeObject>('Node', nodeName)) return;
+    await ctx.deps.sleep(100);
+  }
+  ctx.log.info('The kubelet got its certificate after it had started; restarting it so that it registers with the certificate at once');
+  const restart = await ctx.host.service('restart', 'kubelet');
+  if (!restart.ok) ctx.log.warn(`unable to restart the kubelet service: ${restart.message ?? restart.via}`, { prefix: 'kubelet-start' });
+}
+
+async function afterKubeletStart(ctx: JoinCtx, nodeName: string, settings: Pick<KubeletSettings, 'criSocket' | 'nodeLocalCriSocket'>, opts: { restartAfterLateBootstrap?: boolean } = {}): Promise<void> {
   const timeoutMs = ctx.cfg.join.timeouts.tlsBootstrapMs;
   ctx.log.info('Waiting for the kubelet to perform the TLS Bootstrap...');
   const started = Date.now();
@@ -208,9 +234,12 @@ async function afterKubeletStart(ctx: JoinCtx, nodeName: string, settings: Pick<
     onProgress: (problem, elapsed) => ctx.log.info(`still waiting for the TLS Bootstrap after ${formatDuration(elapsed)} (${problem})`),
   });
   ctx.log.debug(`the kubelet wrote ${KUBELET_CONF} after ${formatDuration(Date.now() - started)}`);
+  // Asked at once: whether the kubelet was already up (and talking to the API anonymously) when its certificate came.
+  const serving = opts.restartAfterLateBootstrap === true && await ctx.deps.kubeletServing();
   const text = (await ctx.host.readFile(KUBELET_CONF))?.toString('utf8') ?? '';
   const api = await ctx.api.open({ text, source: KUBELET_CONF }, joinApiOptions(ctx));
   const socket = settings.criSocket;
+  await restartAfterLateBootstrap(ctx, api, nodeName, serving);
   try {
     // Waits for the kubelet to register the Node (kubeadm's PatchNode waits the same way).
     await api.patchNode(nodeName, (n) => {

@@ -74,6 +74,11 @@ export async function waitForTlsBootstrap(w: TlsBootstrapWait): Promise<void> {
   }
 }
 
+/** Whether the local kubelet answers its healthz now (it has finished starting up). */
+export async function kubeletServing(check: HealthCheck = httpHealthCheck): Promise<boolean> {
+  return (await kubeletHealth(check)) === 'healthy';
+}
+
 async function kubeletHealth(check: HealthCheck): Promise<string> {
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(), 5000);

@@ -49,13 +49,17 @@ describeWithApiServer('join against a real API server', () => {
   let pin: string;
   const roots: string[] = [];
   const savedManager = process.env.TSADM_SERVICE_MANAGER;
+  let serviceCalls = '';
+  const kubeletRestarts = (): number => (existsSync(serviceCalls) ? readFileSync(serviceCalls, 'utf8').split('\n').filter((l) => l === 'restart kubelet').length : 0);
 
   beforeAll(async () => {
     // Never touch this machine's kubelet: the service manager seam answers "done" and does
     // nothing; systemd-resolved counts as inactive (else kubeadm adds resolvConf).
     const bin = mkdtempSync(path.join(tmpdir(), 'tsadm-sm-'));
     roots.push(bin);
-    writeFileSync(path.join(bin, 'service-manager'), '#!/bin/sh\n[ "$1" = is-active ] && exit 3\nexit 0\n', { mode: 0o755 });
+    // It records each call (calls file beside it), so a test can see the kubelet restarted.
+    writeFileSync(path.join(bin, 'service-manager'), '#!/bin/sh\necho "$@" >> "$(dirname "$0")/calls"\n[ "$1" = is-active ] && exit 3\nexit 0\n', { mode: 0o755 });
+    serviceCalls = path.join(bin, 'calls');
     process.env.TSADM_SERVICE_MANAGER = path.join(bin, 'service-manager');
     server = await startApiServer({ controllers: ['bootstrapsigner'] });
     const log = new PhaseLogger(new MemoryReporter());
@@ -91,9 +95,10 @@ describeWithApiServer('join against a real API server', () => {
     return { reporter, rt: { host, api: createApiSeam(host, dryRun), log, reporter, verbosity: 0, json: false, dryRun, startTime: new Date() } };
   }
 
-  async function join(root: string, flags: FlagValues, opts: { dryRun?: boolean; skip?: string[] } = {}) {
+  async function join(root: string, flags: FlagValues, opts: { dryRun?: boolean; skip?: string[]; kubeletServing?: boolean } = {}) {
     const { rt, reporter } = runtime(root, opts.dryRun);
-    const deps = realJoinDeps({ tlsBootstrapPollMs: 100, hostname: () => 'testhost' });
+    // This machine's own kubelet (if any) must not decide: the stand-in kubelet says whether it is up.
+    const deps = realJoinDeps({ tlsBootstrapPollMs: 100, hostname: () => 'testhost', kubeletServing: () => Promise.resolve(opts.kubeletServing ?? false) });
     const ctx = await buildJoinContext({
       flags: { token: TOKEN, 'discovery-token-ca-cert-hash': [pin], 'cri-socket': '/run/containerd/containerd.sock', 'ignore-preflight-errors': ['all'], ...flags },
       positionals: [server.url.replace('https://', '')],
@@ -106,8 +111,12 @@ describeWithApiServer('join against a real API server', () => {
     return { ctx, reporter, host: rt.host };
   }
 
-  /** Plays the kubelet: once bootstrap-kubelet.conf appears, "bootstrap" (write kubelet.conf) and register the Node. */
-  function fakeKubelet(root: string, nodeName: string): { stop(): void; seenBootstrap: Promise<string> } {
+  /**
+   * Plays the kubelet: once bootstrap-kubelet.conf appears, "bootstrap" (write kubelet.conf) and
+   * register the Node — with registerOnlyAfterRestart, only once the kubelet has been restarted
+   * after that (a kubelet that bootstrapped in the background and still talks anonymously).
+   */
+  function fakeKubelet(root: string, nodeName: string, opts: { registerOnlyAfterRestart?: boolean } = {}): { stop(): void; seenBootstrap: Promise<string> } {
     let stopped = false;
     let resolveSeen: (t: string) => void = () => undefined;
     const seenBootstrap = new Promise<string>((r) => { resolveSeen = r; });
@@ -116,7 +125,10 @@ describeWithApiServer('join against a real API server', () => {
       while (!stopped && !existsSync(bootstrap)) await new Promise((r) => setTimeout(r, 50));
       if (stopped) return;
       resolveSeen(readFileSync(bootstrap, 'utf8'));
+      const restartsBefore = kubeletRestarts();
       writeFileSync(path.join(root, 'etc/kubernetes/kubelet.conf'), server.clientKubeconfig(`system:node:${nodeName}`, 'system:nodes'), { mode: 0o600 });
+      while (!stopped && opts.registerOnlyAfterRestart && kubeletRestarts() === restartsBefore) await new Promise((r) => setTimeout(r, 50));
+      if (stopped) return;
       await admin.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName, labels: { 'kubernetes.io/hostname': nodeName } } });
     })();
     return { stop: () => { stopped = true; }, seenBootstrap };
@@ -144,8 +156,35 @@ describeWithApiServer('join against a real API server', () => {
       const lines = reporter.lines();
       expect(lines).toEqual(expect.arrayContaining(['Running pre-flight checks', 'Reading configuration from the cluster...', 'Waiting for the kubelet to perform the TLS Bootstrap...']));
       expect(lines.join('\n')).not.toContain(TOKEN.split('.')[1]);
+      expect(lines.join('\n')).not.toContain('restarting it');
     } finally {
       kubelet.stop();
+    }
+  }, 60_000);
+
+  test('a kubelet already up when its certificate came, and not registering, is restarted once; one that registers is left alone', async () => {
+    const late = newRoot();
+    const lateKubelet = fakeKubelet(late, 'w-late', { registerOnlyAfterRestart: true });
+    try {
+      const before = kubeletRestarts();
+      const { reporter } = await join(late, { 'node-name': 'w-late' }, { kubeletServing: true });
+      // kubelet-start's own restart, then the one after the late bootstrap.
+      expect(kubeletRestarts() - before).toBe(2);
+      expect(reporter.lines()).toContain('The kubelet got its certificate after it had started; restarting it so that it registers with the certificate at once');
+      const node = await admin.get<NodeObject>('Node', 'w-late');
+      expect(node?.metadata.annotations?.['kubeadm.alpha.kubernetes.io/cri-socket']).toBe('/run/containerd/containerd.sock');
+    } finally {
+      lateKubelet.stop();
+    }
+    const prompt = newRoot();
+    const promptKubelet = fakeKubelet(prompt, 'w-prompt');
+    try {
+      const before = kubeletRestarts();
+      const { reporter } = await join(prompt, { 'node-name': 'w-prompt' }, { kubeletServing: true });
+      expect(kubeletRestarts() - before).toBe(1);
+      expect(reporter.lines().join('\n')).not.toContain('restarting it');
+    } finally {
+      promptKubelet.stop();
     }
   }, 60_000);
 
