@@ -3,6 +3,7 @@
 //
 //   node bench/bench.mjs [--quick] [--runs N] [--cluster-runs N] [--upgrade-runs N] [--limits-runs N] [--only PART[,PART…]] [--baseline REF] [--no-join] [--out FILE]
 //   (PART: micro, cluster, upgrade, limits, baseline)
+//   node bench/bench.mjs --render [FILE]   the report and waterfall.svg again from saved raw runs
 //
 // micro   (host, temp dirs): init phase certs all / kubeconfig all with RSA-2048 and ECDSA-P256,
 //         cold start of `version` and `token generate`; default 7 pairs (--quick: 3); then the
@@ -23,7 +24,7 @@
 //         RSA-2048 keys by kubeadm, the tsadm of REF and this tsadm, rotating (bench/baseline.mjs).
 // Runs alternate kubeadm/tsadm (order swapped each pair); reported are medians and the median of
 // the per-pair ratios tsadm/kubeadm. Writes the raw runs as JSON (default bench/results/latest.json).
-import { chmodSync, copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import path from 'node:path';
@@ -90,6 +91,14 @@ function hasJoin(argv) {
   }
 }
 
+// --render FILE: the report and the waterfall again from saved raw runs, nothing measured.
+if (process.argv[2] === '--render') {
+  const file = path.resolve(process.argv[3] ?? path.join(REPO, 'bench', 'results', 'latest.json'));
+  const saved = JSON.parse(readFileSync(file, 'utf8'));
+  if (saved.cluster?.tsadm.some((r) => r.worker)) writeFileSync(path.join(path.dirname(file), 'waterfall.svg'), waterfallSvg(saved.cluster, saved.limits));
+  process.stdout.write(renderReport(saved) + '\n');
+  process.exit(0);
+}
 const opts = parseArgs(process.argv.slice(2));
 const runs = (part) => opts.only === undefined || opts.only.has(part);
 const log = (msg) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);

@@ -20,6 +20,8 @@ export function representativeRun(runs) {
   return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 
+const joinFrom = (w) => Math.max(w.kubeletStartMs, w.csrSignedMs);
+
 /** Rows of the picture: { label, bars: [{ start, end, color, title }], marks: [{ at, text }] } in ms from init's start. */
 function rows(cluster, limits) {
   const out = [];
@@ -46,13 +48,15 @@ function rows(cluster, limits) {
       if (lInit && lJoin) {
         out.push({
           label: `${tool}: limits`,
+          // L_join starts where a kubelet with credentials could start at the earliest: its own
+          // start, or the first signed CSR if the control plane could not sign before.
           bars: [
             { start: w.initKubeletStartMs, end: w.initKubeletStartMs + lInit.apiserver, color: '#c7c7c7', title: 'L_init: kubelet start → API server healthy' },
-            { start: w.kubeletStartMs, end: w.kubeletStartMs + lJoin.ready, color: '#dddddd', title: 'L_join: kubelet start → Node Ready' },
+            { start: joinFrom(w), end: joinFrom(w) + lJoin.ready, color: '#dddddd', title: 'L_join: credentials → Node Ready' },
           ],
           marks: [
             { at: w.initKubeletStartMs + lInit.csr, text: 'L_init: CSR signed' },
-            { at: w.kubeletStartMs + lJoin.ready, text: 'L_join: Ready' },
+            { at: joinFrom(w) + lJoin.ready, text: 'L_join: Ready' },
           ],
         });
       }
@@ -69,7 +73,7 @@ export function waterfallSvg(cluster, limits) {
   const maxMs = Math.max(10_000, ...rs.flatMap((r) => [...r.bars.map((b) => b.end), ...r.marks.map((m) => m.at)]).filter(Number.isFinite));
   const left = 170;
   const width = 1100;
-  const rowH = 34;
+  const rowH = 44;
   const top = 30;
   // Room on the right for the last mark's label.
   const x = (ms) => left + (ms / maxMs) * (width - left - 110);
@@ -91,7 +95,7 @@ export function waterfallSvg(cluster, limits) {
     r.marks.forEach((m, k) => {
       if (!Number.isFinite(m.at)) return;
       parts.push(`<line x1="${x(m.at)}" y1="${y}" x2="${x(m.at)}" y2="${y + 22}" stroke="#000000" stroke-width="1.5"/>`);
-      parts.push(`<text x="${x(m.at) + 2}" y="${y + 31 - (k % 2) * 0}" fill="#333333" font-size="9">${esc(m.text)}</text>`);
+      parts.push(`<text x="${x(m.at) + 2}" y="${y + 31 + (k % 2) * 10}" fill="#333333" font-size="9">${esc(m.text)}</text>`);
     });
   });
   const used = [...new Set(rs.flatMap((r) => r.bars.map((b) => b.title.split(' ')[0])).filter((l) => COLORS[l]))];
