@@ -112,7 +112,7 @@ describeWithApiServer('join against a real API server', () => {
   }
 
   /**
-   * Plays the kubelet: once bootstrap-kubelet.conf appears, "bootstrap" (write kubelet.conf) and
+   * Plays the kubelet: once bootstrap-kubelet.conf is there and the kubelet has been started, "bootstrap" (write kubelet.conf) and
    * register the Node — with registerOnlyAfterRestart, only once the kubelet has been restarted
    * after that (a kubelet that bootstrapped in the background and still talks anonymously).
    */
@@ -120,9 +120,11 @@ describeWithApiServer('join against a real API server', () => {
     let stopped = false;
     let resolveSeen: (t: string) => void = () => undefined;
     const seenBootstrap = new Promise<string>((r) => { resolveSeen = r; });
+    const restartsAtStart = kubeletRestarts();
     void (async () => {
       const bootstrap = path.join(root, 'etc/kubernetes/bootstrap-kubelet.conf');
-      while (!stopped && !existsSync(bootstrap)) await new Promise((r) => setTimeout(r, 50));
+      // A real kubelet bootstraps only once kubelet-start has (re)started it.
+      while (!stopped && !(existsSync(bootstrap) && kubeletRestarts() > restartsAtStart)) await new Promise((r) => setTimeout(r, 50));
       if (stopped) return;
       resolveSeen(readFileSync(bootstrap, 'utf8'));
       const restartsBefore = kubeletRestarts();
