@@ -4,6 +4,11 @@
 #
 #   machine.sh up NAME IP            create and start a machine (IP in 10.250.0.2-254), idempotent
 #   machine.sh exec NAME [--] CMD…   run CMD inside the machine (exit code passes through)
+#   machine.sh daemon NAME LABEL [--] CMD…   run CMD in the background inside the machine (PID in
+#                                    LABEL.pid, output in logs/LABEL.log; stopped with the machine)
+#   machine.sh stop NAME             power off: SIGKILL every process, drop its network; keep its disk
+#   machine.sh start NAME            boot a stopped machine from its disk: containerd and the kubelet
+#                                    supervisor start again, the kubelet from what is on disk
 #   machine.sh down NAME             stop everything of the machine and remove all its traces
 #   machine.sh down-all              down every machine (also leftovers of interrupted runs) + switch
 #   machine.sh list                  NAME IP STATE for every known machine
@@ -20,7 +25,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 LOG_TAG=machine
 
-usage() { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2; }
 
 holder_pid() { pid_alive "$(machine_dir "$1")/holder.pid"; }
 
@@ -224,6 +229,15 @@ cmd_up() {
   local t0=$SECONDS
   mkdir -p "$mdir/logs" "$mdir/disk"
   echo "$ip" >"$mdir/ip"
+  boot "$name" "$ip" fresh
+  log "machine $name up at $ip in $((SECONDS - t0))s (holder $(holder_pid "$name"))"
+}
+
+# boot NAME IP fresh|again: network, cgroups, the holder (machine-init.sh), containerd, the images
+# (fresh only: a machine booted again has them on its disk), the kubelet supervisor, pod routes.
+boot() {
+  local name=$1 ip=$2 mode=$3 mdir hpid i f
+  mdir=$(machine_dir "$name")
   ensure_switch
   create_netns "$name" "$ip"
   local h
@@ -255,14 +269,16 @@ cmd_up() {
     sleep 0.2
   done
   mexec "$name" ctr version >/dev/null 2>&1 || die "containerd of $name is not answering; see $mdir/logs/containerd.log"
-  for f in "$IMG_DIR"/*.tar; do
-    mexec "$name" ctr -n k8s.io images import "$f" >>"$mdir/logs/images.log" 2>&1 ||
-      die "importing $f into $name failed; see $mdir/logs/images.log"
-  done
+  if [[ $mode == fresh ]]; then
+    for f in "$IMG_DIR"/*.tar; do
+      mexec "$name" ctr -n k8s.io images import "$f" >>"$mdir/logs/images.log" 2>&1 ||
+        die "importing $f into $name failed; see $mdir/logs/images.log"
+    done
+  fi
   daemon "$name" supervisor "$E2E_DIR/kubelet-supervisor.sh"
   add_pod_routes "$name" "$ip"
+  rm -f "$mdir/stopped"
   touch "$mdir/up"
-  log "machine $name up at $ip in $((SECONDS - t0))s (holder $hpid)"
 }
 
 cmd_exec() {
@@ -284,24 +300,16 @@ mexec() {
 }
 
 cmd_down() {
-  local name=${1:-} mdir ns
+  local name=${1:-} mdir
   [[ -n $name ]] || usage
   validate_name "$name"
   mdir=$(machine_dir "$name")
-  ns=$(netns_of "$name")
   local t0=$SECONDS
   # kubelet first (so it restarts nothing), then containerd, then whatever is left, holder last.
   stop_pidfile "$mdir/supervisor.pid" 15
   stop_pidfile "$mdir/kubelet.pid" 10
   stop_pidfile "$mdir/containerd.pid" 10
-  kill_all "$name"
-  stop_pidfile "$mdir/holder.pid" 5
-  kill_all "$name"
-  remove_cgroups "$name"
-  if [[ -e /run/netns/$ns ]]; then
-    ip -n "$SWITCH_NS" link del "v-$name" 2>/dev/null || true
-    ip netns del "$ns"
-  fi
+  power_off "$name"
   if [[ -d $mdir ]]; then
     # Every mount of the machine lived in its own namespace; refuse to delete through a mount.
     if grep -q " ${mdir}[/ ]" /proc/self/mountinfo; then
@@ -310,6 +318,62 @@ cmd_down() {
     rm -rf "$mdir"
   fi
   log "machine $name down in $((SECONDS - t0))s"
+}
+
+# Everything a running machine has outside its disk: processes (SIGKILL, as a power cut), cgroups,
+# its network namespace. The machine dir (disk, IP, logs) stays.
+power_off() {
+  local name=$1 mdir ns
+  mdir=$(machine_dir "$name")
+  ns=$(netns_of "$name")
+  kill_all "$name"
+  stop_pidfile "$mdir/holder.pid" 5
+  kill_all "$name"
+  remove_cgroups "$name"
+  if [[ -e /run/netns/$ns ]]; then
+    ip -n "$SWITCH_NS" link del "v-$name" 2>/dev/null || true
+    ip netns del "$ns"
+  fi
+  rm -f "$mdir"/*.pid "$mdir/mntns"
+}
+
+cmd_stop() {
+  local name=${1:-} mdir
+  [[ -n $name ]] || usage
+  validate_name "$name"
+  mdir=$(machine_dir "$name")
+  [[ -f $mdir/up ]] || die "machine $name is not up"
+  local t0=$SECONDS
+  rm -f "$mdir/up"
+  power_off "$name"
+  touch "$mdir/stopped"
+  log "machine $name stopped in $((SECONDS - t0))s (disk kept)"
+}
+
+cmd_start() {
+  local name=${1:-} mdir ip other
+  [[ -n $name ]] || usage
+  validate_name "$name"
+  mdir=$(machine_dir "$name")
+  [[ -f $mdir/stopped ]] || die "machine $name is not stopped (machine.sh stop $name first, or up to create it)"
+  ip=$(cat "$mdir/ip")
+  for other in $(known_machines); do
+    [[ $other != "$name" && $(cat "$(machine_dir "$other")/ip" 2>/dev/null) == "$ip" ]] && holder_pid "$other" >/dev/null &&
+      die "IP $ip is taken by machine $other"
+  done
+  local t0=$SECONDS
+  boot "$name" "$ip" again
+  log "machine $name started at $ip in $((SECONDS - t0))s (holder $(holder_pid "$name"))"
+}
+
+cmd_daemon() {
+  local name=${1:-} label=${2:-}
+  [[ -n $name && -n $label ]] || usage
+  shift 2
+  [[ ${1:-} == -- ]] && shift
+  (($# > 0)) || usage
+  [[ $label =~ ^[a-z][a-z0-9-]*$ && ! $label =~ ^(holder|containerd|supervisor|kubelet)$ ]] || die "bad daemon label '$label'"
+  daemon "$name" "$label" "$@"
 }
 
 cmd_down_all() {
@@ -330,7 +394,9 @@ cmd_down_all() {
 cmd_list() {
   local name state
   for name in $(known_machines); do
-    if holder_pid "$name" >/dev/null && [[ -f $(machine_dir "$name")/up ]]; then state=up; else state=broken; fi
+    if holder_pid "$name" >/dev/null && [[ -f $(machine_dir "$name")/up ]]; then state=up
+    elif [[ -f $(machine_dir "$name")/stopped ]]; then state=stopped
+    else state=broken; fi
     printf '%s\t%s\t%s\n' "$name" "$(cat "$(machine_dir "$name")/ip" 2>/dev/null || echo -)" "$state"
   done
 }
@@ -356,6 +422,9 @@ cmd=${1:-}
 shift || true
 case $cmd in
   up) cmd_up "$@" ;;
+  stop) cmd_stop "$@" ;;
+  start) cmd_start "$@" ;;
+  daemon) cmd_daemon "$@" ;;
   exec) cmd_exec "$@" ;;
   down) cmd_down "$@" ;;
   down-all) cmd_down_all ;;

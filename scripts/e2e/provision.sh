@@ -49,7 +49,7 @@ GO_BIN=/usr/lib/go-1.19/bin
 COMPONENTS=(kubeadm kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl)
 APT_PACKAGES=(containerd runc containernetworking-plugins etcd-server etcd-client iproute2 iptables
   conntrack socat ebtables ethtool util-linux gcc libc6-dev make golang-1.19-go rsync jq
-  golang-github-modern-go-reflect2-dev time docker-registry skopeo)
+  golang-github-modern-go-reflect2-dev time docker-registry skopeo haproxy)
 
 T0=$(date +%s)
 log() { printf '[provision %4ds] %s\n' "$(($(date +%s) - T0))" "$*"; }

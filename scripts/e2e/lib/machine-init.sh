@@ -15,10 +15,15 @@ MDIR=$(machine_dir "$NAME")
 mount --make-rprivate /
 hostname "$NAME"
 
-# A private /run (containerd state and sockets, runc, kubelet's /var/run) that also holds the
-# overlay upper dirs: they vanish with the namespace, so teardown has nothing to unmount.
+# A private /run (containerd state and sockets, runc, kubelet's /var/run): it vanishes with the
+# namespace, as /run does when a real machine powers off.
 mount -t tmpfs -o mode=0755,size=4g tsadm-run /run
-mkdir -p "$MACHINE_RUN"/{stash,ovl,sysctl,kubelet}
+mkdir -p "$MACHINE_RUN"/{stash,sysctl,kubelet}
+# The overlay upper dirs (the machine's own /etc, /usr, /var, /root changes) are its "disk": on the
+# host's disk under the machine dir, so `machine.sh stop` + `start` boot the machine again from
+# what it had written (the mounts themselves live in the machine's namespace and vanish with it).
+OVL=$MDIR/disk/ovl
+mkdir -p "$OVL"
 
 # Host directories this machine must see *as they are on the host* (not through an overlay),
 # stashed before /etc, /usr and /var are overlaid, bound back afterwards at the same paths: the
@@ -32,8 +37,8 @@ done
 # Writable copies of the host's system dirs: /etc/kubernetes, /etc/cni, /var/log/pods,
 # /usr/libexec/kubernetes, root's ~/.kube ... stay inside the machine.
 for d in etc usr var root; do
-  mkdir -p "$MACHINE_RUN/ovl/$d/upper" "$MACHINE_RUN/ovl/$d/work"
-  mount -t overlay "tsadm-$d" -o "lowerdir=/$d,upperdir=$MACHINE_RUN/ovl/$d/upper,workdir=$MACHINE_RUN/ovl/$d/work" "/$d"
+  mkdir -p "$OVL/$d/upper" "$OVL/$d/work"
+  mount -t overlay "tsadm-$d" -o "lowerdir=/$d,upperdir=$OVL/$d/upper,workdir=$OVL/$d/work" "/$d"
 done
 mount -t tmpfs -o mode=1777,size=1g tsadm-tmp /tmp
 
