@@ -7,7 +7,7 @@ M=scripts/e2e/machine.sh
 S=/var/cache/tsadm/e2e-scratch/ha-manual; rm -rf $S; mkdir -p $S; cp -r bin dist $S/
 for m in h1 hl; do $M down $m >/dev/null 2>&1; done
 $M up h1 10.250.0.221 && $M up hl 10.250.0.220 || exit 1
-bash scripts/e2e/kubeadm-config.sh 10.250.0.220 h1 > $S/c.yaml   # controlPlaneEndpoint = the LB
+bash scripts/e2e/kubeadm-config.sh 10.250.0.221 h1 10.250.0.220:6443 > $S/c.yaml   # controlPlaneEndpoint = the LB
 cat > $S/lb.cfg <<CFG
 global
   maxconn 200

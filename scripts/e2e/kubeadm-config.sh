@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Prints the kubeadm (v1beta2) configuration the e2e clusters use:
-#   kubeadm-config.sh CONTROL_PLANE_IP [NODE_NAME]
+#   kubeadm-config.sh CONTROL_PLANE_IP [NODE_NAME] [CONTROL_PLANE_ENDPOINT]
+# (the endpoint defaults to CONTROL_PLANE_IP:6443; an HA cluster passes its load balancer's)
 # Settings this environment needs (scripts/e2e/README.md): cgroupfs, no swap check, kube-proxy not
 # touching the read-only nf_conntrack_max, containerd's socket, the locally built images, a
 # preflight image pull that may not find CoreDNS's image.
 set -euo pipefail
 CP_IP=${1:?usage: kubeadm-config.sh CONTROL_PLANE_IP [NODE_NAME]}
 NODE_NAME=${2:-cp1}
+ENDPOINT=${3:-$CP_IP:6443}
 cat <<EOF
 apiVersion: kubeadm.k8s.io/v1beta2
 kind: InitConfiguration
@@ -25,7 +27,7 @@ apiVersion: kubeadm.k8s.io/v1beta2
 kind: ClusterConfiguration
 kubernetesVersion: v1.20.2
 imageRepository: registry.local/k8s
-controlPlaneEndpoint: $CP_IP:6443
+controlPlaneEndpoint: $ENDPOINT
 networking:
   podSubnet: 10.244.0.0/16
 ---

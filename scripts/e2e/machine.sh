@@ -15,8 +15,9 @@
 #   machine.sh status NAME           holder/containerd/supervisor/kubelet PIDs
 #   machine.sh logs NAME [WHAT]      tail a log: kubelet (default), containerd, supervisor, holder
 #
-# Inside a machine: hostname NAME; /etc /usr /var /root are private overlays; /run and /tmp are
-# private tmpfs; /var/lib/{kubelet,etcd,containerd} are real-disk dirs under
+# Inside a machine: hostname NAME; /etc /usr /var /root are private overlays whose upper dirs are
+# on the machine's disk (…/disk/ovl), so they outlive stop + start; /run and /tmp are private tmpfs
+# (gone at stop, as on a real machine); /var/lib/{kubelet,etcd,containerd} are real-disk dirs under
 # $TSADM_E2E_STATE_DIR/machines/NAME/disk; the repository, the cache and the machine dir are the
 # host's. Commands get PATH with the provisioned kubelet/kubeadm/kubectl first and
 # TSADM_SERVICE_MANAGER pointing at service-manager.sh.
@@ -334,7 +335,7 @@ power_off() {
     ip -n "$SWITCH_NS" link del "v-$name" 2>/dev/null || true
     ip netns del "$ns"
   fi
-  rm -f "$mdir"/*.pid "$mdir/mntns"
+  rm -f "$mdir"/*.pid "$mdir/mntns" "$mdir/ready"
 }
 
 cmd_stop() {

@@ -22,8 +22,11 @@ mkdir -p "$MACHINE_RUN"/{stash,sysctl,kubelet}
 # The overlay upper dirs (the machine's own /etc, /usr, /var, /root changes) are its "disk": on the
 # host's disk under the machine dir, so `machine.sh stop` + `start` boot the machine again from
 # what it had written (the mounts themselves live in the machine's namespace and vanish with it).
-OVL=$MDIR/disk/ovl
-mkdir -p "$OVL"
+# Bound under /run first: once /var is overlaid, a path under the machine dir would be on that
+# overlay, which the kernel refuses as an upper dir.
+mkdir -p "$MDIR/disk/ovl" "$MACHINE_RUN/ovl"
+mount --bind "$MDIR/disk/ovl" "$MACHINE_RUN/ovl"
+OVL=$MACHINE_RUN/ovl
 
 # Host directories this machine must see *as they are on the host* (not through an overlay),
 # stashed before /etc, /usr and /var are overlaid, bound back afterwards at the same paths: the
