@@ -17,6 +17,7 @@ import { registerKubeconfigCommand } from '../commands/kubeconfig.js';
 import { registerApplyCommand } from '../commands/apply.js';
 import { registerCheckCommand } from '../commands/check.js';
 import { registerUpgradeCommand } from '../commands/upgrade.js';
+import { registerEtcdCommand } from '../commands/etcd.js';
 
 /**
  * The whole command line. Workflow commands (init, join, reset, and `phase` as the design card's
@@ -59,6 +60,7 @@ export function buildCli(argv: readonly string[], io: CliIO): Argv {
   registerUpgradeCommand(y, env);
   registerApplyCommand(y, env);
   registerCheckCommand(y, env);
+  registerEtcdCommand(y, env);
   registerTokenCommand(y, env);
   registerCertsCommand(y, env);
   registerKubeconfigCommand(y, env);

@@ -1,5 +1,6 @@
 import { formatDuration } from '../config/duration.js';
 import { errorMessage } from '../errors.js';
+import { checkFault } from '../host/fault.js';
 import { clientEndpoints, parseMember, parseMembers, type EtcdMember } from './members.js';
 import { ETCD_API_CALL_RETRY_INTERVAL_MS, isPeerURLExists, nextRetryDelay, requestBudgetMs, type EtcdRetryPolicy } from './retry.js';
 import { EtcdRequestError, postJson, type EtcdTls } from './transport.js';
@@ -102,6 +103,7 @@ export class EtcdClient {
         return { ...listed, member: listed.members?.find((m) => m.peerURLs?.includes(peerURL)) };
       }
     });
+    checkFault('etcd', `member add ${peerURL}`);
     return { added: parseMember((body as { member?: unknown }).member), members: parseMembers(body) };
   }
 
@@ -129,6 +131,7 @@ export class EtcdClient {
       if (!me.isLearner) return { promoted: false, members };
       try {
         const body = await this.anyEndpoint('/v3/cluster/member/promote', { ID: id }, this.eps, budgetMs);
+        checkFault('etcd', `member promote ${id}`);
         return { promoted: true, members: parseMembers(body) };
       } catch (err) {
         onRetry?.(err);
@@ -142,6 +145,7 @@ export class EtcdClient {
     // Ask another member when possible: a member removing itself may stop answering mid-call.
     const order = [...this.eps.filter((e) => !avoidEndpoints.includes(e)), ...this.eps.filter((e) => avoidEndpoints.includes(e))];
     const body = await this.withRetries((budgetMs) => this.anyEndpoint('/v3/cluster/member/remove', { ID: id }, order, budgetMs));
+    checkFault('etcd', `member remove ${id}`);
     return parseMembers(body);
   }
 

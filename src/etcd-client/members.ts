@@ -41,15 +41,25 @@ export function memberByPeerURL(members: readonly EtcdMember[], peerURL: string)
   return members.find((m) => m.peerURLs.includes(peerURL));
 }
 
+/** etcd member IDs as kubeadm prints them (strconv.FormatUint(id, 16)). */
+export function memberIdHex(id: string): string {
+  return BigInt(id).toString(16);
+}
+
 /**
  * `--initial-cluster` entries for a member about to start: every member by name and first peer
  * URL; the new member has no name yet (it never started), so it gets the node name, as kubeadm's
- * AddMember does.
+ * AddMember does. Another member that has not started yet either (a control plane joining at the
+ * same moment) has no name: it is named by its member ID in hex, as kubeadm does since 1.23 — two
+ * unnamed members would otherwise merge into one "=url1,=url2" entry and etcd would refuse to
+ * start ("member count is unequal").
  */
 export function initialClusterFor(members: readonly EtcdMember[], peerURL: string, nodeName: string): { name: string; peerURL: string }[] {
   return members
     .filter((m) => m.peerURLs.length > 0)
-    .map((m) => ({ name: m.peerURLs.includes(peerURL) ? nodeName : m.name, peerURL: m.peerURLs.includes(peerURL) ? peerURL : (m.peerURLs[0] as string) }));
+    .map((m) => (m.peerURLs.includes(peerURL)
+      ? { name: nodeName, peerURL }
+      : { name: m.name !== '' ? m.name : memberIdHex(m.id), peerURL: m.peerURLs[0] as string }));
 }
 
 /** Client endpoints of all members (what the etcd client's Sync() switches to), de-duplicated. */

@@ -1,6 +1,7 @@
 /**
  * Fault injection for crash-safety tests: TSADM_FAULT_AFTER=N makes tsadm exit abruptly (no
- * cleanup, like a power cut or SIGKILL) right after its Nth file write or API call.
+ * cleanup, like a power cut or SIGKILL) right after its Nth file write, API call or etcd membership
+ * change (member add, promote, remove).
  * TSADM_FAULT_STAGE=before-rename moves the kill point of the Nth write to the moment its temp
  * file is complete but not yet renamed over the target (a crash in the middle of a write); API
  * calls are still counted when they complete. TSADM_FAULT_TRACE=1 prints every kill point as it
@@ -13,7 +14,7 @@ const limit = Number.parseInt(process.env.TSADM_FAULT_AFTER ?? '', 10);
 const trace = process.env.TSADM_FAULT_TRACE === '1';
 const writeStage: FaultStage = process.env.TSADM_FAULT_STAGE === 'before-rename' ? 'before-rename' : 'done';
 
-export function checkFault(kind: 'write' | 'api', what: string, stage: FaultStage = 'done'): void {
+export function checkFault(kind: 'write' | 'api' | 'etcd', what: string, stage: FaultStage = 'done'): void {
   const armed = Number.isFinite(limit) && limit > 0;
   if (!armed && !trace) return;
   if (stage !== (kind === 'write' ? writeStage : 'done')) return;

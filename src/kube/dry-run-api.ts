@@ -7,7 +7,7 @@ import { comparableView, isSubset, mergePatch } from './compare.js';
 import { ApiError, isApiError } from './errors.js';
 import { describeObject, groupVersionLabel, pluralOf } from './resources.js';
 import type {
-  EnsureMode, EnsureResult, KindName, KubeApi, KubeObject, ListOptions, MutableNode, NodeMutation, NodeObject, PatchNodeOptions,
+  EnsureMode, EnsureResult, KindName, KubeApi, KubeObject, ListOptions, MutableNode, NodeMutation, NodeObject, PatchNodeOptions, Rebase,
 } from './types.js';
 
 /**
@@ -74,8 +74,9 @@ export class DryRunKubeApi implements KubeApi {
     return stored;
   }
 
-  async ensure<T extends KubeObject>(desired: T, mode: EnsureMode = 'update'): Promise<EnsureResult<T>> {
-    const existing = await this.get<T>(desired.kind as KindName, desired.metadata.name, desired.metadata.namespace);
+  async ensure<T extends KubeObject>(first: T, mode: EnsureMode = 'update', rebase?: Rebase<T>): Promise<EnsureResult<T>> {
+    const existing = await this.get<T>(first.kind as KindName, first.metadata.name, first.metadata.namespace);
+    const desired = rebase ? rebase(existing) : first;
     if (!existing) {
       const stored = this.write('CREATE', 'would-create', desired);
       this.journal({ type: 'object', verb: 'create', kubeconfig: '', object: desired, ...placeholder(stored) });

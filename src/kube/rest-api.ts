@@ -8,7 +8,7 @@ import { describeObject, resourceInfo, resourcePath } from './resources.js';
 import { DEFAULT_RETRY, realSleep, withRetry, type RetryPolicy, type Sleep } from './retry.js';
 import type { RestRequest, RestTransport } from './transport.js';
 import type {
-  DeleteOptions, EnsureMode, EnsureResult, KindName, KubeApi, KubeObject, ListOptions, MutableNode, NodeMutation, NodeObject, PatchNodeOptions,
+  DeleteOptions, EnsureMode, EnsureResult, KindName, KubeApi, KubeObject, ListOptions, MutableNode, NodeMutation, NodeObject, PatchNodeOptions, Rebase,
 } from './types.js';
 
 export interface RestKubeApiOptions {
@@ -60,11 +60,12 @@ export class RestKubeApi implements KubeApi {
     return withTypeMeta(created as T, kind as KindName);
   }
 
-  async ensure<T extends KubeObject>(desired: T, mode: EnsureMode = 'update'): Promise<EnsureResult<T>> {
-    const { kind, metadata } = desired;
+  async ensure<T extends KubeObject>(first: T, mode: EnsureMode = 'update', rebase?: Rebase<T>): Promise<EnsureResult<T>> {
+    const { kind, metadata } = first;
     const what = describeObject(kind, metadata.name, metadata.namespace);
     for (let race = 0; race < MAX_RACES; race++) {
       const existing = await this.get<T>(kind as KindName, metadata.name, metadata.namespace);
+      const desired = rebase ? rebase(existing) : first;
       if (!existing) {
         try {
           return { action: 'created', object: await this.create(desired) };

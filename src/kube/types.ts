@@ -110,6 +110,9 @@ export type KindName =
  */
 export type EnsureMode = 'update' | 'retain';
 
+/** The desired object computed from the live one (undefined: it does not exist yet). */
+export type Rebase<T extends KubeObject> = (live: T | undefined) => T;
+
 type EnsureAction = 'created' | 'updated' | 'unchanged';
 
 export interface EnsureResult<T extends KubeObject = KubeObject> {
@@ -152,7 +155,12 @@ export interface MutableNode {
 export interface KubeApi {
   /** "https://host:port", for messages. */
   readonly server: string;
-  ensure<T extends KubeObject>(desired: T, mode?: EnsureMode): Promise<EnsureResult<T>>;
+  /**
+   * Create, or update when it differs. `rebase`, when given, computes the desired object again from
+   * the live one on every try (an object several machines edit at once, like kubeadm-config's
+   * ClusterStatus: a conflict re-reads it and re-applies this machine's change, never a stale copy).
+   */
+  ensure<T extends KubeObject>(desired: T, mode?: EnsureMode, rebase?: Rebase<T>): Promise<EnsureResult<T>>;
   /** Create only; fails with ApiError status 409 when it exists. */
   create<T extends KubeObject>(obj: T): Promise<T>;
   get<T extends KubeObject = KubeObject>(kind: KindName, name: string, namespace?: string): Promise<T | undefined>;

@@ -25,13 +25,12 @@ export interface UploadKubeadmConfigInput {
 
 export async function uploadKubeadmConfig(api: KubeApi, input: UploadKubeadmConfigInput, log: Pick<Logger, 'info'>): Promise<void> {
   log.info(`Storing the configuration used in ConfigMap "${KUBEADM_CONFIG_CM}" in the "${KUBE_SYSTEM}" Namespace`, { prefix: 'upload-config' });
-  let status: string | undefined;
-  if (input.clusterStatus) {
-    const live = await api.get<ConfigMapObject>('ConfigMap', KUBEADM_CONFIG_CM, KUBE_SYSTEM);
-    const s = input.clusterStatus;
-    status = clusterStatusYaml(live?.data?.ClusterStatus, s.nodeName, s.endpoint, s.apiVersion);
-  }
-  await api.ensure(kubeadmConfigMap(input.clusterConfigurationYaml, status));
+  const s = input.clusterStatus;
+  // ClusterStatus lists every control plane: control planes joining at once each add their own
+  // entry to the live list, again after a conflict (kubeadm's MutateConfigMap retries the same way).
+  const desired = (live: ConfigMapObject | undefined): ConfigMapObject =>
+    kubeadmConfigMap(input.clusterConfigurationYaml, s ? clusterStatusYaml(live?.data?.ClusterStatus, s.nodeName, s.endpoint, s.apiVersion) : undefined);
+  await api.ensure(desired(undefined), 'update', s ? desired : undefined);
   for (const obj of kubeadmConfigRbac()) await api.ensure(obj);
 }
 

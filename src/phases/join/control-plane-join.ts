@@ -52,6 +52,7 @@ async function runEtcdJoin(ctx: JoinCtx): Promise<void> {
     dryRun: ctx.dryRun,
     log: view.log,
     health: ctx.deps.etcdHealthChecks,
+    addWaitMs: ctx.cfg.join.timeouts.etcdAPICallMs,
     ...(view.versions.controlPlane.etcdEphemeralStorage ? { beforeAdd: () => waitForEphemeralStorage(ctx, nodeName) } : {}),
     async writeManifest(initialCluster) {
       const pod = renderEtcdPod(staticPodConfigFromInit(view.cfg), view.versions, { initialCluster });

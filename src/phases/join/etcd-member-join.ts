@@ -13,7 +13,7 @@
 import { formatDuration } from '../../config/duration.js';
 import { featureEnabled } from '../../config/feature-gates.js';
 import type { EtcdClient } from '../../etcd-client/client.js';
-import { initialClusterFor, memberByPeerURL, type EtcdMember } from '../../etcd-client/members.js';
+import { initialClusterFor, memberByPeerURL, memberIdHex, type EtcdMember } from '../../etcd-client/members.js';
 import { errorMessage } from '../../errors.js';
 import { isLearnerNotReady } from '../../etcd-client/retry.js';
 import type { VersionProfile } from '../../versions/table.js';
@@ -28,13 +28,9 @@ export function learnerModeEnabled(featureGates: Readonly<Record<string, boolean
   return featureEnabled(featureGates, versions, 'EtcdLearnerMode');
 }
 
-/** etcd member IDs as kubeadm prints them (strconv.FormatUint(id, 16)). */
-export function memberIdHex(id: string): string {
-  return BigInt(id).toString(16);
-}
-
 interface JoinLog {
   info(message: string): void;
+  warn(message: string): void;
   debug(message: string): void;
 }
 
@@ -50,6 +46,8 @@ export interface EtcdMemberJoin {
   readonly log: JoinLog;
   /** kubeadm waits `retries` × `intervalMs` for the cluster once the member is in. */
   readonly health: { readonly retries: number; readonly intervalMs: number };
+  /** How long the client retries a member add (timeouts.etcdAPICall), for messages. */
+  readonly addWaitMs: number;
   /** Runs before a member is added (not when it is already there, nor in a dry run). */
   beforeAdd?(): Promise<void>;
   /** Writes the etcd static Pod manifest with this --initial-cluster (name=peerURL per member). */
@@ -67,8 +65,11 @@ export async function joinEtcdMember(j: EtcdMemberJoin): Promise<void> {
     members = [...members, { id: '0', name: nodeName, peerURLs: [peerURL], clientURLs: [], isLearner: j.learner }];
   } else {
     await j.beforeAdd?.();
+    const absent = await absentVotingMembers(client, members);
+    for (const line of absentMemberNotes(absent, j.addWaitMs)) log.warn(line);
     log.debug(`Adding etcd member${j.learner ? ' as learner' : ''}: ${peerURL}`);
-    const added = await etcdCall(() => client.memberAdd(peerURL, { learner: j.learner }), `add the etcd member ${peerURL}${j.learner ? ' as a learner' : ''}`);
+    const added = await etcdCall(() => client.memberAdd(peerURL, { learner: j.learner }), `add the etcd member ${peerURL}${j.learner ? ' as a learner' : ''}`,
+      absent.some((m) => m.name !== '') ? `a lost control plane's member blocks every member add: run \`tsadm etcd remove-member ${absent.find((m) => m.name !== '')?.name ?? ''}\` on a healthy control plane (or start that machine again), then run this join again` : undefined);
     members = added.members;
     mine = memberByPeerURL(members, peerURL) ?? added.added;
     log.info('Announced new etcd member joining to the existing etcd cluster');
@@ -89,6 +90,26 @@ export async function joinEtcdMember(j: EtcdMemberJoin): Promise<void> {
     const pending = statuses.filter((s) => !s.ok).map((s) => s.endpoint).join(', ');
     log.debug(`[${attempt}/${retries}] etcd cluster not available yet${pending ? ` (${pending})` : ''}`);
   }), 'wait for the etcd cluster to be available');
+}
+
+/** Voting members that do not answer on their client URL (or have not started: no client URL yet). */
+async function absentVotingMembers(client: EtcdClient, members: readonly EtcdMember[]): Promise<EtcdMember[]> {
+  const voting = members.filter((m) => !m.isLearner);
+  const ok = await Promise.all(voting.map(async (m) => m.clientURLs[0] !== undefined && (await client.status(m.clientURLs[0])).ok));
+  return voting.filter((_, i) => !ok[i]);
+}
+
+/**
+ * Why a member add is about to wait. etcd adds a member (voter or learner) only while the member
+ * asked is connected to every voting member (its strict reconfiguration check, on by default and in
+ * kubeadm's etcd): one control plane that is down blocks every control-plane join until it returns
+ * or is removed. A member that never started is another control plane joining right now. Pure.
+ */
+function absentMemberNotes(absent: readonly EtcdMember[], waitMs: number): string[] {
+  return absent.map((m) => (m.name === ''
+    ? `etcd member ${memberIdHex(m.id)} (${m.peerURLs.join(',')}) has not started yet (another control plane is joining): etcd accepts this member once it is up; waiting up to ${formatDuration(waitMs)}`
+    : `etcd member "${m.name}" (${m.clientURLs.join(',') || m.peerURLs.join(',')}) does not answer: etcd adds no member while a voting member is unreachable; `
+      + `waiting up to ${formatDuration(waitMs)} for it to return. If that control plane is lost for good, run \`tsadm etcd remove-member ${m.name}\` on a healthy control plane`));
 }
 
 /** kubeadm's MemberPromote: retried while etcd answers that the learner is not in sync yet, within timeouts.etcdAPICall. */

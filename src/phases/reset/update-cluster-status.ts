@@ -32,7 +32,12 @@ async function runUpdateClusterStatus(ctx: ResetCtx): Promise<void> {
       return;
     }
     ctx.log.info(`Removing info for node "${name}" from the ConfigMap "${KUBEADM_CONFIG_CM}" in the "${KUBE_SYSTEM}" Namespace`, { prefix: 'reset' });
-    await api.ensure(kubeadmConfigMap(cluster, updated));
+    // Removed from the live list on every try: another control plane may be joining or leaving meanwhile.
+    await api.ensure(kubeadmConfigMap(cluster, updated), 'update', (live) => {
+      if (live?.data?.ClusterConfiguration === undefined || live.data.ClusterStatus === undefined) return kubeadmConfigMap(cluster, updated);
+      const liveStatus = live.data.ClusterStatus;
+      return kubeadmConfigMap(live.data.ClusterConfiguration, clusterStatusWithout(liveStatus, name) ?? liveStatus);
+    });
   } catch (err) {
     ctx.log.warn(`Failed to remove the node from ClusterStatus: ${errorMessage(err)}`, { prefix: 'reset' });
   }

@@ -1,4 +1,4 @@
-import { clientEndpoints, initialClusterFor, memberByPeerURL, parseMembers } from '../../../src/etcd-client/members.js';
+import { clientEndpoints, initialClusterFor, memberByPeerURL, memberIdHex, parseMembers } from '../../../src/etcd-client/members.js';
 import { etcdClientURL, etcdPeerURL } from '../../../src/etcd-client/urls.js';
 
 /** The gateway's answer to MemberAdd right after adding cp2 (captured from etcd 3.4.23). */
@@ -27,6 +27,27 @@ test('the new member gets the node name in --initial-cluster (it has none until 
   expect(memberByPeerURL(members, 'https://10.250.0.23:2380')?.id).toBe('15795064964672239865');
   expect(memberByPeerURL(members, 'https://10.250.0.99:2380')).toBeUndefined();
   expect(clientEndpoints(members)).toEqual(['https://10.250.0.21:2379']);
+});
+
+test('member IDs are printed in hex, as kubeadm (strconv.FormatUint(id, 16))', () => {
+  expect(memberIdHex('18446744073709551615')).toBe('ffffffffffffffff');
+  expect(memberIdHex('3735928559')).toBe('deadbeef');
+});
+
+test('control planes joining at once: another member that has not started yet is named by its ID in hex (two nameless entries would merge into one)', () => {
+  // cp3 adds its member while cp2's, added a moment before, has not started (no name yet).
+  const members = parseMembers({
+    members: [
+      { ID: '4301148627022507964', name: 'cp1', peerURLs: ['https://10.250.0.21:2380'], clientURLs: ['https://10.250.0.21:2379'] },
+      { ID: '15795064964672239865', peerURLs: ['https://10.250.0.22:2380'] },
+      { ID: '3735928559', peerURLs: ['https://10.250.0.23:2380'] },
+    ],
+  });
+  expect(initialClusterFor(members, 'https://10.250.0.23:2380', 'cp3')).toEqual([
+    { name: 'cp1', peerURL: 'https://10.250.0.21:2380' },
+    { name: 'db3357e64781b8f9', peerURL: 'https://10.250.0.22:2380' },
+    { name: 'cp3', peerURL: 'https://10.250.0.23:2380' },
+  ]);
 });
 
 test('URLs as kubeadm builds them', () => {

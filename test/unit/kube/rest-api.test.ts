@@ -63,6 +63,34 @@ describeWithApiServer('RestKubeApi on a real API server', () => {
     expect(objectEvents().filter((e) => e.type === 'object' && e.name === 'ensure-me').map((e) => e.type === 'object' && e.action)).toEqual(['created', 'unchanged', 'updated']);
   });
 
+  test('ensure with rebase: another writer lands between read and write (a conflict); the retry re-applies this change to their version', async () => {
+    const name = 'edited-by-two';
+    const cm = (members: string): ConfigMapObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { members } });
+    await api.ensure(cm('a'));
+    const addC = (live: ConfigMapObject | undefined): ConfigMapObject => cm([...new Set([...(live?.data?.members ?? '').split(',').filter(Boolean), 'c'])].join(','));
+    // The other control plane writes right after this client's first read: its PUT then conflicts.
+    const target = api as { get: KubeApi['get'] };
+    const realGet = api.get.bind(api);
+    const statuses: number[] = [];
+    target.get = (async (kind, n, ns) => {
+      const live = await realGet(kind, n, ns);
+      if (n === name && statuses.length === 0) {
+        const other = { ...(live as ConfigMapObject), data: { members: 'a,b' } };
+        statuses.push((await server.request('PUT', `/api/v1/namespaces/default/configmaps/${name}`, { auth: 'admin', body: other })).status);
+      }
+      return live;
+    }) as KubeApi['get'];
+    try {
+      const result = await api.ensure(addC(undefined), 'update', addC);
+      expect(statuses).toEqual([200]);
+      expect(result.action).toBe('updated');
+    } finally {
+      target.get = realGet;
+    }
+    // Neither change is lost (without rebase the retry would write "a,c" over "a,b").
+    expect((await api.get<ConfigMapObject>('ConfigMap', name, 'default'))?.data?.members).toBe('a,b,c');
+  });
+
   test('retain keeps a live object that differs', async () => {
     const sa = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'keep-me', namespace: 'default', labels: { v: '1' } } };
     await api.ensure(sa);

@@ -8,7 +8,8 @@
  */
 import { EtcdClient } from '../../../../src/etcd-client/client.js';
 import { memberByPeerURL, type EtcdMember } from '../../../../src/etcd-client/members.js';
-import { joinEtcdMember, learnerModeEnabled, memberIdHex, type EtcdMemberJoin } from '../../../../src/phases/join/etcd-member-join.js';
+import { joinEtcdMember, learnerModeEnabled, type EtcdMemberJoin } from '../../../../src/phases/join/etcd-member-join.js';
+import { memberIdHex } from '../../../../src/etcd-client/members.js';
 import { VERSION_TABLE } from '../../../../src/versions/table.js';
 import { etcdAvailable, etcdLab, type EtcdLab, type EtcdMemberProcess } from '../../../helpers/etcd-process.js';
 
@@ -36,11 +37,6 @@ describe('learnerModeEnabled: EtcdLearnerMode per minor (kubeadm features.go)', 
     expect(on('1.32', { EtcdLearnerMode: false })).toBe(true);
     expect(on('1.33')).toBe(true);
     expect(on('1.34')).toBe(true);
-  });
-
-  test('member IDs are printed in hex, as kubeadm (strconv.FormatUint(id, 16))', () => {
-    expect(memberIdHex('18446744073709551615')).toBe('ffffffffffffffff');
-    expect(memberIdHex('3735928559')).toBe('deadbeef');
   });
 });
 
@@ -71,8 +67,9 @@ describeIfEtcd('joinEtcdMember on real etcd', () => {
   function run(m: EtcdMemberProcess, learner: boolean, c: EtcdClient, seen: { atManifest?: EtcdMember | undefined; lines: string[] }, start = true): EtcdMemberJoin {
     return {
       client: c, nodeName: m.name, peerURL: m.peer, clientURL: m.client, learner, dryRun: false,
-      log: { info: (l) => seen.lines.push(l), debug: (l) => seen.lines.push(`debug: ${l}`) },
+      log: { info: (l) => seen.lines.push(l), warn: (l) => seen.lines.push(`warn: ${l}`), debug: (l) => seen.lines.push(`debug: ${l}`) },
       health: { retries: 80, intervalMs: 250 },
+      addWaitMs: 60_000,
       async writeManifest(initialCluster) {
         seen.atManifest = memberByPeerURL(await list(), m.peer);
         expect(initialCluster).toEqual(expect.arrayContaining([{ name: m.name, peerURL: m.peer }, { name: 'cp1', peerURL: m1.peer }]));
@@ -176,6 +173,32 @@ describeIfEtcd('joinEtcdMember on real etcd', () => {
     expect(memberByPeerURL(await list(), m5.peer)).toMatchObject({ isLearner: false, name: 'cp5' });
     await leave(m5);
   }, 90_000);
+
+  test('a voting member down: the join says which one and why it waits (etcd adds no member then), and goes on once that member is back', async () => {
+    const [m8, m9, m10] = [await lab.member('cp8'), await lab.member('cp9'), await lab.member('cp10')];
+    let cluster8 = '';
+    let cluster9 = '';
+    await joinEtcdMember({ ...run(m8, false, await client(), { lines: [] }), writeManifest: (ic) => { cluster8 = ic.map((x) => `${x.name}=${x.peerURL}`).join(','); lab.start(m8, cluster8, 'existing'); return Promise.resolve(); } });
+    await joinEtcdMember({ ...run(m9, false, await client(), { lines: [] }), writeManifest: (ic) => { cluster9 = ic.map((x) => `${x.name}=${x.peerURL}`).join(','); lab.start(m9, cluster9, 'existing'); return Promise.resolve(); } });
+    await lab.stop(m9);
+    const seen: { atManifest?: EtcdMember | undefined; lines: string[] } = { lines: [] };
+    // cp9 comes back (its machine restarted) while cp10's join waits.
+    const back = new Promise<void>((resolve) => setTimeout(() => { lab.start(m9, cluster9, 'existing'); resolve(); }, 4000));
+    const t0 = Date.now();
+    await joinEtcdMember(run(m10, false, await client(), seen));
+    await back;
+    expect(Date.now() - t0).toBeGreaterThan(4000);
+    expect(seen.lines).toContain(`warn: etcd member "cp9" (${m9.client}) does not answer: etcd adds no member while a voting member is unreachable; `
+      + 'waiting up to 1m0s for it to return. If that control plane is lost for good, run `tsadm etcd remove-member cp9` on a healthy control plane');
+    expect((await list()).map((x) => x.name).sort()).toEqual(['cp1', 'cp10', 'cp8', 'cp9']);
+    const c = await client();
+    for (const m of [m10, m9, m8]) {
+      const me = memberByPeerURL(await list(), m.peer);
+      if (me) await c.memberRemove(me.id, [m.client]);
+      await lab.stop(m);
+    }
+    expect((await list()).map((x) => x.peerURLs[0])).toEqual([m1.peer]);
+  }, 150_000);
 
   test('dry-run: nothing added, the plan names the learner', async () => {
     const m6 = await lab.member('cp6');

@@ -1,0 +1,80 @@
+import path from 'node:path';
+import type { Argv } from 'yargs';
+import { DEFAULT_TIMEOUTS } from '../config/defaults.js';
+import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
+import { TsadmError } from '../errors.js';
+import { EtcdClient } from '../etcd-client/client.js';
+import { errorData } from '../log/events.js';
+import { removeMember } from '../membership/remove-member.js';
+import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
+import { createRuntime, type CommandEnv } from '../workflows/runtime.js';
+
+const DEFAULT_CERT_DIR = '/etc/kubernetes/pki';
+
+/**
+ * `tsadm etcd remove-member NODE`: remove a lost control plane's stacked etcd member (and its
+ * ClusterStatus entry; its Node with --delete-node) from a healthy control plane
+ * (src/membership/remove-member.ts). kubeadm has no such command: its HA guide uses etcdctl.
+ */
+export function registerEtcdCommand(y: Argv, env: CommandEnv): Argv {
+  return y.command('etcd', 'Manage the stacked etcd members of the control planes', (e) =>
+    e
+      .command(
+        'remove-member <node-name>',
+        'Remove a lost control plane\'s etcd member from the cluster (run on a healthy control plane)',
+        (c) =>
+          c
+            .positional('node-name', { type: 'string', describe: 'The node name of the lost control plane (or the hex ID of a member that never started)' })
+            .option('force', { type: 'boolean', default: false, describe: 'Remove the member even though it still answers (it is alive: prefer `tsadm reset` on that machine)' })
+            .option('delete-node', { type: 'boolean', default: false, describe: 'Also delete the Node object' })
+            .option('kubeconfig', { type: 'string', requiresArg: true, describe: 'The admin kubeconfig of the cluster.', defaultDescription: DEFAULT_ADMIN_KUBECONFIG })
+            .option('cert-dir', { type: 'string', requiresArg: true, describe: 'Where the etcd CA and healthcheck-client certificate are (etcd/ under it).', defaultDescription: DEFAULT_CERT_DIR })
+            .option('dry-run', { type: 'boolean', describe: 'Say what would be removed; change nothing' })
+            .option('rootfs', { type: 'string', requiresArg: true, describe: 'Path to the real host root filesystem.' })
+            .option('output', { alias: 'o', type: 'string', choices: ['text', 'json'], default: 'text', describe: 'Output format: text, or json (one event per line, the result last)' })
+            .option('v', { ...VERBOSITY_OPTION, describe: 'Log level verbosity.' })
+            .usage(
+              'tsadm etcd remove-member <node-name>\n\n'
+              + 'A control plane whose machine or disk is lost keeps its etcd member: the cluster still counts it, so one more '
+              + 'failure can cost the quorum. Run this on a healthy control plane to remove that member, the node\'s entry in '
+              + 'the kubeadm-config ClusterStatus (v1.20 clusters) and, with --delete-node, its Node. A member that still answers '
+              + 'is refused: reset that machine instead (`tsadm reset` removes its own member). Safe to run again.',
+            )
+            .example('tsadm etcd remove-member cp2 --delete-node', 'Forget the lost control plane cp2')
+            .strict(),
+        async (argv) => {
+          const flags = {
+            ...(argv['dry-run'] === true ? { 'dry-run': true } : {}),
+            ...(typeof argv.rootfs === 'string' ? { rootfs: argv.rootfs } : {}),
+            ...(typeof argv.v === 'number' ? { v: argv.v } : {}),
+            output: String(argv.output),
+          };
+          const nodeName = String(argv['node-name'] ?? '');
+          if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(nodeName)) throw new TsadmError('E_USAGE', `"${nodeName}" is not a node name`, { hint: 'give the lost control plane\'s node name, as `kubectl get nodes` shows it' });
+          const rt = await createRuntime(flags, env);
+          try {
+            const result = await removeMember(rt, {
+              nodeName,
+              kubeconfigPath: path.resolve(typeof argv.kubeconfig === 'string' ? argv.kubeconfig : DEFAULT_ADMIN_KUBECONFIG),
+              certificatesDir: path.resolve(typeof argv['cert-dir'] === 'string' ? argv['cert-dir'] : DEFAULT_CERT_DIR),
+              force: argv.force === true,
+              deleteNode: argv['delete-node'] === true,
+            }, {
+              // Each membership call retried within kubeadm's default timeouts.etcdAPICall (a member
+              // that joined less than 5 s ago makes etcd refuse removals for a moment).
+              etcdClient: (endpoints, tls) => new EtcdClient(endpoints, { tls, callTimeoutMs: DEFAULT_TIMEOUTS.etcdAPICallMs }),
+            });
+            rt.log.event({ type: 'result', ts: rt.log.ts(), command: 'etcd remove-member', ok: true, data: { ...result } });
+          } catch (err) {
+            rt.log.event({ type: 'result', ts: rt.log.ts(), command: 'etcd remove-member', ok: false, error: errorData(err) });
+            throw err;
+          } finally {
+            rt.api.close();
+            await rt.reporter.close();
+          }
+        },
+      )
+      .demandCommand(1, 'specify a subcommand: remove-member')
+      .strict(),
+  );
+}
