@@ -113,6 +113,21 @@ export async function destroyMachine(name: string): Promise<void> {
   await run(script('machine.sh'), ['down', name], { timeoutMs: 3 * 60_000 });
 }
 
+/** Power machine NAME off (every process killed, network gone); its disk stays for startMachine. */
+export async function stopMachine(name: string): Promise<void> {
+  await run(script('machine.sh'), ['stop', name], { timeoutMs: 2 * 60_000 });
+}
+
+/** Boot a stopped machine again from its disk: containerd and the kubelet start from what is there. */
+export async function startMachine(name: string): Promise<void> {
+  await run(script('machine.sh'), ['start', name], { timeoutMs: 3 * 60_000 });
+}
+
+/** Run CMD in the background inside machine NAME (output in its logs/LABEL.log); it dies with the machine. */
+export async function machineDaemon(name: string, label: string, cmd: string[]): Promise<void> {
+  await run(script('machine.sh'), ['daemon', name, label, '--', ...cmd], { timeoutMs: 60_000 });
+}
+
 /** Stop every machine (also leftovers of interrupted runs) and the switch. */
 export async function destroyAll(): Promise<void> {
   await run(script('machine.sh'), ['down-all'], { timeoutMs: 5 * 60_000 });
@@ -164,9 +179,19 @@ export function writeSharedFile(name: string, content: string): string {
   return p;
 }
 
-/** The kubeadm v1beta2 config this environment needs (scripts/e2e/kubeadm-config.sh). */
-export async function kubeadmConfig(controlPlaneIp: string, nodeName: string): Promise<string> {
-  return (await run(script('kubeadm-config.sh'), [controlPlaneIp, nodeName])).stdout + '\n';
+/**
+ * The kubeadm v1beta2 config this environment needs (scripts/e2e/kubeadm-config.sh); the
+ * control-plane endpoint is the control plane's own address unless given (a load balancer).
+ */
+export async function kubeadmConfig(controlPlaneIp: string, nodeName: string, controlPlaneEndpoint?: string): Promise<string> {
+  return (await run(script('kubeadm-config.sh'), [controlPlaneIp, nodeName, ...(controlPlaneEndpoint ? [controlPlaneEndpoint] : [])])).stdout + '\n';
+}
+
+/** POST to etcd's JSON gateway at ENDPOINT from machine M, with the healthcheck-client identity of its /etc/kubernetes/pki/etcd. */
+export async function etcdGateway(m: Machine, endpoint: string, api: string): Promise<Record<string, unknown>> {
+  const r = await machineExec(m.name, ['sh', '-c',
+    `cd /etc/kubernetes/pki/etcd && curl -sS --max-time 10 --cacert ca.crt --cert healthcheck-client.crt --key healthcheck-client.key -X POST ${endpoint}${api} -d '{}'`]);
+  return JSON.parse(r.stdout) as Record<string, unknown>;
 }
 
 /** The worker `kubeadm join …` arguments printed by init (continuation lines joined). */

@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  createMachine, destroyMachine, kubeadmConfig, kubectl, machineExec, machineLog, nodeReadiness, provision, referenceInit, requireComponents,
+  createMachine, destroyMachine, etcdGateway, kubeadmConfig, kubectl, machineExec, machineLog, nodeReadiness, provision, referenceInit, requireComponents,
   tsadm, waitClusterReady, waitFor, writeSharedFile, type ExecResult, type Machine,
 } from './harness.js';
 
@@ -56,12 +56,7 @@ async function stateFiles(m: Machine): Promise<string> {
   return (await machineExec(m.name, ['sh', '-c', 'find /etc/kubernetes /var/lib/kubelet /var/lib/etcd -xdev 2>/dev/null | sort'])).stdout;
 }
 
-/** POST to etcd's JSON gateway on machine M with the healthcheck-client identity. */
-async function etcd(m: Machine, endpoint: string, api: string): Promise<Record<string, unknown>> {
-  const r = await machineExec(m.name, ['sh', '-c',
-    `cd /etc/kubernetes/pki/etcd && curl -sS --max-time 10 --cacert ca.crt --cert healthcheck-client.crt --key healthcheck-client.key -X POST ${endpoint}${api} -d '{}'`]);
-  return JSON.parse(r.stdout) as Record<string, unknown>;
-}
+const etcd = etcdGateway;
 
 async function clusterStatus(cp: Machine): Promise<string> {
   return kubectl(cp.name, ['-n', 'kube-system', 'get', 'cm', 'kubeadm-config', '-o', 'jsonpath={.data.ClusterStatus}']);

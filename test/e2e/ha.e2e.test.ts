@@ -1,0 +1,308 @@
+/**
+ * Issue 18: a highly available cluster under faults, on harness machines with real components —
+ * HAProxy (Debian's) in TCP mode on hlb:6443 in front of the control planes, as kubeadm's HA guide
+ * sets it up; etcd stacked on each control plane; v1.20.2 kubelet, apiserver and etcd 3.4.
+ *
+ *   hlb 10.250.0.140 (load balancer), hc1–hc4 .141–.144 (control planes), hw1–hw5 .145–.149 (workers)
+ *
+ * One scenario, in order (each test builds on the one before, as an operator would go):
+ *  1. init hc1 with the LB as control-plane endpoint and --upload-certs; 200 ConfigMaps written;
+ *  2. hc2 and hc3 join as control planes at the same moment; hw1–hw4 join at the same moment;
+ *  3. hc1 powered off: the API answers through the LB again within 10 s; hw5 joins through the LB;
+ *     `tsadm token create` works on hc2;
+ *  4. hc1 powered on: its etcd catches up, its components are healthy, `tsadm check` passes there;
+ *  5. reset of hc3 removes its etcd member (healthy at two); hc3 joins again (three);
+ *  6. hc2 powered off for good (its disk "lost"): hc4's control-plane join says etcd waits for hc2;
+ *     `tsadm etcd remove-member hc2 --delete-node` on hc1; the waiting join then completes;
+ *  7. `join --control-plane` of hc3 killed (SIGKILL) after the certificate download, the member
+ *     add, the etcd manifest and the last API call: each re-run converges, one member for hc3;
+ *  8. nothing lost: the 200 ConfigMaps unchanged, etcd members = live control planes, all Nodes Ready.
+ * Only these machines are created and destroyed (never destroyAll: other suites share the host).
+ */
+import {
+  createMachine, destroyMachine, etcdGateway, kubeadmConfig, kubectl, machineDaemon, machineExec, machineLog, nodeReadiness, provision,
+  requireComponents, startMachine, stopMachine, tsadm, tsadmBin, waitFor, writeSharedFile, type ExecResult, type Machine,
+} from './harness.js';
+
+const LB: Machine = { name: 'hlb', ip: '10.250.0.140' };
+const CP1: Machine = { name: 'hc1', ip: '10.250.0.141' };
+const CP2: Machine = { name: 'hc2', ip: '10.250.0.142' };
+const CP3: Machine = { name: 'hc3', ip: '10.250.0.143' };
+const CP4: Machine = { name: 'hc4', ip: '10.250.0.144' };
+const WORKERS: Machine[] = [1, 2, 3, 4].map((i) => ({ name: `hw${i}`, ip: `10.250.0.${144 + i}` }));
+const W5: Machine = { name: 'hw5', ip: '10.250.0.149' };
+const ALL = [LB, CP1, CP2, CP3, CP4, ...WORKERS, W5];
+const ENDPOINT = `${LB.ip}:6443`;
+const MIN = 60_000;
+const CRI = '/run/containerd/containerd.sock';
+// A control-plane join pulls the cluster's images in preflight; the CoreDNS image exists nowhere a
+// machine can reach (scripts/e2e/kubeadm-config.sh), so its pull may only warn.
+const CP_IMAGES = ['--ignore-preflight-errors', 'ImagePull'];
+const CONFIGMAPS = 200;
+
+/** kubeadm's HA guide (ha-considerations): TCP passthrough, /healthz checked over TLS, round robin. */
+const HAPROXY_CFG = `global
+  maxconn 400
+defaults
+  mode tcp
+  timeout connect 1s
+  timeout client 2m
+  timeout server 2m
+  retries 2
+  option redispatch
+frontend apiserver
+  bind ${LB.ip}:6443
+  default_backend controlplanes
+backend controlplanes
+  balance roundrobin
+  option httpchk GET /healthz
+  http-check expect status 200
+  default-server check check-ssl verify none inter 1s fall 2 rise 1
+${[CP1, CP2, CP3, CP4].map((m) => `  server ${m.name} ${m.ip}:6443`).join('\n')}
+`;
+
+interface JoinInfo { token: string; hash: string; certificateKey: string }
+let info: JoinInfo;
+let configPath: string;
+/** name → uid and data of the ConfigMaps written before any fault. */
+let written: Record<string, string> = {};
+const timings: string[] = [];
+
+function parseJoin(output: string): JoinInfo {
+  const flat = output.replace(/\\\r?\n/g, ' ');
+  const token = /--token (\S+)/.exec(flat)?.[1];
+  const hash = /--discovery-token-ca-cert-hash (\S+)/.exec(flat)?.[1];
+  const certificateKey = /--certificate-key (\S+)/.exec(flat)?.[1];
+  if (!token || !hash || !certificateKey) throw new Error(`no control-plane join command in:\n${output}`);
+  return { token, hash, certificateKey };
+}
+
+const workerJoin = (): string[] => ['join', ENDPOINT, '--token', info.token, '--discovery-token-ca-cert-hash', info.hash, '--cri-socket', CRI];
+const cpJoin = (m: Machine): string[] => [...workerJoin(), '--control-plane', '--certificate-key', info.certificateKey, '--apiserver-advertise-address', m.ip, ...CP_IMAGES];
+
+async function tsadmOk(m: Machine, args: string[], opts: { timeoutMs?: number; env?: Record<string, string> } = {}): Promise<ExecResult> {
+  const r = await tsadm(m.name, args, { reject: false, timeoutMs: opts.timeoutMs ?? 8 * MIN, ...(opts.env ? { env: opts.env } : {}) });
+  if (r.exitCode !== 0) throw new Error(`tsadm ${args.join(' ')} on ${m.name} exited ${r.exitCode}:\n${r.all}\n--- kubelet\n${machineLog(m.name)}`);
+  return r;
+}
+
+interface Member { ID: string; name?: string; peerURLs: string[]; clientURLs?: string[]; isLearner?: boolean }
+
+/** etcd's member list, asked on machine M's own etcd. */
+async function members(m: Machine): Promise<Member[]> {
+  return (await etcdGateway(m, `https://${m.ip}:2379`, '/v3/cluster/member/list')).members as Member[];
+}
+
+/** Every member answers and they agree on one leader. */
+async function etcdHealthy(m: Machine, cps: Machine[]): Promise<boolean> {
+  const statuses = await Promise.all(cps.map((c) => etcdGateway(m, `https://${c.ip}:2379`, '/v3/maintenance/status').catch(() => undefined)));
+  const leaders = new Set(statuses.map((s) => (s as { leader?: string } | undefined)?.leader));
+  return statuses.every((s) => s !== undefined) && leaders.size === 1 && !leaders.has(undefined) && !leaders.has('0');
+}
+
+/** The etcd membership is exactly these control planes, one voting member each, all healthy. */
+async function expectMembersAre(asked: Machine, cps: Machine[]): Promise<void> {
+  await waitFor(async () => {
+    const list = await members(asked);
+    const names = list.map((x) => x.name ?? '').sort();
+    return JSON.stringify(names) === JSON.stringify(cps.map((c) => c.name).sort()) && list.every((x) => !x.isLearner) && await etcdHealthy(asked, cps);
+  }, 3 * MIN, `etcd members ${cps.map((c) => c.name).join(', ')}, healthy`, 2000);
+  const list = await members(asked);
+  for (const c of cps) expect(list.filter((x) => x.peerURLs.includes(`https://${c.ip}:2380`))).toHaveLength(1);
+}
+
+async function clusterStatus(m: Machine): Promise<string> {
+  return kubectl(m.name, ['-n', 'kube-system', 'get', 'cm', 'kubeadm-config', '-o', 'jsonpath={.data.ClusterStatus}']);
+}
+
+/** A control plane's own apiserver (not the LB), controller-manager and scheduler answer healthy. */
+async function controlPlaneHealthy(m: Machine, timeoutMs = 4 * MIN): Promise<void> {
+  await waitFor(async () => {
+    const r = await machineExec(m.name, ['sh', '-c',
+      `kubectl --kubeconfig /etc/kubernetes/admin.conf --server https://${m.ip}:6443 get --raw /readyz && curl -sfk https://127.0.0.1:10257/healthz && curl -sfk https://127.0.0.1:10259/healthz`], { reject: false });
+    return r.exitCode === 0 && r.stdout === 'okokok';
+  }, timeoutMs, `control plane of ${m.name} healthy`, 2000);
+}
+
+async function readyNodes(asker: Machine, nodes: Machine[], timeoutMs = 5 * MIN): Promise<void> {
+  await waitFor(async () => {
+    const r = await nodeReadiness(asker.name);
+    return nodes.every((n) => r[n.name] === 'True');
+  }, timeoutMs, `Nodes ${nodes.map((n) => n.name).join(', ')} Ready`, 3000);
+}
+
+/** name → "uid data" of the test's ConfigMaps, read through the machine's admin.conf (the LB). */
+async function configMaps(m: Machine): Promise<Record<string, string>> {
+  const list = JSON.parse(await kubectl(m.name, ['-n', 'ha-data', 'get', 'cm', '-l', 'ha-test=1', '-o', 'json'])) as { items: { metadata: { name: string; uid: string }; data?: Record<string, string> }[] };
+  return Object.fromEntries(list.items.map((c) => [c.metadata.name, `${c.metadata.uid} ${JSON.stringify(c.data ?? {})}`]));
+}
+
+beforeAll(async () => {
+  await provision();
+  requireComponents();
+  for (const m of ALL) await destroyMachine(m.name); // leftovers of an interrupted run of this suite
+  // Two at a time: every machine imports the images into its containerd.
+  for (let i = 0; i < ALL.length; i += 2) await Promise.all(ALL.slice(i, i + 2).map((m) => createMachine(m.name, m.ip)));
+  await machineDaemon(LB.name, 'haproxy', ['haproxy', '-db', '-f', writeSharedFile('ha-haproxy.cfg', HAPROXY_CFG)]);
+  configPath = writeSharedFile('ha-hc1.yaml', await kubeadmConfig(CP1.ip, CP1.name, ENDPOINT));
+}, 20 * MIN);
+
+afterAll(async () => {
+  if (timings.length) process.stdout.write(`ha e2e:\n${timings.join('\n')}\n`);
+  for (const m of ALL) await destroyMachine(m.name).catch(() => undefined);
+}, 5 * MIN);
+
+describe('a highly available cluster under faults', () => {
+  test('init hc1 behind the load balancer with --upload-certs; 200 ConfigMaps written', async () => {
+    const init = await tsadmOk(CP1, ['init', '--config', configPath, '--upload-certs']);
+    expect(init.stdout).toContain(`tsadm join ${ENDPOINT}`);
+    info = parseJoin(init.stdout);
+    // Through the LB, as every client will go.
+    await waitFor(async () => (await machineExec(LB.name, ['curl', '-sk', '--max-time', '2', `https://${ENDPOINT}/healthz`], { reject: false })).stdout === 'ok', 2 * MIN, 'the API through the LB');
+    const docs = [`apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ha-data`];
+    for (let i = 0; i < CONFIGMAPS; i++) {
+      const n = String(i).padStart(3, '0');
+      docs.push(`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${n}\n  namespace: ha-data\n  labels:\n    ha-test: "1"\ndata:\n  index: "${n}"\n  payload: "${'x'.repeat(64)}-${n}"`);
+    }
+    await kubectl(CP1.name, ['apply', '-f', writeSharedFile('ha-configmaps.yaml', docs.join('\n---\n'))]);
+    written = await configMaps(CP1);
+    expect(Object.keys(written)).toHaveLength(CONFIGMAPS);
+  }, 12 * MIN);
+
+  test('hc2 and hc3 join as control planes at the same moment: both succeed, one etcd member each, all in ClusterStatus', async () => {
+    const t0 = Date.now();
+    const [r2, r3] = await Promise.all([tsadmOk(CP2, cpJoin(CP2)), tsadmOk(CP3, cpJoin(CP3))]);
+    timings.push(`two control planes joined at once in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    for (const r of [r2, r3]) expect(r.stdout).toContain('This node has joined the cluster and a new control plane instance was created:');
+    await expectMembersAre(CP1, [CP1, CP2, CP3]);
+    const status = await clusterStatus(CP1);
+    for (const m of [CP1, CP2, CP3]) expect(status).toContain(`${m.name}:\n    advertiseAddress: ${m.ip}`);
+    await Promise.all([CP2, CP3].map((m) => controlPlaneHealthy(m)));
+  }, 15 * MIN);
+
+  test('four workers join through the load balancer at the same moment: all succeed and are Ready', async () => {
+    const t0 = Date.now();
+    const results = await Promise.all(WORKERS.map((w) => tsadmOk(w, workerJoin())));
+    timings.push(`four workers joined at once in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    for (const r of results) expect(r.stdout).toContain('This node has joined the cluster:');
+    await readyNodes(CP1, [CP1, CP2, CP3, ...WORKERS]);
+  }, 12 * MIN);
+
+  test('hc1 powered off: the API answers through the load balancer within 10 s; a worker joins; token create works on hc2', async () => {
+    await stopMachine(CP1.name);
+    const t0 = Date.now();
+    let answered = 0;
+    // Ten answers in a row, asked from hc2 through the LB (its admin.conf names the endpoint).
+    await waitFor(async () => {
+      const r = await machineExec(CP2.name, ['kubectl', '--kubeconfig', '/etc/kubernetes/admin.conf', '--request-timeout=2s', '-n', 'ha-data', 'get', 'cm', 'cm-000', '-o', 'name'], { reject: false, timeoutMs: 10_000 });
+      answered = r.exitCode === 0 ? answered + 1 : 0;
+      return answered >= 10;
+    }, 2 * MIN, 'ten answers in a row through the LB with hc1 off', 250);
+    const firstOk = (Date.now() - t0) / 1000;
+    timings.push(`hc1 off: API through the LB answering steadily ${firstOk.toFixed(1)} s after the power-off (ten in a row)`);
+    expect(firstOk).toBeLessThan(10 + 10 * 0.5);
+
+    const join = await tsadmOk(W5, workerJoin());
+    expect(join.stdout).toContain('This node has joined the cluster:');
+    const created = await tsadmOk(CP2, ['token', 'create', '--ttl', '1h', '--description', 'made while hc1 was down']);
+    const token = created.stdout.trim();
+    expect(token).toMatch(/^[a-z0-9]{6}\.[a-z0-9]{16}$/);
+    expect((await tsadmOk(CP3, ['token', 'list'])).stdout).toContain(token.split('.')[0]);
+    await readyNodes(CP2, [CP2, CP3, ...WORKERS, W5]);
+  }, 12 * MIN);
+
+  test('hc1 powered on: its etcd catches up and its components become healthy with no tsadm action; tsadm check passes on it', async () => {
+    await startMachine(CP1.name);
+    const t0 = Date.now();
+    await controlPlaneHealthy(CP1, 5 * MIN);
+    timings.push(`hc1 back: its control plane healthy ${((Date.now() - t0) / 1000).toFixed(1)} s after power-on`);
+    await expectMembersAre(CP1, [CP1, CP2, CP3]);
+    // What changed while it was off is served by its own apiserver (its own etcd caught up).
+    const viaOwn = await machineExec(CP1.name, ['kubectl', '--kubeconfig', '/etc/kubernetes/admin.conf', '--server', `https://${CP1.ip}:6443`, 'get', 'node', W5.name, '-o', 'name']);
+    expect(viaOwn.stdout.trim()).toBe(`node/${W5.name}`);
+    const check = await tsadm(CP1.name, ['check', '--config', configPath], { reject: false, timeoutMs: 4 * MIN });
+    expect(check.exitCode).toBe(0);
+    expect(check.stdout).toMatch(/\d+ ok, \d+ warnings, 0 failed/);
+    await readyNodes(CP1, [CP1, CP2, CP3, ...WORKERS, W5]);
+  }, 12 * MIN);
+
+  test('reset of hc3 removes its etcd member (healthy at two); hc3 joins again (three)', async () => {
+    const reset = await tsadmOk(CP3, ['reset', '--force']);
+    expect(reset.stdout).toContain('[reset] Removed etcd member "hc3"');
+    await expectMembersAre(CP1, [CP1, CP2]);
+    expect(await clusterStatus(CP1)).not.toContain('hc3:');
+    await kubectl(CP1.name, ['delete', 'node', CP3.name]);
+    await tsadmOk(CP3, cpJoin(CP3));
+    await expectMembersAre(CP1, [CP1, CP2, CP3]);
+    await controlPlaneHealthy(CP3);
+  }, 15 * MIN);
+
+  test('hc2 lost for good: hc4\'s control-plane join waits for it, naming it; remove-member on hc1; the join then completes', async () => {
+    await stopMachine(CP2.name);
+    // The join runs in the background, its output in a file inside hc4 (to watch it as it goes).
+    const log = '/tmp/hc4-join.log';
+    const joining = machineExec(CP4.name, ['sh', '-c', `node ${tsadmBin()} ${cpJoin(CP4).join(' ')} > ${log} 2>&1; echo "exit $?" >> ${log}`], { timeoutMs: 10 * MIN });
+    const waiting = 'etcd member "hc2" (https://10.250.0.142:2379) does not answer: etcd adds no member while a voting member is unreachable';
+    await waitFor(async () => (await machineExec(CP4.name, ['cat', log], { reject: false })).stdout.includes(waiting), 4 * MIN, 'hc4\'s join to name the unreachable member', 1000);
+    const dry = await tsadmOk(CP1, ['etcd', 'remove-member', CP2.name, '--delete-node', '--dry-run']);
+    expect(dry.stdout).toMatch(/Would remove etcd member "hc2"/);
+    expect((await members(CP1)).map((x) => x.name)).toContain('hc2');
+    const removed = await tsadmOk(CP1, ['etcd', 'remove-member', CP2.name, '--delete-node']);
+    expect(removed.stdout).toMatch(/Removed etcd member "hc2" \(https:\/\/10\.250\.0\.142:2380\); \d member\(s\) remain/);
+    expect(removed.stdout).toContain('Deleted Node "hc2"');
+    await joining;
+    const out = (await machineExec(CP4.name, ['cat', log])).stdout;
+    expect(out).toContain('exit 0');
+    expect(out).toContain('This node has joined the cluster and a new control plane instance was created:');
+    await destroyMachine(CP2.name);
+    await expectMembersAre(CP1, [CP1, CP3, CP4]);
+    expect(await clusterStatus(CP1)).not.toContain('hc2:');
+    await controlPlaneHealthy(CP4);
+  }, 15 * MIN);
+
+  /**
+   * Kill points of `join --control-plane` (TSADM_FAULT_AFTER=N, a real SIGKILL), picked from a
+   * traced run by what they hit. v1.20 has no etcd learners, so there is no promote step.
+   */
+  test('join --control-plane killed after the certificate download, the member add, the etcd manifest and the last API call: each re-run converges, one member for hc3', async () => {
+    const reset = async (): Promise<void> => {
+      await tsadmOk(CP3, ['reset', '--force']);
+      await kubectl(CP1.name, ['delete', 'node', CP3.name, '--ignore-not-found']);
+      await expectMembersAre(CP1, [CP1, CP4]);
+    };
+    await reset();
+    const traced = await tsadmOk(CP3, cpJoin(CP3), { env: { TSADM_FAULT_TRACE: '1' } });
+    const points = [...traced.stderr.matchAll(/^tsadm: fault point (write|api|etcd) #(\d+) \((.*)\)$/gm)].map((m) => ({ n: Number(m[2]), what: `${m[1]} ${m[3]}` }));
+    const pick = (re: RegExp, last = false): { n: number; what: string } => {
+      const p = last ? [...points].reverse().find((x) => re.test(x.what)) : points.find((x) => re.test(x.what));
+      if (!p) throw new Error(`no kill point matches ${String(re)} in:\n${points.map((x) => `#${x.n} ${x.what}`).join('\n')}`);
+      return p;
+    };
+    const targets = [
+      ['the certificate download', pick(/^write .*\/pki\/ca\.key$/)],
+      ['the member add', pick(/^etcd member add https:\/\/10\.250\.0\.143:2380$/)],
+      ['the etcd manifest', pick(/^write .*\/manifests\/etcd\.yaml$/)],
+      ['the last API call', pick(/^api /, true)],
+    ] as const;
+    for (const [label, point] of targets) {
+      await reset();
+      const killed = await tsadm(CP3.name, cpJoin(CP3), { reject: false, timeoutMs: 8 * MIN, env: { TSADM_FAULT_AFTER: String(point.n) } });
+      timings.push(`control-plane join killed after ${label} (#${point.n} ${point.what}): exit ${killed.exitCode}`);
+      expect(killed.stderr).toContain(`fault injected after ${point.what.split(' ')[0]} #${point.n}`);
+      // The same command again, past the debris preflight finds (kubeadm's answer for a re-run).
+      const again = await tsadmOk(CP3, [...cpJoin(CP3).filter((a) => a !== 'ImagePull' && a !== '--ignore-preflight-errors'), '--ignore-preflight-errors', 'all']);
+      expect(again.stdout).toContain('This node has joined the cluster and a new control plane instance was created:');
+      await expectMembersAre(CP1, [CP1, CP3, CP4]);
+      expect(await clusterStatus(CP1)).toContain('hc3:\n    advertiseAddress: 10.250.0.143');
+    }
+    await controlPlaneHealthy(CP3);
+  }, 40 * MIN);
+
+  test('nothing lost: the 200 ConfigMaps unchanged, etcd members = live control planes, every Node Ready', async () => {
+    expect(await configMaps(CP3)).toEqual(written);
+    await expectMembersAre(CP4, [CP1, CP3, CP4]);
+    const live = [CP1, CP3, CP4, ...WORKERS, W5];
+    await readyNodes(CP1, live);
+    expect(Object.keys(await nodeReadiness(CP1.name)).sort()).toEqual(live.map((m) => m.name).sort());
+  }, 10 * MIN);
+});
