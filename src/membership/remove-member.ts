@@ -65,6 +65,8 @@ async function answeringMembers(client: EtcdClient, members: readonly EtcdMember
   return members.filter((_, i) => ok[i]);
 }
 
+const LOCAL_ETCD = 'https://127.0.0.1:2379';
+
 const label = (m: EtcdMember): string => (m.name !== '' ? `"${m.name}"` : `${memberIdHex(m.id)} (never started)`);
 
 export async function removeMember(rt: Runtime, opts: RemoveMemberOptions, deps: RemoveMemberDeps): Promise<RemoveMemberResult> {
@@ -75,27 +77,39 @@ export async function removeMember(rt: Runtime, opts: RemoveMemberOptions, deps:
     throw new TsadmError('E_PRECONDITION', `no ${opts.kubeconfigPath}: this command runs on a healthy control-plane node`, { hint: 'run it on another control plane, or pass --kubeconfig with an admin kubeconfig' });
   }
   const api = await rt.api.open({ text, source: opts.kubeconfigPath }, { log });
-  const kubeadmConfig = await api.get<ConfigMapObject>('ConfigMap', KUBEADM_CONFIG_CM, KUBE_SYSTEM);
-  const status = kubeadmConfig?.data?.ClusterStatus;
-  const address = clusterStatusAddress(status, opts.nodeName);
+  // The cluster's API is asked only when etcd itself does not answer the question: without an etcd
+  // quorum the API serves nothing, and that is exactly when this command must still say why.
+  let kubeadmConfig: Promise<ConfigMapObject | undefined> | undefined;
+  const clusterConfigMap = (): Promise<ConfigMapObject | undefined> => (kubeadmConfig ??= api.get<ConfigMapObject>('ConfigMap', KUBEADM_CONFIG_CM, KUBE_SYSTEM));
 
   const tls = await etcdTlsFromDir(rt.host, opts.certificatesDir);
-  const pods = await api.list('Pod', 'kube-system', { labelSelector: 'component=etcd,tier=control-plane' }).catch(() => []);
-  const client = deps.etcdClient(['https://127.0.0.1:2379', ...endpointsFromPods({ items: pods }), ...endpointsFromClusterStatus(status)], tls);
+  // This machine's etcd when it answers; else the members the etcd Pods and ClusterStatus name.
+  let client = deps.etcdClient([LOCAL_ETCD], tls);
+  if (!(await client.status(LOCAL_ETCD)).ok) {
+    const pods = await api.list('Pod', 'kube-system', { labelSelector: 'component=etcd,tier=control-plane' }).catch(() => []);
+    client = deps.etcdClient([...endpointsFromPods({ items: pods }), ...endpointsFromClusterStatus((await clusterConfigMap())?.data?.ClusterStatus)], tls);
+  }
   let members: EtcdMember[];
   try {
     members = await client.sync();
   } catch (err) {
     throw new TsadmError('E_PRECONDITION', `no etcd member answers: ${errorMessage(err)}`, {
-      hint: 'if the cluster has lost quorum (more than half of its control planes gone), follow "Losing more control planes than quorum allows" in docs/safety.md',
+      hint: 'run this on a healthy control plane; if the cluster has lost quorum (more than half of its control planes gone), follow "Losing more control planes than quorum allows" in docs/safety.md',
     });
   }
-  const member = findMember(members, opts.nodeName, address);
-  const node = await api.get('Node', opts.nodeName);
-  if (!member && address === undefined && !node) {
-    throw new TsadmError('E_PRECONDITION', `no etcd member, ClusterStatus entry or Node named "${opts.nodeName}"; members: ${members.map(label).sort().join(', ')}`, {
-      hint: 'give the node name of the lost control plane (kubectl get nodes), or a member ID in hex for a member that never started',
-    });
+  let member = findMember(members, opts.nodeName, undefined);
+  let address: string | undefined;
+  let node: unknown;
+  if (!member) {
+    // A member that never started has no name: found through the node's ClusterStatus address.
+    address = clusterStatusAddress((await clusterConfigMap())?.data?.ClusterStatus, opts.nodeName);
+    member = findMember(members, opts.nodeName, address);
+    node = await api.get('Node', opts.nodeName);
+    if (!member && address === undefined && !node) {
+      throw new TsadmError('E_PRECONDITION', `no etcd member, ClusterStatus entry or Node named "${opts.nodeName}"; members: ${members.map(label).sort().join(', ')}`, {
+        hint: 'give the node name of the lost control plane (kubectl get nodes), or a member ID in hex for a member that never started',
+      });
+    }
   }
 
   let removed: EtcdMember | undefined;
@@ -130,8 +144,10 @@ export async function removeMember(rt: Runtime, opts: RemoveMemberOptions, deps:
   }
 
   let clusterStatusUpdated = false;
-  if (kubeadmConfig?.data?.ClusterConfiguration !== undefined && status !== undefined && clusterStatusWithout(status, opts.nodeName) !== undefined) {
-    const cluster = kubeadmConfig.data.ClusterConfiguration;
+  const liveConfig = await clusterConfigMap();
+  const status = liveConfig?.data?.ClusterStatus;
+  if (liveConfig?.data?.ClusterConfiguration !== undefined && status !== undefined && clusterStatusWithout(status, opts.nodeName) !== undefined) {
+    const cluster = liveConfig.data.ClusterConfiguration;
     log.info(`Removing info for node "${opts.nodeName}" from the ConfigMap "${KUBEADM_CONFIG_CM}" in the "${KUBE_SYSTEM}" Namespace`, p);
     // From the live ClusterStatus on every try: another control plane may be joining meanwhile.
     await api.ensure(kubeadmConfigMap(cluster, clusterStatusWithout(status, opts.nodeName) ?? status), 'update', (live) => {
@@ -142,6 +158,7 @@ export async function removeMember(rt: Runtime, opts: RemoveMemberOptions, deps:
   }
 
   let nodeDeleted = false;
+  node ??= await api.get('Node', opts.nodeName);
   if (opts.deleteNode && node) {
     nodeDeleted = await api.delete('Node', opts.nodeName);
     if (nodeDeleted) log.info(`Deleted Node "${opts.nodeName}"`, p);

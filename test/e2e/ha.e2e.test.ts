@@ -16,7 +16,9 @@
  *     `tsadm etcd remove-member hc2 --delete-node` on hc1; the waiting join then completes;
  *  7. `join --control-plane` of hc3 killed (SIGKILL) after the certificate download, the member
  *     add, the etcd manifest and the last API call: each re-run converges, one member for hc3;
- *  8. nothing lost: the 200 ConfigMaps unchanged, etcd members = live control planes, all Nodes Ready.
+ *  8. nothing lost: the 200 ConfigMaps unchanged, etcd members = live control planes, all Nodes Ready;
+ *  9. two of three control planes lost (beyond what tsadm can guarantee): remove-member refuses for
+ *     want of quorum; docs/safety.md §6's recovery brings hc1 back alone with every ConfigMap.
  * Only these machines are created and destroyed (never destroyAll: other suites share the host).
  */
 import {
@@ -305,4 +307,31 @@ describe('a highly available cluster under faults', () => {
     await readyNodes(CP1, live);
     expect(Object.keys(await nodeReadiness(CP1.name)).sort()).toEqual(live.map((m) => m.name).sort());
   }, 10 * MIN);
+
+  /** What tsadm cannot guarantee, and the recovery docs/safety.md §6 gives for it, followed step by step. */
+  test('two of three control planes lost: remove-member refuses (no quorum); the documented recovery (--force-new-cluster on the survivor) brings the cluster back with its data', async () => {
+    await Promise.all([stopMachine(CP3.name), stopMachine(CP4.name)]);
+    const refused = await tsadm(CP1.name, ['etcd', 'remove-member', CP3.name], { reject: false, timeoutMs: 3 * MIN });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toMatch(/the etcd cluster has lost quorum: 1 of 3 members answer \("hc1"\); no member can be removed/);
+    const manifest = '/etc/kubernetes/manifests/etcd.yaml';
+    // Step 2 of the recovery: the survivor's etcd as a one-member cluster with all its data, then the flag removed again.
+    await machineExec(CP1.name, ['sed', '-i', 's/^    - etcd$/    - etcd\n    - --force-new-cluster/', manifest]);
+    expect((await machineExec(CP1.name, ['cat', manifest])).stdout).toContain('- --force-new-cluster');
+    await waitFor(async () => (await members(CP1).catch(() => [])).length === 1, 4 * MIN, 'hc1\'s etcd alone in its cluster', 2000);
+    await machineExec(CP1.name, ['sed', '-i', '/--force-new-cluster/d', manifest]);
+    await controlPlaneHealthy(CP1, 5 * MIN);
+    // Step 3: the lost control planes are forgotten.
+    for (const m of [CP3, CP4]) {
+      const r = await tsadmOk(CP1, ['etcd', 'remove-member', m.name, '--delete-node']);
+      expect(r.stdout).toContain(`No etcd member for "${m.name}" (already removed)`);
+      expect(r.stdout).toContain(`Deleted Node "${m.name}"`);
+    }
+    await expectMembersAre(CP1, [CP1]);
+    const status = await clusterStatus(CP1);
+    expect(status).not.toContain('hc3:');
+    expect(status).not.toContain('hc4:');
+    expect(await configMaps(CP1)).toEqual(written);
+    await readyNodes(CP1, [CP1, ...WORKERS, W5]);
+  }, 15 * MIN);
 });
