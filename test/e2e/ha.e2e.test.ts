@@ -191,18 +191,28 @@ describe('a highly available cluster under faults', () => {
   }, 12 * MIN);
 
   test('hc1 powered off: the API answers through the load balancer within 10 s; a worker joins; token create works on hc2', async () => {
-    await stopMachine(CP1.name);
+    // The clock starts before the power-off (which takes a few seconds to kill everything).
     const t0 = Date.now();
+    await stopMachine(CP1.name);
+    const off = (Date.now() - t0) / 1000;
     let answered = 0;
-    // Ten answers in a row, asked from hc2 through the LB (its admin.conf names the endpoint).
+    let firstOk: number | undefined;
+    let failures = 0;
+    // Asked from hc2 through the LB (its admin.conf names the endpoint) until ten answers in a row.
     await waitFor(async () => {
       const r = await machineExec(CP2.name, ['kubectl', '--kubeconfig', '/etc/kubernetes/admin.conf', '--request-timeout=2s', '-n', 'ha-data', 'get', 'cm', 'cm-000', '-o', 'name'], { reject: false, timeoutMs: 10_000 });
-      answered = r.exitCode === 0 ? answered + 1 : 0;
+      if (r.exitCode === 0) {
+        answered += 1;
+        firstOk ??= (Date.now() - t0) / 1000;
+      } else {
+        answered = 0;
+        firstOk = undefined;
+        failures += 1;
+      }
       return answered >= 10;
     }, 2 * MIN, 'ten answers in a row through the LB with hc1 off', 250);
-    const firstOk = (Date.now() - t0) / 1000;
-    timings.push(`hc1 off: API through the LB answering steadily ${firstOk.toFixed(1)} s after the power-off (ten in a row)`);
-    expect(firstOk).toBeLessThan(10 + 10 * 0.5);
+    timings.push(`hc1 off (power-off took ${off.toFixed(1)} s): API through the LB answering ${firstOk?.toFixed(1)} s after the power-off began, then ten answers in a row (${failures} failed requests before)`);
+    expect(firstOk).toBeLessThan(10);
 
     const join = await tsadmOk(W5, workerJoin());
     expect(join.stdout).toContain('This node has joined the cluster:');
