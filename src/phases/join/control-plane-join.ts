@@ -9,6 +9,8 @@
  */
 import { formatDuration } from '../../config/duration.js';
 import { MODES } from '../../constants.js';
+import type { EndpointStatus } from '../../etcd-client/client.js';
+import { memberIdHex, type EtcdMember } from '../../etcd-client/members.js';
 import { etcdClientURL, etcdPeerURL } from '../../etcd-client/urls.js';
 import { staticPodConfigFromInit } from '../../manifest/inputs.js';
 import { patchedManifest, writeManifest } from '../../manifest/write.js';
@@ -19,7 +21,7 @@ import { uploadKubeadmConfig } from '../cluster/upload-config.js';
 import { renderEtcdPod } from '../etcd/render.js';
 import { TsadmError } from '../../errors.js';
 import type { NodeObject } from '../../kube/types.js';
-import { etcdClientForCluster } from './etcd-endpoints.js';
+import { etcdCall, etcdClientForCluster } from './etcd-endpoints.js';
 import { joinEtcdMember, learnerModeEnabled } from './etcd-member-join.js';
 import { kubeletLocalMode } from './gates.js';
 import { DISCOVERY_FLAGS } from './flags.js';
@@ -85,16 +87,40 @@ async function waitForEphemeralStorage(ctx: JoinCtx, nodeName: string, timeoutMs
   }
 }
 
+/**
+ * kubeadm's check-etcd refuses a join unless every member answers. tsadm goes on when a quorum of
+ * the voting members answers and agrees on a leader, warning about each one that does not: a
+ * control plane that is down (its member blocks etcd's member add until it returns or is removed;
+ * the member add then waits for that, saying so) or one joining at this moment (no client URL yet).
+ * Without a quorum nothing can be added: refused, as kubeadm does.
+ */
 async function runCheckEtcd(ctx: JoinCtx): Promise<void> {
   ctx.log.info('Checking that the etcd cluster is healthy', { prefix: 'check-etcd' });
   const client = await etcdClientForCluster(ctx);
   const { healthy, statuses } = await client.clusterHealth();
-  if (!healthy) {
+  if (healthy) return;
+  const verdict = etcdJoinVerdict(await etcdCall(() => client.memberList(), 'list the etcd members'), statuses);
+  for (const w of verdict.warnings) ctx.log.warn(w, { prefix: 'check-etcd' });
+  if (!verdict.ok) {
     const bad = statuses.map((s) => `${s.endpoint}: ${s.ok ? `leader ${s.leader ?? 'unknown'}` : s.error ?? 'unhealthy'}`).join('; ');
     throw new TsadmError('E_PRECONDITION', `etcd cluster is not healthy: ${bad}`, {
-      hint: 'a new member must not be added to an unhealthy etcd cluster; fix the existing members first',
+      hint: 'a new member must not be added to an etcd cluster without a quorum of healthy members; fix the existing members first',
     });
   }
+}
+
+/** Whether a join may go on: a quorum of the voting members answers and agrees on a leader; a warning per absent member. Pure. */
+export function etcdJoinVerdict(members: readonly EtcdMember[], statuses: readonly EndpointStatus[]): { ok: boolean; warnings: string[] } {
+  const voting = members.filter((m) => !m.isLearner);
+  const answering = statuses.filter((s) => s.ok && s.leader !== undefined && s.leader !== '0');
+  const leaders = new Set(answering.map((s) => s.leader));
+  if (leaders.size !== 1 || answering.length < Math.floor(voting.length / 2) + 1) return { ok: false, warnings: [] };
+  const up = new Set(answering.map((s) => s.endpoint));
+  const warnings = voting.filter((v) => !v.clientURLs.some((u) => up.has(u))).map((m) => (m.name === ''
+    ? `etcd member ${memberIdHex(m.id)} (${m.peerURLs.join(',')}) has not started yet: another control plane is joining; this join goes on`
+    : `etcd member "${m.name}" (${m.clientURLs.join(',')}) does not answer; ${answering.length} of ${voting.length} members do, so this join goes on, `
+      + `but etcd adds this node's member only once "${m.name}" is back or removed (\`tsadm etcd remove-member ${m.name}\` on a healthy control plane)`));
+  return { ok: true, warnings };
 }
 
 export const checkEtcdPhase: Phase<JoinCtx> = {

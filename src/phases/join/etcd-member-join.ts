@@ -84,6 +84,9 @@ export async function joinEtcdMember(j: EtcdMemberJoin): Promise<void> {
   }
   if (mine?.isLearner) await promote(j, mine.id);
   const { retries, intervalMs } = j.health;
+  // The members as they are now: one that was removed while this join waited (a lost control
+  // plane) must not be waited for.
+  await etcdCall(() => client.sync(), 'list the etcd members');
   client.addEndpoint(j.clientURL);
   log.info(`Waiting for the new etcd member to join the cluster. This can take up to ${formatDuration(retries * intervalMs)}`);
   await etcdCall(() => client.waitForClusterAvailable(retries, intervalMs, (statuses, attempt) => {
