@@ -328,7 +328,7 @@ describe('a highly available cluster under faults', () => {
     expect(refused.stderr).toMatch(/the etcd cluster has lost quorum: 1 of 3 members answer \("hc1"\); no member can be removed/);
     const manifest = '/etc/kubernetes/manifests/etcd.yaml';
     // Step 2 of the recovery: the survivor's etcd as a one-member cluster with all its data, then the flag removed again.
-    await machineExec(CP1.name, ['sed', '-i', 's/^    - etcd$/    - etcd\n    - --force-new-cluster/', manifest]);
+    await machineExec(CP1.name, ['sed', '-i', '/^    - etcd$/a\\    - --force-new-cluster', manifest]);
     expect((await machineExec(CP1.name, ['cat', manifest])).stdout).toContain('- --force-new-cluster');
     await waitFor(async () => (await members(CP1).catch(() => [])).length === 1, 4 * MIN, 'hc1\'s etcd alone in its cluster', 2000);
     await machineExec(CP1.name, ['sed', '-i', '/--force-new-cluster/d', manifest]);
