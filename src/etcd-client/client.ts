@@ -165,6 +165,12 @@ export class EtcdClient {
     }
   }
 
+  /** The members whose first client URL answers a status call, asked in parallel (a member that never started has none). */
+  async answering(members: readonly EtcdMember[]): Promise<EtcdMember[]> {
+    const ok = await Promise.all(members.map(async (m) => m.clientURLs[0] !== undefined && (await this.status(m.clientURLs[0])).ok));
+    return members.filter((_, i) => ok[i]);
+  }
+
   /** Status of every endpoint; healthy when all answer and agree on a leader. */
   async clusterHealth(): Promise<{ healthy: boolean; statuses: EndpointStatus[] }> {
     const statuses = await Promise.all(this.eps.map((e) => this.status(e)));

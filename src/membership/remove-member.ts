@@ -20,7 +20,7 @@ import { etcdPeerURL, etcdTlsFromDir } from '../etcd-client/urls.js';
 import type { ConfigMapObject } from '../kube/types.js';
 import { KUBE_SYSTEM, KUBEADM_CONFIG_CM, kubeadmConfigMap } from '../phases/cluster/upload-config-render.js';
 import { endpointsFromClusterStatus, endpointsFromPods } from '../phases/join/etcd-endpoints.js';
-import { clusterStatusWithout } from '../phases/reset/cluster-status.js';
+import { clusterStatusWithout, kubeadmConfigWithout } from '../phases/reset/cluster-status.js';
 import type { Runtime } from '../workflows/runtime.js';
 
 export interface RemoveMemberOptions {
@@ -57,12 +57,6 @@ export function findMember(members: readonly EtcdMember[], nodeName: string, add
   return members.find((m) => m.name === nodeName)
     ?? (peer ? members.find((m) => m.peerURLs.includes(peer)) : undefined)
     ?? members.find((m) => memberIdHex(m.id) === nodeName.toLowerCase());
-}
-
-/** The members whose client URL answers a status call (asked in parallel). */
-async function answeringMembers(client: EtcdClient, members: readonly EtcdMember[]): Promise<EtcdMember[]> {
-  const ok = await Promise.all(members.map(async (m) => m.clientURLs[0] !== undefined && (await client.status(m.clientURLs[0])).ok));
-  return members.filter((_, i) => ok[i]);
 }
 
 const LOCAL_ETCD = 'https://127.0.0.1:2379';
@@ -120,7 +114,7 @@ export async function removeMember(rt: Runtime, opts: RemoveMemberOptions, deps:
       throw new TsadmError('E_PRECONDITION', `etcd member ${label(member)} is the only member of the cluster; removing it would delete the cluster's data`, { hint: 'use `tsadm reset` on that machine to tear the cluster down' });
     }
     const url = member.clientURLs[0];
-    const answering = await answeringMembers(client, members);
+    const answering = await client.answering(members);
     const alive = answering.includes(member);
     if (alive && !opts.force) {
       throw new TsadmError('E_CONFLICT', `etcd member ${label(member)} answers at ${url}: that control plane is alive`, {
@@ -149,11 +143,8 @@ export async function removeMember(rt: Runtime, opts: RemoveMemberOptions, deps:
   if (liveConfig?.data?.ClusterConfiguration !== undefined && status !== undefined && clusterStatusWithout(status, opts.nodeName) !== undefined) {
     const cluster = liveConfig.data.ClusterConfiguration;
     log.info(`Removing info for node "${opts.nodeName}" from the ConfigMap "${KUBEADM_CONFIG_CM}" in the "${KUBE_SYSTEM}" Namespace`, p);
-    // From the live ClusterStatus on every try: another control plane may be joining meanwhile.
-    await api.ensure(kubeadmConfigMap(cluster, clusterStatusWithout(status, opts.nodeName) ?? status), 'update', (live) => {
-      const liveStatus = live?.data?.ClusterStatus ?? status;
-      return kubeadmConfigMap(live?.data?.ClusterConfiguration ?? cluster, clusterStatusWithout(liveStatus, opts.nodeName) ?? liveStatus);
-    });
+    const desired = kubeadmConfigMap(cluster, clusterStatusWithout(status, opts.nodeName) ?? status);
+    await api.ensure(desired, 'update', (live) => kubeadmConfigWithout(live, desired, opts.nodeName));
     clusterStatusUpdated = true;
   }
 

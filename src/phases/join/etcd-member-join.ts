@@ -98,8 +98,8 @@ export async function joinEtcdMember(j: EtcdMemberJoin): Promise<void> {
 /** Voting members that do not answer on their client URL (or have not started: no client URL yet). */
 async function absentVotingMembers(client: EtcdClient, members: readonly EtcdMember[]): Promise<EtcdMember[]> {
   const voting = members.filter((m) => !m.isLearner);
-  const ok = await Promise.all(voting.map(async (m) => m.clientURLs[0] !== undefined && (await client.status(m.clientURLs[0])).ok));
-  return voting.filter((_, i) => !ok[i]);
+  const answering = await client.answering(voting);
+  return voting.filter((m) => !answering.includes(m));
 }
 
 /**

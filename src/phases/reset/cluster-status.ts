@@ -1,5 +1,7 @@
 import * as yaml from 'js-yaml';
+import type { ConfigMapObject } from '../../kube/types.js';
 import { toKubeYaml } from '../../yaml/write.js';
+import { kubeadmConfigMap } from '../cluster/upload-config-render.js';
 
 /**
  * ClusterStatus without one node (kubeadm's ResetClusterStatusForNode); undefined when the node
@@ -11,4 +13,16 @@ export function clusterStatusWithout(clusterStatusYaml: string, nodeName: string
   if (!(nodeName in endpoints)) return undefined;
   delete endpoints[nodeName];
   return toKubeYaml({ apiEndpoints: endpoints, apiVersion: doc.apiVersion ?? 'kubeadm.k8s.io/v1beta2', kind: doc.kind ?? 'ClusterStatus' });
+}
+
+/**
+ * kubeadm-config without the node, computed from the live ConfigMap (`ensure`'s rebase: a
+ * control plane joining or leaving at the same moment keeps its change); `fallback` when the live
+ * object has no ClusterStatus. Pure.
+ */
+export function kubeadmConfigWithout(live: ConfigMapObject | undefined, fallback: ConfigMapObject, nodeName: string): ConfigMapObject {
+  const cluster = live?.data?.ClusterConfiguration;
+  const status = live?.data?.ClusterStatus;
+  if (cluster === undefined || status === undefined) return fallback;
+  return kubeadmConfigMap(cluster, clusterStatusWithout(status, nodeName) ?? status);
 }

@@ -8,7 +8,7 @@ import type { ConfigMapObject } from '../../kube/types.js';
 import type { Phase } from '../../engine/phase.js';
 import type { ResetCtx } from '../../workflows/context.js';
 import { KUBE_SYSTEM, KUBEADM_CONFIG_CM, kubeadmConfigMap } from '../cluster/upload-config-render.js';
-import { clusterStatusWithout } from './cluster-status.js';
+import { clusterStatusWithout, kubeadmConfigWithout } from './cluster-status.js';
 import { APISERVER_MANIFEST, adminApi, nodeName } from './state.js';
 
 async function runUpdateClusterStatus(ctx: ResetCtx): Promise<void> {
@@ -33,11 +33,8 @@ async function runUpdateClusterStatus(ctx: ResetCtx): Promise<void> {
     }
     ctx.log.info(`Removing info for node "${name}" from the ConfigMap "${KUBEADM_CONFIG_CM}" in the "${KUBE_SYSTEM}" Namespace`, { prefix: 'reset' });
     // Removed from the live list on every try: another control plane may be joining or leaving meanwhile.
-    await api.ensure(kubeadmConfigMap(cluster, updated), 'update', (live) => {
-      if (live?.data?.ClusterConfiguration === undefined || live.data.ClusterStatus === undefined) return kubeadmConfigMap(cluster, updated);
-      const liveStatus = live.data.ClusterStatus;
-      return kubeadmConfigMap(live.data.ClusterConfiguration, clusterStatusWithout(liveStatus, name) ?? liveStatus);
-    });
+    const desired = kubeadmConfigMap(cluster, updated);
+    await api.ensure(desired, 'update', (live) => kubeadmConfigWithout(live, desired, name));
   } catch (err) {
     ctx.log.warn(`Failed to remove the node from ClusterStatus: ${errorMessage(err)}`, { prefix: 'reset' });
   }
