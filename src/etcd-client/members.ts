@@ -41,6 +41,11 @@ export function memberByPeerURL(members: readonly EtcdMember[], peerURL: string)
   return members.find((m) => m.peerURLs.includes(peerURL));
 }
 
+/** How many voting members must answer for etcd to commit anything (learners do not vote). Pure. */
+export function quorumOf(members: readonly EtcdMember[]): number {
+  return Math.floor(members.filter((m) => !m.isLearner).length / 2) + 1;
+}
+
 /** etcd member IDs as kubeadm prints them (strconv.FormatUint(id, 16)). */
 export function memberIdHex(id: string): string {
   return BigInt(id).toString(16);

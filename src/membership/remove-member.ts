@@ -14,7 +14,7 @@
 import * as yaml from 'js-yaml';
 import { TsadmError, errorMessage } from '../errors.js';
 import type { EtcdClient } from '../etcd-client/client.js';
-import { memberIdHex, type EtcdMember } from '../etcd-client/members.js';
+import { memberIdHex, quorumOf, type EtcdMember } from '../etcd-client/members.js';
 import type { EtcdTls } from '../etcd-client/transport.js';
 import { etcdPeerURL, etcdTlsFromDir } from '../etcd-client/urls.js';
 import type { ConfigMapObject } from '../kube/types.js';
@@ -121,10 +121,11 @@ export async function removeMember(rt: Runtime, opts: RemoveMemberOptions, deps:
         hint: 'run `tsadm reset` on that machine to take it out cleanly; pass --force only if it must go now (it stops serving as soon as it learns it was removed)',
       });
     }
-    // A removal is a change etcd must commit: a majority of the current members has to answer.
-    const quorum = Math.floor(members.length / 2) + 1;
-    if (answering.length < quorum) {
-      throw new TsadmError('E_PRECONDITION', `the etcd cluster has lost quorum: ${answering.length} of ${members.length} members answer (${answering.map(label).join(', ') || 'none'}); no member can be removed`, {
+    // A removal is a change etcd must commit: a majority of the voting members has to answer.
+    const voting = members.filter((m) => !m.isLearner);
+    const answeringVoters = answering.filter((m) => !m.isLearner);
+    if (answeringVoters.length < quorumOf(voting)) {
+      throw new TsadmError('E_PRECONDITION', `the etcd cluster has lost quorum: ${answeringVoters.length} of ${voting.length} members answer (${answeringVoters.map(label).join(', ') || 'none'}); no member can be removed`, {
         hint: 'bring a lost control plane back (its machine and disk), or follow "Losing more control planes than quorum allows" in docs/safety.md',
       });
     }

@@ -10,7 +10,7 @@
 import { formatDuration } from '../../config/duration.js';
 import { MODES } from '../../constants.js';
 import type { EndpointStatus } from '../../etcd-client/client.js';
-import { memberIdHex, type EtcdMember } from '../../etcd-client/members.js';
+import { memberIdHex, quorumOf, type EtcdMember } from '../../etcd-client/members.js';
 import { etcdClientURL, etcdPeerURL } from '../../etcd-client/urls.js';
 import { staticPodConfigFromInit } from '../../manifest/inputs.js';
 import { patchedManifest, writeManifest } from '../../manifest/write.js';
@@ -114,7 +114,7 @@ export function etcdJoinVerdict(members: readonly EtcdMember[], statuses: readon
   const voting = members.filter((m) => !m.isLearner);
   const answering = statuses.filter((s) => s.ok && s.leader !== undefined && s.leader !== '0');
   const leaders = new Set(answering.map((s) => s.leader));
-  if (leaders.size !== 1 || answering.length < Math.floor(voting.length / 2) + 1) return { ok: false, warnings: [] };
+  if (leaders.size !== 1 || answering.length < quorumOf(voting)) return { ok: false, warnings: [] };
   const up = new Set(answering.map((s) => s.endpoint));
   const warnings = voting.filter((v) => !v.clientURLs.some((u) => up.has(u))).map((m) => (m.name === ''
     ? `etcd member ${memberIdHex(m.id)} (${m.peerURLs.join(',')}) has not started yet: another control plane is joining; this join goes on`

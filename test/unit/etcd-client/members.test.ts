@@ -1,4 +1,4 @@
-import { clientEndpoints, initialClusterFor, memberByPeerURL, memberIdHex, parseMembers } from '../../../src/etcd-client/members.js';
+import { clientEndpoints, initialClusterFor, memberByPeerURL, memberIdHex, parseMembers, quorumOf } from '../../../src/etcd-client/members.js';
 import { etcdClientURL, etcdPeerURL } from '../../../src/etcd-client/urls.js';
 
 /** The gateway's answer to MemberAdd right after adding cp2 (captured from etcd 3.4.23). */
@@ -48,6 +48,12 @@ test('control planes joining at once: another member that has not started yet is
     { name: 'db3357e64781b8f9', peerURL: 'https://10.250.0.22:2380' },
     { name: 'cp3', peerURL: 'https://10.250.0.23:2380' },
   ]);
+});
+
+test('quorum: a majority of the voting members; learners do not count', () => {
+  const m = (n: number, learners = 0) => parseMembers({ members: Array.from({ length: n + learners }, (_, i) => ({ ID: String(i + 1), isLearner: i >= n })) });
+  expect([1, 2, 3, 4, 5].map((n) => quorumOf(m(n)))).toEqual([1, 2, 2, 3, 3]);
+  expect(quorumOf(m(3, 1))).toBe(2);
 });
 
 test('URLs as kubeadm builds them', () => {
