@@ -39,7 +39,8 @@ export interface ExecOptions {
   readonly mutating?: boolean;
 }
 
-export type ServiceAction = 'start' | 'stop' | 'restart' | 'is-active';
+/** `enable` and `daemon-reload` (the unit is then ignored by systemctl) are used by the host phases. */
+export type ServiceAction = 'start' | 'stop' | 'restart' | 'enable' | 'daemon-reload' | 'is-active';
 
 export interface ServiceResult {
   readonly ok: boolean;

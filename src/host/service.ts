@@ -15,7 +15,7 @@ export async function runService(host: Host, action: ServiceAction, unit: string
   }
   // Deliberately checks the real machine, not --rootfs: the running init system is the host's.
   if (existsSync('/run/systemd/system')) {
-    const result = await host.exec('systemctl', [action, unit]);
+    const result = await host.exec('systemctl', action === 'daemon-reload' ? [action] : [action, unit]);
     return { ok: result.exitCode === 0, via: 'systemctl', message: (result.stderr || result.stdout).trim() };
   }
   return { ok: false, via: 'none', message: 'no systemd on this host and TSADM_SERVICE_MANAGER is not set' };
