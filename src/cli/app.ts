@@ -9,6 +9,7 @@ import type { LogFileSettings } from '../log/log-file.js';
 import { initWorkflow } from '../workflows/init.js';
 import { joinWorkflow } from '../workflows/join.js';
 import { resetWorkflow } from '../workflows/reset.js';
+import { prepareWorkflow } from '../workflows/prepare.js';
 import { registerVersionCommand } from '../commands/version.js';
 import { registerConfigCommand } from '../commands/config.js';
 import { registerTokenCommand } from '../commands/token.js';
@@ -33,7 +34,8 @@ export function buildCli(argv: readonly string[], io: CliIO): Argv {
         '  Create a control plane:     tsadm init\n' +
         '  Join a node:                tsadm join <endpoint> --token <token> --discovery-token-ca-cert-hash sha256:<hash>\n' +
         '  Run one step:               tsadm init phase certs all\n' +
-        '  Undo init/join:             tsadm reset',
+        '  Undo init/join:             tsadm reset\n' +
+        '  Prepare a bare host:        tsadm prepare --dry-run',
     )
     .parserConfiguration({ 'camel-case-expansion': false, 'strip-aliased': false, 'duplicate-arguments-array': true })
     .wrap(Math.min(120, (io.stdout as { columns?: number }).columns ?? 100))
@@ -53,6 +55,7 @@ export function buildCli(argv: readonly string[], io: CliIO): Argv {
   registerWorkflow(y, initWorkflow(env), wrap);
   registerWorkflow(y, joinWorkflow(env), wrap);
   registerWorkflow(y, resetWorkflow(env), wrap);
+  registerWorkflow(y, prepareWorkflow(env), wrap);
   // `tsadm phase <group> …` is the design card's spelling of `tsadm init phase <group> …`.
   y.command('phase', 'Run a single phase of the init workflow (same as "init phase")', (pc) =>
     registerPhaseSubcommands(pc, initWorkflow(env), wrap),

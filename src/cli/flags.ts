@@ -54,6 +54,12 @@ export const FLAGS = {
   'print-join-command': { type: 'boolean', describe: 'Print the full join command that can be used to join the cluster.' },
   'upload-config-kubeconfig': { type: 'string', hidden: true, describe: 'internal' },
 
+  // --- host preparation (src/phases/host, docs/host.md)
+  'prepare-host': { type: 'boolean', describe: 'Run the host phase first: kernel modules, sysctls, swap, containerd\'s drop-in, the kubelet unit and crictl.yaml (off by default; `tsadm prepare` runs it alone).' },
+  'swap-off': { type: 'boolean', describe: 'host phase: turn swap off now (swapoff -a) when the kubelet requires it; /etc/fstab is not edited.' },
+  'restart-container-runtime': { type: 'boolean', describe: 'host phase: restart a running containerd after its configuration changed (without it, tsadm only says a restart is needed).' },
+  'override-host-settings': { type: 'boolean', describe: 'host phase: apply tsadm\'s settings over a conflicting file of your own (kept as is, or copied aside for containerd\'s config.toml) instead of stopping.' },
+
   // --- join
   'control-plane': { type: 'boolean', describe: 'Create a new control plane instance on this node.' },
   'discovery-file': { type: 'string', describe: 'For file-based discovery, a file or URL from which to load cluster information.' },

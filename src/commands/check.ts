@@ -18,7 +18,7 @@ import { createRuntime, type CommandEnv } from '../workflows/runtime.js';
 export function registerCheckCommand(y: Argv, env: CommandEnv): Argv {
   const flags: FlagName[] = [
     ...new Set<FlagName>(['config', 'rootfs', 'v', 'output', 'kubeconfig', 'kubeconfig-dir', 'upload-certs', ...flagsOfTree(initPhases(profileFor(DEFAULT_KUBERNETES_VERSION)))]),
-  ].filter((f) => !['dry-run', 'plan', 'plan-without-keys', 'skip-phases', 'ignore-preflight-errors', 'csr-only', 'csr-dir', 'skip-token-print', 'skip-certificate-key-print'].includes(f));
+  ].filter((f) => !['dry-run', 'plan', 'plan-without-keys', 'skip-phases', 'ignore-preflight-errors', 'csr-only', 'csr-dir', 'skip-token-print', 'skip-certificate-key-print', 'swap-off', 'restart-container-runtime', 'override-host-settings'].includes(f));
   return y.command(
     'check [phases..]',
     'Check that the result of each init phase is in place (certificates, kubeconfigs, manifests and pods, API objects)',
@@ -35,6 +35,7 @@ export function registerCheckCommand(y: Argv, env: CommandEnv): Argv {
       .example('tsadm check', 'Check everything init made on this node')
       .example('tsadm check certs --rootfs /mnt/node', 'Check the certificates in a root folder')
       .example('tsadm check control-plane etcd -o json', 'Check the static pods, as JSON events')
+      .example('tsadm check host', 'Check the host prerequisites (modules, sysctls, swap, CRI, kubelet unit, crictl), with the preflight checks\' names')
       .strict(),
     async (argv) => {
       const values = flagValuesFrom(argv, flags);
@@ -42,7 +43,9 @@ export function registerCheckCommand(y: Argv, env: CommandEnv): Argv {
       let checks: PhaseFinding[] = [];
       try {
         const ctx = await buildInitContext(values, rt);
-        const filter = (argv.phases ?? []).map(String);
+        const named = (argv.phases ?? []).map(String);
+        // The host phases are opt-in in init, so they are checked only when named (`tsadm check host`).
+        const filter = named.length > 0 ? named : initPhases(ctx.versions).map((p) => p.name).filter((n) => n !== 'host');
         checks = await verifyPhases(initPhases(ctx.versions), ctx, filter, rt.log);
         const failed = checks.filter((c) => !c.ok);
         const warned = checks.filter((c) => c.ok && c.warning);

@@ -11,6 +11,8 @@ import { validateTree, type Phase } from '../engine/phase.js';
 import { runPhases } from '../engine/runner.js';
 import { computeSelection } from '../engine/selection.js';
 import { initPreflightPhase } from '../phases/preflight/phase.js';
+import { hostPhase } from '../phases/host/phase.js';
+import { hostPrepInput } from '../phases/host/input.js';
 import { certsPhase } from '../phases/certs/phase.js';
 import { kubeconfigPhase } from '../phases/kubeconfig/phase.js';
 import { etcdPhase } from '../phases/etcd/phase.js';
@@ -32,6 +34,16 @@ import { newPkiRunState } from '../phases/certs/run-state.js';
 import { newPatchCache } from '../patches/run.js';
 
 /**
+ * The host phase group is opt-in in init and join: a full run skips it unless --prepare-host is
+ * given (kubeadm leaves the host to the user, and an init must not start editing /etc/sysctl.d
+ * unasked); `<cmd> phase …` counts as asked (only `phase host` selects it), and --skip-phases host
+ * still skips it. The flags a context gets say so.
+ */
+export function withHostOptIn(request: Pick<WorkflowRequest, 'flags' | 'single'>): FlagValues {
+  return request.single ? { ...request.flags, 'prepare-host': true } : request.flags;
+}
+
+/**
  * The init workflow: kubeadm's phases in the order and with the names kubeadm of the target minor
  * has them. The run builds the tree for the target version; help and the generated `init phase …`
  * commands use the tree of the default version (aliases let either minor's names through).
@@ -43,6 +55,8 @@ export function initPhases(versions: VersionProfile): Phase<InitCtx>[] {
     ? [etcdPhase, controlPlanePhase, kubeletStartPhase]
     : [kubeletStartPhase, controlPlanePhase, etcdPhase];
   return [
+    // tsadm's own: run only when asked (--prepare-host, or `init phase host`); see hostSkip.
+    hostPhase<InitCtx>((ctx) => Promise.resolve(hostPrepInput(ctx.cfg, ctx.versions, ctx.options.flags)), (ctx) => ctx.options.flags['prepare-host'] === true),
     initPreflightPhase(),
     certsPhase,
     kubeconfigPhase,
@@ -68,7 +82,7 @@ export function initWorkflow(env: CommandEnv): WorkflowSpec<InitCtx> {
     name: 'init',
     describe: 'Run this command in order to set up the Kubernetes control plane',
     phases,
-    extraFlags: ['skip-certificate-key-print', 'skip-token-print', 'upload-certs', 'certificate-key', 'token', 'token-ttl', 'kubeconfig-dir', 'resume'],
+    extraFlags: ['skip-certificate-key-print', 'skip-token-print', 'upload-certs', 'certificate-key', 'token', 'token-ttl', 'kubeconfig-dir', 'resume', 'prepare-host'],
     example: 'tsadm init --kubernetes-version v1.20.2 --pod-network-cidr 10.244.0.0/16',
     run: (request) => runInit(request, env),
   };
@@ -80,16 +94,17 @@ async function runInit(request: WorkflowRequest, env: CommandEnv): Promise<void>
     runtime: { lock: 'init' },
     resolveConfig: (now) => resolveInit(request.flags, now),
     dryRunOf: (cfg) => cfg.init.dryRun === true,
-    buildContext: (rt, cfg) => initContext(request.flags, rt, cfg),
+    buildContext: (rt, cfg) => initContext(withHostOptIn(request), rt, cfg),
     run: async (ctx) => {
       if (!request.single) ctx.log.info(`Using Kubernetes version: ${ctx.cfg.cluster.kubernetesVersion}`, { prefix: 'init' });
       for (const w of ctx.cfg.warnings) ctx.log.warn(w, { prefix: 'config' });
       // Refuse a bad phase name or --skip-phases entry before anything (the resume state) is written.
-      computeSelection(initPhases(ctx.versions), request.filter, ctx.cfg.init.skipPhases);
+      const skip = ctx.cfg.init.skipPhases;
+      computeSelection(initPhases(ctx.versions), request.filter, skip);
       // Completed phases are recorded so a failed init can continue with --resume (src/resume).
       const resume = await startInitResume(ctx, { resume: request.flags.resume === true, single: request.single });
       try {
-        await runPhases(initPhases(ctx.versions), ctx, { filter: request.filter, skip: ctx.cfg.init.skipPhases, ...(resume ? { hooks: resume.hooks } : {}) });
+        await runPhases(initPhases(ctx.versions), ctx, { filter: request.filter, skip, ...(resume ? { hooks: resume.hooks } : {}) });
         await resume?.complete();
       } catch (caught) {
         throw resume ? await resume.failed(caught) : caught;
@@ -105,7 +120,7 @@ export async function buildInitContext(flags: FlagValues, rt: Runtime): Promise<
 }
 
 /** The configuration of `init` from --config and the flags (read from the real filesystem, before the seams exist). */
-async function resolveInit(flags: FlagValues, now: Date): Promise<ResolvedInitConfig> {
+export async function resolveInit(flags: FlagValues, now: Date): Promise<ResolvedInitConfig> {
   const configPath = flags.config as string | undefined;
   const configText = await readConfigFile(configPath);
   const address = defaultRouteAddress();
@@ -117,7 +132,7 @@ async function resolveInit(flags: FlagValues, now: Date): Promise<ResolvedInitCo
   });
 }
 
-async function initContext(flags: FlagValues, rt: Runtime, resolved: ResolvedInitConfig): Promise<InitCtx> {
+export async function initContext(flags: FlagValues, rt: Runtime, resolved: ResolvedInitConfig): Promise<InitCtx> {
   let cfg = resolved;
   const versions = profileFor(cfg.cluster.kubernetesVersion);
   if (cfg.init.nodeRegistration.criSocket === '') {

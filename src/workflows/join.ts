@@ -10,6 +10,10 @@ import { controlPlanePreparePhase } from '../phases/join/control-plane-prepare.j
 import { joinDoneText } from '../phases/join/closing.js';
 import { joinKubeletStartPhase } from '../phases/join/kubelet-start.js';
 import { joinPreflightPhase } from '../phases/join/preflight.js';
+import { hostPhase } from '../phases/host/phase.js';
+import { hostPrepInput } from '../phases/host/input.js';
+import { initView } from '../phases/join/state.js';
+import { withHostOptIn } from './init.js';
 import { joinWaitControlPlanePhase, kubeletWaitBootstrapPhase } from '../phases/join/wait-bootstrap.js';
 import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../versions/resolve.js';
 import type { VersionProfile } from '../versions/table.js';
@@ -32,6 +36,11 @@ import { runWorkflow } from './run-workflow.js';
 export function joinPhases(versions: VersionProfile): Phase<JoinCtx>[] {
   const { workflow } = versions;
   return [
+    // tsadm's own, opt-in (hostSkip); its inputs are the cluster's (discovery first).
+    hostPhase<JoinCtx>(async (ctx) => {
+      const view = await initView(ctx, 'host');
+      return hostPrepInput(view.cfg, view.versions, ctx.flags);
+    }, (ctx) => ctx.flags['prepare-host'] === true),
     joinPreflightPhase,
     controlPlanePreparePhase,
     checkEtcdPhase,
@@ -60,7 +69,7 @@ export function joinWorkflow(env: CommandEnv, opts: JoinWorkflowOptions = {}): W
     describe: 'Run this on any machine you wish to join an existing cluster',
     positional: '[api-server-endpoint]',
     phases,
-    extraFlags: ['patches'],
+    extraFlags: ['patches', 'prepare-host'],
     example: 'tsadm join 10.0.0.10:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:<hash>',
     run: (request) => runJoin(request, env, opts),
   };
@@ -72,7 +81,7 @@ async function runJoin(request: WorkflowRequest, env: CommandEnv, opts: JoinWork
     runtime: { lock: 'join' },
     resolveConfig: (now) => resolveJoin(request, now),
     dryRunOf: (cfg) => cfg.join.dryRun === true,
-    buildContext: (rt, cfg) => Promise.resolve(joinContext(request.flags, rt, realJoinDeps(opts.deps), cfg)),
+    buildContext: (rt, cfg) => Promise.resolve(joinContext(withHostOptIn(request), rt, realJoinDeps(opts.deps), cfg)),
     run: async (ctx, rt) => {
       for (const w of ctx.cfg.warnings) ctx.log.warn(w, { prefix: 'config' });
       await runPhases(runTree(), ctx, { filter: request.filter, skip: ctx.cfg.join.skipPhases });

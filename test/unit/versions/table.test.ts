@@ -151,7 +151,8 @@ function facts(golden: Golden, cfg: ResolvedInitConfig, v: VersionProfile): Arra
     }]);
   }
   const init = initPhases(v);
-  const visible = <T extends { hidden?: boolean; name: string }>(ps: readonly T[]): string[] => ps.filter((p) => !p.hidden).map((p) => p.name);
+  // The host group is tsadm's own opt-in host preparation (docs/host.md), not a kubeadm phase: left out of the comparison.
+  const visible = <T extends { hidden?: boolean; name: string }>(ps: readonly T[]): string[] => ps.filter((p) => !p.hidden && p.name !== 'host').map((p) => p.name);
   // tsadm's own wait-for-kubelet phase is left out here and checked as a known divergence below.
   out.push(['phases.init', () => [visible(init).filter((n) => n !== 'wait-for-kubelet'), golden.phases.init]]);
   out.push(['phases.init.extra', () => [visible(init).filter((n) => !golden.phases.init.includes(n)), []]]);

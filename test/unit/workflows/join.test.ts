@@ -388,7 +388,8 @@ describe('the join tree per minor', () => {
   const phasesOf = (minor: string) => joinPhases(profileFor(`v${minor}.0`));
   const tree = (minor: string): Array<[string, boolean]> => phasesOf(minor).map((p) => [p.name, p.hidden === true]);
   const summary = (minor: string, name: string) => phasesOf(minor).find((p) => p.name === name)?.summary;
-  const BASE: Array<[string, boolean]> = [['preflight', false], ['control-plane-prepare', false], ['check-etcd', true], ['kubelet-start', false]];
+  // host: tsadm's own opt-in host preparation (src/phases/host), first.
+  const BASE: Array<[string, boolean]> = [['host', false], ['preflight', false], ['control-plane-prepare', false], ['check-etcd', true], ['kubelet-start', false]];
 
   test.each(['1.20', '1.29'])('%s: no etcd-join, kubelet-wait-bootstrap or wait-control-plane', (minor) => {
     expect(tree(minor)).toEqual([...BASE, ['control-plane-join', false]]);
