@@ -56,6 +56,7 @@ export const FLAGS = {
 
   // --- host preparation (src/phases/host, docs/host.md)
   'prepare-host': { type: 'boolean', describe: 'Run the host phase first: kernel modules, sysctls, swap, containerd\'s drop-in, the kubelet unit and crictl.yaml (off by default; `tsadm prepare` runs it alone).' },
+  bundle: { type: 'string', describe: 'host phase: install kubelet, kubectl (and crictl when present) from this local directory into /usr/bin, each verified against SHA256SUMS or <name>.sha256 there and its version checked; tsadm never downloads.' },
   'swap-off': { type: 'boolean', describe: 'host phase: turn swap off now (swapoff -a) when the kubelet requires it; /etc/fstab is not edited.' },
   'restart-container-runtime': { type: 'boolean', describe: 'host phase: restart a running containerd after its configuration changed (without it, tsadm only says a restart is needed).' },
   'override-host-settings': { type: 'boolean', describe: 'host phase: apply tsadm\'s settings over a conflicting file of your own (kept as is, or copied aside for containerd\'s config.toml) instead of stopping.' },

@@ -5,7 +5,7 @@
  */
 
 /** What a file is, for the plan and the dry-run listing. */
-export type FileKind = 'certificate' | 'private-key' | 'public-key' | 'kubeconfig' | 'manifest' | 'config' | 'csr' | 'other';
+export type FileKind = 'certificate' | 'private-key' | 'public-key' | 'kubeconfig' | 'manifest' | 'config' | 'csr' | 'binary' | 'other';
 
 export interface WriteOptions {
   /** Octal permission bits, e.g. 0o600. */

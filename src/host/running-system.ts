@@ -10,13 +10,14 @@
  * phases write their files only.
  */
 import net from 'node:net';
+import os from 'node:os';
 import { TsadmError } from '../errors.js';
 import type { Host, ServiceAction, ServiceResult } from './host.js';
 
 export interface RunningSystem {
   /** False under --rootfs: no live state, no commands. */
   readonly live: boolean;
-  /** True when the module is loaded or built in (/sys/module/<name> exists). */
+  /** True when the module is loaded or built in (see moduleEvidence). */
   moduleLoaded(name: string): Promise<boolean>;
   /** The live value of a sysctl, or undefined when the kernel has no such key. */
   sysctl(key: string): Promise<string | undefined>;
@@ -50,7 +51,7 @@ export function runningSystem(host: Host): RunningSystem {
   };
   return {
     live,
-    moduleLoaded: async (name) => live && (await host.stat(`/sys/module/${name}`))?.isDirectory === true,
+    moduleLoaded: async (name) => live && (await anyExists(host, moduleEvidence(name), name)),
     sysctl: async (key) => (live ? (await host.readFile(sysctlPath(key)))?.toString('utf8').trim() : undefined),
     procSwaps: async () => (live ? (await host.readFile('/proc/swaps'))?.toString('utf8') ?? '' : ''),
     containerdMajor: async () => {
@@ -65,6 +66,31 @@ export function runningSystem(host: Host): RunningSystem {
     service: async (action, unit) => (live ? host.service(action, unit) : { ok: false, via: 'none', message: '--rootfs: not the running system' }),
     socketReachable: (hostPath) => (live ? connects(host.resolve(hostPath)) : Promise.resolve(false)),
   };
+}
+
+/**
+ * Where a module shows itself: /sys/module/<name> for a loaded module (and a built-in one with
+ * parameters), modules.builtin of the running kernel, and for a built-in module with no sysfs entry
+ * and no modules.builtin (a minimal kernel: CONFIG_BR_NETFILTER=y) what it provides: overlay's
+ * file-system type, br_netfilter's net.bridge sysctls.
+ */
+function moduleEvidence(name: string): { paths: string[]; filesystem?: string } {
+  const provides: Record<string, { paths: string[]; filesystem?: string }> = {
+    overlay: { paths: [], filesystem: 'overlay' },
+    br_netfilter: { paths: ['/proc/sys/net/bridge/bridge-nf-call-iptables'] },
+  };
+  const own = provides[name] ?? { paths: [] };
+  return { paths: [`/sys/module/${name}`, ...own.paths], ...(own.filesystem ? { filesystem: own.filesystem } : {}) };
+}
+
+async function anyExists(host: Host, evidence: { paths: string[]; filesystem?: string }, name: string): Promise<boolean> {
+  for (const p of evidence.paths) if (await host.stat(p)) return true;
+  if (evidence.filesystem !== undefined) {
+    const fs = (await host.readFile('/proc/filesystems'))?.toString('utf8') ?? '';
+    if (fs.split('\n').some((l) => l.split('\t').pop() === evidence.filesystem)) return true;
+  }
+  const builtin = (await host.readFile(`/lib/modules/${os.release()}/modules.builtin`))?.toString('utf8') ?? '';
+  return builtin.split('\n').some((l) => l.endsWith(`/${name}.ko`));
 }
 
 function connects(socket: string): Promise<boolean> {

@@ -140,6 +140,7 @@ describe('tsadm reset --rootfs', () => {
     expect(r.out).toContain('[reset] Deleting contents of stateful directories: [/var/lib/etcd /var/lib/kubelet /var/lib/dockershim /var/run/kubernetes /var/lib/cni]');
     expect(r.out).toContain('The reset process does not clean CNI configuration. To do so, you must remove /etc/cni/net.d');
     expect(r.out).toContain('Please, check the contents of the $HOME/.kube/config file.');
+    expect(r.out).toContain('The reset process does not undo host preparation (tsadm prepare, --prepare-host)');
   }, 60_000);
 
   test('--cert-dir elsewhere and --cleanup-tmp-dir; a system directory as --cert-dir is refused', async () => {

@@ -6,18 +6,23 @@
  *
  * - config.toml absent: tsadm writes one that only imports /etc/containerd/conf.d/*.toml.
  * - config.toml already sets both values: nothing to do.
- * - config.toml imports the drop-in's directory: tsadm writes the drop-in, unless containerd 1.x
- *   would lose config.toml's own CRI settings: before 2.0 an imported file replaces a plugin's
- *   whole section (containerd/containerd#5837; merged by section since 2.0, PR #9982).
- * - anything else (no `imports`, the CRI plugin disabled as containerd.io's packaged config.toml
- *   does, or a CRI section containerd 1.x would drop): reported; with --override-host-settings
- *   tsadm keeps a copy of config.toml and writes the import-only one in its place.
+ * - config.toml imports the drop-in's directory: tsadm writes the drop-in. Before 2.0 containerd
+ *   replaces a plugin's whole section with an imported one (containerd/containerd#5837; merged by
+ *   section since 2.0, PR #9982), so for containerd 1.x the drop-in carries config.toml's own CRI
+ *   section with tsadm's two values set in it: nothing of config.toml's CRI settings is lost.
+ * - config.toml does not import it: when the file is its package's, unmodified (dpkg's conffile
+ *   checksum; Debian's containerd ships one with a CRI section), or with --override-host-settings,
+ *   tsadm keeps a copy and adds the `imports` line to it (nothing else changes); otherwise
+ *   reported, since the file is the administrator's.
+ * - the CRI plugin disabled (containerd.io's packaged config.toml) or a file that does not parse:
+ *   reported; with --override-host-settings (or the package's own file) tsadm keeps a copy and
+ *   writes the import-only config.toml in its place.
  *
  * Schemas: config version 2 (containerd 1.x: plugin "io.containerd.grpc.v1.cri", `sandbox_image`)
  * and version 3 (containerd 2.x: "io.containerd.cri.v1.runtime" and "io.containerd.cri.v1.images",
  * `pinned_images.sandbox`); a config without `version` is version 1 (plugin "cri").
  */
-import { parse as parseToml } from 'smol-toml';
+import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 
 export const CONTAINERD_CONFIG = '/etc/containerd/config.toml';
 const CONTAINERD_DROPIN_DIR = '/etc/containerd/conf.d';
@@ -38,6 +43,8 @@ export interface ContainerdInput extends ContainerdWant {
   /** The installed containerd's major version, when known (`containerd --version`). */
   readonly containerdMajor: number | undefined;
   readonly override: boolean;
+  /** config.toml is its package's file, unmodified (dpkg's conffile checksum matches). */
+  readonly packaged?: boolean;
 }
 
 export type ContainerdPlan =
@@ -46,7 +53,7 @@ export type ContainerdPlan =
     readonly kind: 'drop-in';
     /** The drop-in's content. */
     readonly dropIn: string;
-    /** config.toml to write (absent, or replaced with --override-host-settings); undefined = leave it. */
+    /** config.toml to write (absent, an import added, or replaced); undefined = leave it. */
     readonly configToml?: string;
     /** Keep the found config.toml at CONTAINERD_CONFIG_BACKUP before replacing it. */
     readonly backup: boolean;
@@ -114,9 +121,70 @@ function hasCriSection(config: Table): boolean {
   return criPlugins(version).some((p) => at(config, 'plugins', p) !== undefined);
 }
 
+const DROPIN_HEADER = '# Written by tsadm (host/container-runtime): the kubelet\'s cgroup driver and the sandbox image of its version.\n';
+
+/**
+ * The drop-in for containerd 1.x when config.toml configures the CRI plugin itself: that section
+ * with tsadm's two values set in it (1.x would otherwise drop it for the drop-in's, #5837). Only
+ * schema version 2 (containerd 1.x's); undefined for a version 1 config.
+ */
+function renderMergedDropIn(want: ContainerdWant, config: Table): string | undefined {
+  if (configVersion(config) !== 2) return undefined;
+  const plugin = 'io.containerd.grpc.v1.cri';
+  const cri = structuredClone(at(config, 'plugins', plugin)) as Table | undefined;
+  if (!isTable(cri)) return undefined;
+  const runtimeName = at(cri, 'containerd', 'default_runtime_name');
+  const name = typeof runtimeName === 'string' && runtimeName !== '' ? runtimeName : 'runc';
+  cri.sandbox_image = want.sandboxImage;
+  const options = tableAt(cri, 'containerd', 'runtimes', name, 'options');
+  options.SystemdCgroup = want.systemdCgroup;
+  return `${DROPIN_HEADER}# containerd 1.x replaces a plugin's whole section with an imported one, so this file carries\n`
+    + `# ${CONTAINERD_CONFIG}'s own CRI section too: run "tsadm prepare phase container-runtime" again after editing it.\n`
+    + `version = 2\n\n${stringifyToml({ plugins: { [plugin]: cri } })}\n`;
+}
+
+/** The table at a path, created where missing. */
+function tableAt(t: Table, ...keys: string[]): Table {
+  let cur = t;
+  for (const k of keys) {
+    const next = cur[k];
+    if (!isTable(next)) cur[k] = {};
+    cur = cur[k] as Table;
+  }
+  return cur;
+}
+
+/**
+ * config.toml with the drop-in directory imported and nothing else changed (a text edit keeps the
+ * comments): the line goes after a top-level `version` line, else first; an existing
+ * `imports = [` gets the directory in front. undefined when the result would not import it.
+ */
+export function withImport(text: string): string | undefined {
+  const entry = `"${CONTAINERD_DROPIN_DIR}/*.toml"`;
+  const note = '# imports: added by tsadm (host/container-runtime); the file as found is config.toml.tsadm-orig\n';
+  const lines = text.split('\n');
+  const firstTable = lines.findIndex((l) => /^\s*\[/.test(l));
+  const top = firstTable < 0 ? lines.length : firstTable;
+  const importsAt = lines.slice(0, top).findIndex((l) => /^\s*imports\s*=\s*\[/.test(l));
+  let edited: string;
+  if (importsAt >= 0) {
+    lines[importsAt] = lines[importsAt]!.replace(/^(\s*imports\s*=\s*\[)\s*(.*)$/, (_m, head: string, rest: string) => `${head}${entry}${rest === '' ? ',' : rest.startsWith(']') ? '' : ', '}${rest}`);
+    edited = lines.join('\n');
+  } else {
+    const versionAt = lines.slice(0, top).findIndex((l) => /^\s*version\s*=/.test(l));
+    lines.splice(versionAt + 1, 0, `${note}imports = [${entry}]`);
+    edited = lines.join('\n');
+  }
+  try {
+    return importsDropIn(parseToml(edited)) ? edited : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The drop-in: only the two settings, in the schema of `version`. */
 export function renderContainerdDropIn(want: ContainerdWant, version: 2 | 3): string {
-  const header = '# Written by tsadm (host/container-runtime): the kubelet\'s cgroup driver and the sandbox image of its version.\n';
+  const header = DROPIN_HEADER;
   if (version === 3) {
     return `${header}version = 3\n\n[plugins."io.containerd.cri.v1.images".pinned_images]\n  sandbox = "${want.sandboxImage}"\n\n`
       + `[plugins."io.containerd.cri.v1.runtime".containerd.runtimes.runc.options]\n  SystemdCgroup = ${String(want.systemdCgroup)}\n`;
@@ -146,16 +214,25 @@ export function planContainerd(input: ContainerdInput): ContainerdPlan {
   const version = dropInVersion(config, input.containerdMajor);
   if (criDisabled(config)) return conflictOr(input, want, `${CONTAINERD_CONFIG} disables the CRI plugin (disabled_plugins), so the kubelet cannot use containerd`);
   const own = ownSettings(config);
-  if (!importsDropIn(config)) {
-    if (own.systemdCgroup === want.systemdCgroup && own.sandboxImage === want.sandboxImage) return { kind: 'in-place' };
-    return conflictOr(input, want, `${CONTAINERD_CONFIG} does not import ${CONTAINERD_DROPIN_DIR}/*.toml, and sets ${describeOwn(own)} itself (wanted SystemdCgroup = ${String(want.systemdCgroup)}, sandbox image ${want.sandboxImage})`);
-  }
+  const importing = importsDropIn(config);
+  if (!importing && own.systemdCgroup === want.systemdCgroup && own.sandboxImage === want.sandboxImage) return { kind: 'in-place' };
   const major = input.containerdMajor ?? (configVersion(config) >= 3 ? 2 : 1);
-  if (major < 2 && hasCriSection(config)) {
-    return conflictOr(input, want, `${CONTAINERD_CONFIG} configures the CRI plugin itself, and containerd ${major}.x replaces a plugin's whole section with an imported one (containerd/containerd#5837), which would drop those settings`);
-  }
   const notes = input.containerdMajor === undefined ? [`containerd's version is unknown here: the drop-in uses config version ${version}, as ${CONTAINERD_CONFIG} does`] : [];
-  return { kind: 'drop-in', dropIn: renderContainerdDropIn(want, version), backup: false, notes };
+  let dropIn = renderContainerdDropIn(want, version);
+  if (major < 2 && hasCriSection(config)) {
+    const merged = renderMergedDropIn(want, config);
+    if (merged === undefined) {
+      return conflictOr(input, want, `${CONTAINERD_CONFIG} configures the CRI plugin itself in config version ${configVersion(config)}, and containerd ${major}.x replaces a plugin's whole section with an imported one (containerd/containerd#5837)`);
+    }
+    dropIn = merged;
+  }
+  if (importing) return { kind: 'drop-in', dropIn, backup: false, notes };
+  const detail = `${CONTAINERD_CONFIG} does not import ${CONTAINERD_DROPIN_DIR}/*.toml, and sets ${describeOwn(own)} itself (wanted SystemdCgroup = ${String(want.systemdCgroup)}, sandbox image ${want.sandboxImage})`;
+  if (!input.override && input.packaged !== true) return { kind: 'conflict', detail };
+  const edited = withImport(input.configToml);
+  if (edited === undefined) return conflictOr(input, want, `${detail}, and tsadm cannot add the import line to it`);
+  const why = input.packaged === true ? 'it is the package\'s file, unmodified' : '--override-host-settings';
+  return { kind: 'drop-in', dropIn, configToml: edited, backup: true, notes: [...notes, `Adding the import of ${CONTAINERD_DROPIN_DIR}/*.toml to ${CONTAINERD_CONFIG} (${why}); the file as found is kept at ${CONTAINERD_CONFIG_BACKUP}`] };
 }
 
 function describeOwn(own: { systemdCgroup?: boolean; sandboxImage?: string }): string {
@@ -164,13 +241,13 @@ function describeOwn(own: { systemdCgroup?: boolean; sandboxImage?: string }): s
 
 /** A finding that blocks the drop-in: reported, or with --override-host-settings the import-only config.toml (the original kept). */
 function conflictOr(input: ContainerdInput, want: ContainerdWant, detail: string): ContainerdPlan {
-  if (!input.override) return { kind: 'conflict', detail };
+  if (!input.override && input.packaged !== true) return { kind: 'conflict', detail };
   const version = dropInVersion(undefined, input.containerdMajor);
   return {
     kind: 'drop-in',
     dropIn: renderContainerdDropIn(want, version),
     configToml: renderContainerdConfig(version),
     backup: true,
-    notes: [`${detail}: replaced by tsadm's import-only config.toml (--override-host-settings); the original is kept at ${CONTAINERD_CONFIG_BACKUP}`],
+    notes: [`${detail}: replaced by tsadm's import-only config.toml (${input.override ? '--override-host-settings' : 'it is the package\'s file, unmodified'}); the original is kept at ${CONTAINERD_CONFIG_BACKUP}`],
   };
 }

@@ -11,6 +11,10 @@ import type { VersionProfile } from '../../versions/table.js';
 import { criSocketFor } from '../kubelet/flags-env.js';
 
 export interface HostPrepInput {
+  /** The cluster's version (init's target, the cluster's for join): the bundle's binaries must fit it. */
+  readonly kubernetesVersion: string;
+  /** --bundle: a local directory with the node's binaries; undefined = install none. */
+  readonly bundle?: string;
   /** The CRI endpoint as the kubelet gets it (a path up to 1.23, a unix:// URL from 1.24). */
   readonly criSocket: string;
   /** The kubelet's cgroupDriver (kubeadm's default for the minor when the configuration sets none). */
@@ -33,7 +37,10 @@ export function hostPrepInput(cfg: ResolvedInitConfig, versions: VersionProfile,
     ? kubelet.cgroupDriver
     // The kubelet's own default before kubeadm 1.22 defaulted it to systemd.
     : versions.kubelet.defaultCgroupDriverSystemd ? 'systemd' : 'cgroupfs';
+  const bundle = flags.bundle;
   return {
+    kubernetesVersion: cfg.cluster.kubernetesVersion,
+    ...(typeof bundle === 'string' && bundle !== '' ? { bundle } : {}),
     criSocket: criSocketFor(cfg.init.nodeRegistration.criSocket, versions),
     cgroupDriver: driver,
     pauseImage: imageRef(imageRepository(cfg.cluster, versions), 'pause', versions.images.pauseTag),

@@ -14,6 +14,9 @@
  *   containerd is restarted only with --restart-container-runtime;
  * - under --rootfs only files are written: the running kernel and services are not that root's.
  */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { CheckFinding, Phase, PhaseAt } from '../../engine/phase.js';
 import type { FlagName } from '../../cli/flags.js';
 import { TsadmError } from '../../errors.js';
@@ -23,12 +26,13 @@ import { socketPath } from '../../host/cri.js';
 import type { BaseCtx } from '../../workflows/context.js';
 import { wouldChange } from '../../verify/would-change.js';
 import { pathCheckName } from '../preflight/check.js';
+import { BUNDLE_BINARIES, SHA256SUMS, expectedDigest, reportedVersion, versionArgs, versionFit } from './bundle.js';
 import { CONTAINERD_CONFIG, CONTAINERD_CONFIG_BACKUP, CONTAINERD_DROPIN, planContainerd } from './containerd.js';
 import type { HostPrepInput } from './input.js';
 import {
-  CRICTL_FILE, HOST_MODULES, HOST_SYSCTLS, KUBEADM_DROPIN_FILE, KUBELET_ENABLED_LINK, KUBELET_UNIT_FILE, MODULES_LOAD_FILE,
+  CRICTL_FILE, DPKG_STATUS, HOST_MODULES, HOST_SYSCTLS, KUBEADM_DROPIN_FILE, KUBELET_ENABLED_LINK, KUBELET_UNIT_FILE, MODULES_LOAD_FILE,
   PACKAGED_KUBEADM_DROPINS, PACKAGED_KUBELET_UNITS, SYSCTL_CONF, SYSCTL_DIRS, SYSCTL_FILE, crictlEndpoint, crictlRuntimeEndpoint,
-  dropInState, fstabSwapEntries, modulesLoadMissing, parseProcSwaps, renderCrictlYaml, renderKubeadmDropIn, renderKubeletUnit,
+  dropInState, fstabSwapEntries, isPackagedConffile, modulesLoadMissing, parseProcSwaps, renderCrictlYaml, renderKubeadmDropIn, renderKubeletUnit,
   renderModulesLoad, renderSysctlConf, sysctlConflicts, sysctlFileMissing, type SysctlSource,
 } from './render.js';
 
@@ -75,6 +79,9 @@ export function hostLeaves<C extends BaseCtx>(inputOf: (ctx: C) => Promise<HostP
     },
   });
   return [
+    leaf('binaries', 'Install kubelet, kubectl and crictl from a local bundle (--bundle)',
+      `With --bundle DIR: install ${BUNDLE_BINARIES.map((b) => b.target).join(', ')} (crictl when the bundle has it) from DIR, each verified against DIR's ${SHA256SUMS} or <name>.sha256 and its version checked against the cluster's, before any is written. Without --bundle: nothing (the host's own binaries are used). Never downloads.`,
+      ['bundle'], binaries, binariesLive),
     leaf('kernel-modules', 'Load overlay and br_netfilter, now and at boot',
       `Write ${MODULES_LOAD_FILE} (overlay, br_netfilter) and load the modules that are not loaded yet (modprobe).`,
       [], kernelModules, kernelModulesLive),
@@ -148,6 +155,81 @@ async function writeDropIn(ctx: BaseCtx, hostPath: string, desired: string, desc
 
 function finding(check: string, ok: boolean, detail: string, warning = false): CheckFinding {
   return { check, ok, detail, ...(warning ? { warning } : {}) };
+}
+
+// ---------------------------------------------------------------- binaries
+
+interface BundleFile {
+  readonly name: string;
+  readonly target: string;
+  readonly bytes: Buffer;
+  readonly version: string;
+}
+
+/** Reads a file of the bundle (input given on the command line, like --config: not a path of the host being prepared). */
+async function readBundleFile(dir: string, name: string): Promise<Buffer | undefined> {
+  try {
+    return await fs.readFile(path.join(dir, name));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new TsadmError('E_CONFIG_INVALID', `cannot read ${path.join(dir, name)}: ${(err as Error).message}`, { hint: 'check --bundle' });
+  }
+}
+
+function bundleError(message: string): TsadmError {
+  return new TsadmError('E_CONFIG_INVALID', message, {
+    hint: 'give --bundle a directory with kubelet, kubectl (crictl optional) of the cluster\'s version and their SHA-256 digests (SHA256SUMS or <name>.sha256), as published beside the downloads',
+  });
+}
+
+/** Every binary of the bundle, verified (digest, then version), before anything is installed. */
+async function verifiedBundle(ctx: BaseCtx, dir: string, target: string): Promise<BundleFile[]> {
+  const st = await fs.stat(dir).catch(() => undefined);
+  if (!st?.isDirectory()) throw bundleError(`--bundle ${dir} is not a directory`);
+  const sums = (await readBundleFile(dir, SHA256SUMS))?.toString('utf8');
+  const out: BundleFile[] = [];
+  for (const b of BUNDLE_BINARIES) {
+    const bytes = await readBundleFile(dir, b.name);
+    if (!bytes) {
+      if (b.required) throw bundleError(`--bundle ${dir} has no ${b.name}`);
+      ctx.log.info(`The bundle has no ${b.name}; not installing it`, { prefix: PREFIX, verbosity: 1 });
+      continue;
+    }
+    const expected = expectedDigest(b.name, sums, (await readBundleFile(dir, `${b.name}.sha256`))?.toString('utf8'));
+    if (expected === undefined) throw bundleError(`--bundle ${dir} lists no SHA-256 digest for ${b.name} (neither ${SHA256SUMS} nor ${b.name}.sha256); tsadm installs nothing unverified`);
+    if ('problem' in expected) throw bundleError(`--bundle ${dir}: ${expected.problem}`);
+    const actual = createHash('sha256').update(bytes).digest('hex');
+    if (actual !== expected.hex) throw bundleError(`${path.join(dir, b.name)} does not match its listed digest (sha256 ${actual}, listed ${expected.hex}): the bundle is damaged or not the one listed`);
+    // Only a verified binary is run, to ask its version.
+    const r = await ctx.host.exec(path.join(dir, b.name), versionArgs(b.name), { timeoutMs: 20_000 });
+    const version = r.exitCode === 0 ? reportedVersion(b.name, r.stdout) : undefined;
+    if (version === undefined) throw bundleError(`${path.join(dir, b.name)} ${versionArgs(b.name).join(' ')} reports no version (exit ${r.exitCode}): not a ${b.name} for this machine?`);
+    const fit = versionFit(b.name, version, target);
+    if (fit.problem !== undefined) throw bundleError(`--bundle ${dir}: ${fit.problem}`);
+    if (fit.warning !== undefined) ctx.log.warn(fit.warning, { prefix: PREFIX });
+    out.push({ name: b.name, target: b.target, bytes, version });
+  }
+  return out;
+}
+
+async function binaries(ctx: BaseCtx, input: HostPrepInput): Promise<void> {
+  if (input.bundle === undefined) return void ctx.log.info('No --bundle: the host\'s own kubelet, kubectl and crictl are used', { prefix: PREFIX, verbosity: 1 });
+  const files = await verifiedBundle(ctx, input.bundle, input.kubernetesVersion);
+  for (const f of files) await ctx.host.assertWritable(f.target);
+  for (const f of files) {
+    const r = await ctx.host.writeFile(f.target, f.bytes, { mode: 0o755, kind: 'binary', description: `${f.name} v${f.version} from the bundle (sha256 verified)` });
+    ctx.log.info(r.unchanged ? `${f.target} is v${f.version} from the bundle already` : `Installing ${f.target} (v${f.version}, sha256 verified)`, { prefix: PREFIX, verbosity: r.unchanged ? 1 : 0 });
+  }
+}
+
+async function binariesLive(ctx: BaseCtx): Promise<CheckFinding[]> {
+  const out: CheckFinding[] = [];
+  for (const b of BUNDLE_BINARIES.filter((x) => x.required)) {
+    const found = await firstExisting(ctx.host, BIN_DIRS.map((d) => `${d}/${b.name}`));
+    // kubeadm checks the kubelet through KubeletVersion (it runs it); a missing kubectl only bothers people.
+    out.push(finding(`FileExisting-${b.name}`, found !== undefined || b.name !== 'kubelet', found ?? `${b.name} not found in system path`, found === undefined && b.name !== 'kubelet'));
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------- kernel-modules
@@ -262,9 +344,12 @@ async function containerRuntime(ctx: BaseCtx, input: HostPrepInput, sys: Running
     ctx.log.info(`The CRI socket ${input.criSocket} is not containerd's; configure that runtime yourself: cgroup driver ${input.cgroupDriver}, sandbox image ${input.pauseImage}`, { prefix: PREFIX });
     return;
   }
-  const found = await readText(ctx.host, CONTAINERD_CONFIG);
+  const foundBytes = await ctx.host.readFile(CONTAINERD_CONFIG);
+  const found = foundBytes?.toString('utf8');
+  const dpkgStatus = foundBytes ? await readText(ctx.host, DPKG_STATUS) : undefined;
   const plan = planContainerd({
     configToml: found,
+    packaged: foundBytes !== undefined && dpkgStatus !== undefined && isPackagedConffile(dpkgStatus, CONTAINERD_CONFIG, foundBytes),
     containerdMajor: await sys.containerdMajor(),
     systemdCgroup: input.cgroupDriver === 'systemd',
     sandboxImage: input.pauseImage,

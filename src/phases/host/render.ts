@@ -6,6 +6,8 @@
  * entries). No I/O here; src/phases/host/phase.ts reads the host and applies the result.
  */
 
+import { createHash } from 'node:crypto';
+
 /** Kernel modules the container runtime and the kubelet need (kubeadm's install docs, "Forwarding IPv4 and letting iptables see bridged traffic"). */
 export const HOST_MODULES = ['overlay', 'br_netfilter'] as const;
 
@@ -237,4 +239,20 @@ export function fstabSwapEntries(text: string): string[] {
     if (t === '' || t.startsWith('#')) return false;
     return t.split(/\s+/)[2] === 'swap';
   }).map((l) => l.trim().split(/\s+/)[0]!);
+}
+
+/** Where dpkg records each installed package, with the checksums of its configuration files. */
+export const DPKG_STATUS = '/var/lib/dpkg/status';
+
+/**
+ * True when `content` is the file `path` as its Debian package installed it: dpkg's status lists
+ * each conffile with the MD5 of the packaged content (" /etc/x.conf <md5>", "obsolete" after it
+ * when a newer version dropped it), and a file an administrator changed no longer matches.
+ */
+export function isPackagedConffile(dpkgStatus: string, path: string, content: Uint8Array): boolean {
+  const md5 = createHash('md5').update(content).digest('hex');
+  return dpkgStatus.split('\n').some((line) => {
+    const f = line.trim().split(/\s+/);
+    return line.startsWith(' /') && f[0] === path && f[1] === md5 && f[2] !== 'obsolete';
+  });
 }

@@ -48,7 +48,7 @@ test('init runs the host phase only with --prepare-host; `init phase host sysctl
   expect(evs.some((e) => e.type === 'phase-start' && e.phase?.startsWith('host/'))).toBe(false);
   const asked = await runCli(['init', '--rootfs', root.dir, '--dry-run', '--prepare-host', '--kubernetes-version', 'v1.20.2', '--cri-socket', '/run/containerd/containerd.sock', '--skip-phases', 'preflight', '-o', 'json']);
   const started = (events(asked.stdout) as Array<{ type: string; phase?: string }>).filter((e) => e.type === 'phase-start').map((e) => e.phase);
-  expect(started.slice(0, 6)).toEqual(['host/kernel-modules', 'host/sysctl', 'host/swap', 'host/container-runtime', 'host/kubelet-service', 'host/crictl']);
+  expect(started.slice(0, 7)).toEqual(['host/binaries', 'host/kernel-modules', 'host/sysctl', 'host/swap', 'host/container-runtime', 'host/kubelet-service', 'host/crictl']);
 });
 
 test('tsadm check host: fails on a bare root, passes once prepared', async () => {

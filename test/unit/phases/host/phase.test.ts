@@ -6,7 +6,8 @@
  * are written out here from kubeadm's install docs and the v1.20 packages, not taken from
  * render.ts.
  */
-import { readFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ResolvedInitConfig } from '../../../../src/config/types.js';
 import type { Host, ServiceAction, ServiceResult } from '../../../../src/host/host.js';
@@ -248,4 +249,97 @@ test('kubelet-service: a packaged unit and drop-in are used as they are; a diffe
   expect(read('/etc/systemd/system/kubelet.service.d/10-kubeadm.conf')).toContain('--mine');
   expect(reporter.lines().join('\n')).toMatch(/Keeping \/etc\/systemd\/system\/kubelet.service.d\/10-kubeadm.conf/);
   expect(state.calls).toEqual(['enable kubelet']);
+});
+
+/** Debian bookworm's containerd 1.6.20 package: its config.toml and the md5 dpkg records for it (/var/lib/dpkg/status). */
+const DEBIAN_CONFIG = 'version = 2\n\n[plugins]\n  [plugins."io.containerd.grpc.v1.cri"]\n    [plugins."io.containerd.grpc.v1.cri".cni]\n      bin_dir = "/usr/lib/cni"\n      conf_dir = "/etc/cni/net.d"\n  [plugins."io.containerd.internal.v1.opt"]\n    path = "/var/lib/containerd/opt"\n';
+const DEBIAN_STATUS = 'Package: containerd\nStatus: install ok installed\nConffiles:\n /etc/containerd/config.toml 773cf1c5a249197a8ef37a08ac168414\nDescription: open and reliable container runtime\n';
+
+test('container-runtime: Debian\'s packaged config.toml, unmodified, gets the import line (kept aside first); the 1.x drop-in carries its CRI section', async () => {
+  root.cleanup();
+  root = tempRoot({ '/etc/containerd/config.toml': DEBIAN_CONFIG, '/var/lib/dpkg/status': DEBIAN_STATUS });
+  const first = await run(bare(), { only: 'host/container-runtime' });
+  expect(first.changed.sort()).toEqual(['/etc/containerd/conf.d/k8s.toml', '/etc/containerd/config.toml', '/etc/containerd/config.toml.tsadm-orig']);
+  expect(read('/etc/containerd/config.toml.tsadm-orig')).toBe(DEBIAN_CONFIG);
+  // Only a line added: everything of the package's file is still there, byte for byte.
+  const edited = read('/etc/containerd/config.toml');
+  expect(edited.replace(/^# imports: added by tsadm.*\nimports = \["\/etc\/containerd\/conf.d\/\*.toml"\]\n/m, '')).toBe(DEBIAN_CONFIG);
+  expect(edited.split('\n').slice(0, 3)).toEqual(['version = 2', expect.stringMatching(/^# imports: added by tsadm/), 'imports = ["/etc/containerd/conf.d/*.toml"]']);
+  // containerd 1.x would drop config.toml's CRI section for the drop-in's: the drop-in has both.
+  const dropIn = read('/etc/containerd/conf.d/k8s.toml');
+  expect(dropIn).toMatch(/bin_dir = "\/usr\/lib\/cni"/);
+  expect(dropIn).toMatch(/conf_dir = "\/etc\/cni\/net.d"/);
+  expect(dropIn).toMatch(/sandbox_image = "k8s.gcr.io\/pause:3.2"/);
+  expect(dropIn).toMatch(/SystemdCgroup = false/);
+  expect(first.reporter.lines().join('\n')).toMatch(/it is the package's file, unmodified/);
+  const again = await run(bare(), { only: 'host/container-runtime' });
+  expect(again.changed).toEqual([]);
+});
+
+test('container-runtime: a config.toml of the administrator without the import is reported; the override adds the import and keeps their settings', async () => {
+  const mine = `${DEBIAN_CONFIG}    # mine\n`;
+  root.cleanup();
+  root = tempRoot({ '/etc/containerd/config.toml': mine, '/var/lib/dpkg/status': DEBIAN_STATUS });
+  await expect(run(bare(), { only: 'host/container-runtime' })).rejects.toThrow(/does not import \/etc\/containerd\/conf.d\/\*.toml/);
+  expect(read('/etc/containerd/config.toml')).toBe(mine);
+  expect(existsSync(root.at('/etc/containerd/conf.d/k8s.toml'))).toBe(false);
+  await run(bare(), { only: 'host/container-runtime', flags: { 'override-host-settings': true } });
+  expect(read('/etc/containerd/config.toml')).toContain('# mine');
+  expect(read('/etc/containerd/config.toml')).toContain('imports = ["/etc/containerd/conf.d/*.toml"]');
+  expect(read('/etc/containerd/config.toml.tsadm-orig')).toBe(mine);
+});
+
+describe('binaries (--bundle)', () => {
+  /** Stand-ins that answer the version commands as the real binaries do (the e2e installs the real ones). */
+  const script = (out: string): string => `#!/bin/sh\necho '${out}'\n`;
+  const kubelet = (v: string): string => script(`Kubernetes ${v}`);
+  const kubectl = (v: string): string => script(`{"clientVersion":{"major":"1","minor":"20","gitVersion":"${v}"}}`);
+  const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
+  let bundle: TempRoot;
+  afterEach(() => bundle.cleanup());
+
+  function makeBundle(files: Record<string, string>, sums: 'file' | 'per-file' | 'none' = 'file'): string {
+    bundle = tempRoot({});
+    for (const [name, text] of Object.entries(files)) {
+      writeFileSync(bundle.at(`/${name}`), text, { mode: 0o755 });
+      if (sums === 'per-file') writeFileSync(bundle.at(`/${name}.sha256`), `${sha(text)}  ${name}\n`);
+    }
+    if (sums === 'file') writeFileSync(bundle.at('/SHA256SUMS'), Object.entries(files).map(([n, t]) => `${sha(t)}  ${n}\n`).join(''));
+    return bundle.dir;
+  }
+
+  test('verified binaries installed into /usr/bin (0755); a second run writes nothing; without --bundle nothing', async () => {
+    const dir = makeBundle({ kubelet: kubelet('v1.20.2'), kubectl: kubectl('v1.20.2'), crictl: script('crictl version v1.20.0') });
+    const first = await run(bare(), { only: 'host/binaries', flags: { bundle: dir } });
+    expect(first.changed.sort()).toEqual(['/usr/bin/crictl', '/usr/bin/kubectl', '/usr/bin/kubelet']);
+    expect(read('/usr/bin/kubelet')).toBe(kubelet('v1.20.2'));
+    expect(statSync(root.at('/usr/bin/kubectl')).mode & 0o777).toBe(0o755);
+    expect((await run(bare(), { only: 'host/binaries', flags: { bundle: dir } })).changed).toEqual([]);
+    expect((await run(bare(), { only: 'host/binaries' })).changed).toEqual([]);
+  });
+
+  test('per-file .sha256 digests; crictl optional', async () => {
+    const dir = makeBundle({ kubelet: kubelet('v1.20.2'), kubectl: kubectl('v1.21.0') }, 'per-file');
+    const r = await run(bare(), { only: 'host/binaries', flags: { bundle: dir } });
+    expect(r.changed.sort()).toEqual(['/usr/bin/kubectl', '/usr/bin/kubelet']);
+  });
+
+  test('refused before anything is written: a damaged binary, a binary without a digest, a kubelet newer than the cluster, no kubectl', async () => {
+    const before = read('/usr/bin/kubelet');
+    const damaged = makeBundle({ kubelet: kubelet('v1.20.2'), kubectl: kubectl('v1.20.2') });
+    writeFileSync(path.join(damaged, 'kubectl'), kubectl('v1.20.3'));
+    await expect(run(bare(), { only: 'host/binaries', flags: { bundle: damaged } })).rejects.toThrow(/kubectl does not match its listed digest/);
+    bundle.cleanup();
+    const unlisted = makeBundle({ kubelet: kubelet('v1.20.2'), kubectl: kubectl('v1.20.2') }, 'none');
+    await expect(run(bare(), { only: 'host/binaries', flags: { bundle: unlisted } })).rejects.toThrow(/lists no SHA-256 digest for kubelet/);
+    bundle.cleanup();
+    const newer = makeBundle({ kubelet: kubelet('v1.21.0'), kubectl: kubectl('v1.20.2') });
+    await expect(run(bare(), { only: 'host/binaries', flags: { bundle: newer } })).rejects.toThrow(/kubelet v1.21.0 is newer than the cluster's v1.20.2/);
+    bundle.cleanup();
+    const noKubectl = makeBundle({ kubelet: kubelet('v1.20.2') });
+    await expect(run(bare(), { only: 'host/binaries', flags: { bundle: noKubectl } })).rejects.toThrow(/has no kubectl/);
+    await expect(run(bare(), { only: 'host/binaries', flags: { bundle: noKubectl } })).rejects.toMatchObject({ code: 'E_CONFIG_INVALID' });
+    expect(read('/usr/bin/kubelet')).toBe(before);
+    expect(existsSync(root.at('/usr/bin/kubectl'))).toBe(false);
+  });
 });

@@ -4,7 +4,7 @@
  * same name further down, files by name, /etc/sysctl.conf last), /proc/swaps and fstab.
  */
 import {
-  fstabSwapEntries, parseModulesLoad, parseProcSwaps, parseSysctlFile, sysctlApplyOrder, sysctlConflicts,
+  fstabSwapEntries, isPackagedConffile, parseModulesLoad, parseProcSwaps, parseSysctlFile, sysctlApplyOrder, sysctlConflicts,
 } from '../../../../src/phases/host/render.js';
 
 test('modules-load.d: one module a line, # and ; comments', () => {
@@ -43,4 +43,14 @@ test('/proc/swaps and /etc/fstab swap entries', () => {
   expect(parseProcSwaps('Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n/swap.img                               file\t\t2097148\t\t0\t\t-2\n')).toEqual(['/swap.img']);
   expect(parseProcSwaps('Filename\tType\tSize\tUsed\tPriority\n')).toEqual([]);
   expect(fstabSwapEntries('UUID=a / ext4 defaults 0 1\n#/old none swap sw 0 0\n/swap.img none swap sw 0 0\n')).toEqual(['/swap.img']);
+});
+
+test('a conffile is the package\'s while its md5 is the one dpkg recorded (not when obsolete, not another path)', () => {
+  // Debian bookworm's containerd: its config.toml and the status entry dpkg keeps for it.
+  const text = 'version = 2\n\n[plugins]\n  [plugins."io.containerd.grpc.v1.cri"]\n    [plugins."io.containerd.grpc.v1.cri".cni]\n      bin_dir = "/usr/lib/cni"\n      conf_dir = "/etc/cni/net.d"\n  [plugins."io.containerd.internal.v1.opt"]\n    path = "/var/lib/containerd/opt"\n';
+  const status = 'Package: containerd\nConffiles:\n /etc/containerd/config.toml 773cf1c5a249197a8ef37a08ac168414\nDescription: x\n /etc/containerd/config.toml is not a conffile line here\n';
+  expect(isPackagedConffile(status, '/etc/containerd/config.toml', Buffer.from(text))).toBe(true);
+  expect(isPackagedConffile(status, '/etc/containerd/config.toml', Buffer.from(`${text}# mine\n`))).toBe(false);
+  expect(isPackagedConffile(status, '/etc/other.toml', Buffer.from(text))).toBe(false);
+  expect(isPackagedConffile(status.replace('68414', '68414 obsolete'), '/etc/containerd/config.toml', Buffer.from(text))).toBe(false);
 });
