@@ -9,11 +9,19 @@
 #     /etc/default/kubelet change (what `systemctl restart kubelet` in kubeadm achieves), and when
 #     service-manager.sh asks (restart request file),
 #   - stops it while service-manager.sh wants it stopped.
+# On a bare machine (BARE=1, machine.sh up --bare) it plays systemd more faithfully: the kubelet
+# starts only once a kubelet unit file (/etc/systemd/system, /lib/systemd/system or
+# /usr/lib/systemd/system) and kubeadm's drop-in kubelet.service.d/10-kubeadm.conf exist, and the
+# program run is the one the unit's ExecStart= names (/usr/bin/kubelet for kubeadm's unit), not
+# `kubelet` from PATH; until then it waits (and says why, once). machine-init.sh sets the initial
+# `want` from whether the unit is enabled, as systemd does at boot.
 # Control files live in the machine's private /run/tsadm-machine/kubelet: `want` (running|stopped)
 # and `restart` (present = restart requested). The kubelet's PID goes to $MDIR/kubelet.pid.
 set -uo pipefail
 # shellcheck source=/dev/null
-source /run/tsadm-machine/env # NAME IP MDIR E2E_DIR
+source /run/tsadm-machine/env # NAME IP MDIR E2E_DIR BARE
+# shellcheck source=lib/common.sh
+source "$E2E_DIR/lib/common.sh" # kubelet_unit_file kubelet_dropin
 CTL=/run/tsadm-machine/kubelet
 CONFIG=/var/lib/kubelet/config.yaml
 FLAGS_ENV=/var/lib/kubelet/kubeadm-flags.env
@@ -24,6 +32,8 @@ RESTART_DELAY=${TSADM_KUBELET_RESTART_DELAY:-2}
 kubelet_pid=""
 started_fp=""
 last_exit=-100
+kubelet_bin=kubelet # bare machines: the unit's ExecStart= program (unit_ready)
+unit_wait=""        # bare machines: why the unit cannot start ("" = it can)
 
 say() { printf '%s supervisor: %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 
@@ -46,6 +56,38 @@ may_start() {
 
 kubelet_running() { [[ -n $kubelet_pid ]] && kill -0 "$kubelet_pid" 2>/dev/null; }
 
+# exec_start FILE…: the program of the effective ExecStart= in these unit files, read in order: an
+# empty ExecStart= clears the list (as kubeadm's drop-in does), then the first non-empty one counts.
+# systemd's prefixes (-@+!:) are dropped.
+exec_start() {
+  sed -n 's/^[[:space:]]*ExecStart[[:space:]]*=[[:space:]]*//p' "$@" |
+    awk 'NF == 0 { prog = ""; next } prog == "" { prog = $1; sub(/^[-@+!:]+/, "", prog) } END { print prog }'
+}
+
+# unit_ready: on a normal machine always (the kubelet from PATH). On a bare machine: the unit file and
+# kubeadm's drop-in exist and ExecStart= names an executable (then in kubelet_bin); otherwise says
+# once why the kubelet is not started.
+unit_ready() {
+  ((${BARE:-0})) || return 0
+  local unit dropin why=""
+  if ! unit=$(kubelet_unit_file); then
+    why="no kubelet unit file (${KUBELET_UNIT_DIRS[*]/%//kubelet.service})"
+  elif ! dropin=$(kubelet_dropin "$unit"); then
+    why="no kubeadm drop-in kubelet.service.d/10-kubeadm.conf for $unit"
+  else
+    kubelet_bin=$(exec_start "$unit" "$dropin")
+    if [[ -z $kubelet_bin ]]; then
+      why="no ExecStart= in $unit or $dropin"
+    elif [[ ! -x $kubelet_bin ]]; then
+      why="ExecStart= program $kubelet_bin is not an executable file"
+    fi
+  fi
+  [[ -n $why && $why != "$unit_wait" ]] && say "not starting the kubelet: $why; waiting"
+  [[ -z $why && -n $unit_wait ]] && say "kubelet unit ready: $unit + $dropin, ExecStart $kubelet_bin"
+  unit_wait=$why
+  [[ -z $why ]]
+}
+
 start_kubelet() {
   local kubeadm_args extra_args
   kubeadm_args=$(env_value "$FLAGS_ENV" KUBELET_KUBEADM_ARGS)
@@ -56,9 +98,9 @@ start_kubelet() {
   set -- --bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf \
     --kubeconfig=/etc/kubernetes/kubelet.conf --config="$CONFIG" $kubeadm_args $extra_args \
     --cgroup-root="/$NAME" --node-ip="$IP" --fail-swap-on=false --cgroup-driver=cgroupfs
-  say "starting: kubelet $*"
-  echo "=== $(date -u +%FT%TZ) kubelet $*" >>"$KUBELET_LOG"
-  kubelet "$@" </dev/null >>"$KUBELET_LOG" 2>&1 &
+  say "starting: $kubelet_bin $*"
+  echo "=== $(date -u +%FT%TZ) $kubelet_bin $*" >>"$KUBELET_LOG"
+  "$kubelet_bin" "$@" </dev/null >>"$KUBELET_LOG" 2>&1 &
   kubelet_pid=$!
   echo "$kubelet_pid" >"$MDIR/kubelet.pid"
 }
@@ -95,12 +137,12 @@ while true; do
     elif [[ -e $CTL/restart ]]; then
       rm -f "$CTL/restart"
       stop_kubelet "restart requested"
-      [[ -f $CONFIG ]] && start_kubelet
+      [[ -f $CONFIG ]] && unit_ready && start_kubelet
     elif [[ $(fingerprint) != "$started_fp" ]]; then
       # Let a writer finish the set of files (kubeadm writes two) before restarting once.
       sleep 1
       stop_kubelet "configuration changed"
-      [[ -f $CONFIG ]] && start_kubelet
+      [[ -f $CONFIG ]] && unit_ready && start_kubelet
     fi
   else
     if [[ -n $kubelet_pid ]]; then
@@ -110,12 +152,12 @@ while true; do
       rm -f "$MDIR/kubelet.pid"
       last_exit=$SECONDS
     fi
-    if [[ $want == running ]] && may_start; then
+    if [[ $want == running ]] && unit_ready && may_start; then
       if [[ -e $CTL/restart ]] || ((SECONDS - last_exit >= RESTART_DELAY)); then
         rm -f "$CTL/restart"
         start_kubelet
       fi
-    elif [[ ! -f $CONFIG ]]; then
+    elif [[ ! -f $CONFIG || -n $unit_wait ]]; then
       # Nothing to start: a restart request is satisfied (the real unit would just fail again).
       rm -f "$CTL/restart"
     fi

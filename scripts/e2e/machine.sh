@@ -2,7 +2,11 @@
 # E2E "machines": network namespaces on a private switch, each with its own mount/UTS namespace,
 # containerd and a kubelet supervisor (scripts/e2e/README.md describes the harness).
 #
-#   machine.sh up NAME IP            create and start a machine (IP in 10.250.0.2-254), idempotent
+#   machine.sh up NAME IP [--bare]   create and start a machine (IP in 10.250.0.2-254), idempotent;
+#                                    --bare: the OS as Debian's packages left it, for tsadm's host
+#                                    phase to prepare (no kubelet/kubeadm/kubectl, no sysctls set,
+#                                    Debian's containerd config.toml; the kubelet supervisor then
+#                                    waits for a kubelet unit + kubeadm's drop-in; kept by stop/start)
 #   machine.sh exec NAME [--] CMD…   run CMD inside the machine (exit code passes through)
 #   machine.sh daemon NAME LABEL [--] CMD…   run CMD in the background inside the machine (PID in
 #                                    LABEL.pid, output in logs/LABEL.log; stopped with the machine)
@@ -11,22 +15,22 @@
 #                                    supervisor start again, the kubelet from what is on disk
 #   machine.sh down NAME             stop everything of the machine and remove all its traces
 #   machine.sh down-all              down every machine (also leftovers of interrupted runs) + switch
-#   machine.sh list                  NAME IP STATE for every known machine
-#   machine.sh status NAME           holder/containerd/supervisor/kubelet PIDs
+#   machine.sh list                  NAME IP STATE for every known machine (+ "bare" for bare ones)
+#   machine.sh status NAME           holder/containerd/supervisor/kubelet PIDs (+ "mode bare")
 #   machine.sh logs NAME [WHAT]      tail a log: kubelet (default), containerd, supervisor, holder
 #
 # Inside a machine: hostname NAME; /etc /usr /var /root are private overlays whose upper dirs are
 # on the machine's disk (…/disk/ovl), so they outlive stop + start; /run and /tmp are private tmpfs
 # (gone at stop, as on a real machine); /var/lib/{kubelet,etcd,containerd} are real-disk dirs under
 # $TSADM_E2E_STATE_DIR/machines/NAME/disk; the repository, the cache and the machine dir are the
-# host's. Commands get PATH with the provisioned kubelet/kubeadm/kubectl first and
-# TSADM_SERVICE_MANAGER pointing at service-manager.sh.
+# host's. Commands get PATH with the provisioned kubelet/kubeadm/kubectl first (a bare machine has
+# none) and TSADM_SERVICE_MANAGER pointing at service-manager.sh.
 set -euo pipefail
 # shellcheck source=lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 LOG_TAG=machine
 
-usage() { sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,/^[^#]/{/^#/p}' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2; }
 
 holder_pid() { pid_alive "$(machine_dir "$1")/holder.pid"; }
 
@@ -208,7 +212,14 @@ known_machines() {
 
 # --- commands --------------------------------------------------------------------------------
 cmd_up() {
-  local name=${1:-} ip=${2:-} mdir hpid i f
+  local name="" ip="" bare=0 mdir hpid a
+  for a in "$@"; do
+    case $a in
+      --bare) bare=1 ;;
+      -*) usage ;;
+      *) if [[ -z $name ]]; then name=$a; elif [[ -z $ip ]]; then ip=$a; else usage; fi ;;
+    esac
+  done
   [[ -n $name && -n $ip ]] || usage
   validate_name "$name"
   validate_ip "$ip"
@@ -217,6 +228,8 @@ cmd_up() {
   # that failed; its logs are kept for a look) is removed and made anew.
   if hpid=$(holder_pid "$name") && [[ -f $mdir/up ]]; then
     [[ $(cat "$mdir/ip") == "$ip" ]] || die "machine $name is already up with IP $(cat "$mdir/ip")"
+    if [[ -f $mdir/bare ]] && ((!bare)); then die "machine $name is already up as a bare machine"; fi
+    if [[ ! -f $mdir/bare ]] && ((bare)); then die "machine $name is already up, not as a bare machine"; fi
     log "machine $name is already up ($ip)"
     return 0
   fi
@@ -230,8 +243,10 @@ cmd_up() {
   local t0=$SECONDS
   mkdir -p "$mdir/logs" "$mdir/disk"
   echo "$ip" >"$mdir/ip"
+  # The mode is part of the machine: machine-init.sh reads it at every boot (start after stop too).
+  ((bare)) && touch "$mdir/bare"
   boot "$name" "$ip" fresh
-  log "machine $name up at $ip in $((SECONDS - t0))s (holder $(holder_pid "$name"))"
+  log "machine $name up at $ip$( ((bare)) && echo " (bare)") in $((SECONDS - t0))s (holder $(holder_pid "$name"))"
 }
 
 # boot NAME IP fresh|again: network, cgroups, the holder (machine-init.sh), containerd, the images
@@ -398,6 +413,8 @@ cmd_list() {
     if holder_pid "$name" >/dev/null && [[ -f $(machine_dir "$name")/up ]]; then state=up
     elif [[ -f $(machine_dir "$name")/stopped ]]; then state=stopped
     else state=broken; fi
+    # cluster.sh matches "NAME\tIP\tup" to the end of the line: only bare machines get a 4th column.
+    [[ -f $(machine_dir "$name")/bare ]] && state+=$'\tbare'
     printf '%s\t%s\t%s\n' "$name" "$(cat "$(machine_dir "$name")/ip" 2>/dev/null || echo -)" "$state"
   done
 }
@@ -410,6 +427,7 @@ cmd_status() {
     pid=$(pid_alive "$mdir/$what.pid") || pid=-
     printf '%-10s %s\n' "$what" "$pid"
   done
+  if [[ -f $mdir/bare ]]; then printf '%-10s %s\n' mode bare; fi
 }
 
 cmd_logs() {

@@ -61,5 +61,30 @@ cgroup_hierarchies() {
   awk '$3 == "cgroup" || $3 == "cgroup2" { print $2 }' /proc/self/mounts | sort -u
 }
 
-# The machine's binaries for kubelet and friends, and a PATH that prefers them.
+# The machine's binaries for kubelet and friends, and a PATH that prefers them (also systemd's
+# default PATH for services: containerd, its shims and the kubelet get it).
 MACHINE_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+
+# Bare machines (machine.sh up --bare): the kubelet "unit" as systemd finds it. Unit file: the first of
+# these dirs that has kubelet.service; kubeadm's drop-in: kubelet.service.d/10-kubeadm.conf in
+# /etc/systemd/system or next to the unit; enabled: the multi-user.target.wants link exists.
+KUBELET_UNIT_DIRS=(/etc/systemd/system /lib/systemd/system /usr/lib/systemd/system)
+KUBELET_WANTS_LINK=/etc/systemd/system/multi-user.target.wants/kubelet.service
+
+# kubelet_unit_file: prints the path of the kubelet's unit file; fails when there is none.
+kubelet_unit_file() {
+  local d
+  for d in "${KUBELET_UNIT_DIRS[@]}"; do
+    [[ -f $d/kubelet.service ]] && { echo "$d/kubelet.service"; return 0; }
+  done
+  return 1
+}
+
+# kubelet_dropin UNIT_FILE: prints the path of kubeadm's drop-in for it; fails when there is none.
+kubelet_dropin() {
+  local f
+  for f in /etc/systemd/system/kubelet.service.d/10-kubeadm.conf "$(dirname "$1")/kubelet.service.d/10-kubeadm.conf"; do
+    [[ -f $f ]] && { echo "$f"; return 0; }
+  done
+  return 1
+}

@@ -4,12 +4,20 @@
 # so it runs in the machine's network namespace and a fresh mount + UTS namespace. It builds the
 # machine's filesystem view, writes `ready` into the machine dir, and then just holds the namespaces
 # (every other process of the machine enters them with `nsenter -t <this pid> -m -u -n`).
+#
+# A bare machine (file `bare` in the machine dir: machine.sh up --bare) gets the OS as Debian's
+# packages left it, for tsadm's host phase to prepare: no ip_forward / bridge-nf-call-iptables
+# settings, Debian's own /etc/containerd/config.toml, no kubelet/kubeadm/kubectl on PATH; instead of
+# restrict_oom_score_adj, a runc wrapper (runc-wrapper.sh) stands in for the missing
+# CAP_SYS_RESOURCE; the kubelet starts at boot only when its unit is enabled.
 set -euo pipefail
 NAME=$1 IP=$2
 # shellcheck source=common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 LOG_TAG="init $NAME"
 MDIR=$(machine_dir "$NAME")
+BARE=0
+[[ -f $MDIR/bare ]] && BARE=1
 
 # Nothing mounted here may reach the host.
 mount --make-rprivate /
@@ -27,6 +35,9 @@ mkdir -p "$MACHINE_RUN"/{stash,sysctl,kubelet}
 mkdir -p "$MDIR/disk/ovl" "$MACHINE_RUN/ovl"
 mount --bind "$MDIR/disk/ovl" "$MACHINE_RUN/ovl"
 OVL=$MACHINE_RUN/ovl
+# A first boot: the disk has no /usr changes yet.
+FRESH_DISK=0
+[[ -d $OVL/usr/upper ]] || FRESH_DISK=1
 
 # Host directories this machine must see *as they are on the host* (not through an overlay),
 # stashed before /etc, /usr and /var are overlaid, bound back afterwards at the same paths: the
@@ -73,9 +84,15 @@ for kv in vm/overcommit_memory=1 vm/panic_on_oom=0 kernel/panic=10 kernel/panic_
   echo "${kv#*=}" >"$f"
   mount --bind "$f" "/proc/sys/${kv%%=*}"
 done
-# These are per network namespace, so setting them here touches only this machine.
-echo 1 >/proc/sys/net/ipv4/ip_forward
-echo 1 >/proc/sys/net/bridge/bridge-nf-call-iptables 2>/dev/null || log "warning: no bridge-nf-call-iptables"
+# These are per network namespace, so setting them here touches only this machine. A bare machine
+# keeps a new namespace's defaults (on this kernel: ip_forward 0, bridge-nf-call-iptables 1).
+if ((BARE)); then
+  log "bare: net.ipv4.ip_forward=$(cat /proc/sys/net/ipv4/ip_forward)" \
+    "net.bridge.bridge-nf-call-iptables=$(cat /proc/sys/net/bridge/bridge-nf-call-iptables 2>/dev/null || echo absent)"
+else
+  echo 1 >/proc/sys/net/ipv4/ip_forward
+  echo 1 >/proc/sys/net/bridge/bridge-nf-call-iptables 2>/dev/null || log "warning: no bridge-nf-call-iptables"
+fi
 
 printf '127.0.0.1\tlocalhost\n%s\t%s\n' "$IP" "$NAME" >/etc/hosts
 # No DNS server is reachable from a machine: point lookups at loopback so they fail at once,
@@ -84,6 +101,26 @@ rm -f /etc/resolv.conf
 printf '# tsadm e2e machine: no DNS here\nnameserver 127.0.0.1\n' >/etc/resolv.conf
 mkdir -p /etc/kubernetes/manifests
 
+if ((BARE)); then
+  # No Kubernetes binaries: on the first boot, hide any the host has on PATH (e.g. a kubectl in
+  # /usr/bin). rm in the /usr overlay leaves a whiteout on the machine's disk, never touches the host.
+  if ((FRESH_DISK)); then
+    IFS=: read -ra path_dirs <<<"$MACHINE_PATH"
+    for d in "${path_dirs[@]}"; do
+      d=$(readlink -f "$d") || continue
+      for b in kubelet kubeadm kubectl; do
+        [[ -e $d/$b || -L $d/$b ]] || continue
+        case $d/ in
+          /usr/*) rm -f "$d/$b" && log "bare: hid the host's $d/$b" ;;
+          *) log "warning: bare: $d/$b is not on an overlay; left alone" ;;
+        esac
+      done
+    done
+  fi
+  # Debian's config.toml stays as packaged (no certs.d either); runc gets the oom_score_adj clamp
+  # instead, from a wrapper found before /usr/sbin/runc on containerd's PATH (MACHINE_PATH).
+  install -D -m 0755 "$E2E_DIR/lib/runc-wrapper.sh" /usr/local/sbin/runc
+else
 # The node's tools: the provisioned Kubernetes binaries, found first on the machine's PATH.
 for b in kubelet kubeadm kubectl; do ln -sfn "$BIN_DIR/$b" "/usr/local/bin/$b"; done
 
@@ -120,6 +157,7 @@ state = "/run/containerd"
     config_path = "/etc/containerd/certs.d"
 EOF
 mkdir -p /etc/containerd/certs.d
+fi # BARE
 
 # Pod network: a bridge with one /24 of 10.244.0.0/16 per machine (the IP's last octet), enough for
 # Ready nodes and pods on each node; cross-node pod routes are added by machine.sh.
@@ -152,8 +190,14 @@ NAME=$NAME
 IP=$IP
 MDIR=$MDIR
 E2E_DIR=$E2E_DIR
+BARE=$BARE
 EOF
-echo running >"$MACHINE_RUN/kubelet/want"
+# The kubelet at boot: on a bare machine only when its unit is enabled (as systemd does).
+if ((BARE)) && [[ ! -e $KUBELET_WANTS_LINK && ! -L $KUBELET_WANTS_LINK ]]; then
+  echo stopped >"$MACHINE_RUN/kubelet/want"
+else
+  echo running >"$MACHINE_RUN/kubelet/want"
+fi
 
 touch "$MDIR/ready"
 log "ready"
