@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { RootedHost, sha256Hex } from './rooted-host.js';
-import type { ExecOptions, ExecResult, FileRecord, FileStat, Host, ServiceAction, ServiceResult, WriteOptions } from './host.js';
+import type { ExecOptions, ExecResult, FileRecord, FileStat, Host, ReadOptions, ServiceAction, ServiceResult, WriteOptions } from './host.js';
+import { MAX_READ_BYTES } from './safe-fs.js';
 import { PlanJournal, type FileState } from '../plan/journal.js';
 
 interface Pending {
@@ -33,12 +34,12 @@ export class DryRunHost implements Host {
     return this.inner.resolve(hostPath);
   }
 
-  async readFile(hostPath: string): Promise<Buffer | undefined> {
+  async readFile(hostPath: string, opts: ReadOptions = {}): Promise<Buffer | undefined> {
     const key = path.posix.normalize(hostPath);
     const pending = this.files.get(key);
     if (pending) return pending.content;
     if (this.isRemoved(key)) return undefined;
-    const data = await this.inner.readFile(key);
+    const data = await this.inner.readFile(key, opts);
     if (this.journal.wantsFile(key)) this.journal.noteFile(key, await this.realState(key, data));
     return data;
   }
@@ -72,9 +73,11 @@ export class DryRunHost implements Host {
   async writeFile(hostPath: string, data: Uint8Array | string, options: WriteOptions): Promise<FileRecord> {
     const key = path.posix.normalize(hostPath);
     const content = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data);
-    await this.noteReal(key);
-    const before = await this.readFile(key);
+    // Reading what is there is bounded by what is written (a binary from a bundle may exceed the usual cap).
+    const allow = Math.max(MAX_READ_BYTES, content.length);
+    await this.noteReal(key, allow);
     const beforeStat = await this.stat(key);
+    const before = beforeStat?.isFile === true && beforeStat.size === content.length ? await this.readFile(key, { maxBytes: allow }) : undefined;
     const unchanged = before !== undefined && before.equals(content) && beforeStat?.mode === options.mode;
     this.files.set(key, { content, mode: options.mode });
     this.removed.delete(key);
@@ -119,18 +122,18 @@ export class DryRunHost implements Host {
   }
 
   /** Records how the real machine has a path, the first time the dry run touches it. */
-  private async noteReal(key: string): Promise<void> {
+  private async noteReal(key: string, maxBytes = MAX_READ_BYTES): Promise<void> {
     if (this.journal.wantsFile(key) && !this.files.has(key) && !this.isRemoved(key)) {
-      this.journal.noteFile(key, await this.realState(key, undefined));
+      this.journal.noteFile(key, await this.realState(key, undefined, maxBytes));
     }
   }
 
-  private async realState(key: string, data: Buffer | undefined): Promise<FileState> {
+  private async realState(key: string, data: Buffer | undefined, maxBytes = MAX_READ_BYTES): Promise<FileState> {
     const st = await this.inner.stat(key);
     if (!st) return { state: 'absent' };
     if (st.isDirectory) return { state: 'directory' };
     if (!st.isFile) return { state: 'other' };
-    const content = data ?? (await this.inner.readFile(key)) ?? Buffer.alloc(0);
+    const content = data ?? (await this.inner.readFile(key, { maxBytes })) ?? Buffer.alloc(0);
     return { state: 'file', sha256: sha256Hex(content), mode: st.mode };
   }
 

@@ -49,6 +49,11 @@ export interface ServiceResult {
   readonly message?: string;
 }
 
+export interface ReadOptions {
+  /** The largest file to read; more is refused (default: safe-fs MAX_READ_BYTES). */
+  readonly maxBytes?: number;
+}
+
 export interface FileStat {
   readonly isFile: boolean;
   readonly isDirectory: boolean;
@@ -64,7 +69,11 @@ export interface Host {
   readonly dryRun: boolean;
   /** The real path of a host path (under root). */
   resolve(hostPath: string): string;
-  readFile(hostPath: string): Promise<Buffer | undefined>;
+  /**
+   * A regular file's bytes, or undefined when absent. Larger files than any configuration
+   * (safe-fs MAX_READ_BYTES) are refused unless `maxBytes` allows them (a binary being replaced).
+   */
+  readFile(hostPath: string, opts?: ReadOptions): Promise<Buffer | undefined>;
   stat(hostPath: string): Promise<FileStat | undefined>;
   readdir(hostPath: string): Promise<string[]>;
   /** Atomic write with the given mode; parents created 0755 unless created before. */

@@ -4,9 +4,9 @@ import { createHash } from 'node:crypto';
 import { TsadmError, errorMessage } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { checkFault } from './fault.js';
-import { assertInsideRoot, readRegularFile } from './safe-fs.js';
+import { MAX_READ_BYTES, assertInsideRoot, readRegularFile } from './safe-fs.js';
 import { runService } from './service.js';
-import type { ExecOptions, ExecResult, FileRecord, FileStat, Host, ServiceAction, ServiceResult, WriteOptions } from './host.js';
+import type { ExecOptions, ExecResult, FileRecord, FileStat, Host, ReadOptions, ServiceAction, ServiceResult, WriteOptions } from './host.js';
 
 export function sha256Hex(data: Uint8Array | string): string {
   return createHash('sha256').update(data).digest('hex');
@@ -33,11 +33,11 @@ export class RootedHost implements Host {
     return resolveUnder(this.root, hostPath);
   }
 
-  async readFile(hostPath: string): Promise<Buffer | undefined> {
+  async readFile(hostPath: string, opts: ReadOptions = {}): Promise<Buffer | undefined> {
     const real = this.resolve(hostPath);
     try {
       await assertInsideRoot(this.root, real, hostPath, { followFinal: true });
-      return await readRegularFile(real, hostPath);
+      return await readRegularFile(real, hostPath, opts.maxBytes);
     } catch (err) {
       if (isNotFound(err)) return undefined;
       if (err instanceof TsadmError) throw err;
@@ -100,7 +100,8 @@ export class RootedHost implements Host {
     const { real, existing } = await this.writableTarget(hostPath);
     const sha256 = sha256Hex(bytes);
     const unchanged = existing !== undefined && (existing.mode & 0o7777) === options.mode
-      && existing.size === bytes.length && sha256Hex(await readRegularFile(real, hostPath)) === sha256;
+      // Same size as what is written, so reading it is bounded by our own data (a binary from a bundle).
+      && existing.size === bytes.length && sha256Hex(await readRegularFile(real, hostPath, Math.max(MAX_READ_BYTES, bytes.length))) === sha256;
     if (!unchanged) {
       await this.ensureParent(path.dirname(hostPath));
       try {

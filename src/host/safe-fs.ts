@@ -16,14 +16,14 @@ export const MAX_READ_BYTES = 64 * 1024 * 1024;
  * Reads a regular file. O_NONBLOCK makes opening a FIFO return at once instead of waiting for a
  * writer; fstat on the open descriptor then refuses anything but a regular file of sane size.
  */
-export async function readRegularFile(real: string, hostPath: string): Promise<Buffer> {
+export async function readRegularFile(real: string, hostPath: string, maxBytes = MAX_READ_BYTES): Promise<Buffer> {
   const handle = await fs.open(real, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const st = await handle.stat();
     if (!st.isFile()) {
       throw new TsadmError('E_PRECONDITION', `refusing to read ${hostPath}: it is not a regular file`, { hint: `remove ${real} or replace it with the expected file` });
     }
-    if (st.size > MAX_READ_BYTES) {
+    if (st.size > maxBytes) {
       throw new TsadmError('E_PRECONDITION', `refusing to read ${hostPath}: it is ${st.size} bytes, more than any file tsadm reads`, {
         hint: `remove ${real} or replace it with the expected file`,
       });

@@ -97,9 +97,13 @@ export interface Machine {
   ip: string;
 }
 
-/** Start machine NAME at IP (10.250.0.2–254); idempotent for the same name and IP. */
-export async function createMachine(name: string, ip: string): Promise<Machine> {
-  await run(script('machine.sh'), ['up', name, ip], { timeoutMs: 3 * 60_000 });
+/**
+ * Start machine NAME at IP (10.250.0.2–254); idempotent for the same name and IP. `bare`: an OS
+ * state nothing has prepared (scripts/e2e/README.md): no sysctls set, containerd on its packaged
+ * config.toml, no kubelet binary or unit.
+ */
+export async function createMachine(name: string, ip: string, opts: { bare?: boolean } = {}): Promise<Machine> {
+  await run(script('machine.sh'), ['up', name, ip, ...(opts.bare ? ['--bare'] : [])], { timeoutMs: 3 * 60_000 });
   return { name, ip };
 }
 

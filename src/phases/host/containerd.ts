@@ -121,6 +121,14 @@ function hasCriSection(config: Table): boolean {
   return criPlugins(version).some((p) => at(config, 'plugins', p) !== undefined);
 }
 
+/**
+ * A file that sets anything of a runtime replaces containerd's default entry for it (the CRI
+ * plugin decodes `runtimes` as a map: the key's whole value, not its fields), so the entry must
+ * name its shim again or every sandbox fails with "container.Runtime.Name must be set" (seen with
+ * containerd 1.6 on the e2e machines). containerd's own default for runc.
+ */
+const RUNC_V2 = 'io.containerd.runc.v2';
+
 const DROPIN_HEADER = '# Written by tsadm (host/container-runtime): the kubelet\'s cgroup driver and the sandbox image of its version.\n';
 
 /**
@@ -136,8 +144,9 @@ function renderMergedDropIn(want: ContainerdWant, config: Table): string | undef
   const runtimeName = at(cri, 'containerd', 'default_runtime_name');
   const name = typeof runtimeName === 'string' && runtimeName !== '' ? runtimeName : 'runc';
   cri.sandbox_image = want.sandboxImage;
-  const options = tableAt(cri, 'containerd', 'runtimes', name, 'options');
-  options.SystemdCgroup = want.systemdCgroup;
+  const runtime = tableAt(cri, 'containerd', 'runtimes', name);
+  if (name === 'runc' && runtime.runtime_type === undefined) runtime.runtime_type = RUNC_V2;
+  tableAt(runtime, 'options').SystemdCgroup = want.systemdCgroup;
   return `${DROPIN_HEADER}# containerd 1.x replaces a plugin's whole section with an imported one, so this file carries\n`
     + `# ${CONTAINERD_CONFIG}'s own CRI section too: run "tsadm prepare phase container-runtime" again after editing it.\n`
     + `version = 2\n\n${stringifyToml({ plugins: { [plugin]: cri } })}\n`;
@@ -187,9 +196,11 @@ export function renderContainerdDropIn(want: ContainerdWant, version: 2 | 3): st
   const header = DROPIN_HEADER;
   if (version === 3) {
     return `${header}version = 3\n\n[plugins."io.containerd.cri.v1.images".pinned_images]\n  sandbox = "${want.sandboxImage}"\n\n`
+      + `[plugins."io.containerd.cri.v1.runtime".containerd.runtimes.runc]\n  runtime_type = "${RUNC_V2}"\n\n`
       + `[plugins."io.containerd.cri.v1.runtime".containerd.runtimes.runc.options]\n  SystemdCgroup = ${String(want.systemdCgroup)}\n`;
   }
   return `${header}version = 2\n\n[plugins."io.containerd.grpc.v1.cri"]\n  sandbox_image = "${want.sandboxImage}"\n\n`
+    + `[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]\n  runtime_type = "${RUNC_V2}"\n\n`
     + `[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]\n  SystemdCgroup = ${String(want.systemdCgroup)}\n`;
 }
 

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, truncate
 import path from 'node:path';
 import { MAX_READ_BYTES, assertInsideRoot, readRegularFile } from '../../../src/host/safe-fs.js';
 import { RootedHost } from '../../../src/host/rooted-host.js';
+import { DryRunHost } from '../../../src/host/dry-run-host.js';
 import { isTsadmError } from '../../../src/errors.js';
 import { scratchRootEachTest } from '../../helpers/scratch-root.js';
 
@@ -77,6 +78,22 @@ describe('reads refuse what is not a sane regular file', () => {
     writeFileSync(big, '');
     truncateSync(big, MAX_READ_BYTES + 1);
     expect(await message(new RootedHost(scratch.root).readFile(`${KUBE}/big.crt`))).toBe(`E_PRECONDITION: refusing to read ${KUBE}/big.crt: it is ${MAX_READ_BYTES + 1} bytes, more than any file tsadm reads`);
+  });
+
+  test('a binary above the limit: replacing it with the same bytes (a bundle run again) compares them and writes nothing, real or dry run', async () => {
+    const size = MAX_READ_BYTES + 4096;
+    const bytes = Buffer.alloc(size, 7);
+    const host = new RootedHost(scratch.root);
+    const bin = { mode: 0o755, kind: 'binary' as const, description: 'kubelet' };
+    expect((await host.writeFile('/usr/bin/kubelet', bytes, bin)).unchanged).toBe(false);
+    expect((await host.writeFile('/usr/bin/kubelet', bytes, bin)).unchanged).toBe(true);
+    const dry = new DryRunHost(new RootedHost(scratch.root));
+    expect((await dry.writeFile('/usr/bin/kubelet', bytes, bin)).unchanged).toBe(true);
+    // Other bytes of the same size: written; reads without maxBytes still refuse it, with it they read it.
+    const other = Buffer.alloc(size, 8);
+    expect((await dry.writeFile('/usr/bin/kubelet', other, bin)).unchanged).toBe(false);
+    expect(await message(host.readFile('/usr/bin/kubelet'))).toMatch(/more than any file tsadm reads/);
+    expect((await host.readFile('/usr/bin/kubelet', { maxBytes: size }))?.length).toBe(size);
   });
 
   test('a directory in place of a file; a missing file is simply absent', async () => {

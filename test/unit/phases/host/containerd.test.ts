@@ -12,11 +12,11 @@ const base = { ...want, containerdMajor: 1, override: false };
 
 test('the drop-in parses as TOML and sets both values where containerd reads them', () => {
   expect(parse(renderContainerdDropIn(want, 2))).toMatchObject({ version: 2, plugins: { 'io.containerd.grpc.v1.cri': {
-    sandbox_image: 'registry.k8s.io/pause:3.9', containerd: { runtimes: { runc: { options: { SystemdCgroup: true } } } },
+    sandbox_image: 'registry.k8s.io/pause:3.9', containerd: { runtimes: { runc: { runtime_type: 'io.containerd.runc.v2', options: { SystemdCgroup: true } } } },
   } } });
   expect(parse(renderContainerdDropIn(want, 3))).toMatchObject({ version: 3, plugins: {
     'io.containerd.cri.v1.images': { pinned_images: { sandbox: 'registry.k8s.io/pause:3.9' } },
-    'io.containerd.cri.v1.runtime': { containerd: { runtimes: { runc: { options: { SystemdCgroup: true } } } } },
+    'io.containerd.cri.v1.runtime': { containerd: { runtimes: { runc: { runtime_type: 'io.containerd.runc.v2', options: { SystemdCgroup: true } } } } },
   } });
   expect(parse(renderContainerdConfig(3))).toEqual({ version: 3, imports: ['/etc/containerd/conf.d/*.toml'] });
 });
@@ -45,7 +45,14 @@ test('importing conf.d: the drop-in only; with containerd 1.x and a CRI section 
     sandbox_image: 'registry.k8s.io/pause:3.9',
     containerd: { default_runtime_name: 'crun', runtimes: { crun: { options: { SystemdCgroup: true } } } },
   } } });
-  // containerd 2.x merges sections: only the two values.
+  // The runc entry replaces containerd's default one as a whole, so it names its shim again ("container.Runtime.Name must be set" otherwise).
+  const runc = planContainerd({ ...base, configToml: `${imports}[plugins."io.containerd.grpc.v1.cri".cni]\n  bin_dir = "/usr/lib/cni"\n` });
+  expect(parse(runc.kind === 'drop-in' ? runc.dropIn : '')).toEqual({ version: 2, plugins: { 'io.containerd.grpc.v1.cri': {
+    cni: { bin_dir: '/usr/lib/cni' },
+    sandbox_image: 'registry.k8s.io/pause:3.9',
+    containerd: { runtimes: { runc: { runtime_type: 'io.containerd.runc.v2', options: { SystemdCgroup: true } } } },
+  } } });
+    // containerd 2.x merges sections: only the two values.
   const v2 = planContainerd({ ...base, configToml: withCri, containerdMajor: 2 });
   expect(v2.kind === 'drop-in' && v2.dropIn).toBe(renderContainerdDropIn(want, 2));
   // A version 1 config with a CRI section: reported (tsadm writes version 2 drop-ins only).
