@@ -64,7 +64,7 @@ export function runningSystem(host: Host): RunningSystem {
     setSysctl: (key, value) => run('sysctl', ['-w', `${key}=${value}`]),
     swapoff: () => run('swapoff', ['-a']),
     service: async (action, unit) => (live ? host.service(action, unit) : { ok: false, via: 'none', message: '--rootfs: not the running system' }),
-    socketReachable: (hostPath) => (live ? connects(host.resolve(hostPath)) : Promise.resolve(false)),
+    socketReachable: (hostPath) => (live ? unixSocketAnswers(host.resolve(hostPath)) : Promise.resolve(false)),
   };
 }
 
@@ -93,7 +93,8 @@ async function anyExists(host: Host, evidence: { paths: string[]; filesystem?: s
   return builtin.split('\n').some((l) => l.endsWith(`/${name}.ko`));
 }
 
-function connects(socket: string): Promise<boolean> {
+/** True when a unix socket accepts a connection within 2 s (a runtime's CRI socket; preflight's CRI check too). */
+export function unixSocketAnswers(socket: string): Promise<boolean> {
   return new Promise((resolve) => {
     const sock = net.createConnection({ path: socket });
     const done = (v: boolean): void => {

@@ -23,6 +23,8 @@ import {
 } from './harness.js';
 
 const HB: Machine = { name: 'hb1', ip: '10.250.0.151' };
+/** A second bare machine that joins with --prepare-host: the host phase with the cluster's settings. */
+const HB2: Machine = { name: 'hb2', ip: '10.250.0.152' };
 const MIN = 60_000;
 /** The md5 dpkg records for Debian bookworm's containerd config.toml (/var/lib/dpkg/status). */
 const DEBIAN_CONFIG_MD5 = '773cf1c5a249197a8ef37a08ac168414';
@@ -33,6 +35,7 @@ const HOST_FILES = [
 ];
 
 let configPath = '';
+let initOutput = '';
 let bundleDir = '';
 
 /** The e2e configuration without its ignorePreflightErrors: nothing may be ignored here. */
@@ -77,8 +80,8 @@ const HOST_ARGS = (): string[] => ['init', 'phase', 'host', 'all', '--config', c
 beforeAll(async () => {
   await provision();
   requireComponents();
-  await destroyMachine(HB.name).catch(() => undefined);
-  await createMachine(HB.name, HB.ip, { bare: true });
+  for (const m of [HB, HB2]) await destroyMachine(m.name).catch(() => undefined);
+  await Promise.all([HB, HB2].map((m) => createMachine(m.name, m.ip, { bare: true })));
   // The CoreDNS stand-in, so that preflight's image check finds every image (nothing ignored).
   await importCoreDNSStandIn(HB.name);
   configPath = writeSharedFile(`tsadm-${HB.name}.yaml`, await strictConfig());
@@ -86,7 +89,7 @@ beforeAll(async () => {
 }, 10 * MIN);
 
 afterAll(async () => {
-  await destroyMachine(HB.name).catch(() => undefined);
+  for (const m of [HB, HB2]) await destroyMachine(m.name).catch(() => undefined);
 }, 5 * MIN);
 
 describe('a bare machine', () => {
@@ -143,9 +146,24 @@ describe('a bare machine', () => {
     const r = await tsadm(HB.name, ['init', '--config', configPath], { reject: false, timeoutMs: 8 * MIN });
     if (r.exitCode !== 0) throw new Error(`init failed (${r.exitCode}):\n${r.stderr}\n--- kubelet\n${machineLog(HB.name)}`);
     expect(r.stderr).not.toMatch(/\[ERROR/);
+    initOutput = r.stdout;
     await waitClusterReady(HB, [HB], 5 * MIN);
     expect(await sh(`tr '\\0' ' ' </proc/${await pidOf('kubelet')}/cmdline`)).toMatch(/^\/usr\/bin\/kubelet --bootstrap-kubeconfig=/);
   }, 15 * MIN);
+
+  test('another bare machine joins with --prepare-host: the host phase takes the cluster\'s settings, then the worker is Ready', async () => {
+    const arg = (re: RegExp): string => re.exec(initOutput.replace(/\\\n/g, ' '))?.[1] ?? '';
+    const join = ['join', arg(/join (\S+:6443)/), '--token', arg(/--token (\S+)/), '--discovery-token-ca-cert-hash', arg(/--discovery-token-ca-cert-hash (\S+)/)];
+    expect(join.every((a) => a !== '')).toBe(true);
+    const r = await tsadm(HB2.name, [...join, '--cri-socket', '/run/containerd/containerd.sock', '--prepare-host', '--bundle', bundleDir, '--restart-container-runtime'], { reject: false, timeoutMs: 6 * MIN });
+    if (r.exitCode !== 0) throw new Error(`join failed (${r.exitCode}):\n${r.stderr}\n--- kubelet\n${machineLog(HB2.name)}`);
+    expect(r.stdout + r.stderr).toMatch(/Installing \/usr\/bin\/kubelet/);
+    // The cluster's imageRepository and KubeletConfiguration chose the drop-in's values.
+    const dump = (await machineExec(HB2.name, ['containerd', 'config', 'dump'])).stdout;
+    expect(dump).toMatch(/sandbox_image = "registry\.local\/k8s\/pause:3\.2"/);
+    expect(dump).toMatch(/SystemdCgroup = false/);
+    await waitClusterReady(HB, [HB, HB2], 5 * MIN);
+  }, 12 * MIN);
 
   test('`tsadm reset` leaves the host preparation alone and says so', async () => {
     const r = await tsadm(HB.name, ['reset', '-f'], { timeoutMs: 5 * MIN });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import dns from 'node:dns/promises';
 import type { SystemProbe } from './check.js';
+import { unixSocketAnswers } from '../../host/running-system.js';
 
 /** The real machine, for preflight. */
 export const realSystem: SystemProbe = {
@@ -29,17 +30,7 @@ export const realSystem: SystemProbe = {
     }
     return undefined;
   },
-  socketReachable: (p) =>
-    new Promise((resolve) => {
-      const sock = net.createConnection({ path: p });
-      const done = (v: boolean): void => {
-        sock.destroy();
-        resolve(v);
-      };
-      sock.setTimeout(2000, () => done(false));
-      sock.once('connect', () => done(true));
-      sock.once('error', () => done(false));
-    }),
+  socketReachable: unixSocketAnswers,
   resolveHost: async (name) => dns.lookup(name).then(() => true, () => false),
   env: (name) => process.env[name] ?? process.env[name.toLowerCase()],
 };
