@@ -3,7 +3,9 @@
  * files only (the running kernel is not that root's), a second run changes nothing, init runs
  * the host phase only when asked.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { events, runCli } from '../../helpers/run-cli.js';
 import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
 
@@ -58,4 +60,32 @@ test('tsadm check host: fails on a bare root, passes once prepared', async () =>
   expect((await runCli(['prepare', '--rootfs', root.dir, ...BASE])).code).toBe(0);
   const ok = await runCli(['check', 'host', '--rootfs', root.dir, ...BASE]);
   expect(ok.code).toBe(0);
+});
+
+test('tsadm prepare --bundle --plan: the plan carries the verified binaries; tsadm apply installs exactly them', async () => {
+  const bundle = tempRoot({});
+  try {
+    const kubelet = "#!/bin/sh\necho 'Kubernetes v1.20.2'\n";
+    const kubectl = '#!/bin/sh\necho \'{"clientVersion":{"gitVersion":"v1.20.2"}}\'\n';
+    const sums: string[] = [];
+    for (const [name, text] of [['kubelet', kubelet], ['kubectl', kubectl]] as const) {
+      writeFileSync(bundle.at(`/${name}`), text, { mode: 0o755 });
+      sums.push(`${createHash('sha256').update(text).digest('hex')}  ${name}\n`);
+    }
+    writeFileSync(bundle.at('/SHA256SUMS'), sums.join(''));
+    const planFile = path.join(bundle.dir, 'plan.json');
+    const planned = await runCli(['prepare', '--rootfs', root.dir, '--bundle', bundle.dir, '--plan', planFile, ...BASE]);
+    expect(planned.code).toBe(0);
+    expect(readFileSync(root.at('/usr/bin/kubelet'), 'utf8')).toBe(''); // --plan implies --dry-run
+    const plan = JSON.parse(readFileSync(planFile, 'utf8')) as { steps: { type: string; path?: string; kind?: string; mode?: string; text?: string; base64?: string }[] };
+    const step = plan.steps.find((s) => s.type === 'file' && s.path === '/usr/bin/kubelet');
+    expect(step).toMatchObject({ kind: 'binary', mode: '0755' });
+    expect(step?.text ?? Buffer.from(step?.base64 ?? '', 'base64').toString('utf8')).toBe(kubelet);
+    const applied = await runCli(['apply', planFile, '--rootfs', root.dir, '-o', 'json']);
+    expect(applied.code).toBe(0);
+    expect(readFileSync(root.at('/usr/bin/kubelet'), 'utf8')).toBe(kubelet);
+    expect(statSync(root.at('/usr/bin/kubectl')).mode & 0o777).toBe(0o755);
+  } finally {
+    bundle.cleanup();
+  }
 });
