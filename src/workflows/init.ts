@@ -55,7 +55,7 @@ export function initPhases(versions: VersionProfile): Phase<InitCtx>[] {
     ? [etcdPhase, controlPlanePhase, kubeletStartPhase]
     : [kubeletStartPhase, controlPlanePhase, etcdPhase];
   return [
-    // tsadm's own: run only when asked (--prepare-host, or `init phase host`); see hostSkip.
+    // tsadm's own: run only when asked (--prepare-host, or `init phase host`); see withHostOptIn.
     hostPhase<InitCtx>((ctx) => Promise.resolve(hostPrepInput(ctx.cfg, ctx.versions, ctx.options.flags)), (ctx) => ctx.options.flags['prepare-host'] === true),
     initPreflightPhase(),
     certsPhase,

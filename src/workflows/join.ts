@@ -36,7 +36,7 @@ import { runWorkflow } from './run-workflow.js';
 export function joinPhases(versions: VersionProfile): Phase<JoinCtx>[] {
   const { workflow } = versions;
   return [
-    // tsadm's own, opt-in (hostSkip); its inputs are the cluster's (discovery first).
+    // tsadm's own, opt-in (withHostOptIn in src/workflows/init.ts); its inputs are the cluster's (discovery first).
     hostPhase<JoinCtx>(async (ctx) => {
       const view = await initView(ctx, 'host');
       return hostPrepInput(view.cfg, view.versions, ctx.flags);
