@@ -1,3 +1,4 @@
+import leven from 'leven';
 import yargs, { type Argv } from 'yargs';
 import type { CliIO } from './io.js';
 import { registerPhaseSubcommands, registerWorkflow } from './workflow-command.js';
@@ -43,7 +44,7 @@ export function buildCli(argv: readonly string[], io: CliIO): Argv {
     .fail((msg, err) => {
       // A coerce function's error reaches here re-thrown by yargs as a YError with its message.
       if (err && err.name === 'YError') throw usageError(err.message);
-      throw err ?? usageError(msg);
+      throw err ?? usageError(withUnknownWord(msg, argv));
     });
   skipHelpCache(y);
 
@@ -77,6 +78,21 @@ export function buildCli(argv: readonly string[], io: CliIO): Argv {
     .help()
     .alias('h', 'help')
     .version(false);
+}
+
+/**
+ * yargs' recommendCommands fails with only "Did you mean certs?", which does not say what was
+ * wrong; name the word it stands for (the positional argument closest to the suggestion, as yargs
+ * chose it by edit distance): "Unknown argument: certz (did you mean certs?)".
+ */
+export function withUnknownWord(msg: string, argv: readonly string[]): string {
+  const m = /^Did you mean (\S+)\?$/.exec(msg);
+  if (!m?.[1]) return msg;
+  const suggestion = m[1];
+  const words = argv.filter((a) => !a.startsWith('-') && a !== suggestion);
+  // Ties go to the later word: the commands before it were found, so it is the one yargs looked up.
+  const closest = words.map((w, i) => ({ w, i, d: leven(w, suggestion) })).sort((a, b) => a.d - b.d || b.i - a.i)[0];
+  return closest ? `Unknown argument: ${closest.w} (did you mean ${suggestion}?)` : msg;
 }
 
 function usageError(msg: string): TsadmError {

@@ -5,6 +5,7 @@ import { initPhases } from '../../../src/workflows/init.js';
 import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../../../src/versions/resolve.js';
 import { tempRoot } from '../../helpers/temp-root.js';
 import { runCli } from '../../helpers/cli.js';
+import { withUnknownWord } from '../../../src/cli/app.js';
 
 const BASE = ['--kubernetes-version', 'v1.20.2', '--apiserver-advertise-address', '10.0.0.5', '--node-name', 'cp1'];
 
@@ -150,5 +151,19 @@ describe('tsadm CLI', () => {
     } finally {
       root.cleanup();
     }
+  });
+});
+
+describe('a mistyped command or phase', () => {
+  test('names the word and the suggestion (yargs alone says only "Did you mean …?")', () => {
+    expect(withUnknownWord('Did you mean certs?', ['init', 'phase', 'certz', 'all', '--v', '1'])).toBe('Unknown argument: certz (did you mean certs?)');
+    expect(withUnknownWord('Did you mean host?', ['init', 'phase', 'nope'])).toBe('Unknown argument: nope (did you mean host?)');
+    expect(withUnknownWord('Unknown argument: x', ['x'])).toBe('Unknown argument: x');
+  });
+
+  test('through the CLI: exit 3, one error line naming both', async () => {
+    const r = await runCli(['init', 'phase', 'certz']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('error: Unknown argument: certz (did you mean certs?)');
   });
 });
