@@ -346,15 +346,20 @@ async function containerRuntime(ctx: BaseCtx, input: HostPrepInput, sys: Running
   }
   const foundBytes = await ctx.host.readFile(CONTAINERD_CONFIG);
   const found = foundBytes?.toString('utf8');
-  const dpkgStatus = foundBytes ? await readText(ctx.host, DPKG_STATUS) : undefined;
-  const plan = planContainerd({
+  const base = {
     configToml: found,
-    packaged: foundBytes !== undefined && dpkgStatus !== undefined && isPackagedConffile(dpkgStatus, CONTAINERD_CONFIG, foundBytes),
     containerdMajor: await sys.containerdMajor(),
     systemdCgroup: input.cgroupDriver === 'systemd',
     sandboxImage: input.pauseImage,
     override: input.override,
-  });
+  };
+  let plan = planContainerd(base);
+  // Whether config.toml is its package's matters only when it stops the plan: dpkg's status
+  // (megabytes) is read then, not on every run of a prepared host.
+  if (plan.kind === 'conflict' && foundBytes !== undefined) {
+    const dpkgStatus = await readText(ctx.host, DPKG_STATUS);
+    if (dpkgStatus !== undefined && isPackagedConffile(dpkgStatus, CONTAINERD_CONFIG, foundBytes)) plan = planContainerd({ ...base, packaged: true });
+  }
   if (plan.kind === 'conflict') {
     throw new TsadmError('E_CONFLICT', `${plan.detail}; tsadm does not edit it`, {
       hint: `set SystemdCgroup = ${String(input.cgroupDriver === 'systemd')} and the sandbox image ${input.pauseImage} there yourself, or pass --override-host-settings (tsadm then keeps your file at ${CONTAINERD_CONFIG_BACKUP} and writes one that imports its drop-in)`,
