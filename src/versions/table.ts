@@ -10,18 +10,27 @@
 
 export const SUPPORTED_MINORS = [
   '1.20', '1.21', '1.22', '1.23', '1.24', '1.25', '1.26', '1.27',
-  '1.28', '1.29', '1.30', '1.31', '1.32', '1.33', '1.34',
+  '1.28', '1.29', '1.30', '1.31', '1.32', '1.33', '1.34', '1.35', '1.36', '1.37',
 ] as const;
 export type SupportedMinor = (typeof SUPPORTED_MINORS)[number];
 
 /** The newest minor tsadm knows: the default --kubernetes-version. */
-export const NEWEST_MINOR: SupportedMinor = '1.34';
+export const NEWEST_MINOR: SupportedMinor = '1.37';
+/**
+ * The next minor, known only as pre-releases (alpha/beta/rc) when this table was written: refused
+ * with a message naming NEWEST_MINOR. Adding it once it is released is one row in CHANGES, its
+ * DEFAULT_PATCH entry and its golden facts (test/fixtures/versions/).
+ */
+export const NEXT_UNRELEASED_MINOR = '1.38';
 /** Default patch version per minor for `--kubernetes-version` when only the minor is implied. */
 export const DEFAULT_PATCH: Readonly<Record<SupportedMinor, string>> = {
   '1.20': 'v1.20.2', '1.21': 'v1.21.14', '1.22': 'v1.22.17', '1.23': 'v1.23.17',
   '1.24': 'v1.24.17', '1.25': 'v1.25.16', '1.26': 'v1.26.15', '1.27': 'v1.27.16',
   '1.28': 'v1.28.15', '1.29': 'v1.29.15', '1.30': 'v1.30.14', '1.31': 'v1.31.13',
   '1.32': 'v1.32.9', '1.33': 'v1.33.5', '1.34': 'v1.34.1',
+  // The newest patch of each current minor confirmed from kubernetes/kubernetes CHANGELOG-1.3x.md
+  // (docs/kubernetes-1.35-1.37.md names the source).
+  '1.35': 'v1.35.0', '1.36': 'v1.36.0', '1.37': 'v1.37.0',
 };
 
 type EtcdProbeStyle = 'health' | 'health-serializable' | 'livez-readyz';
@@ -51,6 +60,13 @@ export interface VersionProfile {
   readonly minor: SupportedMinor;
   /** kubeadm config API version kubeadm of this minor stores in kubeadm-config and prints. */
   readonly configApiVersion: 'kubeadm.k8s.io/v1beta2' | 'kubeadm.k8s.io/v1beta3' | 'kubeadm.k8s.io/v1beta4';
+  /**
+   * The kubeadm.k8s.io versions kubeadm of this minor reads from a config file (apis/kubeadm/scheme
+   * and util/config's version checks); any other is refused with a hint naming `tsadm config migrate`.
+   */
+  readonly configApiVersionsRead: ReadonlyArray<'v1beta2' | 'v1beta3' | 'v1beta4'>;
+  /** Versions read but deprecated (a warning names `tsadm config migrate`). */
+  readonly configApiVersionsDeprecated: ReadonlyArray<'v1beta2' | 'v1beta3' | 'v1beta4'>;
   readonly defaultImageRepository: string;
   readonly images: {
     readonly etcdTag: string;
@@ -114,6 +130,13 @@ export interface VersionProfile {
     readonly criSocketUrl: boolean;
     /** --patches knows the "kubeletconfiguration" target (1.25, PR #110405). */
     readonly configPatchTarget: boolean;
+    /** kubeadm-flags.env carries --pod-infra-container-image (gone from 1.35: the kubelet dropped the flag, PR #133779). */
+    readonly podInfraContainerImageFlag: boolean;
+    /**
+     * What `upgrade` does to --pod-infra-container-image in an existing kubeadm-flags.env: 'keep'
+     * (untouched), 'strip' (1.35 removes it, PR #133778), 'keep' again from 1.36 (PR #135807).
+     */
+    readonly upgradePodInfraFlag: 'keep' | 'strip';
   };
   readonly controlPlane: {
     readonly markLabels: readonly string[];
@@ -150,6 +173,21 @@ export interface VersionProfile {
     readonly caCertsExtraDirs: readonly string[];
     /** Container env = proxy vars merged with extraEnvs and sorted by name (v1beta4), else environment order. */
     readonly sortedEnv: boolean;
+    /** kube-controller-manager mounts the flex-volume plugin dir (built-in flex-volume support removed in 1.36, PR #136423). */
+    readonly flexVolumeMount: boolean;
+    /**
+     * User extraArgs keep the order the user wrote them in after the sorted defaults (1.36, PR
+     * #135400); before, the whole merged command was sorted by flag name.
+     */
+    readonly extraArgsKeepUserOrder: boolean;
+    /** Local etcd older than 3.6 is unsupported: the etcd 3.6 flag spelling whatever the image tag (1.36, PR #135701). */
+    readonly etcdOnly36: boolean;
+    /**
+     * kube-apiserver's kubelet client (apiserver-kubelet-client.crt) is bound to the ClusterRole
+     * system:kubelet-api-admin by a ClusterRoleBinding made in init's bootstrap-token phase and by
+     * `upgrade apply` (1.37, PR #138957).
+     */
+    readonly kubeletApiAdminBinding: boolean;
   };
   readonly addons: {
     /** CoreDNS tolerates node-role.kubernetes.io/master:NoSchedule (dropped in 1.26). */
@@ -168,6 +206,10 @@ export interface VersionProfile {
     readonly corednsNamedProbePorts: boolean;
     /** --patches knows the "corednsdeployment" target, applied to the CoreDNS Deployment by init's and upgrade's addon phase (1.31, PR #124820). */
     readonly corednsPatchTarget: boolean;
+    /** --patches knows the "kubeproxydaemonset" target, applied to the kube-proxy DaemonSet (1.37, PR #138090). */
+    readonly kubeProxyPatchTarget: boolean;
+    /** KubeProxyConfiguration's mode is defaulted to "iptables" when empty (1.37, PR #139777); before, it stayed "". */
+    readonly kubeProxyDefaultModeIptables: boolean;
   };
   readonly workflow: {
     /** init's kubelet-start runs after etcd and control-plane (1.28, PR #117984) instead of right after kubeconfig. */
@@ -191,6 +233,12 @@ export interface VersionProfile {
      * stays hidden in 1.33/1.34 (unhidden only by later patch releases, PRs #135481 and #135482).
      */
     readonly joinLocalModeExperimental: boolean;
+    /**
+     * ControlPlaneKubeletLocalMode is the only behaviour (GA, 1.35, PR #134106): join's `etcd-join`
+     * is visible and always runs for a control plane, `control-plane-join/etcd` is hidden and
+     * deprecated (does nothing), and `kubelet-wait-bootstrap` always runs.
+     */
+    readonly joinEtcdJoinAlways: boolean;
   };
   /** What `upgrade apply` does beyond rendering init's objects at this minor (kubeadm's postupgrade.go and cmd/upgrade/apply.go). */
   readonly upgrade: {
@@ -218,6 +266,17 @@ export interface VersionProfile {
     /** Oldest kubelet this kubeadm accepts (preflight's KubeletVersion check): n-1 until 1.28, n-3 from 1.29 (PR #120825). */
     readonly minKubelet: string;
   };
+  /** Preflight checks whose behaviour kubeadm changed at a minor (cmd/kubeadm/app/preflight/checks.go). */
+  readonly preflight: {
+    /**
+     * ContainerRuntimeVersion: warns when the runtime does not answer the CRI RuntimeConfig call,
+     * for kubelets older than this version (1.35 PR #134906 any kubelet; 1.36 PR #136898: < 1.37;
+     * 1.37 PR #139122: < 1.38); undefined: kubeadm of this minor has no such check.
+     */
+    readonly containerRuntimeVersionBelow: string | 'any' | undefined;
+    /** Port checks bind to the configured component addresses, not all interfaces (1.37, PR #138250). */
+    readonly portChecksOnConfiguredAddresses: boolean;
+  };
 }
 
 const PUBLIC_KEYS_ECDSA_DEPRECATION = "The PublicKeysECDSA feature gate is deprecated and will be removed when v1beta3 is removed. v1beta4 supports a new option 'ClusterConfiguration.EncryptionAlgorithm'.";
@@ -227,6 +286,8 @@ type Delta = { readonly [K in keyof VersionProfile]?: VersionProfile[K] extends 
 const BASE_1_20: VersionProfile = {
   minor: '1.20',
   configApiVersion: 'kubeadm.k8s.io/v1beta2',
+  configApiVersionsRead: ['v1beta2', 'v1beta3', 'v1beta4'],
+  configApiVersionsDeprecated: [],
   defaultImageRepository: 'k8s.gcr.io',
   images: { etcdTag: '3.4.13-0', corednsTag: '1.7.0', pauseTag: '3.2', corednsDefaultPath: 'coredns', listOrder: 'pause-etcd-dns', skipDisabledAddons: false },
   imageCommands: { outputApiVersion: 'output.kubeadm.k8s.io/v1alpha1', pullHintInBeforehand: true },
@@ -252,6 +313,8 @@ const BASE_1_20: VersionProfile = {
     containerRuntimeRemoteFlag: true,
     criSocketUrl: false,
     configPatchTarget: false,
+    podInfraContainerImageFlag: true,
+    upgradePodInfraFlag: 'keep',
   },
   controlPlane: {
     markLabels: ['node-role.kubernetes.io/master', 'node-role.kubernetes.io/control-plane'],
@@ -273,6 +336,10 @@ const BASE_1_20: VersionProfile = {
     dualStackFeatureGate: true,
     caCertsExtraDirs: ['/etc/pki', '/usr/share/ca-certificates', '/usr/local/share/ca-certificates', '/etc/ca-certificates'],
     sortedEnv: false,
+    flexVolumeMount: true,
+    extraArgsKeepUserOrder: false,
+    etcdOnly36: false,
+    kubeletApiAdminBinding: false,
   },
   addons: {
     corednsMasterToleration: true,
@@ -283,10 +350,13 @@ const BASE_1_20: VersionProfile = {
     corednsCacheDisableClusterDomain: false,
     corednsNamedProbePorts: false,
     corednsPatchTarget: false,
+    kubeProxyPatchTarget: false,
+    kubeProxyDefaultModeIptables: false,
   },
-  workflow: { kubeletStartAfterControlPlane: false, showJoinCommandPhase: false, waitControlPlaneHidden: true, joinWaitControlPlane: false, joinLocalModePhases: false, joinLocalModeExperimental: true },
+  workflow: { kubeletStartAfterControlPlane: false, showJoinCommandPhase: false, waitControlPlaneHidden: true, joinWaitControlPlane: false, joinLocalModePhases: false, joinLocalModeExperimental: true, joinEtcdJoinAlways: false },
   upgrade: { labelOldControlPlaneNodes: true, removeOldControlPlaneLabel: false, removeOldControlPlaneTaint: false, kubeDnsMigration: true, addonsAfterAllControlPlanes: false, nodeAddonPhases: false, planEtcdUpgrade: false },
   skew: { minKubelet: '1.19.0' },
+  preflight: { containerRuntimeVersionBelow: undefined, portChecksOnConfiguredAddresses: false },
 };
 
 /** What changed in each minor, relative to the previous one. */
@@ -486,6 +556,55 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       },
       workflow: { waitControlPlaneHidden: false },
       skew: { minKubelet: '1.31.0' },
+    },
+  },
+  {
+    minor: '1.35',
+    why: 'ControlPlaneKubeletLocalMode GA: etcd-join visible, control-plane-join/etcd hidden (PR #134106); WaitForAllControlPlaneComponents removed (PR #134781); no --pod-infra-container-image (PRs #133779, #133778); ContainerRuntimeVersion check (PR #134906); etcd 3.6.6 (PRs #134251, #135271)',
+    delta: {
+      configApiVersionsRead: ['v1beta3', 'v1beta4'],
+      configApiVersionsDeprecated: ['v1beta3'],
+      featureGates: {
+        ControlPlaneKubeletLocalMode: { default: true, stage: 'GA', locked: true },
+        WaitForAllControlPlaneComponents: removedGate(true),
+      },
+      images: { etcdTag: '3.6.6-0', corednsTag: 'v1.13.1', pauseTag: '3.10.1' },
+      kubelet: { podInfraContainerImageFlag: false, upgradePodInfraFlag: 'strip' },
+      workflow: { joinEtcdJoinAlways: true },
+      skew: { minKubelet: '1.32.0' },
+      preflight: { containerRuntimeVersionBelow: 'any' },
+    },
+  },
+  {
+    minor: '1.36',
+    why: 'no flex-volume mount (PR #136423); local etcd >= 3.6 only (PR #135701); user extraArgs keep their order (PR #135400); NodeLocalCRISocket GA (PR #135742), ControlPlaneKubeletLocalMode removed (PR #135773); upgrade keeps --pod-infra-container-image (PR #135807); pause 3.10.2, CoreDNS v1.14.2',
+    delta: {
+      featureGates: {
+        NodeLocalCRISocket: { default: true, stage: 'GA', locked: true },
+        ControlPlaneKubeletLocalMode: removedGate(true),
+      },
+      images: { etcdTag: '3.6.8-0', corednsTag: 'v1.14.2', pauseTag: '3.10.2' },
+      kubelet: { upgradePodInfraFlag: 'keep' },
+      controlPlane: { flexVolumeMount: false, extraArgsKeepUserOrder: true, etcdOnly36: true },
+      skew: { minKubelet: '1.33.0' },
+      preflight: { containerRuntimeVersionBelow: '1.37.0' },
+    },
+  },
+  {
+    minor: '1.37',
+    why: 'v1beta3 removed, PublicKeysECDSA removed (PR #136016); NodeLocalCRISocket removed (PR #138645); kube-proxy mode iptables (PR #139777); kubeproxydaemonset patch target (PR #138090); system:kubelet-api-admin binding (PR #138957); port checks on configured addresses (PR #138250); etcd 3.7.0, CoreDNS v1.14.6',
+    delta: {
+      configApiVersionsRead: ['v1beta4'],
+      configApiVersionsDeprecated: [],
+      featureGates: {
+        PublicKeysECDSA: removedGate(false),
+        NodeLocalCRISocket: removedGate(true),
+      },
+      images: { etcdTag: '3.7.0-0', corednsTag: 'v1.14.6', pauseTag: '3.10.2' },
+      controlPlane: { kubeletApiAdminBinding: true },
+      addons: { kubeProxyPatchTarget: true, kubeProxyDefaultModeIptables: true },
+      skew: { minKubelet: '1.34.0' },
+      preflight: { containerRuntimeVersionBelow: '1.38.0', portChecksOnConfiguredAddresses: true },
     },
   },
 ];
