@@ -30,7 +30,10 @@ export const DEFAULT_PATCH: Readonly<Record<SupportedMinor, string>> = {
   '1.32': 'v1.32.9', '1.33': 'v1.33.5', '1.34': 'v1.34.1',
   // The newest patch of each current minor confirmed from kubernetes/kubernetes CHANGELOG-1.3x.md
   // (docs/kubernetes-1.35-1.37.md names the source).
-  '1.35': 'v1.35.0', '1.36': 'v1.36.0', '1.37': 'v1.37.0',
+  // v1.35.4 and v1.36.0 are the newest in the stored changelogs; v1.37.0 is attested only by
+  // third-party reports of kubeadm v1.37.0 runs. Patch-level backports (PR #138957 in v1.35.5 and
+  // v1.36.1) are not modelled: each row holds the facts of its minor's default patch.
+  '1.35': 'v1.35.4', '1.36': 'v1.36.0', '1.37': 'v1.37.0',
 };
 
 type EtcdProbeStyle = 'health' | 'health-serializable' | 'livez-readyz';
@@ -133,10 +136,11 @@ export interface VersionProfile {
     /** kubeadm-flags.env carries --pod-infra-container-image (gone from 1.35: the kubelet dropped the flag, PR #133779). */
     readonly podInfraContainerImageFlag: boolean;
     /**
-     * What `upgrade` does to --pod-infra-container-image in an existing kubeadm-flags.env: 'keep'
-     * (untouched), 'strip' (1.35 removes it, PR #133778), 'keep' again from 1.36 (PR #135807).
+     * Flags `upgrade` removes from an existing kubeadm-flags.env when it moves a node to this minor
+     * (kubeadm's unwantedFlags): --pod-infra-container-image at 1.35 (PR #133778; no longer at 1.36,
+     * PR #135807), --container-runtime-endpoint at 1.37 (NodeLocalCRISocket removed, PR #138645).
      */
-    readonly upgradePodInfraFlag: 'keep' | 'strip';
+    readonly upgradeDropsFlags: readonly string[];
   };
   readonly controlPlane: {
     readonly markLabels: readonly string[];
@@ -239,6 +243,8 @@ export interface VersionProfile {
      * deprecated (does nothing), and `kubelet-wait-bootstrap` always runs.
      */
     readonly joinEtcdJoinAlways: boolean;
+    /** kubeadm removed join's control-plane-join/update-status (1.31, PR #124373): tsadm hides it (it still serves v1beta2 clusters). */
+    readonly joinUpdateStatusRemoved: boolean;
   };
   /** What `upgrade apply` does beyond rendering init's objects at this minor (kubeadm's postupgrade.go and cmd/upgrade/apply.go). */
   readonly upgrade: {
@@ -314,7 +320,7 @@ const BASE_1_20: VersionProfile = {
     criSocketUrl: false,
     configPatchTarget: false,
     podInfraContainerImageFlag: true,
-    upgradePodInfraFlag: 'keep',
+    upgradeDropsFlags: [],
   },
   controlPlane: {
     markLabels: ['node-role.kubernetes.io/master', 'node-role.kubernetes.io/control-plane'],
@@ -353,7 +359,7 @@ const BASE_1_20: VersionProfile = {
     kubeProxyPatchTarget: false,
     kubeProxyDefaultModeIptables: false,
   },
-  workflow: { kubeletStartAfterControlPlane: false, showJoinCommandPhase: false, waitControlPlaneHidden: true, joinWaitControlPlane: false, joinLocalModePhases: false, joinLocalModeExperimental: true, joinEtcdJoinAlways: false },
+  workflow: { kubeletStartAfterControlPlane: false, showJoinCommandPhase: false, waitControlPlaneHidden: true, joinWaitControlPlane: false, joinLocalModePhases: false, joinLocalModeExperimental: true, joinEtcdJoinAlways: false, joinUpdateStatusRemoved: false },
   upgrade: { labelOldControlPlaneNodes: true, removeOldControlPlaneLabel: false, removeOldControlPlaneTaint: false, kubeDnsMigration: true, addonsAfterAllControlPlanes: false, nodeAddonPhases: false, planEtcdUpgrade: false },
   skew: { minKubelet: '1.19.0' },
   preflight: { containerRuntimeVersionBelow: undefined, portChecksOnConfiguredAddresses: false },
@@ -497,7 +503,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     why: 'v1beta4 (list extraArgs, extraEnvs sorted into env); backdated leaves and CA:FALSE; etcd /livez+/readyz probes (PR #124465); enable-client-cert-rotation; ControlPlaneKubeletLocalMode alpha with join\'s etcd-join and kubelet-wait-bootstrap (PRs #125582, #125780); /etc/pki no longer mounted, /etc/pki/ca-trust and /etc/pki/tls/certs instead (PR #124361); corednsdeployment patch target (PR #124820)',
     delta: {
       featureGates: { ControlPlaneKubeletLocalMode: { default: false, stage: 'alpha' }, UpgradeAddonsBeforeControlPlane: removedGate(false) }, // PR #125582
-      workflow: { joinLocalModePhases: true }, // PRs #125582, #125780
+      workflow: { joinLocalModePhases: true, joinUpdateStatusRemoved: true }, // PRs #125582, #125780; #124373
       configApiVersion: 'kubeadm.k8s.io/v1beta4',
       images: { etcdTag: '3.5.15-0', corednsTag: 'v1.11.3', pauseTag: '3.10', skipDisabledAddons: true }, // PR #114534
       imageCommands: { outputApiVersion: 'output.kubeadm.k8s.io/v1alpha3', pullHintInBeforehand: false }, // PR #124464
@@ -568,8 +574,9 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
         ControlPlaneKubeletLocalMode: { default: true, stage: 'GA', locked: true },
         WaitForAllControlPlaneComponents: removedGate(true),
       },
-      images: { etcdTag: '3.6.6-0', corednsTag: 'v1.13.1', pauseTag: '3.10.1' },
-      kubelet: { podInfraContainerImageFlag: false, upgradePodInfraFlag: 'strip' },
+      // CoreDNS v1.12.4 (PR #133968; the v1.13.2 bump, PR #135814, was closed unmerged); etcd 3.6.6 (PR #135271).
+      images: { etcdTag: '3.6.6-0', corednsTag: 'v1.12.4', pauseTag: '3.10.1' },
+      kubelet: { podInfraContainerImageFlag: false, upgradeDropsFlags: ['pod-infra-container-image'] },
       workflow: { joinEtcdJoinAlways: true },
       skew: { minKubelet: '1.32.0' },
       preflight: { containerRuntimeVersionBelow: 'any' },
@@ -584,7 +591,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
         ControlPlaneKubeletLocalMode: removedGate(true),
       },
       images: { etcdTag: '3.6.8-0', corednsTag: 'v1.14.2', pauseTag: '3.10.2' },
-      kubelet: { upgradePodInfraFlag: 'keep' },
+      kubelet: { upgradeDropsFlags: [] },
       controlPlane: { flexVolumeMount: false, extraArgsKeepUserOrder: true, etcdOnly36: true },
       skew: { minKubelet: '1.33.0' },
       preflight: { containerRuntimeVersionBelow: '1.37.0' },
@@ -601,6 +608,9 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
         NodeLocalCRISocket: removedGate(true),
       },
       images: { etcdTag: '3.7.0-0', corednsTag: 'v1.14.6', pauseTag: '3.10.2' },
+      kubelet: { upgradeDropsFlags: ['container-runtime-endpoint'] },
+      // apiserver-kubelet-client.crt loses O=kubeadm:cluster-admins: the binding below gives it the kubelet API instead (PR #138957).
+      pki: { apiserverKubeletClientOrg: undefined },
       controlPlane: { kubeletApiAdminBinding: true },
       addons: { kubeProxyPatchTarget: true, kubeProxyDefaultModeIptables: true },
       skew: { minKubelet: '1.34.0' },

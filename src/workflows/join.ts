@@ -28,7 +28,9 @@ import { runWorkflow } from './run-workflow.js';
  * adds etcd-join and kubelet-wait-bootstrap after kubelet-start (PRs #125582, #125780; both
  * hidden and "[EXPERIMENTAL]" until 1.33 shows kubelet-wait-bootstrap, PR #129956), 1.30+ ends with
  * wait-control-plane, "EXPERIMENTAL" until WaitForAllControlPlaneComponents is GA in 1.34
- * (PRs #123341, #132594).
+ * (PRs #123341, #132594). From 1.35 etcd-join is visible and control-plane-join/etcd hidden and
+ * deprecated (ControlPlaneKubeletLocalMode GA, PR #134106); control-plane-join/update-status is
+ * hidden from 1.31, where kubeadm removed it (PR #124373).
  * The cluster's version is only known after discovery, so a run uses the tree of the default
  * (newest) version and each of these phases skips itself when the cluster's minor or gates say so;
  * help and the `join phase …` commands use that tree too.
@@ -45,8 +47,8 @@ export function joinPhases(versions: VersionProfile): Phase<JoinCtx>[] {
     controlPlanePreparePhase,
     checkEtcdPhase,
     joinKubeletStartPhase,
-    ...(workflow.joinLocalModePhases ? [etcdJoinPhase(workflow.joinLocalModeExperimental), kubeletWaitBootstrapPhase(workflow.joinLocalModeExperimental)] : []),
-    controlPlaneJoinPhase,
+    ...(workflow.joinLocalModePhases ? [etcdJoinPhase(workflow.joinLocalModeExperimental, workflow.joinEtcdJoinAlways), kubeletWaitBootstrapPhase(workflow.joinLocalModeExperimental)] : []),
+    controlPlaneJoinPhase(workflow.joinEtcdJoinAlways, workflow.joinUpdateStatusRemoved),
     ...(workflow.joinWaitControlPlane ? [joinWaitControlPlanePhase(workflow.waitControlPlaneHidden)] : []),
   ];
 }

@@ -132,20 +132,23 @@ export const checkEtcdPhase: Phase<JoinCtx> = {
 };
 
 /**
- * `etcd-join` (1.31+, hidden as in kubeadm of 1.31–1.34): with ControlPlaneKubeletLocalMode on,
- * the stacked etcd member is added here, after kubelet-start and before kubelet-wait-bootstrap,
- * instead of in control-plane-join/etcd (kubeadm's controlplanejoin.go). `experimental`: the
- * 1.31–1.32 summary.
+ * `etcd-join` (1.31+): with ControlPlaneKubeletLocalMode on, the stacked etcd member is added here,
+ * after kubelet-start and before kubelet-wait-bootstrap, instead of in control-plane-join/etcd
+ * (kubeadm's controlplanejoin.go). Hidden in kubeadm 1.31–1.34; `experimental`: the 1.31–1.32
+ * summary. `always` (1.35+, the gate GA, PR #134106): visible, and the way every stacked member is
+ * added (a cluster older than 1.35 still decides by its gate, since join runs the newest tree).
  */
-export function etcdJoinPhase(experimental: boolean): Phase<JoinCtx> {
+export function etcdJoinPhase(experimental: boolean, always = false): Phase<JoinCtx> {
   return {
     name: 'etcd-join',
     summary: experimental ? '[EXPERIMENTAL] Join etcd for control plane nodes (only used when feature gate ControlPlaneKubeletLocalMode is enabled)' : 'Join etcd for control plane nodes',
-    description: 'Announce this node as a new member of the stacked etcd cluster, write its etcd static Pod manifest and wait until the cluster is available; runs only when the cluster\'s ControlPlaneKubeletLocalMode feature gate is on.',
+    description: always
+      ? 'Announce this node as a new member of the stacked etcd cluster, write its etcd static Pod manifest and wait until the cluster is available (for a cluster older than v1.35, only when its ControlPlaneKubeletLocalMode feature gate is on).'
+      : 'Announce this node as a new member of the stacked etcd cluster, write its etcd static Pod manifest and wait until the cluster is available; runs only when the cluster\'s ControlPlaneKubeletLocalMode feature gate is on.',
     example: 'tsadm join phase etcd-join 10.0.0.10:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:<hash> --control-plane --apiserver-advertise-address 10.0.0.11',
     positional: '[api-server-endpoint]',
     flags: [...DISCOVERY_FLAGS, 'apiserver-advertise-address', 'control-plane', 'node-name', 'patches'],
-    hidden: true,
+    hidden: !always,
     skipIf: async (ctx) => notControlPlane(ctx)
       ?? ((await kubeletLocalMode(ctx)) ? undefined : 'feature gate ControlPlaneKubeletLocalMode is off: control-plane-join/etcd adds the member')
       ?? (await externalEtcd(ctx)),
@@ -153,14 +156,35 @@ export function etcdJoinPhase(experimental: boolean): Phase<JoinCtx> {
   };
 }
 
-export const controlPlaneJoinPhase: Phase<JoinCtx> = {
+/**
+ * `control-plane-join`. `etcdDeprecated` (1.35+, PR #134106): its `etcd` child is hidden and
+ * deprecated in favour of `etcd-join` (it still adds the member for a cluster whose
+ * ControlPlaneKubeletLocalMode gate is off, which only clusters older than 1.35 can have).
+ * `updateStatusGone` (1.31+, PR #124373): kubeadm has no `update-status` any more; tsadm keeps it
+ * hidden for v1beta2 clusters (v1.20), whose ClusterStatus still needs the entry.
+ */
+export function controlPlaneJoinPhase(etcdDeprecated: boolean, updateStatusGone: boolean): Phase<JoinCtx> {
+  const [etcd, updateStatus, mark] = CONTROL_PLANE_JOIN_CHILDREN;
+  return {
+    ...CONTROL_PLANE_JOIN,
+    children: [
+      etcdDeprecated ? { ...etcd, hidden: true, summary: `${etcd.summary} (DEPRECATED: use the etcd-join phase instead)` } : etcd,
+      updateStatusGone ? { ...updateStatus, hidden: true } : updateStatus,
+      mark,
+    ],
+  };
+}
+
+const CONTROL_PLANE_JOIN: Phase<JoinCtx> = {
   name: 'control-plane-join',
   summary: 'Join a machine as a control plane instance',
   description: 'Make this machine a control-plane instance of the cluster: a new stacked etcd member, its entry in ClusterStatus (v1beta2 clusters), the control-plane label and taint. Skipped without --control-plane.',
   example: '# Joins a machine as a control plane instance\ntsadm join phase control-plane-join all 10.0.0.10:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:<hash> --control-plane --apiserver-advertise-address 10.0.0.11',
   positional: '[api-server-endpoint]',
   skipIf: notControlPlane,
-  children: [
+};
+
+const CONTROL_PLANE_JOIN_CHILDREN: readonly [Phase<JoinCtx>, Phase<JoinCtx>, Phase<JoinCtx>] = [
     {
       name: 'etcd',
       summary: 'Add a new local etcd member',
@@ -211,5 +235,5 @@ export const controlPlaneJoinPhase: Phase<JoinCtx> = {
         }, ctx.log);
       },
     },
-  ],
-};
+];
+

@@ -23,16 +23,17 @@ describe('normalizeKubernetesVersion', () => {
   test('a minor or a stable-<minor> label picks a patch of that minor; stable and latest the newest minor', () => {
     for (const input of ['1.24', 'v1.24', 'stable-1.24']) expect(minorOf(normalizeKubernetesVersion(input))).toBe('1.24');
     for (const input of ['stable', 'latest', 'stable-1']) expect(normalizeKubernetesVersion(input)).toBe(DEFAULT_KUBERNETES_VERSION);
-    expect(minorOf(DEFAULT_KUBERNETES_VERSION)).toBe('1.34');
+    // Kubernetes supports the three newest minors (1.35, 1.36, 1.37 on 2026-11-27); the default is the newest.
+    expect(minorOf(DEFAULT_KUBERNETES_VERSION)).toBe('1.37');
   });
 
-  test('a minor outside 1.20–1.34 is refused with the supported range; garbage is refused as invalid', () => {
-    for (const input of ['1.19', 'v1.35', 'stable-1.35']) {
+  test('a minor outside 1.20–1.37 is refused with the supported range; garbage is refused as invalid', () => {
+    for (const input of ['1.19', 'v1.39', 'stable-1.39', 'v1.38']) {
       const err = errorOf(() => normalizeKubernetesVersion(input));
       expect(err).toBeInstanceOf(TsadmError);
       expect(err.code).toBe('E_CONFIG_INVALID');
     }
-    expect(errorOf(() => normalizeKubernetesVersion('1.19')).message).toContain('tsadm supports v1.20 to v1.34');
+    expect(errorOf(() => normalizeKubernetesVersion('1.19')).message).toContain('tsadm supports v1.20 to v1.37');
     expect(errorOf(() => normalizeKubernetesVersion('one.two')).message).toBe('invalid Kubernetes version "one.two"');
   });
 });
@@ -41,11 +42,21 @@ describe('profileFor', () => {
   test('the profile of a version is its minor\'s', () => {
     expect(profileFor('v1.24.0').minor).toBe('1.24');
     expect(profileFor('v1.34.1').minor).toBe('1.34');
+    for (const m of ['1.35', '1.36', '1.37']) expect(profileFor(`v${m}.2`).minor).toBe(m);
+  });
+
+  test('a 1.38 pre-release (1.38 is in alpha) is refused with a message naming the newest supported minor', () => {
+    for (const v of ['v1.38.0-alpha.2', 'v1.38.0-beta.0', 'v1.38.0-rc.1', 'v1.38.0']) {
+      const err = errorOf(() => profileFor(v));
+      expect(err.code).toBe('E_CONFIG_INVALID');
+      expect(err.message).toBe(`Kubernetes version "${v}" is not supported: v1.38 is not released yet (only pre-releases exist); the newest minor tsadm supports is v1.37`);
+    }
+    expect(errorOf(() => normalizeKubernetesVersion('1.38')).message).toContain('the newest minor tsadm supports is v1.37');
   });
 
   test('a full version of an unsupported minor is refused (not silently the nearest profile)', () => {
     expect(errorOf(() => profileFor('v1.19.16')).message).toContain('"v1.19.16" is not supported');
-    expect(errorOf(() => profileFor('v1.35.0')).code).toBe('E_CONFIG_INVALID');
-    expect([isSupportedMinor('1.20'), isSupportedMinor('1.34'), isSupportedMinor('1.35'), isSupportedMinor('1.2')]).toEqual([true, true, false, false]);
+    expect(errorOf(() => profileFor('v1.39.0')).code).toBe('E_CONFIG_INVALID');
+    expect([isSupportedMinor('1.20'), isSupportedMinor('1.34'), isSupportedMinor('1.37'), isSupportedMinor('1.38'), isSupportedMinor('1.2')]).toEqual([true, true, true, false, false]);
   });
 });

@@ -52,7 +52,7 @@ interface Golden {
 }
 
 const GOLDEN_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/versions');
-const GOLDEN_MINORS = ['1.24', '1.29', '1.31', '1.34'];
+const GOLDEN_MINORS = ['1.24', '1.29', '1.31', '1.34', '1.35', '1.36', '1.37'];
 const CONTROL_PLANE_ENDPOINT = 'cp.example.test:6443';
 
 /**
@@ -70,6 +70,15 @@ const KNOWN_DIVERGENCES: Record<string, Record<string, string>> = {
     'phases.init.extra': 'tsadm has its own visible wait-for-kubelet phase',
   },
   '1.34': {
+    'phases.init.extra': 'tsadm has its own visible wait-for-kubelet phase',
+  },
+  '1.35': {
+    'phases.init.extra': 'tsadm has its own visible wait-for-kubelet phase',
+  },
+  '1.36': {
+    'phases.init.extra': 'tsadm has its own visible wait-for-kubelet phase',
+  },
+  '1.37': {
     'phases.init.extra': 'tsadm has its own visible wait-for-kubelet phase',
   },
 };
