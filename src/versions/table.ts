@@ -502,7 +502,13 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     minor: '1.31',
     why: 'v1beta4 (list extraArgs, extraEnvs sorted into env); backdated leaves and CA:FALSE; etcd /livez+/readyz probes (PR #124465); enable-client-cert-rotation; ControlPlaneKubeletLocalMode alpha with join\'s etcd-join and kubelet-wait-bootstrap (PRs #125582, #125780); /etc/pki no longer mounted, /etc/pki/ca-trust and /etc/pki/tls/certs instead (PR #124361); corednsdeployment patch target (PR #124820)',
     delta: {
-      featureGates: { ControlPlaneKubeletLocalMode: { default: false, stage: 'alpha' }, UpgradeAddonsBeforeControlPlane: removedGate(false) }, // PR #125582
+      featureGates: {
+        ControlPlaneKubeletLocalMode: { default: false, stage: 'alpha' }, // PR #125582
+        UpgradeAddonsBeforeControlPlane: removedGate(false),
+        // Deprecated in 1.31 (kubeadm-init reference's gate table); the message is from memory of
+        // features.go, not re-read at a tag (UNSURE, docs/kubernetes-1.35-1.37.md).
+        RootlessControlPlane: { default: false, stage: 'deprecated', deprecation: 'Deprecated in favor of the core kubelet feature UserNamespacesSupport which is beta since 1.30. Once UserNamespacesSupport graduates to GA, kubeadm will start using it and RootlessControlPlane will be removed.' },
+      },
       workflow: { joinLocalModePhases: true, joinUpdateStatusRemoved: true }, // PRs #125582, #125780; #124373
       configApiVersion: 'kubeadm.k8s.io/v1beta4',
       images: { etcdTag: '3.5.15-0', corednsTag: 'v1.11.3', pauseTag: '3.10', skipDisabledAddons: true }, // PR #114534

@@ -14,8 +14,11 @@ import type { ResolvedInitConfig } from '../../../src/config/types.js';
 import type { Container, Pod, Probe } from '../../../src/manifest/pod.js';
 import { NO_HOST_FACTS, imageRepository, staticPodConfigFromInit } from '../../../src/manifest/inputs.js';
 import { corednsConfigMap, corednsDeployment, dnsService } from '../../../src/phases/addons/coredns-render.js';
-import { corednsImage } from '../../../src/phases/addons/images.js';
-import { kubeProxyConfigMap } from '../../../src/phases/addons/kube-proxy-render.js';
+import { corednsImage, kubeProxyImage } from '../../../src/phases/addons/images.js';
+import { kubeProxyConfigMap, kubeProxyConfiguration } from '../../../src/phases/addons/kube-proxy-render.js';
+import { renderKubeletFlagsEnv } from '../../../src/phases/kubelet/flags-env.js';
+import { usesNodeLocalCriSocket } from '../../../src/phases/kubelet/settings.js';
+import { patchTargetsFor } from '../../../src/patches/filename.js';
 import { clusterInfoConfigMap, clusterInfoRbac, nodeBootstrapRbac } from '../../../src/phases/cluster/bootstrap-token-render.js';
 import { controlPlaneTaints, markControlPlaneMutation, taintToString } from '../../../src/phases/cluster/mark-control-plane.js';
 import { kubeadmConfigMap, kubeadmConfigRbac, kubeletConfigMap, kubeletConfigRbac } from '../../../src/phases/cluster/upload-config-render.js';
@@ -49,6 +52,12 @@ interface Golden {
   markControlPlane: { labels: string[]; taints: string[] };
   config: { apiVersion: string; upgradePlanDefaults: Record<string, unknown> | null };
   coredns: { tolerations: string[]; antiAffinity: boolean; drop: string[]; probePorts: Array<number | string>; serviceName: string };
+  // Sections added for 1.35+ (issue 26); older golden files do not have them.
+  featureGates?: Record<string, { default: boolean; stage: string; locked?: boolean; removed?: boolean } | string>;
+  controllerManagerVolumes?: { always: string[]; flexvolumeDir: string | null };
+  kubeProxy?: { image: string; mode: string };
+  patchTargets?: { targets: string[] };
+  kubeletFlagsEnv?: { content: string };
 }
 
 const GOLDEN_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/versions');
@@ -224,6 +233,56 @@ function facts(golden: Golden, cfg: ResolvedInitConfig, v: VersionProfile): Arra
     }
     return [plan, golden.config.upgradePlanDefaults];
   }]);
+  out.push(...newerFacts(golden, cfg, v, pods));
+  return out;
+}
+
+/** Facts of the sections the 1.35+ golden files add (issue 26). */
+function newerFacts(golden: Golden, cfg: ResolvedInitConfig, v: VersionProfile, pods: Record<StaticPodComponent, Pod>): Array<[string, () => [unknown, unknown]]> {
+  const out: Array<[string, () => [unknown, unknown]]> = [];
+  const gates = golden.featureGates;
+  if (gates) {
+    for (const [name, fact] of Object.entries(gates)) {
+      if (name === 'source' || typeof fact === 'string') continue;
+      out.push([`featureGates.${name}`, () => {
+        const ours = v.featureGates[name];
+        return [ours && { default: ours.default, stage: ours.stage, locked: ours.locked ?? false, removed: ours.removed ?? false },
+          { default: fact.default, stage: fact.stage, locked: fact.locked ?? false, removed: fact.removed ?? false }];
+      }]);
+    }
+    out.push(['featureGates.names', () => [Object.keys(v.featureGates).filter((n) => !v.featureGates[n]?.removed).sort(),
+      Object.entries(gates).filter(([n, f]) => n !== 'source' && typeof f !== 'string' && !f.removed).map(([n]) => n).sort()]]);
+  }
+  const volumes = golden.controllerManagerVolumes;
+  if (volumes) {
+    out.push(['controllerManagerVolumes', () => {
+      const vols = pods['kube-controller-manager'].spec.volumes ?? [];
+      const flex = vols.find((vol) => vol.name === 'flexvolume-dir');
+      // Compared as sets: kubeadm writes a pod's volumes sorted by name (staticpod.VolumeMapToSlice).
+      return [{ always: vols.map((vol) => vol.name).filter((n) => volumes.always.includes(n) || n === 'flexvolume-dir').sort(), flexvolumeDir: flex?.hostPath?.path ?? null },
+        { always: [...volumes.always].sort(), flexvolumeDir: volumes.flexvolumeDir }];
+    }]);
+  }
+  const proxy = golden.kubeProxy;
+  if (proxy) {
+    out.push(['kubeProxy.image', () => [kubeProxyImage(cfg.cluster, v), proxy.image]]);
+    out.push(['kubeProxy.mode', () => {
+      const { config } = kubeProxyConfiguration({ user: {}, advertiseAddress: '192.168.10.11', podSubnet: '', featureGates: {}, versions: v });
+      return [config.mode ?? '', proxy.mode];
+    }]);
+  }
+  const targets = golden.patchTargets;
+  if (targets) out.push(['patchTargets', () => [[...patchTargetsFor(v)].sort(), [...targets.targets].sort()]]);
+  const env = golden.kubeletFlagsEnv;
+  if (env) {
+    out.push(['kubeletFlagsEnv.content', () => [renderKubeletFlagsEnv({
+      nodeRegistration: { ...cfg.init.nodeRegistration, criSocket: 'unix:///var/run/containerd/containerd.sock' },
+      hostname: 'cp1',
+      pauseImage: `${imageRepository(cfg.cluster, v)}/pause:${v.images.pauseTag}`,
+      registerTaints: false,
+      nodeLocalCriSocket: usesNodeLocalCriSocket(cfg.cluster, v),
+    }, v).trimEnd(), env.content]]);
+  }
   return out;
 }
 
