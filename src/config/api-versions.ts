@@ -9,6 +9,7 @@
  */
 import type { VersionProfile } from '../versions/table.js';
 import { KUBEADM_GROUP, type KubeadmVersion } from './schema-kubeadm.js';
+import { configInvalid } from './validate.js';
 
 /** One kubeadm document of a config file: its kind and API version. */
 export interface ApiVersionUse {
@@ -54,4 +55,14 @@ export function apiVersionFindings(uses: readonly ApiVersionUse[], target: ApiVe
     }
   }
   return { errors, warnings: [...new Set(warnings)] };
+}
+
+/**
+ * For a check made after loading (join, once discovery has found the cluster's version): throws
+ * E_CONFIG_INVALID when the target minor no longer reads a version; returns the warnings.
+ */
+export function refuseUnreadApiVersions(uses: readonly ApiVersionUse[], target: ApiVersionTarget): readonly string[] {
+  const found = apiVersionFindings(uses, target);
+  if (found.errors.length > 0) throw configInvalid(found.errors, target.source);
+  return found.warnings;
 }

@@ -105,8 +105,9 @@ function readOne(value: Obj, apiVersion: string, kind: string, at: string, comma
     return;
   }
   if (version === 'v1') {
-    // kubeadm 1.37 registers a placeholder v1 (a copy of v1beta4) but keeps it disabled (PR #136016).
-    f.errors.push(`apiVersion: ${KUBEADM_GROUP}/v1 is not usable yet (kind ${kind}, ${at}): kubeadm 1.37 registers it but keeps it disabled; use ${KUBEADM_GROUP}/v1beta4`);
+    // kubeadm 1.37 adds v1 as a placeholder (a copy of v1beta4) "flagged as experimental" that
+    // "cannot be used yet" (PR #136016); tsadm reads none of it.
+    f.errors.push(`apiVersion: ${KUBEADM_GROUP}/v1 is not usable yet (kind ${kind}, ${at}): kubeadm 1.37 registers it as an experimental placeholder and keeps it disabled; use ${KUBEADM_GROUP}/v1beta4`);
     return;
   }
   if (!(KUBEADM_VERSIONS as readonly string[]).includes(version)) {

@@ -1,6 +1,5 @@
 import { resolveInitConfig } from '../../../src/config/load.js';
 import type { ResolvedInitConfig } from '../../../src/config/types.js';
-import { DEFAULT_KUBERNETES_VERSION } from '../../../src/versions/resolve.js';
 import { ENV, errorLines, V1BETA3_TARGET, V1BETA3_VERSION, withConfig } from './support.js';
 
 const H = 3_600_000;
@@ -40,7 +39,8 @@ const EXPECTED_DEFAULTS: ResolvedInitConfig = {
     dryRun: false,
   },
   cluster: {
-    kubernetesVersion: DEFAULT_KUBERNETES_VERSION,
+    // The default target: Kubernetes 1.37 (issue 26), its newest patch tsadm knows.
+    kubernetesVersion: 'v1.37.0',
     controlPlaneEndpoint: '',
     clusterName: 'kubernetes',
     certificatesDir: '/etc/kubernetes/pki',
@@ -73,7 +73,8 @@ describe('defaults per Kubernetes version', () => {
     ['1.24.0', 'v1.24.0', 'k8s.gcr.io'],
     ['1.25', 'v1.25.16', 'registry.k8s.io'],
     ['v1.31.2', 'v1.31.2', 'registry.k8s.io'],
-    ['latest', DEFAULT_KUBERNETES_VERSION, 'registry.k8s.io'],
+    // Offline, "latest" is the newest version tsadm knows, as kubeadm falls back to its own version.
+    ['latest', 'v1.37.0', 'registry.k8s.io'],
   ])('--kubernetes-version %s → %s from %s', (flag, version, repo) => {
     const cfg = resolveInitConfig({ flags: { 'kubernetes-version': flag }, env: ENV });
     expect(cfg.cluster.kubernetesVersion).toBe(version);

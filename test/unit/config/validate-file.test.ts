@@ -13,7 +13,8 @@ const validate = (text: string) => validateConfigFile(text, 'cfg.yaml', ENV);
 describe('config validate: kubeadm\'s cases', () => {
   test.each([
     ['a minimal InitConfiguration', 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\n'],
-    ['a v1beta3 InitConfiguration (deprecated, still read)', 'apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\n'],
+    // kubeadm 1.35 and 1.36 read v1beta3, deprecated (1.37 no longer does: see the API version tests below).
+    ['a v1beta3 InitConfiguration (deprecated, still read)', 'apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\n---\napiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\nkubernetesVersion: v1.36.0\n'],
     ['a ResetConfiguration', 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: ResetConfiguration\nforce: true\n'],
     ['an UpgradeConfiguration', 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: UpgradeConfiguration\napply:\n  etcdUpgrade: false\n'],
     ['init and join documents together', `apiVersion: kubeadm.k8s.io/v1beta4
@@ -87,7 +88,8 @@ node:
   });
 
   test('loader warnings are passed on; a kind meant for another command is not a warning here', () => {
-    const out = validate('apiVersion: kubeadm.k8s.io/v1beta2\nkind: ClusterConfiguration\nuseHyperKubeImage: true\n---\napiVersion: kubeadm.k8s.io/v1beta4\nkind: ResetConfiguration\n');
+    // v1beta2 for a target tsadm reads it for (v1.34.1; none from 1.35 on, as kubeadm since 1.27).
+    const out = validate('apiVersion: kubeadm.k8s.io/v1beta2\nkind: ClusterConfiguration\nkubernetesVersion: v1.34.1\nuseHyperKubeImage: true\n---\napiVersion: kubeadm.k8s.io/v1beta4\nkind: ResetConfiguration\n');
     expect(out.problems).toEqual([]);
     expect(out.warnings).toEqual([expect.stringMatching(/useHyperKubeImage is ignored/)]);
   });
