@@ -8,14 +8,10 @@
  * src/versions/table.ts). Pure.
  */
 import type { VersionProfile } from '../versions/table.js';
-import { KUBEADM_GROUP, type KubeadmVersion } from './schema-kubeadm.js';
+import { KUBEADM_GROUP, type ApiVersionUse } from './schema-kubeadm.js';
 import { configInvalid } from './validate.js';
 
-/** One kubeadm document of a config file: its kind and API version. */
-export interface ApiVersionUse {
-  readonly kind: string;
-  readonly version: KubeadmVersion;
-}
+export type { ApiVersionUse } from './schema-kubeadm.js';
 
 export interface ApiVersionTarget {
   /** The target Kubernetes version ("v1.37.0"), for messages. */

@@ -4,7 +4,7 @@
  * normalized shape. Kinds meant for another command (a JoinConfiguration given to init) are
  * ignored with a warning, so one file can serve init and join as with kubeadm.
  */
-import type { ApiVersionUse } from './api-versions.js';
+import type { ApiVersionUse } from './schema-kubeadm.js';
 import { checkSchema, hasPath, isObj, type Obj } from './schema.js';
 import { COMPONENT_SCHEMAS } from './schema-components.js';
 import {

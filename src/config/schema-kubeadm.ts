@@ -9,6 +9,12 @@ import { fields, list, map, type Schema } from './schema.js';
 export const KUBEADM_GROUP = 'kubeadm.k8s.io';
 export type KubeadmVersion = 'v1beta2' | 'v1beta3' | 'v1beta4';
 export const KUBEADM_VERSIONS: readonly KubeadmVersion[] = ['v1beta2', 'v1beta3', 'v1beta4'];
+
+/** One kubeadm document of a config file: its kind and API version (judged by src/config/api-versions.ts). */
+export interface ApiVersionUse {
+  readonly kind: string;
+  readonly version: KubeadmVersion;
+}
 export type KubeadmKind = 'InitConfiguration' | 'ClusterConfiguration' | 'JoinConfiguration' | 'ResetConfiguration' | 'ClusterStatus' | 'UpgradeConfiguration';
 
 export const KUBELET_API_VERSION = 'kubelet.config.k8s.io/v1beta1';

@@ -1,4 +1,4 @@
-import type { ApiVersionUse } from './api-versions.js';
+import type { ApiVersionUse } from './schema-kubeadm.js';
 
 /**
  * The resolved configuration: kubeadm's internal config API (what every external version,
