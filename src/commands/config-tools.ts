@@ -68,7 +68,7 @@ export function registerConfigTools(c: Argv, env: CommandEnv): Argv {
       (o) =>
         o
           .option('config', { type: 'string', requiresArg: true, describe: 'Path to a kubeadm configuration file.' })
-          .option('allow-deprecated-api', { type: 'boolean', describe: 'Do not warn about a deprecated kubeadm API version that the target Kubernetes version still reads (kubeadm 1.35+). A version it no longer reads is an error either way.' })
+          .option('allow-deprecated-api', { type: 'boolean', describe: 'Do not warn about a deprecated kubeadm API version that the target Kubernetes version still reads (kubeadm 1.36+). A version it no longer reads is an error either way.' })
           .option(EXPERIMENTAL_API, { type: 'boolean', describe: EXPERIMENTAL_DESCRIBE })
           .strict(),
       async (argv) => {

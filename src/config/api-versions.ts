@@ -3,7 +3,7 @@
  * (kubeadm's util/config validateSupportedVersion): a version the minor no longer reads is
  * refused with one line naming `tsadm config migrate`; a deprecated one warns as kubeadm does
  * ("your configuration file uses a deprecated API spec …"), unless the caller allows deprecated
- * versions (`config validate --allow-deprecated-api`, kubeadm 1.35 PR #135148). The lists are the
+ * versions (`config validate --allow-deprecated-api`, kubeadm 1.36 PR #135148). The lists are the
  * version table's (`configApiVersionsRead`, `configApiVersionsDeprecated` in
  * src/versions/table.ts). Pure.
  */

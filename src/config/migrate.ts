@@ -9,7 +9,7 @@
  * and `discovery.timeout` becomes `timeouts.discovery` (kubeadm's defaultMigrateMutators).
  * Only kubeadm kinds are written: component configs and ClusterStatus are left out, each with a
  * warning; an UpgradeConfiguration (v1beta4 only) is validated and written with its defaults
- * (kubeadm 1.35+, PR #135148; older kubeadm left it out). Input versions: v1beta3 and v1beta4 as kubeadm 1.31+; v1beta2 and
+ * (kubeadm 1.36+, PR #135148; older kubeadm left it out). Input versions: v1beta3 and v1beta4 as kubeadm 1.31+; v1beta2 and
  * v1beta1 as kubeadm 1.20/1.21 read them (kubeadm 1.31+ refuses both; tsadm, which targets 1.20+,
  * migrates them in one step). Pure: the caller reads the file and detects the ConfigEnv.
  */
@@ -79,7 +79,7 @@ export function migrateConfig(original: string, source: string, env: ConfigEnv):
   }
   const upgrade = kinds.documents.find((d) => d.kind === 'UpgradeConfiguration');
   if (upgrade) {
-    // kubeadm 1.35+ (PR #135148) migrates it too: validated as each `upgrade` subcommand reads it,
+    // kubeadm 1.36+ (PR #135148) migrates it too: validated as each `upgrade` subcommand reads it,
     // then written with its defaults filled in.
     const only = { configText: toKubeYaml(upgrade.value), configPath: source, flags: {} };
     const problems: string[] = [];

@@ -110,7 +110,7 @@ export function printUpgradeDefaults(opts: PrintOptions = {}): string {
 /**
  * A v1beta4 UpgradeConfiguration (schema-checked, as written) with kubeadm's
  * SetDefaults_UpgradeConfiguration of `profile`'s minor filled in where a field is unset, as
- * `config print upgrade-defaults` and (kubeadm 1.35+, PR #135148) `config migrate` write it.
+ * `config print upgrade-defaults` and (kubeadm 1.36+, PR #135148) `config migrate` write it.
  */
 export function defaultedUpgradeConfiguration(written: Readonly<Record<string, unknown>>, profile: VersionProfile): Record<string, unknown> {
   const given = (key: string): Record<string, unknown> => {

@@ -6,7 +6,7 @@
  * first error, every problem is collected. UpgradeConfiguration is checked against its schema and
  * with the rules of each `upgrade` subcommand. The file's kubeadm API versions are judged by the
  * target minor (src/config/api-versions.ts): one it no longer reads is a problem naming
- * `tsadm config migrate`, a deprecated one a warning unless --allow-deprecated-api (kubeadm 1.35,
+ * `tsadm config migrate`, a deprecated one a warning unless --allow-deprecated-api (kubeadm 1.36,
  * PR #135148: ValidateConfig's allowDeprecated). Pure: the caller reads the file.
  */
 import { isTsadmError } from '../errors.js';
@@ -26,7 +26,7 @@ export interface FileValidation {
 
 export interface ValidateOptions {
   /**
-   * --allow-deprecated-api (kubeadm 1.35, PR #135148): no warning for an API version the target
+   * --allow-deprecated-api (kubeadm 1.36, PR #135148): no warning for an API version the target
    * minor reads but has deprecated. A version it no longer reads is a problem either way.
    */
   readonly allowDeprecatedApi?: boolean;

@@ -145,7 +145,7 @@ describeBuilt('config migrate → config validate → init --dry-run', () => {
 /**
  * The kubeadm API versions of the target (issue 26): kubeadm 1.37 no longer reads v1beta3
  * (PR #136016), 1.35 and 1.36 read it deprecated; `config validate --allow-deprecated-api`
- * (kubeadm 1.35, PR #135148) silences only the deprecation warning.
+ * (kubeadm 1.36, PR #135148) silences only the deprecation warning.
  */
 describeBuilt('API versions by target: refused with the migrate hint, warned, migrated', () => {
   const V3 = 'apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\n---\napiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\n';

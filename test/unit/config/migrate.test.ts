@@ -280,7 +280,7 @@ discovery:
     expect(out.text).toContain('  extraArgs:\n  - name: profiling\n    value: "false"\n');
   });
 
-  test('v1beta4 UpgradeConfiguration (kubeadm 1.35+, PR #135148): written back with SetDefaults_UpgradeConfiguration\'s values where unset', () => {
+  test('v1beta4 UpgradeConfiguration (kubeadm 1.36+, PR #135148): written back with SetDefaults_UpgradeConfiguration\'s values where unset', () => {
     const out = migrate(`apiVersion: kubeadm.k8s.io/v1beta4
 kind: UpgradeConfiguration
 apply:

@@ -110,7 +110,7 @@ describe('config validate accepts what config print writes (kubeadm prints defau
 });
 
 /**
- * kubeadm 1.35's `config validate --allow-deprecated-api` (PR #135148): validateSupportedVersion
+ * kubeadm 1.36's `config validate --allow-deprecated-api` (PR #135148): validateSupportedVersion
  * warns about a deprecated API version unless the flag is given ("By default the command will
  * print a warning for a deprecated API unless the flag is passed", its release note); a version
  * the target no longer reads (v1beta3 for 1.37, PR #136016) is an error either way.
