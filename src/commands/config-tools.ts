@@ -15,7 +15,7 @@ import { defaultRouteAddress, nodeHostname } from '../host/network.js';
 import { readConfigFile, type CommandEnv } from '../workflows/runtime.js';
 
 const EXPERIMENTAL_API = 'allow-experimental-api';
-const EXPERIMENTAL_DESCRIBE = 'Allow experimental, unreleased kubeadm API versions. kubeadm 1.31 and later have none, so this changes nothing; accepted for kubeadm compatibility.';
+const EXPERIMENTAL_DESCRIBE = "Allow experimental, unreleased kubeadm API versions. tsadm reads none (kubeadm 1.37's placeholder kubeadm.k8s.io/v1 is refused), so this changes nothing; accepted for kubeadm compatibility.";
 
 /** The node's dynamic defaults (node name, advertise address), as init and join detect them. */
 function machineEnv(): ConfigEnv {
@@ -68,11 +68,12 @@ export function registerConfigTools(c: Argv, env: CommandEnv): Argv {
       (o) =>
         o
           .option('config', { type: 'string', requiresArg: true, describe: 'Path to a kubeadm configuration file.' })
+          .option('allow-deprecated-api', { type: 'boolean', describe: 'Do not warn about a deprecated kubeadm API version that the target Kubernetes version still reads (kubeadm 1.36+). A version it no longer reads is an error either way.' })
           .option(EXPERIMENTAL_API, { type: 'boolean', describe: EXPERIMENTAL_DESCRIBE })
           .strict(),
       async (argv) => {
         const { path, text } = await readRequired(argv.config, 'config');
-        const result = validateConfigFile(text, path, machineEnv());
+        const result = validateConfigFile(text, path, machineEnv(), { allowDeprecatedApi: argv['allow-deprecated-api'] === true });
         warn(env, result.warnings);
         // Every problem, one line each; E_CONFIG_INVALID exits with status 3.
         if (result.problems.length > 0) throw configInvalid(result.problems, path);

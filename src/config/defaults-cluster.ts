@@ -80,7 +80,7 @@ function defaultEtcd(n: NCluster['etcd'], f: Findings): Etcd {
   if (n?.external && n.local) f.errors.push('etcd: local and external are mutually exclusive');
   if (n?.external) {
     const e = n.external;
-    return { mode: 'external', endpoints: e.endpoints ?? [], caFile: e.caFile ?? '', certFile: e.certFile ?? '', keyFile: e.keyFile ?? '' };
+    return { mode: 'external', endpoints: e.endpoints ?? [], ...(e.httpEndpoints ? { httpEndpoints: e.httpEndpoints } : {}), caFile: e.caFile ?? '', certFile: e.certFile ?? '', keyFile: e.keyFile ?? '' };
   }
   const l = n?.local;
   return {

@@ -4,6 +4,7 @@
  * normalized shape. Kinds meant for another command (a JoinConfiguration given to init) are
  * ignored with a warning, so one file can serve init and join as with kubeadm.
  */
+import type { ApiVersionUse } from './schema-kubeadm.js';
 import { checkSchema, hasPath, isObj, type Obj } from './schema.js';
 import { COMPONENT_SCHEMAS } from './schema-components.js';
 import {
@@ -42,6 +43,11 @@ export interface ConfigDocuments {
   clusterVersion?: KubeadmVersion;
   kubelet?: Obj;
   kubeProxy?: Obj;
+  /**
+   * Every kubeadm document of the file (whichever command reads it) with its API version, in file
+   * order: kubeadm checks each against the versions its minor reads (src/config/api-versions.ts).
+   */
+  apiVersions?: ApiVersionUse[];
 }
 
 export interface ReadDocuments extends Findings {
@@ -98,6 +104,12 @@ function readOne(value: Obj, apiVersion: string, kind: string, at: string, comma
     f.errors.push(`apiVersion: unsupported apiVersion "${apiVersion}" (kind ${kind}, ${at}); tsadm reads ${KUBEADM_GROUP}/v1beta2, v1beta3 and v1beta4 documents`);
     return;
   }
+  if (version === 'v1') {
+    // kubeadm 1.37 adds v1 as a placeholder (a copy of v1beta4) "flagged as experimental" that
+    // "cannot be used yet" (PR #136016); tsadm reads none of it.
+    f.errors.push(`apiVersion: ${KUBEADM_GROUP}/v1 is not usable yet (kind ${kind}, ${at}): kubeadm 1.37 registers it as an experimental placeholder and keeps it disabled; use ${KUBEADM_GROUP}/v1beta4`);
+    return;
+  }
   if (!(KUBEADM_VERSIONS as readonly string[]).includes(version)) {
     const old = OLD_KUBEADM_VERSIONS.includes(version);
     f.errors.push(old
@@ -114,6 +126,7 @@ function readOne(value: Obj, apiVersion: string, kind: string, at: string, comma
   }
   const checked = checkSchema(value, schema, `${kind} ${apiVersion}`, (path) => versionsKnowing(kind as KubeadmKind, path, v));
   f.errors.push(...checked.errors);
+  (docs.apiVersions ??= []).push({ kind, version: v });
   if (!USED_KINDS[command].includes(kind)) {
     f.warnings.push(`ignored ${kind} document (${at}): "${command}" does not use it`);
     return;

@@ -5,6 +5,8 @@
  * E_CONFIG_INVALID error; only the --config mixing rule fails early, as in kubeadm.
  */
 import { supportedProfile } from '../versions/resolve.js';
+import { SUPPORTED_MINORS, type VersionProfile } from '../versions/table.js';
+import { apiVersionFindings } from './api-versions.js';
 import { featureGateWarnings } from './feature-gates.js';
 import type { FlagValues } from '../cli/flags.js';
 import { splitHostPort } from '../net/host-port.js';
@@ -23,6 +25,8 @@ import {
   type Origins,
 } from './flag-overlay.js';
 import type { NCluster, NInit, NJoin, NReset } from './normalized.js';
+import { isObj } from './schema.js';
+import { FIELDS_SINCE, KUBEADM_GROUP } from './schema-kubeadm.js';
 import type { ResolvedInitConfig, ResolvedJoinConfig, ResolvedResetConfig } from './types.js';
 import type { Findings } from './upconvert.js';
 import { configInvalid, validateInitConfig, validateJoinConfig, validateResetConfig } from './validate.js';
@@ -37,6 +41,13 @@ export interface ConfigInput {
   /** Only the flags the user set. */
   readonly flags: FlagValues;
   readonly env: ConfigEnv;
+  /**
+   * How the file's kubeadm API versions are checked against the target minor
+   * (src/config/api-versions.ts): 'enforce' (default: unread versions refused, deprecated ones
+   * warn), 'allow-deprecated' (`config validate --allow-deprecated-api`: no deprecation warning),
+   * 'any' (`config migrate`, which exists to read old versions).
+   */
+  readonly apiVersionCheck?: 'enforce' | 'allow-deprecated' | 'any';
 }
 
 export interface JoinConfigInput extends ConfigInput {
@@ -102,7 +113,11 @@ export function resolveInitConfig(input: ConfigInput): ResolvedInitConfig {
     warnings: f.warnings,
   };
   const versions = supportedProfile(cluster.kubernetesVersion);
-  if (versions) f.warnings.push(...featureGateWarnings(cluster.featureGates, versions));
+  if (versions) {
+    f.warnings.push(...featureGateWarnings(cluster.featureGates, versions));
+    checkApiVersions(docs, { kubernetesVersion: cluster.kubernetesVersion, profile: versions, ...(source !== undefined ? { source } : {}) }, input.apiVersionCheck, f);
+    f.errors.push(...newerFieldErrors(docs, cluster.kubernetesVersion, versions));
+  }
   finish(f, validateInitConfig(resolved), origins, source);
   return resolved;
 }
@@ -125,7 +140,10 @@ export function resolveJoinConfig(input: JoinConfigInput): ResolvedJoinConfig {
     ...join0,
     nodeRegistration: { ...join0.nodeRegistration, ignorePreflightErrors: mergeIgnorePreflightErrors(join0.nodeRegistration.ignorePreflightErrors, input.flags) },
   };
-  const resolved: ResolvedJoinConfig = { kind: 'join', join, warnings: f.warnings };
+  // The target (the cluster's version) is known only after discovery: join checks these then
+  // (src/phases/join/state.ts, clusterConfig).
+  const apiVersions = (docs.apiVersions ?? []).filter((u) => u.kind === 'JoinConfiguration');
+  const resolved: ResolvedJoinConfig = { kind: 'join', join, warnings: f.warnings, ...(apiVersions.length > 0 ? { apiVersions } : {}) };
   finish(f, validateJoinConfig(resolved), origins, source);
   return resolved;
 }
@@ -176,4 +194,33 @@ function withOrigin(line: string, origins: Origins): string {
     if (path === field || path.startsWith(`${field}[`) || path.startsWith(`${field}.`)) return `${line} (from ${origin})`;
   }
   return line;
+}
+
+/** The file's kubeadm API versions against what kubeadm of the target minor reads. */
+function checkApiVersions(docs: ConfigDocuments, target: Parameters<typeof apiVersionFindings>[1], mode: ConfigInput['apiVersionCheck'], f: Findings): void {
+  if (mode === 'any' || docs.apiVersions === undefined) return;
+  const found = apiVersionFindings(docs.apiVersions, target, mode === 'allow-deprecated');
+  f.errors.push(...found.errors);
+  f.warnings.push(...found.warnings);
+}
+
+/**
+ * Fields kubeadm added to an API version in a later minor (FIELDS_SINCE), given for an older
+ * target: unknown fields for kubeadm of the target minor, refused as such.
+ */
+function newerFieldErrors(docs: ConfigDocuments, kubernetesVersion: string, versions: VersionProfile): string[] {
+  const out: string[] = [];
+  for (const field of FIELDS_SINCE) {
+    if (field.kind !== 'ClusterConfiguration' || docs.clusterVersion !== field.version) continue;
+    if (SUPPORTED_MINORS.indexOf(versions.minor) >= SUPPORTED_MINORS.indexOf(field.since)) continue;
+    if (valueAt(docs.cluster, field.path) === undefined) continue;
+    out.push(`${field.path}: unknown field (${field.kind} ${KUBEADM_GROUP}/${field.version} of Kubernetes ${kubernetesVersion}; the field exists from Kubernetes ${field.since} on, ${field.source})`);
+  }
+  return out;
+}
+
+function valueAt(doc: unknown, path: string): unknown {
+  let v: unknown = doc;
+  for (const part of path.split('.')) v = isObj(v) ? v[part] : undefined;
+  return v;
 }

@@ -35,7 +35,7 @@ export interface NCluster {
   networking?: { serviceSubnet?: string; podSubnet?: string; dnsDomain?: string };
   etcd?: {
     local?: NComponent & { imageRepository?: string; imageTag?: string; dataDir?: string; serverCertSANs?: string[]; peerCertSANs?: string[] };
-    external?: { endpoints?: string[]; caFile?: string; certFile?: string; keyFile?: string };
+    external?: { endpoints?: string[]; httpEndpoints?: string[]; caFile?: string; certFile?: string; keyFile?: string };
   };
   /** timeoutForControlPlane is v1beta2/v1beta3 only; v1beta4 moved it to InitConfiguration timeouts. */
   apiServer?: NComponent & { certSANs?: string[]; timeoutForControlPlane?: string };

@@ -9,7 +9,8 @@ import { DEFAULT_KUBERNETES_VERSION, normalizeKubernetesVersion, profileFor } fr
 import type { VersionProfile } from '../versions/table.js';
 import { toKubeYaml, toKubeYamlDocuments } from '../yaml/write.js';
 import { COMPONENT_CONFIG_KINDS, kubeletDefaults, kubeProxyDefaults, type ComponentConfigKind } from './component-defaults.js';
-import { DEFAULT_TIMEOUTS, defaultReset } from './defaults.js';
+import { DEFAULT_TIMEOUTS, defaultReset, defaultTimeouts } from './defaults.js';
+import { formatDuration, parseDuration } from './duration.js';
 import { resolveInitConfig, resolveJoinConfig, type ConfigEnv } from './load.js';
 import { BOOL_DEFAULTS } from './load-upgrade.js';
 import { clusterToExternal, initToExternal, joinToExternal, resetToExternal, timeoutsToExternal, type KubeadmApiVersion } from './serialize.js';
@@ -103,21 +104,39 @@ export function printResetDefaults(opts: PrintOptions = {}): string {
 export function printUpgradeDefaults(opts: PrintOptions = {}): string {
   const { version, profile } = target(opts.version);
   requireV4(profile, version, 'UpgradeConfiguration');
-  const section = (): Record<string, unknown> => ({
+  return toKubeYaml(defaultedUpgradeConfiguration({}, profile));
+}
+
+/**
+ * A v1beta4 UpgradeConfiguration (schema-checked, as written) with kubeadm's
+ * SetDefaults_UpgradeConfiguration of `profile`'s minor filled in where a field is unset, as
+ * `config print upgrade-defaults` and (kubeadm 1.36+, PR #135148) `config migrate` write it.
+ */
+export function defaultedUpgradeConfiguration(written: Readonly<Record<string, unknown>>, profile: VersionProfile): Record<string, unknown> {
+  const given = (key: string): Record<string, unknown> => {
+    const v = written[key];
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  };
+  const section = (key: string): Record<string, unknown> => ({
     certificateRenewal: BOOL_DEFAULTS.certificateRenewal,
     etcdUpgrade: BOOL_DEFAULTS.etcdUpgrade,
     imagePullPolicy: 'IfNotPresent',
     imagePullSerial: true,
+    ...given(key),
   });
-  return toKubeYaml({
+  const writtenTimeouts = given('timeouts');
+  const timeouts = timeoutsToExternal(defaultTimeouts(writtenTimeouts));
+  // timeoutsToExternal writes kubeadm's default upgradeManifests; a written one is kept.
+  if (typeof writtenTimeouts.upgradeManifests === 'string') timeouts.upgradeManifests = formatDuration(parseDuration(writtenTimeouts.upgradeManifests));
+  return {
     apiVersion: profile.configApiVersion,
     kind: 'UpgradeConfiguration',
-    apply: section(),
-    diff: {},
-    node: section(),
-    plan: profile.upgrade.planEtcdUpgrade ? { etcdUpgrade: BOOL_DEFAULTS.etcdUpgrade } : {},
-    timeouts: timeoutsToExternal(DEFAULT_TIMEOUTS),
-  });
+    apply: section('apply'),
+    diff: given('diff'),
+    node: section('node'),
+    plan: { ...(profile.upgrade.planEtcdUpgrade ? { etcdUpgrade: BOOL_DEFAULTS.etcdUpgrade } : {}), ...given('plan') },
+    timeouts,
+  };
 }
 
 /**

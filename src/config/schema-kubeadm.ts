@@ -3,11 +3,18 @@
  * apis/kubeadm/v1beta{2,3,4}/types.go and apis/bootstraptoken/v1). Each version is written as
  * the previous one plus what changed, so a difference between versions is visible in one place.
  */
+import type { SupportedMinor } from '../versions/table.js';
 import { fields, list, map, type Schema } from './schema.js';
 
 export const KUBEADM_GROUP = 'kubeadm.k8s.io';
 export type KubeadmVersion = 'v1beta2' | 'v1beta3' | 'v1beta4';
 export const KUBEADM_VERSIONS: readonly KubeadmVersion[] = ['v1beta2', 'v1beta3', 'v1beta4'];
+
+/** One kubeadm document of a config file: its kind and API version (judged by src/config/api-versions.ts). */
+export interface ApiVersionUse {
+  readonly kind: string;
+  readonly version: KubeadmVersion;
+}
 export type KubeadmKind = 'InitConfiguration' | 'ClusterConfiguration' | 'JoinConfiguration' | 'ResetConfiguration' | 'ClusterStatus' | 'UpgradeConfiguration';
 
 export const KUBELET_API_VERSION = 'kubelet.config.k8s.io/v1beta1';
@@ -97,9 +104,11 @@ const V4_EXTRA_ARGS = list(ARG);
 const V4_COMPONENT = { extraArgs: V4_EXTRA_ARGS, extraVolumes: list(HOST_PATH_MOUNT), extraEnvs: list(ENV_VAR) };
 const V4_NODE_REGISTRATION = { ...V3_NODE_REGISTRATION, kubeletExtraArgs: V4_EXTRA_ARGS, imagePullSerial: B };
 const V4_LOCAL_ETCD = { ...V2_LOCAL_ETCD, extraArgs: V4_EXTRA_ARGS, extraEnvs: list(ENV_VAR) };
+// httpEndpoints: added to v1beta4 by kubeadm 1.35 (PR #134890); FIELDS_SINCE refuses it for older targets.
+const V4_EXTERNAL_ETCD = fields({ endpoints: STRINGS, httpEndpoints: STRINGS, caFile: S, certFile: S, keyFile: S });
 const V4_CLUSTER = {
   ...V3_CLUSTER,
-  etcd: fields({ local: fields(V4_LOCAL_ETCD), external: EXTERNAL_ETCD }),
+  etcd: fields({ local: fields(V4_LOCAL_ETCD), external: V4_EXTERNAL_ETCD }),
   apiServer: fields({ ...V4_COMPONENT, certSANs: STRINGS }),
   controllerManager: fields(V4_COMPONENT),
   scheduler: fields(V4_COMPONENT),
@@ -177,6 +186,15 @@ export const KUBEADM_SCHEMAS: Readonly<Record<KubeadmVersion, Partial<Record<Kub
     UpgradeConfiguration: fields(V4_UPGRADE),
   },
 };
+
+/**
+ * Fields a later kubeadm minor added to an API version it already had: the version's schema knows
+ * them, and the loader refuses them as unknown fields when the target minor is older than `since`
+ * (kubeadm of that minor decodes the file strictly and does not know the field).
+ */
+export const FIELDS_SINCE: ReadonlyArray<{ readonly kind: KubeadmKind; readonly version: KubeadmVersion; readonly path: string; readonly since: SupportedMinor; readonly source: string }> = [
+  { kind: 'ClusterConfiguration', version: 'v1beta4', path: 'etcd.external.httpEndpoints', since: '1.35', source: 'kubeadm PR #134890' },
+];
 
 /** Component configs are passed through to the kubelet / kube-proxy; only their type is checked. */
 export const COMPONENT_KINDS: Readonly<Record<string, { readonly apiVersion: string; readonly key: 'kubelet' | 'kubeProxy' }>> = {

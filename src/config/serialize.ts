@@ -87,7 +87,10 @@ export function clusterToExternal(c: ClusterConfiguration, apiVersion: KubeadmAp
 function etcd(c: ClusterConfiguration, apiVersion: KubeadmApiVersion): Doc {
   const e = c.etcd;
   if (e.mode === 'external') {
-    return { external: { endpoints: [...e.endpoints], caFile: e.caFile, certFile: e.certFile, keyFile: e.keyFile } };
+    const external: Doc = { endpoints: [...e.endpoints] };
+    // omitempty, v1beta4 only (kubeadm 1.35+; load.ts refuses it for an older target).
+    if (isV4(apiVersion)) put(external, 'httpEndpoints', [...(e.httpEndpoints ?? [])]);
+    return { external: { ...external, caFile: e.caFile, certFile: e.certFile, keyFile: e.keyFile } };
   }
   const local: Doc = {};
   put(local, 'imageRepository', e.imageRepository);

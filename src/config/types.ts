@@ -1,3 +1,5 @@
+import type { ApiVersionUse } from './schema-kubeadm.js';
+
 /**
  * The resolved configuration: kubeadm's internal config API (what every external version,
  * v1beta2/v1beta3/v1beta4, converts into), after defaulting, flag overlay and validation.
@@ -96,7 +98,14 @@ export interface LocalEtcd {
 
 export interface ExternalEtcd {
   readonly mode: 'external';
+  /** The client (gRPC) URLs: kube-apiserver's --etcd-servers. */
   readonly endpoints: readonly string[];
+  /**
+   * v1beta4 `httpEndpoints` (kubeadm 1.35+, PR #134890): etcd's separate HTTP listener
+   * (--listen-client-http-urls) for /version, /health and /metrics; empty = `endpoints` serve HTTP
+   * too (kubeadm's ExternalEtcd.GetHTTPEndpoints). Set only when the file gives it.
+   */
+  readonly httpEndpoints?: readonly string[];
   readonly caFile: string;
   readonly certFile: string;
   readonly keyFile: string;
@@ -244,6 +253,11 @@ export interface ResolvedJoinConfig {
   readonly kind: 'join';
   readonly join: JoinConfiguration;
   readonly warnings: readonly string[];
+  /**
+   * The API version of the --config JoinConfiguration: join checks it against the cluster's minor
+   * once discovery has found it (src/config/api-versions.ts).
+   */
+  readonly apiVersions?: readonly ApiVersionUse[];
 }
 
 export interface ResolvedResetConfig {

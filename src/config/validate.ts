@@ -101,11 +101,14 @@ function validateEtcd(c: ClusterConfiguration, out: Out): void {
   if (e.endpoints.length === 0) out.push(`${p}.endpoints: required value`);
   // Without client certificates plain http is allowed, as in kubeadm.
   const requireHttps = e.caFile !== '' || e.certFile !== '' || e.keyFile !== '';
-  e.endpoints.forEach((url, i) => {
-    const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(url)?.[1];
-    if (scheme === undefined) out.push(`${p}.endpoints[${i}]: invalid value ${q(url)}: the URL without scheme is not allowed`);
-    else if (requireHttps && scheme !== 'https') out.push(`${p}.endpoints[${i}]: invalid value ${q(url)}: the URL must be using the HTTPS scheme`);
-  });
+  // httpEndpoints (kubeadm 1.35+, PR #134890) are etcd URLs too, checked by the same rules (ValidateURLs).
+  for (const field of ['endpoints', 'httpEndpoints'] as const) {
+    (e[field] ?? []).forEach((url, i) => {
+      const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(url)?.[1];
+      if (scheme === undefined) out.push(`${p}.${field}[${i}]: invalid value ${q(url)}: the URL without scheme is not allowed`);
+      else if (requireHttps && scheme !== 'https') out.push(`${p}.${field}[${i}]: invalid value ${q(url)}: the URL must be using the HTTPS scheme`);
+    });
+  }
   for (const key of ['caFile', 'certFile', 'keyFile'] as const) {
     if (e[key] !== '') validateAbsolutePath(e[key], `${p}.${key}`, out);
   }

@@ -142,6 +142,47 @@ describeBuilt('config migrate → config validate → init --dry-run', () => {
   });
 });
 
+/**
+ * The kubeadm API versions of the target (issue 26): kubeadm 1.37 no longer reads v1beta3
+ * (PR #136016), 1.35 and 1.36 read it deprecated; `config validate --allow-deprecated-api`
+ * (kubeadm 1.36, PR #135148) silences only the deprecation warning.
+ */
+describeBuilt('API versions by target: refused with the migrate hint, warned, migrated', () => {
+  const V3 = 'apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\n---\napiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\n';
+  const WARNING = '[WARNING] [config] your configuration file uses a deprecated API spec: "kubeadm.k8s.io/v1beta3" (kind: "ClusterConfiguration"). Please use \'tsadm config migrate --old-config old-config-file --new-config new-config-file\', which will write the new, similar spec using a newer API version.\n';
+
+  test('a v1beta3 file for the default 1.37: validate and init refuse it (exit 3) naming tsadm config migrate; its migration is accepted', async () => {
+    writeFileSync(at('v3.yaml'), V3);
+    const line = `kubeadm.k8s.io/v1beta3 is not supported for Kubernetes v1.37.0 (InitConfiguration, ClusterConfiguration): kubeadm 1.37 reads only kubeadm.k8s.io/v1beta4; convert the file with 'tsadm config migrate --old-config ${at('v3.yaml')} --new-config NEW'`;
+    const v = await tsadm(['config', 'validate', '--config', at('v3.yaml')]);
+    expect([v.code, v.stdout]).toEqual([3, '']);
+    expect(v.stderr).toContain(`error: ${line}`);
+    const root = mkdtempSync(path.join(dir, 'root-'));
+    const i = await tsadm(['init', '--config', at('v3.yaml'), '--dry-run', '--rootfs', root]);
+    expect(i.code).toBe(3);
+    expect(i.stderr).toContain(line);
+    const m = await tsadm(['config', 'migrate', '--old-config', at('v3.yaml'), '--new-config', at('v3-new.yaml')]);
+    expect([m.code, m.stderr]).toEqual([0, '']);
+    const again = await tsadm(['config', 'validate', '--config', at('v3-new.yaml')]);
+    expect([again.code, again.stdout, again.stderr]).toEqual([0, 'ok\n', '']);
+  });
+
+  test('for 1.36 v1beta3 is valid with kubeadm\'s deprecation warning; --allow-deprecated-api silences it', async () => {
+    writeFileSync(at('v3-136.yaml'), 'apiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\nkubernetesVersion: v1.36.0\n');
+    const warned = await tsadm(['config', 'validate', '--config', at('v3-136.yaml')]);
+    expect([warned.code, warned.stdout, warned.stderr]).toEqual([0, 'ok\n', WARNING]);
+    const quiet = await tsadm(['config', 'validate', '--config', at('v3-136.yaml'), '--allow-deprecated-api']);
+    expect([quiet.code, quiet.stdout, quiet.stderr]).toEqual([0, 'ok\n', '']);
+  });
+
+  test('kubeadm.k8s.io/v1 is refused (exit 3): kubeadm 1.37 keeps it disabled', async () => {
+    writeFileSync(at('v1.yaml'), 'apiVersion: kubeadm.k8s.io/v1\nkind: ClusterConfiguration\n');
+    const r = await tsadm(['config', 'validate', '--config', at('v1.yaml')]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('apiVersion: kubeadm.k8s.io/v1 is not usable yet (kind ClusterConfiguration, document 1, line 1): kubeadm 1.37 registers it as an experimental placeholder and keeps it disabled; use kubeadm.k8s.io/v1beta4');
+  });
+});
+
 const kubeadm = referenceKubeadmPath();
 if (!kubeadm) console.warn('reference kubeadm v1.20.2 is not built yet (scripts/e2e/provision.sh): the kubeadm migrate comparison is skipped');
 const describeWithKubeadm = kubeadm ? describeBuilt : describe.skip;
@@ -171,7 +212,9 @@ describeWithKubeadm('tsadm\'s v1beta4 migration and kubeadm v1.20.2\'s v1beta2 o
 
     const kj = resolveJoinConfig(input('kubeadm.yaml'));
     const tj = resolveJoinConfig(input('tsadm.yaml'));
-    expect({ ...tj, warnings: [] }).toEqual({ ...kj, warnings: [] });
+    // The same configuration; only the recorded API version (join judges it by the cluster's minor) differs.
+    expect([kj.apiVersions, tj.apiVersions]).toEqual([[{ kind: 'JoinConfiguration', version: 'v1beta2' }], [{ kind: 'JoinConfiguration', version: 'v1beta4' }]]);
+    expect({ ...tj, warnings: [], apiVersions: [] }).toEqual({ ...kj, warnings: [], apiVersions: [] });
     expect(tj.join.discovery.timeoutMs).toBe(120_000);
   });
 

@@ -25,6 +25,11 @@ function configWith(ids: readonly [string, string]): string {
     `- token: ${ids[1]}.0123456789abcdef`,
     '  ttl: "0"',
     '  usages: [signing, authentication]',
+    // The target kubeadm v1.20.2 (the oracle) is: tsadm's default, 1.37, no longer reads v1beta2.
+    '---',
+    'apiVersion: kubeadm.k8s.io/v1beta2',
+    'kind: ClusterConfiguration',
+    'kubernetesVersion: v1.20.2',
     '',
   ].join('\n');
 }

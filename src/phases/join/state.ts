@@ -1,3 +1,4 @@
+import { refuseUnreadApiVersions } from '../../config/api-versions.js';
 import { KUBECONFIG_FILES, KUBERNETES_DIR } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
 import { detectCriSocket } from '../../host/cri.js';
@@ -43,6 +44,12 @@ export function clusterConfig(ctx: JoinCtx): Promise<JoinClusterConfig> {
     ctx.log.info('Reading configuration from the cluster...', { prefix: 'preflight' });
     ctx.log.info("FYI: You can look at this config file with 'kubectl -n kube-system get cm kubeadm-config -o yaml'", { prefix: 'preflight' });
     const texts = await fetchClusterConfigTexts(api);
+    // The JoinConfiguration's API version against the cluster's minor, known only now (docs/config.md).
+    if (ctx.cfg.apiVersions) {
+      const kubernetesVersion = storedKubernetesVersion(texts.clusterConfigurationYaml);
+      const config = typeof ctx.flags.config === 'string' ? { source: ctx.flags.config } : {};
+      for (const w of refuseUnreadApiVersions(ctx.cfg.apiVersions, { kubernetesVersion, profile: profileFor(kubernetesVersion), ...config })) ctx.log.warn(w, { prefix: 'config' });
+    }
     const join = ctx.cfg.join;
     let criSocket = join.nodeRegistration.criSocket;
     if (criSocket === '') {

@@ -1,7 +1,6 @@
 import { resolveInitConfig } from '../../../src/config/load.js';
 import type { ResolvedInitConfig } from '../../../src/config/types.js';
-import { DEFAULT_KUBERNETES_VERSION } from '../../../src/versions/resolve.js';
-import { ENV, errorLines, withConfig } from './support.js';
+import { ENV, errorLines, V1BETA3_TARGET, V1BETA3_VERSION, withConfig } from './support.js';
 
 const H = 3_600_000;
 
@@ -40,7 +39,8 @@ const EXPECTED_DEFAULTS: ResolvedInitConfig = {
     dryRun: false,
   },
   cluster: {
-    kubernetesVersion: DEFAULT_KUBERNETES_VERSION,
+    // The default target: Kubernetes 1.37 (issue 26), its newest patch tsadm knows.
+    kubernetesVersion: 'v1.37.0',
     controlPlaneEndpoint: '',
     clusterName: 'kubernetes',
     certificatesDir: '/etc/kubernetes/pki',
@@ -73,7 +73,8 @@ describe('defaults per Kubernetes version', () => {
     ['1.24.0', 'v1.24.0', 'k8s.gcr.io'],
     ['1.25', 'v1.25.16', 'registry.k8s.io'],
     ['v1.31.2', 'v1.31.2', 'registry.k8s.io'],
-    ['latest', DEFAULT_KUBERNETES_VERSION, 'registry.k8s.io'],
+    // Offline, "latest" is the newest version tsadm knows, as kubeadm falls back to its own version.
+    ['latest', 'v1.37.0', 'registry.k8s.io'],
   ])('--kubernetes-version %s → %s from %s', (flag, version, repo) => {
     const cfg = resolveInitConfig({ flags: { 'kubernetes-version': flag }, env: ENV });
     expect(cfg.cluster.kubernetesVersion).toBe(version);
@@ -122,6 +123,8 @@ describe('bootstrap tokens', () => {
       '- expires: "2030-01-01T00:00:00Z"',
       '  usages: [authentication]',
       '  groups: [system:bootstrappers:workers]',
+      // v1beta3 is read for this target (kubeadm 1.37 no longer reads it: test/unit/config/api-versions.test.ts).
+      ...V1BETA3_TARGET,
     ].join('\n')));
     expect(cfg.init.bootstrapTokens).toEqual([
       { token: 'abcdef.0123456789abcdef', description: 'forever', ttlMs: 0, usages: ['signing', 'authentication'], groups: ['system:bootstrappers:kubeadm:default-node-token'] },
@@ -130,13 +133,13 @@ describe('bootstrap tokens', () => {
   });
 
   test('groups without the authentication usage are refused', () => {
-    const lines = errorLines(() => resolveInitConfig(withConfig('apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\nbootstrapTokens:\n- usages: [signing]\n')));
+    const lines = errorLines(() => resolveInitConfig(withConfig(`apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\nbootstrapTokens:\n- usages: [signing]\n${V1BETA3_TARGET.join('\n')}\n`)));
     expect(lines).toContain('bootstrapTokens[0].groups: token groups cannot be specified unless --usages includes "authentication"');
   });
 });
 
 describe('node registration and API endpoint', () => {
-  const init = (body: string): ResolvedInitConfig => resolveInitConfig(withConfig(`apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\n${body}`));
+  const init = (body: string): ResolvedInitConfig => resolveInitConfig(withConfig(`apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\n${body}${V1BETA3_TARGET.join('\n')}\n`));
 
   test('taints: unset and null mean "apply the default later", [] means none', () => {
     expect(init('nodeRegistration: {}\n').init.nodeRegistration.taints).toBeUndefined();
@@ -167,7 +170,7 @@ describe('node registration and API endpoint', () => {
 
 describe('cluster dynamic defaults', () => {
   const cluster = (body: string, init = ''): ResolvedInitConfig =>
-    resolveInitConfig(withConfig(`apiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\n${body}---\napiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\n${init}`));
+    resolveInitConfig(withConfig(`apiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\nkubernetesVersion: ${V1BETA3_VERSION}\n${body}---\napiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\n${init}`));
 
   test.each([
     ['lb.example.com', '', 'lb.example.com:6443'],
@@ -202,7 +205,8 @@ describe('cluster dynamic defaults', () => {
     expect(cluster('featureGates:\n  PublicKeysECDSA: true\n').cluster.encryptionAlgorithm).toBe('ECDSA-P256');
     const v4 = (body: string): ResolvedInitConfig => resolveInitConfig(withConfig(`apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\n${body}`));
     expect(v4('encryptionAlgorithm: RSA-3072\n').cluster.encryptionAlgorithm).toBe('RSA-3072');
-    const both = v4('encryptionAlgorithm: RSA-4096\nfeatureGates:\n  PublicKeysECDSA: true\n');
+    // PublicKeysECDSA exists (deprecated) up to kubeadm 1.36 (removed in 1.37, PR #136016): an older target.
+    const both = v4(`kubernetesVersion: ${V1BETA3_VERSION}\nencryptionAlgorithm: RSA-4096\nfeatureGates:\n  PublicKeysECDSA: true\n`);
     expect(both.cluster.encryptionAlgorithm).toBe('ECDSA-P256');
     expect(both.warnings).toEqual([
       'encryptionAlgorithm: "RSA-4096" is overridden by the PublicKeysECDSA feature gate (ECDSA-P256 is used)',
@@ -234,6 +238,7 @@ describe('documents', () => {
     const cfg = resolveInitConfig(withConfig([
       'apiVersion: kubeadm.k8s.io/v1beta3',
       'kind: ClusterConfiguration',
+      `kubernetesVersion: ${V1BETA3_VERSION}`,
       '---',
       'apiVersion: kubelet.config.k8s.io/v1beta1',
       'kind: KubeletConfiguration',
@@ -256,6 +261,7 @@ describe('documents', () => {
     const cfg = resolveInitConfig(withConfig([
       'apiVersion: kubeadm.k8s.io/v1beta2',
       'kind: ClusterConfiguration',
+      `kubernetesVersion: ${V1BETA3_VERSION}`,
       'useHyperKubeImage: true',
       'dns:',
       '  type: CoreDNS',
@@ -266,7 +272,7 @@ describe('documents', () => {
     ].join('\n')));
     expect(cfg.warnings).toEqual([
       'useHyperKubeImage is ignored: Kubernetes no longer publishes hyperkube images',
-      'ignored JoinConfiguration document (document 2, line 7): "init" does not use it',
+      'ignored JoinConfiguration document (document 2, line 8): "init" does not use it',
     ]);
   });
 
@@ -274,6 +280,7 @@ describe('documents', () => {
     const lines = errorLines(() => resolveInitConfig(withConfig([
       'apiVersion: kubeadm.k8s.io/v1beta3',
       'kind: ClusterConfiguration',
+      `kubernetesVersion: ${V1BETA3_VERSION}`,
       'networking:',
       '  podSubnet: 10.0.0/8',
       '  serviceSubnett: 10.96.0.0/12',

@@ -2,7 +2,7 @@ import type { FlagName, FlagValues } from '../../../src/cli/flags.js';
 import { FLAGS } from '../../../src/cli/flags.js';
 import { ALLOWED_WITH_CONFIG, isAllowedWithConfig } from '../../../src/config/flag-overlay.js';
 import { resolveInitConfig, resolveJoinConfig, resolveResetConfig } from '../../../src/config/load.js';
-import { configError, ENV, errorLines, withConfig } from './support.js';
+import { configError, ENV, errorLines, V1BETA3_TARGET, withConfig } from './support.js';
 
 const CLUSTER = 'apiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\n';
 
@@ -129,7 +129,7 @@ describe("kubeadm's rule on mixing --config with flags", () => {
   });
 
   test('allowed flags apply on top of the file: node name and patches override, skip-phases takes precedence, preflight lists merge', () => {
-    const text = 'apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\nnodeRegistration:\n  name: from-file\n  ignorePreflightErrors: [Swap]\nskipPhases: [addon/coredns]\npatches:\n  directory: /file\n';
+    const text = `apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\nnodeRegistration:\n  name: from-file\n  ignorePreflightErrors: [Swap]\nskipPhases: [addon/coredns]\npatches:\n  directory: /file\n${V1BETA3_TARGET.join('\n')}\n`;
     const cfg = resolveInitConfig(withConfig(text, {
       'node-name': 'From-Flag', 'skip-phases': ['addon/kube-proxy'], 'ignore-preflight-errors': ['NumCPU', 'swap'],
       'dry-run': true, 'upload-certs': true, 'skip-token-print': true, v: 2, rootfs: '/host', output: 'json', patches: '/flag',

@@ -280,6 +280,72 @@ discovery:
     expect(out.text).toContain('  extraArgs:\n  - name: profiling\n    value: "false"\n');
   });
 
+  test('v1beta4 UpgradeConfiguration (kubeadm 1.36+, PR #135148): written back with SetDefaults_UpgradeConfiguration\'s values where unset', () => {
+    const out = migrate(`apiVersion: kubeadm.k8s.io/v1beta4
+kind: UpgradeConfiguration
+apply:
+  kubernetesVersion: v1.37.0
+  etcdUpgrade: false
+  ignorePreflightErrors: [CoreDNSUnsupportedPlugins]
+plan:
+  allowRCUpgrades: true
+diff:
+  contextLines: 5
+timeouts:
+  upgradeManifests: 10m
+`);
+    expect(out.warnings).toEqual([]);
+    expect(out.text).toBe(`apiVersion: kubeadm.k8s.io/v1beta4
+apply:
+  certificateRenewal: true
+  etcdUpgrade: false
+  ignorePreflightErrors:
+  - CoreDNSUnsupportedPlugins
+  imagePullPolicy: IfNotPresent
+  imagePullSerial: true
+  kubernetesVersion: v1.37.0
+diff:
+  contextLines: 5
+kind: UpgradeConfiguration
+node:
+  certificateRenewal: true
+  etcdUpgrade: true
+  imagePullPolicy: IfNotPresent
+  imagePullSerial: true
+plan:
+  allowRCUpgrades: true
+  etcdUpgrade: true
+timeouts:
+  controlPlaneComponentHealthCheck: 4m0s
+  discovery: 5m0s
+  etcdAPICall: 2m0s
+  kubeletHealthCheck: 4m0s
+  kubernetesAPICall: 1m0s
+  tlsBootstrap: 5m0s
+  upgradeManifests: 10m0s
+`);
+  });
+
+  test('an UpgradeConfiguration comes after the other kinds', () => {
+    const out = migrate('apiVersion: kubeadm.k8s.io/v1beta4\nkind: UpgradeConfiguration\n---\napiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\n');
+    expect(kindsOf(out.text)).toEqual(['kubeadm.k8s.io/v1beta4 InitConfiguration', 'kubeadm.k8s.io/v1beta4 ClusterConfiguration', 'kubeadm.k8s.io/v1beta4 UpgradeConfiguration']);
+  });
+
+  test('a v1beta3 file whose target (the default, v1.37.0) no longer reads it migrates, and init reads the result', () => {
+    const old = 'apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\n---\napiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\n';
+    expect(() => resolveInitConfig(withConfig(old))).toThrow(/kubeadm\.k8s\.io\/v1beta3 is not supported for Kubernetes v1\.37\.0/);
+    const out = migrate(old);
+    expect(out.warnings).toEqual([]);
+    const cfg = resolveInitConfig(withConfig(out.text));
+    expect(cfg.cluster.kubernetesVersion).toBe('v1.37.0');
+    expect(cfg.warnings).toEqual([]);
+  });
+
+  test('etcd.external.httpEndpoints (v1beta4, 1.35+) is kept', () => {
+    const out = migrate('apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\nkubernetesVersion: v1.35.0\netcd:\n  external:\n    endpoints: [http://10.0.0.1:2379]\n    httpEndpoints: [http://10.0.0.1:2381]\n');
+    expect(out.text).toContain('etcd:\n  external:\n    caFile: ""\n    certFile: ""\n    endpoints:\n    - http://10.0.0.1:2379\n    httpEndpoints:\n    - http://10.0.0.1:2381\n    keyFile: ""\n');
+  });
+
   test('an empty file migrates to nothing (kubeadm: "empty file produces empty result")', () => {
     const out = migrate('');
     expect(out.text).toBe('');
@@ -295,6 +361,9 @@ describe('config migrate: refused inputs (kubeadm: "bad config" and "unknown API
     ['a v1beta2-only field in a v1beta1 document', 'apiVersion: kubeadm.k8s.io/v1beta1\nkind: InitConfiguration\ncertificateKey: abc\n', /certificateKey: unknown field \(InitConfiguration kubeadm.k8s.io\/v1beta1/],
     ['an unknown field', 'apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\nfoo: bar\n', /foo/],
     ['an invalid value', 'apiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\nnetworking:\n  serviceSubnet: 10.96.0.0/33\n', /networking.serviceSubnet/],
+    ['an invalid UpgradeConfiguration value', 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: UpgradeConfiguration\nnode:\n  imagePullPolicy: Sometimes\n', /^node\.imagePullPolicy: Unsupported value: "Sometimes"/m],
+    ['an unknown UpgradeConfiguration field', 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: UpgradeConfiguration\napply:\n  bogus: true\n', /apply\.bogus: unknown field/],
+    ['kubeadm.k8s.io/v1 (disabled in kubeadm 1.37)', 'apiVersion: kubeadm.k8s.io/v1\nkind: InitConfiguration\n', /kubeadm\.k8s\.io\/v1 is not usable yet/],
   ])('%s', (_name, text, message) => {
     const err = configError(() => migrate(text));
     expect(err.code).toBe('E_CONFIG_INVALID');
@@ -305,8 +374,10 @@ describe('config migrate: refused inputs (kubeadm: "bad config" and "unknown API
 describe('config migrate: the output means what the input meant', () => {
   // Resolved by tsadm's loader, the old file and the migrated one give the same configuration
   // (the generated token too: ENV's randomness is fixed).
-  const strip = <T extends { warnings: unknown }>(r: T): Omit<T, 'warnings'> => {
-    const { warnings: _w, ...rest } = r;
+  // The warnings differ (deprecated fields are gone), and so does the recorded API version of a
+  // JoinConfiguration (join checks it against the cluster's minor): the configuration is the same.
+  const strip = <T extends { warnings: unknown; apiVersions?: unknown }>(r: T): Omit<T, 'warnings' | 'apiVersions'> => {
+    const { warnings: _w, apiVersions: _a, ...rest } = r;
     return rest;
   };
 

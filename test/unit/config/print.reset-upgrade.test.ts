@@ -82,6 +82,24 @@ ${TIMEOUTS}`;
     expect(printUpgradeDefaults({ version: '1.32.0' })).toBe(expected);
   });
 
+  // kubeadm 1.35–1.37 changed neither kind's defaults (no such change among their kubeadm PRs);
+  // printed without --kubernetes-version, the default target is 1.37.
+  test.each(['1.35.0', '1.36.0', '1.37.0'])('%s prints the 1.33+ documents', (version) => {
+    expect(printUpgradeDefaults({ version })).toBe(`apiVersion: kubeadm.k8s.io/v1beta4
+apply:
+${section}diff: {}
+kind: UpgradeConfiguration
+node:
+${section}plan:
+  etcdUpgrade: true
+${TIMEOUTS}`);
+    expect(printResetDefaults({ version })).toBe(`apiVersion: kubeadm.k8s.io/v1beta4
+certificatesDir: /etc/kubernetes/pki
+criSocket: unix:///var/run/containerd/containerd.sock
+kind: ResetConfiguration
+${TIMEOUTS}`);
+  });
+
   test('before 1.31 the kind does not exist', () => {
     expectTsadmError(() => printUpgradeDefaults({ version: '1.22.0' }), 'E_USAGE', /UpgradeConfiguration does not exist in kubeadm.k8s.io\/v1beta3/);
   });

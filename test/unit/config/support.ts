@@ -32,3 +32,13 @@ export function errorLines(fn: () => unknown): string[] {
   const e = configError(fn);
   return [e.message, ...e.details];
 }
+
+/**
+ * A target that reads the v1beta2 and v1beta3 documents of the loader tests: v1.34.1, their
+ * default target before Kubernetes 1.35–1.37 were added. kubeadm 1.37 no longer reads v1beta3
+ * (PR #136016), so a file in those versions pins it; the refusal itself is tested in
+ * test/unit/config/api-versions.test.ts and load.bad-inputs.test.ts.
+ */
+export const V1BETA3_VERSION = 'v1.34.1';
+/** The same as a ClusterConfiguration document to append to a file (lines, after a separator). */
+export const V1BETA3_TARGET: readonly string[] = ['---', 'apiVersion: kubeadm.k8s.io/v1beta3', 'kind: ClusterConfiguration', `kubernetesVersion: ${V1BETA3_VERSION}`];

@@ -1,6 +1,7 @@
 /** The same configuration written in v1beta2, v1beta3 and v1beta4 resolves to the same internal config. */
 import { resolveInitConfig, resolveJoinConfig } from '../../../src/config/load.js';
 import { argsFromMap } from '../../../src/config/upconvert.js';
+import type { ResolvedJoinConfig } from '../../../src/config/types.js';
 import { withConfig } from './support.js';
 
 const KEY = 'c'.repeat(64);
@@ -167,9 +168,15 @@ controlPlane:
 timeouts:
   discovery: 2m0s
 `;
-  const a = resolveJoinConfig(withConfig(old('v1beta2')));
-  expect(resolveJoinConfig(withConfig(old('v1beta3')))).toEqual(a);
-  expect(resolveJoinConfig(withConfig(v4))).toEqual(a);
+  // Equal but for the recorded API version (join checks it against the cluster's minor after discovery).
+  const resolve = (text: string): { config: Omit<ResolvedJoinConfig, 'apiVersions'>; apiVersions: ResolvedJoinConfig['apiVersions'] } => {
+    const { apiVersions, ...config } = resolveJoinConfig(withConfig(text));
+    return { config, apiVersions };
+  };
+  const { config: a, apiVersions } = resolve(old('v1beta2'));
+  expect(apiVersions).toEqual([{ kind: 'JoinConfiguration', version: 'v1beta2' }]);
+  expect(resolve(old('v1beta3'))).toEqual({ config: a, apiVersions: [{ kind: 'JoinConfiguration', version: 'v1beta3' }] });
+  expect(resolve(v4)).toEqual({ config: a, apiVersions: [{ kind: 'JoinConfiguration', version: 'v1beta4' }] });
   expect(a.join.discovery.timeoutMs).toBe(120_000);
   expect(a.join.timeouts.discoveryMs).toBe(120_000);
 });

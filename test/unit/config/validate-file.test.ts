@@ -13,7 +13,8 @@ const validate = (text: string) => validateConfigFile(text, 'cfg.yaml', ENV);
 describe('config validate: kubeadm\'s cases', () => {
   test.each([
     ['a minimal InitConfiguration', 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\n'],
-    ['a v1beta3 InitConfiguration (deprecated, still read)', 'apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\n'],
+    // kubeadm 1.35 and 1.36 read v1beta3, deprecated (1.37 no longer does: see the API version tests below).
+    ['a v1beta3 InitConfiguration (deprecated, still read)', 'apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\n---\napiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\nkubernetesVersion: v1.36.0\n'],
     ['a ResetConfiguration', 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: ResetConfiguration\nforce: true\n'],
     ['an UpgradeConfiguration', 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: UpgradeConfiguration\napply:\n  etcdUpgrade: false\n'],
     ['init and join documents together', `apiVersion: kubeadm.k8s.io/v1beta4
@@ -87,7 +88,8 @@ node:
   });
 
   test('loader warnings are passed on; a kind meant for another command is not a warning here', () => {
-    const out = validate('apiVersion: kubeadm.k8s.io/v1beta2\nkind: ClusterConfiguration\nuseHyperKubeImage: true\n---\napiVersion: kubeadm.k8s.io/v1beta4\nkind: ResetConfiguration\n');
+    // v1beta2 for a target tsadm reads it for (v1.34.1; none from 1.35 on, as kubeadm since 1.27).
+    const out = validate('apiVersion: kubeadm.k8s.io/v1beta2\nkind: ClusterConfiguration\nkubernetesVersion: v1.34.1\nuseHyperKubeImage: true\n---\napiVersion: kubeadm.k8s.io/v1beta4\nkind: ResetConfiguration\n');
     expect(out.problems).toEqual([]);
     expect(out.warnings).toEqual([expect.stringMatching(/useHyperKubeImage is ignored/)]);
   });
@@ -98,9 +100,65 @@ describe('config validate accepts what config print writes (kubeadm prints defau
     ['init-defaults with component configs', () => printInitDefaults({ componentConfigs: ['KubeletConfiguration', 'KubeProxyConfiguration'] })],
     ['join-defaults', () => printJoinDefaults()],
     ['reset-defaults', () => printResetDefaults()],
-    ['upgrade-defaults (1.34: plan.etcdUpgrade)', () => printUpgradeDefaults()],
+    ['upgrade-defaults (the default, 1.37: plan.etcdUpgrade)', () => printUpgradeDefaults()],
+    ['init-defaults of 1.35', () => printInitDefaults({ componentConfigs: [], version: '1.35' })],
+    ['init-defaults of 1.36', () => printInitDefaults({ componentConfigs: [], version: '1.36' })],
     ['upgrade-defaults (1.31)', () => printUpgradeDefaults({ version: '1.31.0' })],
   ])('%s', (_name, print) => {
     expect(validate(print())).toEqual({ problems: [], warnings: [] });
+  });
+});
+
+/**
+ * kubeadm 1.36's `config validate --allow-deprecated-api` (PR #135148): validateSupportedVersion
+ * warns about a deprecated API version unless the flag is given ("By default the command will
+ * print a warning for a deprecated API unless the flag is passed", its release note); a version
+ * the target no longer reads (v1beta3 for 1.37, PR #136016) is an error either way.
+ */
+describe('config validate and the API versions of the target', () => {
+  const v3 = (version: string): string => `apiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\nkubernetesVersion: ${version}\n`;
+  const warning = 'your configuration file uses a deprecated API spec: "kubeadm.k8s.io/v1beta3" (kind: "ClusterConfiguration"). Please use \'tsadm config migrate --old-config old-config-file --new-config new-config-file\', which will write the new, similar spec using a newer API version.';
+
+  test('a deprecated version (v1beta3 for 1.36) is valid, with kubeadm\'s warning', () => {
+    expect(validate(v3('v1.36.0'))).toEqual({ problems: [], warnings: [warning] });
+  });
+
+  test('--allow-deprecated-api: valid without the warning', () => {
+    expect(validateConfigFile(v3('v1.36.0'), 'cfg.yaml', ENV, { allowDeprecatedApi: true })).toEqual({ problems: [], warnings: [] });
+  });
+
+  test('a version the target no longer reads is a problem, with or without the flag', () => {
+    const problem = "kubeadm.k8s.io/v1beta3 is not supported for Kubernetes v1.37.0 (ClusterConfiguration): kubeadm 1.37 reads only kubeadm.k8s.io/v1beta4; convert the file with 'tsadm config migrate --old-config cfg.yaml --new-config NEW'";
+    expect(validate(v3('v1.37.0')).problems).toEqual([problem]);
+    expect(validateConfigFile(v3('v1.37.0'), 'cfg.yaml', ENV, { allowDeprecatedApi: true }).problems).toEqual([problem]);
+  });
+
+  test('a join file (no target before discovery) is judged by the default target, 1.37', () => {
+    const join = 'apiVersion: kubeadm.k8s.io/v1beta3\nkind: JoinConfiguration\ndiscovery:\n  bootstrapToken:\n    token: abcdef.0123456789abcdef\n    apiServerEndpoint: kube-apiserver:6443\n    unsafeSkipCAVerification: true\n';
+    expect(validate(join).problems).toEqual([
+      "kubeadm.k8s.io/v1beta3 is not supported for Kubernetes v1.37.0 (JoinConfiguration): kubeadm 1.37 reads only kubeadm.k8s.io/v1beta4; convert the file with 'tsadm config migrate --old-config cfg.yaml --new-config NEW'",
+    ]);
+    expect(validate(join.replace('v1beta3', 'v1beta4'))).toEqual({ problems: [], warnings: [] });
+  });
+
+  test('kubeadm.k8s.io/v1 is a problem: disabled in kubeadm 1.37', () => {
+    expect(validate('apiVersion: kubeadm.k8s.io/v1\nkind: UpgradeConfiguration\n').problems).toEqual([
+      'apiVersion: kubeadm.k8s.io/v1 is not usable yet (kind UpgradeConfiguration, document 1, line 1): kubeadm 1.37 registers it as an experimental placeholder and keeps it disabled; use kubeadm.k8s.io/v1beta4',
+    ]);
+  });
+
+  test('etcd.external.httpEndpoints: valid for 1.35, an unknown field for 1.34', () => {
+    const file = (version: string): string => `apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\nkubernetesVersion: ${version}\netcd:\n  external:\n    endpoints: [http://10.0.0.1:2379]\n    httpEndpoints: [http://10.0.0.1:2381]\n`;
+    expect(validate(file('v1.35.0'))).toEqual({ problems: [], warnings: [] });
+    expect(validate(file('v1.34.1')).problems).toEqual([
+      'etcd.external.httpEndpoints: unknown field (ClusterConfiguration kubeadm.k8s.io/v1beta4 of Kubernetes v1.34.1; the field exists from Kubernetes 1.35 on, kubeadm PR #134890)',
+    ]);
+  });
+
+  test('an UpgradeConfiguration is validated: its unknown fields and values are problems', () => {
+    expect(validate('apiVersion: kubeadm.k8s.io/v1beta4\nkind: UpgradeConfiguration\nplan:\n  bogus: 1\ndiff:\n  contextLines: many\n').problems).toEqual([
+      'plan.bogus: unknown field (UpgradeConfiguration kubeadm.k8s.io/v1beta4)',
+      'diff.contextLines: expected an integer, got string "many" (UpgradeConfiguration kubeadm.k8s.io/v1beta4)',
+    ]);
   });
 });

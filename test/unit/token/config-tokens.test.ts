@@ -23,7 +23,9 @@ describe('tokensFromConfig', () => {
       configText: [
         'apiVersion: kubeadm.k8s.io/v1beta3', 'kind: InitConfiguration', 'bootstrapTokens:',
         '- token: abcdef.0123456789abcdef', '  ttl: 1h', '  description: one', '  usages: [authentication]', '  groups: [system:bootstrappers:extra]',
-        '- description: two', '',
+        '- description: two',
+        // A target that reads v1beta3 (kubeadm 1.37 no longer does, PR #136016).
+        '---', 'apiVersion: kubeadm.k8s.io/v1beta3', 'kind: ClusterConfiguration', 'kubernetesVersion: v1.34.1', '',
       ].join('\n'),
     });
     expect(tokens[0]).toMatchObject({ token: 'abcdef.0123456789abcdef', ttlMs: 3600_000, description: 'one', usages: ['authentication'], groups: ['system:bootstrappers:extra'] });

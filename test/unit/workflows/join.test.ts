@@ -359,6 +359,37 @@ describeWithApiServer('join against a real API server', () => {
     expect(existsSync(path.join(root, 'etc/kubernetes/pki'))).toBe(false);
   }, 60_000);
 
+  // The JoinConfiguration's API version is judged by the cluster's minor, known after discovery
+  // (kubeadm 1.37 no longer reads v1beta3, PR #136016; 1.35/1.36 read it deprecated).
+  test('--config with a v1beta3 JoinConfiguration: refused after discovery when the cluster is 1.37, before anything is written', async () => {
+    const stored = [
+      'apiVersion: kubeadm.k8s.io/v1beta4', 'kind: ClusterConfiguration', 'kubernetesVersion: v1.37.0', 'controlPlaneEndpoint: cp.example.com:6443',
+      'networking:', '  podSubnet: 10.244.0.0/16', '  serviceSubnet: 10.96.0.0/12', '',
+    ].join('\n');
+    const root = newRoot();
+    const config = path.join(newRoot(), 'join-v1beta3.yaml');
+    writeFileSync(config, [
+      'apiVersion: kubeadm.k8s.io/v1beta3', 'kind: JoinConfiguration', 'discovery:', '  bootstrapToken:', `    apiServerEndpoint: ${server.url.replace('https://', '')}`,
+      `    token: ${TOKEN}`, '    caCertHashes:', `    - ${pin}`, 'nodeRegistration:', '  name: w9', '  criSocket: /run/containerd/containerd.sock',
+      '  ignorePreflightErrors:', '  - all', '',
+    ].join('\n'));
+    const log = new PhaseLogger(new MemoryReporter());
+    await uploadKubeadmConfig(admin, { clusterConfigurationYaml: stored }, log);
+    // A 1.37 cluster's kubelet ConfigMap (kubelet-config) and the bootstrap tokens' right to read it.
+    await uploadKubeletConfig(admin, { versions: profileFor('v1.37.0'), kubeletConfigurationYaml: KUBELET_CONFIG, sign: true, nodeName: 'cp1', criSocket: undefined }, log);
+    try {
+      const { rt } = runtime(root);
+      const ctx = await buildJoinContext({ flags: { config }, positionals: [] }, rt, realJoinDeps({ hostname: () => 'w9' }));
+      const err = await runPhases(joinPhases(profileFor(DEFAULT_KUBERNETES_VERSION)), ctx, { filter: [], skip: [] }).then(() => undefined, (e: unknown) => e) as TsadmError;
+      ctx.api.close();
+      expect(err).toBeInstanceOf(TsadmError);
+      expect(err.message).toContain(`kubeadm.k8s.io/v1beta3 is not supported for Kubernetes v1.37.0 (JoinConfiguration): kubeadm 1.37 reads only kubeadm.k8s.io/v1beta4; convert the file with 'tsadm config migrate --old-config ${config} --new-config NEW'`);
+      expect(readdirSync(root)).toEqual([]);
+    } finally {
+      await uploadKubeadmConfig(admin, { clusterConfigurationYaml: CLUSTER_CONFIG, clusterStatus: { nodeName: 'cp1', endpoint: { advertiseAddress: '192.168.10.11', bindPort: 6443 }, apiVersion: 'kubeadm.k8s.io/v1beta2' } }, log);
+    }
+  }, 60_000);
+
   // Last: it changes the cluster's kubeadm-config.
   test('a control-plane join is refused without shared certificates, and on a cluster without controlPlaneEndpoint', async () => {
     const root = newRoot();
