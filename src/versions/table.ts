@@ -279,7 +279,7 @@ export interface VersionProfile {
      * for kubelets older than this version (1.35 PR #134906 any kubelet; 1.36 PR #136898: < 1.37;
      * 1.37 PR #139122: < 1.38); undefined: kubeadm of this minor has no such check.
      */
-    readonly containerRuntimeVersionBelow: string | 'any' | undefined;
+    readonly containerRuntimeVersionBelow: string | undefined;
     /** Port checks bind to the configured component addresses, not all interfaces (1.37, PR #138250). */
     readonly portChecksOnConfiguredAddresses: boolean;
   };
