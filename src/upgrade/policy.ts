@@ -19,7 +19,7 @@
  */
 import semver from 'semver';
 import { TsadmError } from '../errors.js';
-import { NEWEST_MINOR, SUPPORTED_MINORS } from '../versions/table.js';
+import { NEWEST_MINOR, NEXT_UNRELEASED_MINOR, SUPPORTED_MINORS } from '../versions/table.js';
 
 /** kubeadm's MaximumAllowedMinorVersionUpgradeSkew: one minor per upgrade. */
 const MAX_MINOR_UPGRADE_SKEW = 1;
@@ -120,9 +120,12 @@ export function checkVersionPolicy(input: VersionPolicyInput): VersionPolicyVerd
     });
   }
   if (compareMinor(target, NEWEST_MINOR) > 0) {
+    // The next minor exists only as pre-releases: its facts are not settled (src/versions/resolve.ts
+    // refuses to render it with the same words).
+    const unreleased = compareMinor(target, NEXT_UNRELEASED_MINOR) === 0 ? `: v${NEXT_UNRELEASED_MINOR} is not released yet (only pre-releases exist)` : '';
     distanceRules.push({
       code: 'beyond-newest-known',
-      message: `the version to upgrade to ${to} is newer than v${NEWEST_MINOR}, the newest minor tsadm knows`,
+      message: `the version to upgrade to ${to} is newer than v${NEWEST_MINOR}, the newest minor tsadm knows${unreleased}`,
     });
   }
 

@@ -86,7 +86,66 @@ test('offline offers without a version: a newer patch of the cluster\'s minor, a
   expect(targets[0]).toMatch(/^v1\.20\.\d+$/);
   expect(targets[1]).toMatch(/^v1\.21\.\d+$/);
   // The newest minor tsadm knows has no next minor to offer.
-  expect(planTargets({ ...cluster, clusterVersion: 'v1.34.999' }, request)).toEqual([]);
+  expect(planTargets({ ...cluster, clusterVersion: 'v1.37.999' }, request)).toEqual([]);
   // A given version is the only offer.
   expect(planTargets(cluster, { ...request, version: 'v1.20.3' })).toEqual(['v1.20.3']);
+});
+
+/**
+ * The upgrade paths of issue 26, one minor at a time. Expected images from the golden facts of
+ * each minor (test/fixtures/versions/1.34–1.37.yaml `images`, read from kubeadm's constants.go and
+ * its PRs): etcd 3.6.4-0 → 3.6.6-0 → 3.6.8-0 → 3.7.0-0, CoreDNS v1.12.1 → v1.12.4 → v1.14.2 →
+ * v1.14.6; kube-proxy and the control plane take the target version.
+ */
+describe('the steps 1.34 → 1.35 → 1.36 → 1.37', () => {
+  const at = (version: string, etcd: string, coreDNS: string, kubelets: readonly string[] = [version]): ClusterVersions => ({
+    clusterVersion: version,
+    kubeletVersions: kubelets,
+    kubeApiServer: version,
+    kubeControllerManager: version,
+    kubeScheduler: version,
+    kubeProxy: version,
+    coreDNS,
+    etcd,
+    externalEtcd: false,
+  });
+
+  test.each([
+    ['v1.34.1', 'v1.35.4', '3.6.4-0', '3.6.6-0', 'v1.12.1', 'v1.12.4'],
+    ['v1.35.4', 'v1.36.0', '3.6.6-0', '3.6.8-0', 'v1.12.4', 'v1.14.2'],
+    ['v1.36.0', 'v1.37.0', '3.6.8-0', '3.7.0-0', 'v1.14.2', 'v1.14.6'],
+  ])('%s → %s: every row, allowed', (from, to, etcdFrom, etcdTo, dnsFrom, dnsTo) => {
+    const minor = to.split('.').slice(0, 2).join('.');
+    expect(computeUpgrades(at(from, etcdFrom, dnsFrom), { ...request, version: to })).toEqual([{
+      description: `version in the ${minor} series`,
+      targetVersion: to,
+      verdict: 'allowed',
+      reasons: [],
+      components: [
+        { name: 'kubelet', currentVersion: `1 x ${from}`, newVersion: to },
+        { name: 'kube-apiserver', currentVersion: from, newVersion: to },
+        { name: 'kube-controller-manager', currentVersion: from, newVersion: to },
+        { name: 'kube-scheduler', currentVersion: from, newVersion: to },
+        { name: 'kube-proxy', currentVersion: from, newVersion: to },
+        { name: 'CoreDNS', currentVersion: dnsFrom, newVersion: dnsTo },
+        { name: 'etcd', currentVersion: etcdFrom, newVersion: etcdTo },
+      ],
+    }]);
+  });
+
+  test('1.34 → 1.36 is refused (a skipped minor); 1.37 → a 1.38 pre-release is not offered as allowed', () => {
+    const [skip] = computeUpgrades(at('v1.34.1', '3.6.4-0', 'v1.12.1'), { ...request, version: 'v1.36.0' });
+    expect(skip?.verdict).toBe('refused');
+    expect(skip?.reasons).toEqual(['the version to upgrade to v1.36.0 skips a minor: the cluster is at v1.34.1 and can go up only 1 minor version at a time']);
+    const [next] = computeUpgrades(at('v1.37.0', '3.7.0-0', 'v1.14.6'), { allowExperimentalUpgrades: true, allowRCUpgrades: false, version: 'v1.38.0-alpha.1' });
+    expect(next?.verdict).toBe('needs-force');
+    expect(next?.reasons).toEqual(['the version to upgrade to v1.38.0-alpha.1 is newer than v1.37, the newest minor tsadm knows: v1.38 is not released yet (only pre-releases exist)']);
+    // tsadm has no facts of 1.38: kubeadm prints N/A for what it cannot tell.
+    expect(next?.components.filter((c) => ['CoreDNS', 'etcd'].includes(c.name)).map((c) => c.newVersion)).toEqual(['N/A', 'N/A']);
+  });
+
+  test('offline offers at v1.34.0 and v1.36.0: the newest patch of the own minor tsadm knows and the next minor', () => {
+    expect(planTargets(at('v1.34.0', '3.6.4-0', 'v1.12.1'), request).map((v) => v.split('.').slice(0, 2).join('.'))).toEqual(['v1.34', 'v1.35']);
+    expect(planTargets(at('v1.36.0', '3.6.8-0', 'v1.14.2'), request).map((v) => v.split('.').slice(0, 2).join('.'))).toEqual(['v1.37']);
+  });
 });

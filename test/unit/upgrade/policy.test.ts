@@ -12,7 +12,6 @@ import {
   type VersionPolicyInput,
 } from '../../../src/upgrade/policy.js';
 import { TsadmError } from '../../../src/errors.js';
-import { NEWEST_MINOR } from '../../../src/versions/table.js';
 
 interface Case {
   readonly name: string;
@@ -84,8 +83,9 @@ const CASES: readonly Case[] = [
     change: 'upgrade', mandatory: [], skippable: [],
   },
   {
+    // One minor beyond the newest tsadm knows (1.37): 1.38.
     name: 'kubeadm 1.20: a target minor newer than the tool knows "should never be supported" (fatal)',
-    input: base(`v${NEWEST_MINOR}.1`, [`v${NEWEST_MINOR}.1`], 'v1.35.0'),
+    input: base('v1.37.1', ['v1.37.1'], 'v1.38.0'),
     change: 'upgrade', mandatory: ['beyond-newest-known'], skippable: [],
   },
   {
@@ -141,8 +141,13 @@ const CASES: readonly Case[] = [
   },
   {
     name: 'kubeadm 1.20 policy.go: a pre-release of a minor newer than the tool knows is skippable, not fatal',
-    input: { ...base(`v${NEWEST_MINOR}.1`, [`v${NEWEST_MINOR}.1`], 'v1.35.0-alpha.2'), allowExperimentalUpgrades: true },
+    input: { ...base('v1.37.1', ['v1.37.1'], 'v1.38.0-alpha.2'), allowExperimentalUpgrades: true },
     change: 'upgrade', mandatory: [], skippable: ['beyond-newest-known'],
+  },
+  {
+    name: 'kubeadm 1.20 policy.go: a pre-release two minors beyond is skippable twice over (unknown minor, skipped minor)',
+    input: { ...base('v1.37.1', ['v1.37.1'], 'v1.39.0-alpha.0'), allowExperimentalUpgrades: true },
+    change: 'upgrade', mandatory: [], skippable: ['beyond-newest-known', 'minor-skipped'],
   },
   {
     name: 'kubeadm 1.20 policy.go: an alpha without any --allow flag is skippable',
@@ -185,6 +190,54 @@ const CASES: readonly Case[] = [
     input: base('v1.28.5', ['v1.28.5', 'v1.25.16'], 'v1.29.0'),
     change: 'upgrade', mandatory: [], skippable: ['kubelets-too-old'],
   },
+  // The upgrade paths of the current minors (issue 26): one minor at a time, 1.34 → 1.35 → 1.36 →
+  // 1.37. Kubelet floors per target from the golden facts (test/fixtures/versions/1.3x.yaml skew:
+  // MinimumKubeletVersion = getSkewedKubernetesVersion(-3): 1.32 for 1.35, 1.33 for 1.36, 1.34 for 1.37).
+  {
+    name: 'issue 26: v1.34 → v1.35 is allowed, kubelets down to 1.32 stay within the skew',
+    input: base('v1.34.1', ['v1.34.1', 'v1.32.9'], 'v1.35.4'),
+    change: 'upgrade', mandatory: [], skippable: [],
+  },
+  {
+    name: 'issue 26: v1.34 → v1.35 with a 1.31 kubelet (below 1.35\'s minimum 1.32) needs --force',
+    input: base('v1.34.1', ['v1.34.1', 'v1.31.13'], 'v1.35.4'),
+    change: 'upgrade', mandatory: [], skippable: ['kubelets-too-old'],
+  },
+  {
+    name: 'issue 26: v1.34 → v1.36 skips a minor (fatal)',
+    input: base('v1.34.1', ['v1.34.1'], 'v1.36.0'),
+    change: 'upgrade', mandatory: ['minor-skipped'], skippable: [],
+  },
+  {
+    name: 'issue 26: v1.35 → v1.36 is allowed with a 1.33 kubelet',
+    input: base('v1.35.4', ['v1.35.4', 'v1.33.5'], 'v1.36.0'),
+    change: 'upgrade', mandatory: [], skippable: [],
+  },
+  {
+    name: 'issue 26: v1.35 → v1.36 with a 1.32 kubelet (below 1.36\'s minimum 1.33) needs --force',
+    input: base('v1.35.4', ['v1.35.4', 'v1.32.9'], 'v1.36.0'),
+    change: 'upgrade', mandatory: [], skippable: ['kubelets-too-old'],
+  },
+  {
+    name: 'issue 26: v1.36 → v1.37 is allowed with a 1.34 kubelet',
+    input: base('v1.36.0', ['v1.36.0', 'v1.34.1'], 'v1.37.0'),
+    change: 'upgrade', mandatory: [], skippable: [],
+  },
+  {
+    name: 'issue 26: v1.36 → v1.37 with a 1.33 kubelet (below 1.37\'s minimum 1.34) needs --force',
+    input: base('v1.36.0', ['v1.36.0', 'v1.33.5'], 'v1.37.0'),
+    change: 'upgrade', mandatory: [], skippable: ['kubelets-too-old'],
+  },
+  {
+    name: 'issue 26: v1.35 → v1.37 skips a minor (fatal)',
+    input: base('v1.35.4', ['v1.35.4'], 'v1.37.0'),
+    change: 'upgrade', mandatory: ['minor-skipped'], skippable: [],
+  },
+  {
+    name: 'issue 26: v1.37 → a v1.38 pre-release without flags: unknown minor and unstable version, both need more than a plain apply',
+    input: base('v1.37.0', ['v1.37.0'], 'v1.38.0-alpha.1'),
+    change: 'upgrade', mandatory: [], skippable: ['beyond-newest-known', 'unstable-not-allowed'],
+  },
 ];
 
 describe('checkVersionPolicy', () => {
@@ -215,12 +268,31 @@ describe('checkVersionPolicy', () => {
   });
 });
 
+describe('the v1.38 pre-release (issue 26: 1.38 exists only as alpha/beta/rc)', () => {
+  it('is stopped with a message that names 1.38 as unreleased and 1.37 as the newest minor', () => {
+    const verdict = checkVersionPolicy(base('v1.37.0', ['v1.37.0'], 'v1.38.0-alpha.1'));
+    const beyond = verdict.skippable.find((v) => v.code === 'beyond-newest-known');
+    expect(beyond?.message).toBe('the version to upgrade to v1.38.0-alpha.1 is newer than v1.37, the newest minor tsadm knows: v1.38 is not released yet (only pre-releases exist)');
+    const err = versionPolicyError(verdict, false);
+    expect(err?.message).toBe('version policy: the version to upgrade to v1.38.0-alpha.1 is newer than v1.37, the newest minor tsadm knows: v1.38 is not released yet (only pre-releases exist) (and 1 more)');
+  });
+
+  it('names no release state for a minor further out (1.39)', () => {
+    const verdict = checkVersionPolicy(base('v1.37.0', ['v1.37.0'], 'v1.39.0'));
+    expect(verdict.mandatory.find((v) => v.code === 'beyond-newest-known')?.message).toBe('the version to upgrade to v1.39.0 is newer than v1.37, the newest minor tsadm knows');
+  });
+});
+
 describe('kubeletSkewLimit', () => {
   it.each([
     [20, 1],
     [28, 1],
     [29, 3],
     [34, 3],
+    // 1.35–1.37: getSkewedKubernetesVersion(-3) unchanged (golden facts' skew.minKubelet).
+    [35, 3],
+    [36, 3],
+    [37, 3],
   ])('kubeadm 1.%i allows kubelets %i minor(s) behind', (minor, limit) => {
     expect(kubeletSkewLimit(minor)).toBe(limit);
   });

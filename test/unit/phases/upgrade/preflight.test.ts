@@ -130,4 +130,27 @@ describe('upgrade preflight', () => {
   test('not root: IsPrivilegedUser fails as in init', async () => {
     await expectError(run({ version: 'v1.20.3', flags: { yes: true }, deps: { system: { ...realSystem, uid: () => 1000 } } }), 'E_PREFLIGHT', /IsPrivilegedUser/);
   });
+  // The steps of issue 26 (policy facts: kubeadm's policy.go, one minor at a time; kubelets at
+  // most three minors behind, golden facts' skew.minKubelet 1.32/1.33/1.34 for 1.35/1.36/1.37).
+  const at = (version: string, kubelet = version) => view({ serverVersion: version, storedVersion: version, kubeletVersions: [kubelet, kubelet] });
+
+  test('issue 26: v1.34.1 → v1.35.4 passes the version policy; v1.34.1 → v1.36.0 is refused as a skipped minor', async () => {
+    const lines = await run({ version: 'v1.35.4', flags: { yes: true }, view: at('v1.34.1', 'v1.32.9') });
+    expect(lines).toContain('You have chosen to change the cluster version to "v1.35.4"');
+    expect(lines).toContain('Cluster version: v1.34.1');
+    await expectError(run({ version: 'v1.36.0', flags: { yes: true, force: true }, view: at('v1.34.1') }), 'E_PRECONDITION',
+      /^version policy: the version to upgrade to v1\.36\.0 skips a minor: the cluster is at v1\.34\.1/);
+  });
+
+  test('issue 26: a 1.33 kubelet is too old for v1.37 (needs --force), fine for v1.36', async () => {
+    await run({ version: 'v1.36.0', flags: { yes: true }, view: at('v1.35.4', 'v1.33.5') });
+    await expectError(run({ version: 'v1.37.0', flags: { yes: true }, view: at('v1.36.0', 'v1.33.5') }), 'E_PRECONDITION', /kubelets too old for v1\.37\.0 \(more than 3 minors behind it\): v1\.33\.5/);
+    const forced = await run({ version: 'v1.37.0', flags: { yes: true, force: true }, view: at('v1.36.0', 'v1.33.5') });
+    expect(forced).toContain('Found 1 potential version compatibility errors but skipping since the --force flag is set:');
+  });
+
+  test('issue 26: v1.37.0 → a v1.38 pre-release is stopped with the message about 1.38', async () => {
+    await expectError(run({ version: 'v1.38.0-alpha.1', flags: { yes: true }, view: at('v1.37.0') }), 'E_PRECONDITION',
+      /^version policy: the version to upgrade to v1\.38\.0-alpha\.1 is newer than v1\.37, the newest minor tsadm knows: v1\.38 is not released yet \(only pre-releases exist\)/);
+  });
 });
