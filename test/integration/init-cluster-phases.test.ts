@@ -317,7 +317,7 @@ describeWithApiServer('init API phases on a real cluster', () => {
         body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'kube-apiserver-kubelet-client', resourceAttributes: { verb, resource: 'nodes', subresource, name: 'cp1' } } },
       });
       expect(r.status).toBe(201);
-      return r.body.status.allowed === true;
+      return (r.body as unknown as { status: { allowed?: boolean } }).status.allowed === true;
     };
     await server.request('DELETE', BINDING, { auth: 'admin' });
     const run = async (version: string) => {
@@ -332,7 +332,7 @@ describeWithApiServer('init API phases on a real cluster', () => {
     expect(await run('v1.37.0')).toEqual(['created']);
     const crb = await server.request('GET', BINDING, { auth: 'admin' });
     expect(crb.status).toBe(200);
-    expect(crb.body.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:kubelet-api-admin' });
+    expect((crb.body as unknown as { roleRef: unknown }).roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:kubelet-api-admin' });
     expect(crb.body.subjects).toEqual([{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'kube-apiserver-kubelet-client' }]);
     for (const sub of ['proxy', 'log', 'stats', 'metrics']) expect(await kubeletClientMay('get', sub)).toBe(true);
     expect(await kubeletClientMay('create', 'proxy')).toBe(true);

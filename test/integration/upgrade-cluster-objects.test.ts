@@ -298,7 +298,7 @@ describeWithApiServer('upgrade apply object phases on a real cluster', () => {
     expect(changes(await token('v1.36.0'))).not.toContain('created ClusterRoleBinding kubeadm:apiserver-kubelet-client');
     expect((await get(BINDING)).status).toBe(404);
     expect(changes(await token('v1.37.0'))).toContain('created ClusterRoleBinding kubeadm:apiserver-kubelet-client');
-    const crb = (await get(BINDING)).body;
+    const crb = (await get(BINDING)).body as unknown as { roleRef: unknown; subjects: unknown };
     expect(crb.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:kubelet-api-admin' });
     expect(crb.subjects).toEqual([{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'kube-apiserver-kubelet-client' }]);
     expect(changes(await token('v1.37.0'))).toEqual([]);
