@@ -12,7 +12,7 @@ const CONFIG_KEY = 'config.conf';
 const KUBECONFIG_KEY = 'kubeconfig.conf';
 const KUBECONFIG_PATH = '/var/lib/kube-proxy/kubeconfig.conf';
 /** The mode kubeadm 1.37 writes when the user left it empty (PR #139777). */
-export const KUBE_PROXY_DEFAULT_MODE = 'iptables';
+const KUBE_PROXY_DEFAULT_MODE = 'iptables';
 
 export interface KubeProxyConfigInput {
   /** cfg.componentConfigs.kubeProxy: what the user wrote (may be empty). */

@@ -44,7 +44,7 @@ export function nodeBootstrapRbac(): RbacStep[] {
 }
 
 /** The ClusterRoleBinding that lets kube-apiserver's kubelet client use the kubelet API (1.37, PR #138957). */
-export const KUBELET_API_ADMIN_BINDING = 'kubeadm:apiserver-kubelet-client';
+const KUBELET_API_ADMIN_BINDING = 'kubeadm:apiserver-kubelet-client';
 /** The CN of apiserver-kubelet-client.crt: the user the kubelets see kube-apiserver as. */
 const APISERVER_KUBELET_CLIENT_USER = 'kube-apiserver-kubelet-client';
 

@@ -26,7 +26,7 @@ import { renderStaticPod, STATIC_POD_COMPONENTS } from '../../../../src/phases/c
 import { renderKubeletConfig } from '../../../../src/phases/kubelet/config.js';
 import { NO_HOST_FACTS, staticPodConfigFromInit } from '../../../../src/manifest/inputs.js';
 import type { Container } from '../../../../src/manifest/pod.js';
-import { DEFAULT_PATCH, SUPPORTED_MINORS, VERSION_TABLE, type SupportedMinor } from '../../../../src/versions/table.js';
+import { DEFAULT_PATCH, SUPPORTED_MINORS, VERSION_TABLE } from '../../../../src/versions/table.js';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
 
 const REMOVED_AT: Readonly<Record<string, readonly string[]>> = {
@@ -60,10 +60,10 @@ describe('no removed core feature gate reaches a component (1.35+)', () => {
   });
 
   describe.each(MINORS.map((m) => [m]))('Kubernetes %s', (minor) => {
-    const versions = VERSION_TABLE[minor as SupportedMinor];
+    const versions = VERSION_TABLE[minor];
     const base = fixtureInitConfig();
     // IPv6DualStack set by the user in ClusterConfiguration (kubeadm forwarded it until 1.23) must not reach anything.
-    const cfg = { ...base, cluster: { ...base.cluster, kubernetesVersion: DEFAULT_PATCH[minor as SupportedMinor], featureGates: { IPv6DualStack: true } } };
+    const cfg = { ...base, cluster: { ...base.cluster, kubernetesVersion: DEFAULT_PATCH[minor], featureGates: { IPv6DualStack: true } } };
 
     const passed: Record<string, string[]> = {};
     for (const c of STATIC_POD_COMPONENTS) {
