@@ -40,7 +40,7 @@ export function kubeletDefaults(c: ClusterConfiguration, profile: VersionProfile
   };
 }
 
-export function kubeProxyDefaults(c: ClusterConfiguration): Record<string, unknown> {
+export function kubeProxyDefaults(c: ClusterConfiguration, profile: VersionProfile): Record<string, unknown> {
   const ipv6 = c.networking.serviceSubnet.split(',')[0]?.includes(':') ?? false;
   return {
     apiVersion: KUBE_PROXY_API_VERSION,
@@ -48,5 +48,7 @@ export function kubeProxyDefaults(c: ClusterConfiguration): Record<string, unkno
     bindAddress: ipv6 ? '::' : '0.0.0.0',
     clientConnection: { kubeconfig: '/var/lib/kube-proxy/kubeconfig.conf' },
     clusterCIDR: c.networking.podSubnet,
+    // 1.37 (PR #139777): kubeadm's default sets the mode it used to leave empty.
+    ...(profile.addons.kubeProxyDefaultModeIptables ? { mode: 'iptables' } : {}),
   };
 }

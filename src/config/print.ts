@@ -60,7 +60,7 @@ export function printInitDefaults(opts: PrintInitOptions): string {
   const docs: unknown[] = [initToExternal(init, apiVersion), clusterToExternal(resolved.cluster, apiVersion)];
   const kinds = new Set(opts.componentConfigs as readonly ComponentConfigKind[]);
   if (kinds.has('KubeletConfiguration')) docs.push(kubeletDefaults(resolved.cluster, profile));
-  if (kinds.has('KubeProxyConfiguration')) docs.push(kubeProxyDefaults(resolved.cluster));
+  if (kinds.has('KubeProxyConfiguration')) docs.push(kubeProxyDefaults(resolved.cluster, profile));
   return toKubeYamlDocuments(docs);
 }
 

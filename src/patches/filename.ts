@@ -15,6 +15,8 @@ export const PATCH_MEDIA_TYPE: Readonly<Record<PatchType, string>> = {
 export const STATIC_POD_PATCH_TARGETS = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'] as const;
 export const KUBELET_CONFIG_PATCH_TARGET = 'kubeletconfiguration';
 export const COREDNS_DEPLOYMENT_PATCH_TARGET = 'corednsdeployment';
+/** The kube-proxy DaemonSet (kubeadm 1.37, PR #138090). */
+export const KUBE_PROXY_DAEMONSET_PATCH_TARGET = 'kubeproxydaemonset';
 
 /**
  * kubeadm accepts only .json and .yaml (not .yml): another extension makes it skip the file
@@ -54,11 +56,12 @@ function escapeRe(s: string): string {
  */
 export function patchTargetsFor(versions: {
   readonly kubelet: { readonly configPatchTarget: boolean };
-  readonly addons: { readonly corednsPatchTarget: boolean };
+  readonly addons: { readonly corednsPatchTarget: boolean; readonly kubeProxyPatchTarget: boolean };
 }): string[] {
   return [
     ...STATIC_POD_PATCH_TARGETS,
     ...(versions.kubelet.configPatchTarget ? [KUBELET_CONFIG_PATCH_TARGET] : []),
     ...(versions.addons.corednsPatchTarget ? [COREDNS_DEPLOYMENT_PATCH_TARGET] : []),
+    ...(versions.addons.kubeProxyPatchTarget ? [KUBE_PROXY_DAEMONSET_PATCH_TARGET] : []),
   ];
 }

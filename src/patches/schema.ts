@@ -77,7 +77,19 @@ const DEPLOYMENT_TYPES: Readonly<Record<string, Readonly<Record<string, FieldSpe
   DeploymentStatus: { conditions: merge('type') },
 };
 
+/** Tags of k8s.io/api/apps/v1's DaemonSet around the pod template (types.go, 1.37). */
+const DAEMONSET_TYPES: Readonly<Record<string, Readonly<Record<string, FieldSpec>>>> = {
+  ...POD_TYPES,
+  DaemonSet: { metadata: { type: 'ObjectMeta' }, spec: { type: 'DaemonSetSpec' }, status: { type: 'DaemonSetStatus' } },
+  DaemonSetSpec: { template: { type: 'PodTemplateSpec' } },
+  PodTemplateSpec: { metadata: { type: 'ObjectMeta' }, spec: { type: 'PodSpec' } },
+  DaemonSetStatus: { conditions: merge('type') },
+};
+
 export const POD_PATCH_SCHEMA: PatchSchema = new TableSchema('Pod', POD_TYPES.Pod as Record<string, FieldSpec>, POD_TYPES);
 
 /** The CoreDNS Deployment's schema (the `corednsdeployment` target: kubeadm patches an apps/v1 Deployment). */
 export const DEPLOYMENT_PATCH_SCHEMA: PatchSchema = new TableSchema('Deployment', DEPLOYMENT_TYPES.Deployment as Record<string, FieldSpec>, DEPLOYMENT_TYPES);
+
+/** The kube-proxy DaemonSet's schema (the `kubeproxydaemonset` target: kubeadm patches an apps/v1 DaemonSet). */
+export const DAEMONSET_PATCH_SCHEMA: PatchSchema = new TableSchema('DaemonSet', DAEMONSET_TYPES.DaemonSet as Record<string, FieldSpec>, DAEMONSET_TYPES);

@@ -615,9 +615,12 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       },
       images: { etcdTag: '3.7.0-0', corednsTag: 'v1.14.6', pauseTag: '3.10.2' },
       kubelet: { upgradeDropsFlags: ['container-runtime-endpoint'] },
-      // apiserver-kubelet-client.crt loses O=kubeadm:cluster-admins: the binding below gives it the kubelet API instead (PR #138957).
-      pki: { apiserverKubeletClientOrg: undefined },
       controlPlane: { kubeletApiAdminBinding: true },
+      // Value correction (issue-26-switches): PR #138957 also drops O=kubeadm:cluster-admins from
+      // apiserver-kubelet-client.crt, whose rights now come from the kubeadm:apiserver-kubelet-client
+      // binding (issue-26-facts' test/fixtures/versions/1.37.yaml: `o: []`; Cluster API's and Kamaji's
+      // reports of the change, and aws/eks-anywhere-build-tooling PR #5655, describe the same diff).
+      pki: { apiserverKubeletClientOrg: undefined },
       addons: { kubeProxyPatchTarget: true, kubeProxyDefaultModeIptables: true },
       skew: { minKubelet: '1.34.0' },
       preflight: { containerRuntimeVersionBelow: '1.38.0', portChecksOnConfiguredAddresses: true },

@@ -307,4 +307,45 @@ describeWithApiServer('init API phases on a real cluster', () => {
       modernRoot.cleanup();
     }
   });
+
+  test('1.37 (kubeadm PR #138957): bootstrap-token binds system:kubelet-api-admin to the user kube-apiserver-kubelet-client; not at 1.36; create-or-update, then idempotent', async () => {
+    const BINDING = '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/kubeadm:apiserver-kubelet-client';
+    // What a kubelet's webhook authorizer asks the API server before serving kube-apiserver's kubectl logs/exec.
+    const kubeletClientMay = async (verb: string, subresource: string): Promise<boolean> => {
+      const r = await server.request('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+        auth: 'admin',
+        body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'kube-apiserver-kubelet-client', resourceAttributes: { verb, resource: 'nodes', subresource, name: 'cp1' } } },
+      });
+      expect(r.status).toBe(201);
+      return (r.body as unknown as { status: { allowed?: boolean } }).status.allowed === true;
+    };
+    await server.request('DELETE', BINDING, { auth: 'admin' });
+    const run = async (version: string) => {
+      const { ctx, reporter } = ctxFor(config(version));
+      await runPhases([bootstrapTokenPhase], ctx, { filter: [], skip: [] });
+      return objectEvents(reporter).filter((e) => e.kind === 'ClusterRoleBinding' && e.name === 'kubeadm:apiserver-kubelet-client').map((e) => e.action);
+    };
+    expect(await run('v1.36.0')).toEqual([]);
+    expect((await server.request('GET', BINDING, { auth: 'admin' })).status).toBe(404);
+    expect(await kubeletClientMay('get', 'proxy')).toBe(false);
+
+    expect(await run('v1.37.0')).toEqual(['created']);
+    const crb = await server.request('GET', BINDING, { auth: 'admin' });
+    expect(crb.status).toBe(200);
+    expect((crb.body as unknown as { roleRef: unknown }).roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:kubelet-api-admin' });
+    expect(crb.body.subjects).toEqual([{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'kube-apiserver-kubelet-client' }]);
+    for (const sub of ['proxy', 'log', 'stats', 'metrics']) expect(await kubeletClientMay('get', sub)).toBe(true);
+    expect(await kubeletClientMay('create', 'proxy')).toBe(true);
+
+    const rv = crb.body.metadata.resourceVersion;
+    expect(await run('v1.37.0')).toEqual(['unchanged']);
+    expect((await server.request('GET', BINDING, { auth: 'admin' })).body.metadata.resourceVersion).toBe(rv);
+
+    // Someone changed the subjects: kubeadm's CreateOrUpdate puts them back.
+    await server.request('PATCH', BINDING, { auth: 'admin', contentType: 'application/merge-patch+json', body: { subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'someone-else' }] } });
+    expect(await kubeletClientMay('get', 'proxy')).toBe(false);
+    expect(await run('v1.37.0')).toEqual(['updated']);
+    expect((await server.request('GET', BINDING, { auth: 'admin' })).body.subjects).toEqual([{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'kube-apiserver-kubelet-client' }]);
+    expect(await kubeletClientMay('get', 'proxy')).toBe(true);
+  });
 });

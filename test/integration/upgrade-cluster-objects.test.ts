@@ -287,4 +287,41 @@ describeWithApiServer('upgrade apply object phases on a real cluster', () => {
     expect(changes(r)).toEqual(expect.arrayContaining(['updated ConfigMap kube-system/kubeadm-config', 'created ConfigMap kube-system/kubelet-config-1.22']));
     expect(changes(await upgrade('v1.22.17'))).toEqual([]);
   });
+
+  test('upgrade apply bootstrap-token to 1.37 creates the kubeadm:apiserver-kubelet-client binding (kubeadm PR #138957); to 1.36 it does not; a second run writes nothing', async () => {
+    const BINDING = '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/kubeadm:apiserver-kubelet-client';
+    const token = async (version: string): Promise<MemoryReporter> => {
+      const { ctx, reporter } = upgradeCtxFor(root.dir, { settings: { kubernetesVersion: version } });
+      await runPhases([upgradeBootstrapTokenPhase], ctx, { filter: [], skip: [] });
+      return reporter;
+    };
+    expect(changes(await token('v1.36.0'))).not.toContain('created ClusterRoleBinding kubeadm:apiserver-kubelet-client');
+    expect((await get(BINDING)).status).toBe(404);
+    expect(changes(await token('v1.37.0'))).toContain('created ClusterRoleBinding kubeadm:apiserver-kubelet-client');
+    const crb = (await get(BINDING)).body as unknown as { roleRef: unknown; subjects: unknown };
+    expect(crb.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:kubelet-api-admin' });
+    expect(crb.subjects).toEqual([{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'kube-apiserver-kubelet-client' }]);
+    expect(changes(await token('v1.37.0'))).toEqual([]);
+  });
+
+  test('post-upgrade to 1.35 removes --pod-infra-container-image from kubeadm-flags.env (kubeadm PR #133778); to 1.36 the file is left alone (PR #135807); a second run writes nothing', async () => {
+    const FLAGS = '/var/lib/kubelet/kubeadm-flags.env';
+    const withFlag = 'KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///run/containerd/containerd.sock --pod-infra-container-image=registry.k8s.io/pause:3.10.1"\n';
+    const post = async (version: string): Promise<MemoryReporter> => {
+      const { ctx, reporter } = upgradeCtxFor(root.dir, { settings: { kubernetesVersion: version } });
+      await runPhases([upgradePostUpgradePhase], ctx, { filter: [], skip: [] });
+      return reporter;
+    };
+    writeFileSync(root.at(FLAGS), withFlag, { mode: 0o644 });
+    await post('v1.36.0');
+    expect(readFileSync(root.at(FLAGS), 'utf8')).toBe(withFlag);
+    const r135 = await post('v1.35.0');
+    expect(readFileSync(root.at(FLAGS), 'utf8')).toBe('KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///run/containerd/containerd.sock"\n');
+    expect(logLines(r135)).toContain(`[upgrade/postupgrade] Removing the flags --pod-infra-container-image from "${FLAGS}": the kubelet of this version no longer accepts them`);
+    const { statSync } = await import('node:fs');
+    const inode = statSync(root.at(FLAGS)).ino;
+    const again = await post('v1.35.0');
+    expect(logLines(again).filter((l) => l.includes('kubeadm-flags.env'))).toEqual([]);
+    expect(statSync(root.at(FLAGS)).ino).toBe(inode);
+  });
 });

@@ -8,6 +8,7 @@ import { clusterDnsIp } from '../../config/component-defaults.js';
 import { TsadmError } from '../../errors.js';
 import { corednsImage, kubeProxyImage } from './images.js';
 import { ensureKubeProxy } from './kube-proxy.js';
+import { kubeProxyDaemonSetPatcher } from './kube-proxy-patch.js';
 import { kubeProxyConfiguration, proxyEnvVars } from './kube-proxy-render.js';
 
 /**
@@ -41,7 +42,7 @@ const kubeProxyAddonPhase: Phase<InitCtx> = {
   summary: 'Install the kube-proxy addon to a Kubernetes cluster',
   description: 'Install the kube-proxy addon components via the API server: its ServiceAccount, ConfigMap, RBAC rules and DaemonSet.',
   example: '  # Installs the kube-proxy addon, functionally equivalent to what tsadm init does.\n  tsadm init phase addon kube-proxy --config config.yaml --pod-network-cidr 10.244.0.0/16',
-  flags: ['config', 'kubeconfig', 'kubernetes-version', 'image-repository', 'apiserver-advertise-address', 'control-plane-endpoint', 'apiserver-bind-port', 'pod-network-cidr'],
+  flags: ['config', 'kubeconfig', 'kubernetes-version', 'image-repository', 'apiserver-advertise-address', 'control-plane-endpoint', 'apiserver-bind-port', 'pod-network-cidr', 'patches'],
   skipIf: (ctx) => (ctx.cfg.cluster.proxy.disabled ? 'the kube-proxy addon is disabled in the ClusterConfiguration (proxy.disabled)' : undefined),
   run: (ctx) => applyKubeProxy(ctx, { sign: !ctx.cfg.componentConfigs.userKubeProxy }),
 };
@@ -67,7 +68,7 @@ export async function applyKubeProxy(ctx: InitCtx, opts: { readonly sign: boolea
     image: kubeProxyImage(cluster, ctx.versions),
     // kube-proxy inherits the proxy settings of the shell that ran init, as with kubeadm.
     proxyEnv: proxyEnvVars(process.env),
-  }, ctx.log);
+  }, ctx.log, kubeProxyDaemonSetPatcher(ctx, ctx.cfg.init.patches?.directory, ctx.versions));
 }
 
 /** kubeadm's GetDNSIP: the 10th address of the first service subnet (10.96.0.0/12 → 10.96.0.10). */

@@ -11,6 +11,8 @@ const KUBE_PROXY = 'kube-proxy';
 const CONFIG_KEY = 'config.conf';
 const KUBECONFIG_KEY = 'kubeconfig.conf';
 const KUBECONFIG_PATH = '/var/lib/kube-proxy/kubeconfig.conf';
+/** The mode kubeadm 1.37 writes when the user left it empty (PR #139777). */
+const KUBE_PROXY_DEFAULT_MODE = 'iptables';
 
 export interface KubeProxyConfigInput {
   /** cfg.componentConfigs.kubeProxy: what the user wrote (may be empty). */
@@ -43,6 +45,9 @@ export function kubeProxyConfiguration(i: KubeProxyConfigInput): { config: Recor
   if (!conn.kubeconfig) conn.kubeconfig = KUBECONFIG_PATH;
   else if (conn.kubeconfig !== KUBECONFIG_PATH) warn('clientConnection.kubeconfig', conn.kubeconfig, KUBECONFIG_PATH);
   config.clientConnection = conn;
+  // 1.37 (PR #139777): an empty or absent mode becomes "iptables", because kube-proxy 1.37 warns
+  // when the mode is left unset (the default is to move to nftables). A mode the user chose is kept.
+  if (i.versions.addons.kubeProxyDefaultModeIptables && !config.mode) config.mode = KUBE_PROXY_DEFAULT_MODE;
   const gates = { ...((config.featureGates as Record<string, boolean> | undefined) ?? {}) };
   const dualStack = i.featureGates.IPv6DualStack;
   if (i.versions.controlPlane.dualStackFeatureGate && dualStack !== undefined && !('IPv6DualStack' in gates)) gates.IPv6DualStack = dualStack;

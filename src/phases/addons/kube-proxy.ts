@@ -1,6 +1,7 @@
 import type { Logger } from '../../log/events.js';
 import type { KubeApi } from '../../kube/types.js';
 import { kubeProxyConfigMap, kubeProxyDaemonSet, kubeProxyRbac, kubeProxyServiceAccount, type EnvVar } from './kube-proxy-render.js';
+import type { DaemonSetPatcher } from './kube-proxy-patch.js';
 
 /**
  * The kube-proxy addon, in kubeadm's order: ServiceAccount (created once, never rewritten),
@@ -15,10 +16,12 @@ export interface KubeProxyInput {
   readonly proxyEnv: readonly EnvVar[];
 }
 
-export async function ensureKubeProxy(api: KubeApi, input: KubeProxyInput, log: Pick<Logger, 'info'>): Promise<void> {
+export async function ensureKubeProxy(api: KubeApi, input: KubeProxyInput, log: Pick<Logger, 'info'>, patchDaemonSet?: DaemonSetPatcher): Promise<void> {
   await api.ensure(kubeProxyServiceAccount(), 'retain');
   await api.ensure(kubeProxyConfigMap(input.config, input.server, input.sign));
-  await api.ensure(kubeProxyDaemonSet(input.image, input.proxyEnv));
+  const daemonSet = kubeProxyDaemonSet(input.image, input.proxyEnv);
+  // The `kubeproxydaemonset` --patches (1.37+) are applied to the DaemonSet before it is sent.
+  await api.ensure(patchDaemonSet ? await patchDaemonSet(daemonSet) : daemonSet);
   for (const obj of kubeProxyRbac()) await api.ensure(obj);
   log.info('Applied essential addon: kube-proxy', { prefix: 'addons' });
 }

@@ -43,6 +43,27 @@ export function nodeBootstrapRbac(): RbacStep[] {
   ];
 }
 
+/** The ClusterRoleBinding that lets kube-apiserver's kubelet client use the kubelet API (1.37, PR #138957). */
+const KUBELET_API_ADMIN_BINDING = 'kubeadm:apiserver-kubelet-client';
+/** The CN of apiserver-kubelet-client.crt: the user the kubelets see kube-apiserver as. */
+const APISERVER_KUBELET_CLIENT_USER = 'kube-apiserver-kubelet-client';
+
+/**
+ * kubeadm's AllowAPIServerToAccessKubeletAPI (phases/bootstraptoken/node, 1.37, PR #138957; also
+ * in the patch releases 1.33.12, 1.34.8, 1.35.5 and 1.36.1): the built-in ClusterRole
+ * system:kubelet-api-admin bound to the user kube-apiserver-kubelet-client, created or updated by
+ * init's bootstrap-token phase and by `upgrade apply`'s. Name and subject as Cluster API's
+ * workload_cluster_rbac.go (KubeletAPIAdminClusterRoleBindingName,
+ * APIServerKubeletClientCertCommonName) and the Kamaji/EKS Anywhere reports of that change name them.
+ */
+export function kubeletApiAdminRbac(): RbacStep {
+  // The wording is tsadm's: whether kubeadm prints a line for this step is not known.
+  return {
+    message: 'configured RBAC rules to allow the API server kubelet client to access the kubelet API',
+    objects: [clusterRoleBinding(KUBELET_API_ADMIN_BINDING, 'system:kubelet-api-admin', [user(APISERVER_KUBELET_CLIENT_USER)])],
+  };
+}
+
 /**
  * The kubeconfig in cluster-info, byte for byte as kubeadm's clientcmd.Write prints a config
  * holding one unnamed cluster (joining nodes verify the JWS over exactly these bytes).

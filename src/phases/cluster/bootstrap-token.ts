@@ -9,7 +9,7 @@ import { tokenToSecret, TOKEN_NAMESPACE } from '../../token/secret.js';
 import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
 import { clusterAdminsBinding, clusterApi } from './api.js';
-import { CLUSTER_INFO_CM, KUBE_PUBLIC, clusterInfoConfigMap, clusterInfoKubeconfig, clusterInfoRbac, clusterInfoSignatures, nodeBootstrapRbac } from './bootstrap-token-render.js';
+import { CLUSTER_INFO_CM, KUBE_PUBLIC, clusterInfoConfigMap, clusterInfoKubeconfig, clusterInfoRbac, clusterInfoSignatures, kubeletApiAdminRbac, nodeBootstrapRbac } from './bootstrap-token-render.js';
 import { controlPlaneEndpointFor } from '../kubeconfig/endpoint.js';
 
 /**
@@ -44,6 +44,8 @@ export interface BootstrapTokenInput {
   readonly caPem: Buffer;
   /** 1.29+: also (re)assert ClusterRoleBinding kubeadm:cluster-admins. */
   readonly clusterAdmins: boolean;
+  /** 1.37+: also create or update ClusterRoleBinding kubeadm:apiserver-kubelet-client (PR #138957). Absent = no. */
+  readonly kubeletApiAdmin?: boolean;
   readonly skipTokenPrint: boolean;
   readonly now: Date;
 }
@@ -60,7 +62,7 @@ export async function bootstrapToken(api: KubeApi, input: BootstrapTokenInput, l
     const live = await api.get<SecretObject>('Secret', tokenSecretName(parseToken(bt.token).id), TOKEN_NAMESPACE);
     await api.ensure(tokenSecretFor(bt, live, input.now));
   }
-  for (const step of nodeBootstrapRbac()) {
+  for (const step of [...nodeBootstrapRbac(), ...(input.kubeletApiAdmin === true ? [kubeletApiAdminRbac()] : [])]) {
     info(step.message);
     for (const obj of step.objects) await api.ensure(obj);
   }
@@ -91,6 +93,7 @@ export const bootstrapTokenPhase: Phase<InitCtx> = {
       server: controlPlaneEndpointFor(ctx.cfg.cluster.controlPlaneEndpoint, ctx.cfg.init.localAPIEndpoint).url,
       caPem,
       clusterAdmins: ctx.versions.pki.adminOrg === 'kubeadm:cluster-admins',
+      kubeletApiAdmin: ctx.versions.controlPlane.kubeletApiAdminBinding,
       skipTokenPrint: ctx.options.skipTokenPrint,
       now: ctx.clock(),
     }, ctx.log);

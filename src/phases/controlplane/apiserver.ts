@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { Arg, ClusterConfiguration } from '../../config/types.js';
 import { PORTS } from '../../constants.js';
-import { argValue, buildArgs } from '../../manifest/args.js';
+import { argValue, argsModeOf, buildArgs } from '../../manifest/args.js';
 import { containerEnv } from '../../manifest/env.js';
 import { imageRepository, joinHostPort, loopbackFor, probeHostFor, type HostFacts, type StaticPodConfig } from '../../manifest/inputs.js';
 import type { Pod } from '../../manifest/pod.js';
@@ -26,7 +26,7 @@ export function renderApiServerPod(cfg: StaticPodConfig, versions: VersionProfil
   const env = containerEnv(facts.proxyEnv, cluster.apiServer.extraEnvs, versions.controlPlane.sortedEnv);
   return componentPod(
     {
-      command: ['kube-apiserver', ...buildArgs(apiServerDefaultArgs(cfg, versions), apiServerOverrides(cluster), versions.controlPlane.extraArgsMode)],
+      command: ['kube-apiserver', ...apiServerArgs(cfg, versions)],
       ...(env.length > 0 ? { env } : {}),
       image: imageRef(imageRepository(cluster, versions), 'kube-apiserver', kubernetesImageTag(cluster.kubernetesVersion)),
       imagePullPolicy: 'IfNotPresent',
@@ -42,6 +42,25 @@ export function renderApiServerPod(cfg: StaticPodConfig, versions: VersionProfil
     { [ADVERTISE_ADDRESS_ANNOTATION]: joinHostPort(endpoint.advertiseAddress, endpoint.bindPort) },
     versions,
   );
+}
+
+/**
+ * The command's flags. Where user extraArgs keep their order (1.36+), the order shows where
+ * kubeadm puts --authorization-mode: its getAPIServerCommand adds the validated modes to the
+ * *defaults* (kubeadmapi.SetArgValues on defaultArguments, unless authorization-config is set),
+ * so they are sorted with the other defaults and a user's own authorization-mode, being an
+ * override, replaces them as written. Before, the merged command was sorted anyway, and tsadm's
+ * earlier placement (apiServerOverrides) is kept unchanged for those minors.
+ */
+function apiServerArgs(cfg: StaticPodConfig, versions: VersionProfile): string[] {
+  const mode = argsModeOf(versions);
+  const { cluster } = cfg;
+  if (mode !== 'list-user-order') return buildArgs(apiServerDefaultArgs(cfg, versions), apiServerOverrides(cluster), mode);
+  const extra = cluster.apiServer.extraArgs;
+  const authz = argValue(extra, 'authorization-config') !== undefined
+    ? []
+    : [{ name: 'authorization-mode', value: authorizationModes(argValue(extra, 'authorization-mode')).modes }];
+  return buildArgs([...apiServerDefaultArgs(cfg, versions), ...authz], extra, mode);
 }
 
 function apiServerDefaultArgs(cfg: StaticPodConfig, versions: VersionProfile): Arg[] {

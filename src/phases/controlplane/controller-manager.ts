@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { Arg } from '../../config/types.js';
 import { KUBECONFIG_FILES, KUBERNETES_DIR, PORTS } from '../../constants.js';
-import { argValue, buildArgs } from '../../manifest/args.js';
+import { argValue, argsModeOf, buildArgs } from '../../manifest/args.js';
 import { containerEnv } from '../../manifest/env.js';
 import { imageRepository, probeHostFor, type HostFacts, type StaticPodConfig } from '../../manifest/inputs.js';
 import type { Pod } from '../../manifest/pod.js';
@@ -23,7 +23,7 @@ export function renderControllerManagerPod(cfg: StaticPodConfig, versions: Versi
   const env = containerEnv(facts.proxyEnv, kcm.extraEnvs, versions.controlPlane.sortedEnv);
   return componentPod(
     {
-      command: ['kube-controller-manager', ...buildArgs(defaultArgs(cfg, versions, facts.externalCA), kcm.extraArgs, versions.controlPlane.extraArgsMode)],
+      command: ['kube-controller-manager', ...buildArgs(defaultArgs(cfg, versions, facts.externalCA), kcm.extraArgs, argsModeOf(versions))],
       ...(env.length > 0 ? { env } : {}),
       image: imageRef(imageRepository(cluster, versions), 'kube-controller-manager', kubernetesImageTag(cluster.kubernetesVersion)),
       imagePullPolicy: 'IfNotPresent',

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { Arg } from '../../config/types.js';
 import { KUBECONFIG_FILES, KUBERNETES_DIR, PORTS } from '../../constants.js';
-import { argValue, buildArgs } from '../../manifest/args.js';
+import { argValue, argsModeOf, buildArgs } from '../../manifest/args.js';
 import { containerEnv } from '../../manifest/env.js';
 import { imageRepository, probeHostFor, type HostFacts, type StaticPodConfig } from '../../manifest/inputs.js';
 import type { Pod } from '../../manifest/pod.js';
@@ -25,7 +25,7 @@ export function renderSchedulerPod(cfg: StaticPodConfig, versions: VersionProfil
   const env = containerEnv(facts.proxyEnv, sched.extraEnvs, versions.controlPlane.sortedEnv);
   return componentPod(
     {
-      command: ['kube-scheduler', ...buildArgs(defaultArgs(cfg, versions), sched.extraArgs, versions.controlPlane.extraArgsMode)],
+      command: ['kube-scheduler', ...buildArgs(defaultArgs(cfg, versions), sched.extraArgs, argsModeOf(versions))],
       ...(env.length > 0 ? { env } : {}),
       image: imageRef(imageRepository(cluster, versions), 'kube-scheduler', kubernetesImageTag(cluster.kubernetesVersion)),
       imagePullPolicy: 'IfNotPresent',

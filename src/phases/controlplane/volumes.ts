@@ -40,13 +40,15 @@ export function controlPlaneMounts(
     }
     case 'kube-controller-manager': {
       const kubeconfig = path.posix.join(KUBERNETES_DIR, KUBECONFIG_FILES.controllerManager);
-      // Flexvolume drivers talk over sockets in this directory, so it must be writable.
+      // Flexvolume drivers talk over sockets in this directory, so it must be writable. From 1.36
+      // kubeadm mounts nothing for them (built-in flex-volume support removed, PR #136423): a
+      // user who still needs it mounts the directory through extraVolumes.
       const flex = argValue(cluster.controllerManager.extraArgs, 'flex-volume-plugin-dir') ?? DEFAULT_FLEXVOLUME_DIR;
       return [
         certs,
         caCerts,
         mount('kubeconfig', kubeconfig, true, 'FileOrCreate'),
-        mount('flexvolume-dir', flex, false, 'DirectoryOrCreate'),
+        ...(versions.controlPlane.flexVolumeMount ? [mount('flexvolume-dir', flex, false, 'DirectoryOrCreate')] : []),
         ...caExtra,
         ...extraMounts(cluster.controllerManager.extraVolumes),
       ];

@@ -6,7 +6,7 @@ import semver from 'semver';
 import type { Arg, LocalEtcd } from '../../config/types.js';
 import { PORTS } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
-import { argValue, buildArgs } from '../../manifest/args.js';
+import { argValue, argsModeOf, buildArgs } from '../../manifest/args.js';
 import { containerEnv } from '../../manifest/env.js';
 import { imageRepository, isIPv6Address, joinHostPort, loopbackFor, type StaticPodConfig } from '../../manifest/inputs.js';
 import type { Pod, Probe } from '../../manifest/pod.js';
@@ -46,7 +46,7 @@ export function renderEtcdPod(cfg: StaticPodConfig, versions: VersionProfile, op
   const tag = etcd.imageTag || versions.images.etcdTag;
   return componentPod(
     {
-      command: ['etcd', ...buildArgs(etcdDefaultArgs(cfg, etcd, versions, tag, certsDir, opts.initialCluster ?? []), etcd.extraArgs, versions.controlPlane.extraArgsMode)],
+      command: ['etcd', ...buildArgs(etcdDefaultArgs(cfg, etcd, versions, tag, certsDir, opts.initialCluster ?? []), etcd.extraArgs, argsModeOf(versions))],
       ...(env.length > 0 ? { env } : {}),
       image: imageRef(etcd.imageRepository || imageRepository(cluster, versions), 'etcd', tag),
       imagePullPolicy: 'IfNotPresent',
@@ -80,8 +80,11 @@ function etcdDefaultArgs(cfg: StaticPodConfig, etcd: LocalEtcd, versions: Versio
       { name: 'initial-cluster', value: members.map((m) => `${m.name}=${m.peerURL}`).join(',') },
       { name: 'initial-cluster-state', value: 'existing' },
     ];
-  // etcd 3.6 renamed the experimental flags; kubeadm picks the spelling the etcd image understands.
-  const etcd36 = cp.etcd36Flags && etcdAtLeast36(tag);
+  // etcd 3.6 renamed the experimental flags; kubeadm 1.34–1.35 picks the spelling the etcd image
+  // understands. From 1.36 local etcd older than 3.6 is unsupported and kubeadm always writes the
+  // 3.6 spelling, whatever imageTag the user pinned: it neither refuses nor warns about an older
+  // tag (PR #135701 removed the branch; its description calls such a tag unsupported).
+  const etcd36 = cp.etcdOnly36 || (cp.etcd36Flags && etcdAtLeast36(tag));
   return [
     { name: 'name', value: nodeName },
     { name: 'listen-client-urls', value: `https://${joinHostPort(loopback, PORTS.etcdClient)},${clientURL(adv)}` },

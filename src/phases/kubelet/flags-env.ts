@@ -3,11 +3,13 @@
  * `KUBELET_KUBEADM_ARGS="<sorted flags>"` that the kubelet's systemd drop-in expands.
  */
 import type { Arg, NodeRegistration, Taint } from '../../config/types.js';
-import { argValue, buildArgs } from '../../manifest/args.js';
+import { argValue, argsModeOf, buildArgs } from '../../manifest/args.js';
 import type { VersionProfile } from '../../versions/table.js';
 import { goQuote } from './go-quote.js';
 
 export const DOCKERSHIM_SOCKET = '/var/run/dockershim.sock';
+const POD_INFRA_CONTAINER_IMAGE_FLAG = 'pod-infra-container-image';
+const ARGS_VARIABLE = 'KUBELET_KUBEADM_ARGS=';
 const DEFAULT_CONTAINERD_SOCKET_URL = 'unix:///var/run/containerd/containerd.sock';
 
 export interface KubeletFlagsInput {
@@ -26,8 +28,8 @@ export interface KubeletFlagsInput {
 }
 
 export function renderKubeletFlagsEnv(input: KubeletFlagsInput, versions: VersionProfile): string {
-  const args = buildArgs(kubeletDefaultFlags(input, versions), input.nodeRegistration.kubeletExtraArgs, versions.controlPlane.extraArgsMode);
-  return `KUBELET_KUBEADM_ARGS=${goQuote(args.join(' '))}\n`;
+  const args = buildArgs(kubeletDefaultFlags(input, versions), input.nodeRegistration.kubeletExtraArgs, argsModeOf(versions));
+  return `${ARGS_VARIABLE}${goQuote(args.join(' '))}\n`;
 }
 
 function kubeletDefaultFlags(input: KubeletFlagsInput, versions: VersionProfile): Arg[] {
@@ -44,7 +46,8 @@ function kubeletDefaultFlags(input: KubeletFlagsInput, versions: VersionProfile)
     }
   } else {
     if (!input.nodeLocalCriSocket) flags.push({ name: 'container-runtime-endpoint', value: socket });
-    if (input.pauseImage) flags.push({ name: 'pod-infra-container-image', value: input.pauseImage });
+    // Gone from 1.35: the kubelet dropped the flag (PR #133779) and kubeadm stopped writing it (PR #133778).
+    if (input.pauseImage && versions.kubelet.podInfraContainerImageFlag) flags.push({ name: POD_INFRA_CONTAINER_IMAGE_FLAG, value: input.pauseImage });
   }
   if (input.registerTaints && nr.taints && nr.taints.length > 0) {
     flags.push({ name: 'register-with-taints', value: nr.taints.map(taintString).join(',') });
@@ -68,4 +71,30 @@ export function criSocketFor(criSocket: string, versions: VersionProfile): strin
 /** v1.Taint.ToString(): key=value:Effect, or key:Effect without a value. */
 function taintString(t: Taint): string {
   return t.value ? `${t.key}=${t.value}:${t.effect}` : `${t.key}:${t.effect}`;
+}
+
+/**
+ * An existing kubeadm-flags.env without the named flags (`--name=value` in KUBELET_KUBEADM_ARGS),
+ * or undefined when none is there, so the caller writes nothing. The other flags and lines keep
+ * their bytes and order: kubeadm reads the line by splitting its quoted value on spaces, drops
+ * the unwanted flags and writes the rest back (upgrade to 1.35, PR #133778); a file init wrote is
+ * sorted, so that order is also the one kubeadm writes. A line with no flags at all
+ * (`KUBELET_KUBEADM_ARGS=""`, which a 1.35 init may write) is valid (PR #136127).
+ */
+export function withoutKubeletFlags(content: string, names: readonly string[]): string | undefined {
+  const prefixes = names.map((n) => `--${n}=`);
+  let changed = false;
+  const lines = content.split('\n').map((line) => {
+    if (!line.startsWith(ARGS_VARIABLE)) return line;
+    const raw = line.slice(ARGS_VARIABLE.length);
+    const quoted = raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"');
+    const value = quoted ? raw.slice(1, -1) : raw;
+    const tokens = value.split(' ').filter((t) => t !== '');
+    const kept = tokens.filter((t) => !prefixes.some((p) => t.startsWith(p)));
+    if (kept.length === tokens.length) return line;
+    changed = true;
+    const joined = kept.join(' ');
+    return `${ARGS_VARIABLE}${quoted ? `"${joined}"` : joined}`;
+  });
+  return changed ? lines.join('\n') : undefined;
 }

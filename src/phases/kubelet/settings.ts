@@ -28,7 +28,7 @@ import { KUBELET_CONFIG_API_VERSION, renderKubeletConfig, type KubeletConfigInpu
 import { DOCKERSHIM_SOCKET, criSocketFor, renderKubeletFlagsEnv } from './flags-env.js';
 
 /** Written when NodeLocalCRISocket is on (1.34 beta, default on): this node's CRI endpoint. */
-const KUBELET_INSTANCE_CONFIG_FILE = `${KUBELET_DIR}/instance-config.yaml`;
+export const KUBELET_INSTANCE_CONFIG_FILE = `${KUBELET_DIR}/instance-config.yaml`;
 
 /**
  * NodeLocalCRISocket: the CRI endpoint lives in the node's kubelet configuration instead of the

@@ -4,7 +4,8 @@
  * 1.20 LabelOldControlPlaneNodes, 1.24 RemoveOldControlPlaneLabel + AddNewControlPlaneTaint,
  * 1.25 RemoveOldControlPlaneTaint (the master → control-plane rename, KEP-2067), and the CRI
  * socket annotation of this node (kubeadm's AnnotateCRISocket, with the socket written as the
- * target minor writes it). Each Node is patched only when it changes.
+ * target minor writes it). Each Node is patched only when it changes. Upgrading to 1.35 also
+ * removes --pod-infra-container-image from this node's kubeadm-flags.env (kubelet-flags-env.ts).
  */
 import type { Phase } from '../../engine/phase.js';
 import type { KubeApi, NodeMutation, NodeObject, Taint } from '../../kube/types.js';
@@ -15,6 +16,7 @@ import { PATCH_NODE_OPTIONS } from '../cluster/node-patch.js';
 import { nodeCriSocket } from '../cluster/sources.js';
 import { CRI_SOCKET_ANNOTATION } from '../cluster/upload-config-render.js';
 import { usesNodeLocalCriSocket } from '../kubelet/settings.js';
+import { cleanKubeletFlagsEnv } from './kubelet-flags-env.js';
 import { clusterView, initView } from './state.js';
 
 const OLD_LABEL = 'node-role.kubernetes.io/master';
@@ -64,6 +66,8 @@ async function removeOldTaint(api: KubeApi, log: PhaseLogger): Promise<void> {
 
 async function runPostUpgrade(ctx: UpgradeCtx): Promise<void> {
   const view = await initView(ctx, PREFIX);
+  // A file of this node: done before the cluster's objects, and needs no API server.
+  await cleanKubeletFlagsEnv(ctx.host, view.versions, view.log, PREFIX);
   const api = await clusterApi(view);
   const steps = view.versions.upgrade;
   if (steps.labelOldControlPlaneNodes) await labelOldControlPlaneNodes(api, view.log);
@@ -85,7 +89,8 @@ export const upgradePostUpgradePhase: Phase<UpgradeCtx> = {
   name: 'post-upgrade',
   summary: 'Run post upgrade tasks',
   description: 'The Node changes of the upgrade that init does not make: the control-plane label and taint migration of the '
-    + 'target version and this node\'s CRI socket annotation.',
+    + 'target version and this node\'s CRI socket annotation; upgrading to v1.35 also removes --pod-infra-container-image from '
+    + '/var/lib/kubelet/kubeadm-flags.env.',
   flags: ['kubeconfig'],
   run: runPostUpgrade,
 };

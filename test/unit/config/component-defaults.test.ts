@@ -1,4 +1,7 @@
-import { clusterDnsIp } from '../../../src/config/component-defaults.js';
+import { clusterDnsIp, kubeProxyDefaults } from '../../../src/config/component-defaults.js';
+import { kubeProxyConfiguration } from '../../../src/phases/addons/kube-proxy-render.js';
+import { VERSION_TABLE } from '../../../src/versions/table.js';
+import { fixtureInitConfig } from '../../helpers/config-fixture.js';
 
 describe('clusterDnsIp: kubeadm GetDNSIP (10th address of the first service subnet)', () => {
   test.each([
@@ -12,5 +15,21 @@ describe('clusterDnsIp: kubeadm GetDNSIP (10th address of the first service subn
     ['', undefined],
   ])('%j → %s', (subnet, ip) => {
     expect(clusterDnsIp(subnet)).toBe(ip);
+  });
+});
+
+describe('kubeProxyDefaults (config print init-defaults --component-configs KubeProxyConfiguration)', () => {
+  const cluster = fixtureInitConfig().cluster;
+  test('1.37 prints mode: iptables, the value kubeadm 1.37 sets when the mode is empty (PR #139777); 1.36 prints no mode', () => {
+    expect(kubeProxyDefaults(cluster, VERSION_TABLE['1.37'])).toMatchObject({ kind: 'KubeProxyConfiguration', mode: 'iptables' });
+    expect(kubeProxyDefaults(cluster, VERSION_TABLE['1.36'])).not.toHaveProperty('mode');
+    expect(kubeProxyDefaults(cluster, VERSION_TABLE['1.20'])).not.toHaveProperty('mode');
+  });
+
+  test('the printed default and the one the addon phase writes agree at every minor', () => {
+    for (const minor of ['1.34', '1.35', '1.36', '1.37'] as const) {
+      const addon = kubeProxyConfiguration({ user: {}, podSubnet: cluster.networking.podSubnet, advertiseAddress: '192.168.10.11', featureGates: {}, versions: VERSION_TABLE[minor] }).config;
+      expect(kubeProxyDefaults(cluster, VERSION_TABLE[minor]).mode).toBe(addon.mode);
+    }
   });
 });

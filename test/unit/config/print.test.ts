@@ -131,6 +131,9 @@ scheduler: {}
     expect(kubelet).not.toHaveProperty('cgroupDriver'); // systemd became the default in 1.22
     expect(proxy).toMatchObject({ bindAddress: '0.0.0.0', clientConnection: { kubeconfig: '/var/lib/kube-proxy/kubeconfig.conf' }, clusterCIDR: '' });
     expect(yaml.loadAll(printInitDefaults({ componentConfigs: BOTH }))[2]).toMatchObject({ cgroupDriver: 'systemd' });
+    // The default target is 1.37, whose kubeadm sets kube-proxy's mode to iptables (PR #139777); 1.20 left it empty.
+    expect(yaml.loadAll(printInitDefaults({ componentConfigs: BOTH, version: '1.37' }))[3]).toMatchObject({ mode: 'iptables' });
+    expect(proxy).not.toHaveProperty('mode');
   });
 
   test('unknown component config kinds are a usage error', () => {

@@ -107,6 +107,35 @@ describe.each(SUPPORTED_MINORS.map((m) => [m]))('Kubernetes %s', (minor) => {
     expect(f.includes('--watch-progress-notify-interval=5s')).toBe(n >= 34);
   });
 
+  test(`kube-controller-manager flexvolume-dir mount ${n <= 35 ? 'present' : 'absent'} (removed in 1.36, PR #136423)`, () => {
+    const flex = '/usr/libexec/kubernetes/kubelet-plugins/volume/exec';
+    expect(kcm.spec.volumes?.some((v) => v.name === 'flexvolume-dir' && v.hostPath.path === flex)).toBe(n <= 35);
+    expect(container(kcm).volumeMounts?.some((m) => m.name === 'flexvolume-dir' && m.mountPath === flex)).toBe(n <= 35);
+  });
+
+  test(`etcd with a pinned 3.5 image tag: ${n >= 36 ? 'the etcd 3.6 spelling (etcd < 3.6 unsupported from 1.36, PR #135701)' : 'the experimental spelling where the flags exist (1.25+; the tag decides in 1.34–1.35)'}`, () => {
+    const base = fixtureInitConfig();
+    const etcd = { ...base.cluster.etcd, imageTag: '3.5.21-0' } as typeof base.cluster.etcd;
+    const cfg = { ...base, cluster: { ...base.cluster, kubernetesVersion: DEFAULT_PATCH[minor], imageRepository: '', etcd } };
+    const f = flags(renderStaticPod('etcd', staticPodConfigFromInit(cfg), profileFor(DEFAULT_PATCH[minor]), NO_HOST_FACTS));
+    expect(f.includes('--watch-progress-notify-interval=5s')).toBe(n >= 36);
+    expect(f.includes('--experimental-watch-progress-notify-interval=5s')).toBe(n >= 25 && n < 36);
+    expect(f.includes('--feature-gates=InitialCorruptCheck=true')).toBe(n >= 36);
+  });
+
+  test(`user extraArgs ${n >= 36 ? 'follow the sorted defaults in the order written' : 'are sorted with the defaults'} (PR #135400 in 1.36; kubeadm-flags.env and every static pod)`, () => {
+    const base = fixtureInitConfig();
+    const extraArgs = [{ name: 'v', value: '2' }, { name: 'audit-log-maxage', value: '7' }];
+    const cfg = { ...base, cluster: { ...base.cluster, kubernetesVersion: DEFAULT_PATCH[minor], imageRepository: '', apiServer: { ...base.cluster.apiServer, extraArgs } } };
+    const f = flags(renderStaticPod('kube-apiserver', staticPodConfigFromInit(cfg), profileFor(DEFAULT_PATCH[minor]), NO_HOST_FACTS));
+    if (n >= 36) {
+      expect(f.slice(-2)).toEqual(['--v=2', '--audit-log-maxage=7']);
+      expect(f.slice(0, -2)).toEqual([...f.slice(0, -2)].sort());
+    } else {
+      expect(f).toEqual([...f].sort());
+    }
+  });
+
   test(`etcd ephemeral-storage request ${n === 20 ? 'present' : 'absent'}`, () => {
     expect(container(etcd).resources.requests?.['ephemeral-storage']).toBe(n === 20 ? '100Mi' : undefined);
   });

@@ -22,6 +22,16 @@ describe('patch file names', () => {
     expect(patchTargetsFor(VERSION_TABLE['1.25'])).toContain('kubeletconfiguration');
   });
 
+  test('kubeproxydaemonset is a target from 1.37 (kubeadm PR #138090), and its files are unknown before', () => {
+    for (const minor of ['1.31', '1.34', '1.35', '1.36'] as const) {
+      expect(patchTargetsFor(VERSION_TABLE[minor])).not.toContain('kubeproxydaemonset');
+      expect(parsePatchFilename('kubeproxydaemonset+merge.yaml', patchTargetsFor(VERSION_TABLE[minor])))
+        .toEqual({ kind: 'ignore', reason: 'unknown target, must be one of [etcd kube-apiserver kube-controller-manager kube-scheduler kubeletconfiguration corednsdeployment]' });
+    }
+    expect(patchTargetsFor(VERSION_TABLE['1.37'])).toEqual(['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubeletconfiguration', 'corednsdeployment', 'kubeproxydaemonset']);
+    expect(parsePatchFilename('kubeproxydaemonset0+json.json', patchTargetsFor(VERSION_TABLE['1.37']))).toEqual({ kind: 'patch', target: 'kubeproxydaemonset', type: 'json' });
+  });
+
   test('corednsdeployment is a target from 1.31 (kubeadm PR #124820), and its files are unknown before', () => {
     expect(patchTargetsFor(VERSION_TABLE['1.30'])).not.toContain('corednsdeployment');
     expect(patchTargetsFor(VERSION_TABLE['1.31'])).toContain('corednsdeployment');

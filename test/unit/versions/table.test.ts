@@ -19,7 +19,7 @@ import { kubeProxyConfigMap, kubeProxyConfiguration } from '../../../src/phases/
 import { renderKubeletFlagsEnv } from '../../../src/phases/kubelet/flags-env.js';
 import { usesNodeLocalCriSocket } from '../../../src/phases/kubelet/settings.js';
 import { patchTargetsFor } from '../../../src/patches/filename.js';
-import { clusterInfoConfigMap, clusterInfoRbac, nodeBootstrapRbac } from '../../../src/phases/cluster/bootstrap-token-render.js';
+import { clusterInfoConfigMap, clusterInfoRbac, kubeletApiAdminRbac, nodeBootstrapRbac } from '../../../src/phases/cluster/bootstrap-token-render.js';
 import { controlPlaneTaints, markControlPlaneMutation, taintToString } from '../../../src/phases/cluster/mark-control-plane.js';
 import { kubeadmConfigMap, kubeadmConfigRbac, kubeletConfigMap, kubeletConfigRbac } from '../../../src/phases/cluster/upload-config-render.js';
 import { CERT_ROWS } from '../../../src/phases/certs/cert-table.js';
@@ -191,7 +191,9 @@ function facts(golden: Golden, cfg: ResolvedInitConfig, v: VersionProfile): Arra
     corednsConfigMap({ versions: v, image: '', dnsDomain: 'cluster.local', dnsIp: '10.96.0.10', replicas: 2 }),
     kubeProxyConfigMap({}, 'https://192.168.10.11:6443', false),
   ].map(ref), golden.configMaps.names]]);
-  const rbac = [...kubeadmConfigRbac(), ...kubeletConfigRbac(v), ...clusterInfoRbac(), ...nodeBootstrapRbac().flatMap((s) => s.objects)];
+  // The kubelet API binding of 1.37 (PR #138957) is made in the same bootstrap-token phase, after the node bootstrap RBAC.
+  const rbac = [...kubeadmConfigRbac(), ...kubeletConfigRbac(v), ...clusterInfoRbac(), ...nodeBootstrapRbac().flatMap((s) => s.objects),
+    ...(v.controlPlane.kubeletApiAdminBinding ? kubeletApiAdminRbac().objects : [])];
   out.push(['rbac.roles', () => [rbac.filter((o) => o.kind === 'Role').map(ref), golden.rbac.roles]]);
   out.push(['rbac.clusterRoles', () => [rbac.filter((o) => o.kind === 'ClusterRole').map(ref), golden.rbac.clusterRoles]]);
   out.push(['rbac.clusterRoleBindings', () => {

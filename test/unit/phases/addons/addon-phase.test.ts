@@ -95,4 +95,30 @@ describeWithApiServer('addon phase on a real cluster', () => {
     // A second run with the same patch changes nothing.
     expect(actions(await run(withPatches('v1.31.14')))).toContain('unchanged Deployment/coredns');
   });
+
+  test('kubeproxydaemonset --patches (kubeadm 1.37, PR #138090): not read at 1.36, applied to the DaemonSet sent at 1.37; mode iptables in the 1.37 ConfigMap (PR #139777)', async () => {
+    const { writeFileSync, mkdirSync } = await import('node:fs');
+    mkdirSync(root.at('/srv/kp-patches'), { recursive: true });
+    writeFileSync(root.at('/srv/kp-patches/kubeproxydaemonset+merge.yaml'), 'metadata:\n  labels:\n    patched-by: kubeproxydaemonset\n');
+    const withPatches = (version: string): ResolvedInitConfig => {
+      const c = cfg({ kubernetesVersion: version });
+      return { ...c, init: { ...c.init, patches: { directory: '/srv/kp-patches' } } };
+    };
+    const daemonSet = async () => get('/apis/apps/v1/namespaces/kube-system/daemonsets/kube-proxy');
+    const proxyConfig = async () => (await get('/api/v1/namespaces/kube-system/configmaps/kube-proxy')).data['config.conf'] ?? '';
+    const at136 = await run(withPatches('v1.36.0'));
+    // kubeadm 1.36 knows no such target: the directory reader skips the file as unknown, nothing is applied.
+    expect(at136.lines().join('\n')).not.toContain('to target "kubeproxydaemonset"');
+    expect((await daemonSet()).metadata.labels?.['patched-by']).toBeUndefined();
+    expect(await proxyConfig()).not.toContain('mode:');
+    const at137 = await run(withPatches('v1.37.0'));
+    expect(at137.lines()).toContain('Applied patch of type "application/merge-patch+json" to target "kubeproxydaemonset"');
+    expect(actions(at137)).toEqual(expect.arrayContaining(['updated DaemonSet/kube-proxy', 'updated ConfigMap/kube-proxy']));
+    expect((await daemonSet()).metadata.labels).toEqual({ 'k8s-app': 'kube-proxy', 'patched-by': 'kubeproxydaemonset' });
+    expect((await daemonSet()).spec.template.spec.containers[0]?.image).toMatch(/\/kube-proxy:v1\.37\.0$/);
+    expect((await proxyConfig()).split('\n')).toContain('mode: iptables');
+    // A second run with the same patch changes nothing.
+    const again = await run(withPatches('v1.37.0'));
+    expect(actions(again)).toEqual(expect.arrayContaining(['unchanged DaemonSet/kube-proxy', 'unchanged ConfigMap/kube-proxy']));
+  });
 });

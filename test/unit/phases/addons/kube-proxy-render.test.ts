@@ -47,6 +47,19 @@ describe('kube-proxy objects equal kubeadm v1.20.2\'s', () => {
     expect(r.warnings).toEqual(['The recommended value for "bindAddress" in "KubeProxyConfiguration" is: 0.0.0.0; the provided value is: 10.0.0.1']);
   });
 
+  test('1.37 (kubeadm PR #139777): an empty or absent mode becomes "iptables"; a mode the user chose is kept; before 1.37 none is set', () => {
+    const at = (minor: '1.36' | '1.37', user: Record<string, unknown>) => kubeProxyConfiguration({ ...base, user, versions: VERSION_TABLE[minor] });
+    expect(at('1.37', {}).config.mode).toBe('iptables');
+    expect(at('1.37', { mode: '' }).config.mode).toBe('iptables');
+    expect(at('1.37', { mode: 'nftables' }).config.mode).toBe('nftables');
+    expect(at('1.37', { mode: 'ipvs' }).config.mode).toBe('ipvs');
+    expect(at('1.37', {}).warnings).toEqual([]);
+    expect(at('1.36', {}).config).not.toHaveProperty('mode');
+    expect(at('1.36', { mode: '' }).config.mode).toBe('');
+    const cm = kubeProxyConfigMap(at('1.37', {}).config, server, true);
+    expect(cm.data?.['config.conf']).toBe('apiVersion: kubeproxy.config.k8s.io/v1alpha1\nbindAddress: 0.0.0.0\nclientConnection:\n  kubeconfig: /var/lib/kube-proxy/kubeconfig.conf\nclusterCIDR: 10.244.0.0/16\nkind: KubeProxyConfiguration\nmode: iptables');
+  });
+
   test('IPv6 advertise address → bindAddress ::; no pod subnet → no clusterCIDR; IPv6DualStack forwarded while it is a gate', () => {
     const r = kubeProxyConfiguration({ ...base, podSubnet: '', advertiseAddress: 'fd00::1', featureGates: { IPv6DualStack: true } });
     expect(r.config).toMatchObject({ bindAddress: '::', featureGates: { IPv6DualStack: true } });

@@ -367,6 +367,27 @@ describe('ECDSA', () => {
   });
 });
 
+describe('v1.37: apiserver-kubelet-client without O (kubeadm PR #138957: its rights come from the kubeadm:apiserver-kubelet-client ClusterRoleBinding)', () => {
+  test('the subject is CN only; a v1.36 certificate (O=kubeadm:cluster-admins) is not reused', async () => {
+    const root = tempRoot();
+    try {
+      await certsAll(root, pkiTestConfig({ kubernetesVersion: 'v1.37.0' }));
+      expect(subjectOf(root.at(`${PKI}/apiserver-kubelet-client.crt`))).toBe('CN=kube-apiserver-kubelet-client');
+      const old = tempRoot();
+      try {
+        await certsAll(old, pkiTestConfig({ kubernetesVersion: 'v1.36.0' }));
+        expect(subjectOf(old.at(`${PKI}/apiserver-kubelet-client.crt`))).toBe('CN=kube-apiserver-kubelet-client,O=kubeadm:cluster-admins');
+        const err = await tsadmErrorOf(certsAll(old, pkiTestConfig({ kubernetesVersion: 'v1.37.0' })));
+        expect(err.message).toContain('apiserver-kubelet-client.crt cannot be reused: subject O is [kubeadm:cluster-admins], want []');
+      } finally {
+        old.cleanup();
+      }
+    } finally {
+      root.cleanup();
+    }
+  });
+});
+
 describe('modern versions (v1.34)', () => {
   test('kubeadm:cluster-admins, no O on etcd clients, backdated validity, CA:FALSE on leaves, random CA serial', async () => {
     const root = tempRoot();

@@ -1,5 +1,5 @@
 import type { ConfigMapObject } from '../../../../src/kube/types.js';
-import { clusterInfoConfigMap, clusterInfoKubeconfig, clusterInfoRbac, clusterInfoSignatures, nodeBootstrapRbac } from '../../../../src/phases/cluster/bootstrap-token-render.js';
+import { clusterInfoConfigMap, clusterInfoKubeconfig, clusterInfoRbac, clusterInfoSignatures, kubeletApiAdminRbac, nodeBootstrapRbac } from '../../../../src/phases/cluster/bootstrap-token-render.js';
 import { verifyDetachedSignature } from '../../../../src/token/jws.js';
 import { clusterAdminsBinding } from '../../../../src/phases/cluster/api.js';
 import { findObject, kubeadmObjects, normalize } from '../../../helpers/kubeadm-fixtures.js';
@@ -59,5 +59,18 @@ describe('bootstrap-token objects equal kubeadm v1.20.2\'s', () => {
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
       subjects: [{ kind: 'Group', name: 'kubeadm:cluster-admins', apiGroup: 'rbac.authorization.k8s.io' }],
     });
+  });
+});
+
+describe('kubeadm:apiserver-kubelet-client (kubeadm 1.37, PR #138957)', () => {
+  test('binds ClusterRole system:kubelet-api-admin to the User kube-apiserver-kubelet-client (the CN of apiserver-kubelet-client.crt)', () => {
+    // Name, role and subject as Cluster API's workload_cluster_rbac.go and the issue-26 facts (test/fixtures/versions/1.37.yaml on issue-26-facts) give them.
+    expect(kubeletApiAdminRbac().objects).toEqual([{
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'kubeadm:apiserver-kubelet-client' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:kubelet-api-admin' },
+      subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'kube-apiserver-kubelet-client' }],
+    }]);
   });
 });

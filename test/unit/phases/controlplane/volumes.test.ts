@@ -16,4 +16,18 @@ describe('volumes', () => {
     expect(toKubeYaml(podToJson(pod))).toContain('  - hostPath:\n      path: /opt/plugins\n      type: ""\n    name: plugins\n');
     expect(firstContainer(pod).volumeMounts?.map((m) => m.name)).toEqual(['ca-certs', 'flexvolume-dir', 'k8s-certs', 'kubeconfig', 'plugins']);
   });
+
+  test('kube-controller-manager mounts the flex-volume dir until 1.35, from a user --flex-volume-plugin-dir too; nothing from 1.36 (kubeadm PR #136423)', () => {
+    const names = (minor: '1.35' | '1.36' | '1.37', extraArgs: { name: string; value: string }[] = []): { volumes: string[]; mounts: string[] } => {
+      const pod = renderControlPlanePod('kube-controller-manager', fixtureConfigWith({ controllerManager: { ...fixtureCluster.controllerManager, extraArgs } }, minor), undefined, minor);
+      return { volumes: (pod.spec.volumes ?? []).map((v) => v.name), mounts: (firstContainer(pod).volumeMounts ?? []).map((m) => m.name) };
+    };
+    expect(names('1.35')).toEqual({ volumes: ['ca-certs', 'flexvolume-dir', 'k8s-certs', 'kubeconfig'], mounts: ['ca-certs', 'flexvolume-dir', 'k8s-certs', 'kubeconfig'] });
+    const pod135 = renderControlPlanePod('kube-controller-manager', fixtureConfigWith({ controllerManager: { ...fixtureCluster.controllerManager, extraArgs: [{ name: 'flex-volume-plugin-dir', value: '/opt/flex' }] } }, '1.35'), undefined, '1.35');
+    expect(pod135.spec.volumes?.find((v) => v.name === 'flexvolume-dir')).toEqual({ hostPath: { path: '/opt/flex', type: 'DirectoryOrCreate' }, name: 'flexvolume-dir' });
+    for (const minor of ['1.36', '1.37'] as const) {
+      expect(names(minor)).toEqual({ volumes: ['ca-certs', 'k8s-certs', 'kubeconfig'], mounts: ['ca-certs', 'k8s-certs', 'kubeconfig'] });
+      expect(names(minor, [{ name: 'flex-volume-plugin-dir', value: '/opt/flex' }]).volumes).not.toContain('flexvolume-dir');
+    }
+  });
 });

@@ -68,6 +68,27 @@ describe('etcd static pod', () => {
     expect(old.some((f) => f.startsWith('--feature-gates'))).toBe(false);
   });
 
+  test('from 1.36 the etcd 3.6 spelling whatever the image tag, without refusing or warning (kubeadm PR #135701); 1.35 still follows the tag', () => {
+    for (const minor of ['1.36', '1.37'] as const) {
+      for (const imageTag of ['', '3.5.21-0', '3.4.13-0', 'custom']) {
+        const f = flags(render(cfgWith({ imageTag }, minor), minor));
+        expect(f).toEqual(expect.arrayContaining(['--feature-gates=InitialCorruptCheck=true', '--watch-progress-notify-interval=5s']));
+        expect(f.filter((x) => x.startsWith('--experimental-'))).toEqual([]);
+      }
+    }
+    // The pinned tag is used as written: no refusal, no substitution.
+    expect(c0(render(cfgWith({ imageTag: '3.5.21-0' }, '1.36'), '1.36')).image).toMatch(/\/etcd:3\.5\.21-0$/);
+    const f135 = flags(render(cfgWith({ imageTag: '3.5.21-0' }, '1.35'), '1.35'));
+    expect(f135).toEqual(expect.arrayContaining(['--experimental-initial-corrupt-check=true', '--experimental-watch-progress-notify-interval=5s']));
+  });
+
+  test('1.36: user extraArgs come after the sorted defaults, in the order written (kubeadm PR #135400)', () => {
+    const f = flags(render(cfgWith({ extraArgs: [{ name: 'snapshot-count', value: '5000' }, { name: 'auto-compaction-retention', value: '8' }] }, '1.36'), '1.36'));
+    expect(f.slice(-2)).toEqual(['--snapshot-count=5000', '--auto-compaction-retention=8']);
+    expect(f.slice(0, -2)).toEqual([...f.slice(0, -2)].sort());
+    expect(f).not.toContain('--snapshot-count=10000');
+  });
+
   test('extraArgs override defaults; extraEnvs become the env (sorted from 1.31)', () => {
     const pod = render(cfgWith({ extraArgs: [{ name: 'snapshot-count', value: '5000' }], extraEnvs: [{ name: 'Z', value: '1' }, { name: 'A', value: '2' }] }, '1.31'), '1.31');
     expect(flags(pod)).toContain('--snapshot-count=5000');

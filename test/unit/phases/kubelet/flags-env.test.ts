@@ -1,4 +1,4 @@
-import { renderKubeletFlagsEnv } from '../../../../src/phases/kubelet/flags-env.js';
+import { renderKubeletFlagsEnv, withoutKubeletFlags } from '../../../../src/phases/kubelet/flags-env.js';
 import { goQuote } from '../../../../src/phases/kubelet/go-quote.js';
 import { VERSION_TABLE, type SupportedMinor } from '../../../../src/versions/table.js';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
@@ -40,6 +40,24 @@ describe('kubeadm-flags.env per version', () => {
     expect(render('1.34')).toBe('KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///run/containerd/containerd.sock --pod-infra-container-image=registry.k8s.io/pause:3.10.1"\n');
   });
 
+  test('1.35+ writes no --pod-infra-container-image (kubeadm PR #133778, after the kubelet dropped the flag in PR #133779)', () => {
+    const pause = { pauseImage: 'registry.k8s.io/pause:3.10.1' };
+    for (const minor of ['1.35', '1.36', '1.37'] as const) {
+      expect(render(minor, pause)).toBe('KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///run/containerd/containerd.sock"\n');
+    }
+    expect(render('1.34', pause)).toContain('--pod-infra-container-image=registry.k8s.io/pause:3.10.1');
+  });
+
+  test('from 1.36 the user\'s kubeletExtraArgs follow the sorted defaults in the order written (kubeadm PR #135400: kubeadm-flags.env is built by the same ArgumentsToCommand)', () => {
+    const kubeletExtraArgs = [{ name: 'v', value: '4' }, { name: 'node-ip', value: '10.0.0.1' }, { name: 'container-runtime-endpoint', value: 'unix:///run/crio/crio.sock' }];
+    const nodeRegistration = { ...nr, kubeletExtraArgs };
+    expect(render('1.36', { nodeRegistration })).toBe('KUBELET_KUBEADM_ARGS="--v=4 --node-ip=10.0.0.1 --container-runtime-endpoint=unix:///run/crio/crio.sock"\n');
+    expect(render('1.35', { nodeRegistration, pauseImage: 'registry.k8s.io/pause:3.10.1' }))
+      .toBe('KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///run/crio/crio.sock --node-ip=10.0.0.1 --v=4"\n');
+    const withHostname = { ...nodeRegistration, name: 'node-a', kubeletExtraArgs: [{ name: 'v', value: '4' }] };
+    expect(render('1.37', { nodeRegistration: withHostname })).toBe('KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///run/containerd/containerd.sock --hostname-override=node-a --v=4"\n');
+  });
+
   test('taints as --register-with-taints when asked (joining workers)', () => {
     const withTaints = { ...nr, taints: [{ key: 'a', value: 'b', effect: 'NoSchedule' as const }, { key: 'c', effect: 'NoExecute' as const }] };
     expect(render('1.31', { nodeRegistration: withTaints, registerTaints: true })).toContain('--register-with-taints=a=b:NoSchedule,c:NoExecute');
@@ -48,5 +66,33 @@ describe('kubeadm-flags.env per version', () => {
 
   test('values are quoted like Go\'s %q', () => {
     expect(goQuote('a "b" \\ c\td\u0001é😀\u2028')).toBe('"a \\"b\\" \\\\ c\\td\\x01é😀\\u2028"');
+  });
+});
+
+describe('withoutKubeletFlags (what upgrade to 1.35 does to an existing kubeadm-flags.env, PR #133778)', () => {
+  const FLAG = 'pod-infra-container-image';
+
+  test('the flag goes; every other flag and line keeps its bytes and order', () => {
+    const before = 'KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///run/containerd/containerd.sock --hostname-override=n1 --pod-infra-container-image=registry.k8s.io/pause:3.10 --v=2"\n';
+    expect(withoutKubeletFlags(before, [FLAG])).toBe('KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///run/containerd/containerd.sock --hostname-override=n1 --v=2"\n');
+    const twoLines = `# a comment\n${before}OTHER=1\n`;
+    expect(withoutKubeletFlags(twoLines, [FLAG])).toBe('# a comment\nKUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///run/containerd/containerd.sock --hostname-override=n1 --v=2"\nOTHER=1\n');
+  });
+
+  test('the only flag: an empty quoted value remains (valid, kubeadm PR #136127)', () => {
+    expect(withoutKubeletFlags('KUBELET_KUBEADM_ARGS="--pod-infra-container-image=k8s.gcr.io/pause:3.2"\n', [FLAG])).toBe('KUBELET_KUBEADM_ARGS=""\n');
+  });
+
+  test('nothing to remove: undefined (the caller writes nothing), also for an empty value and a similar flag name', () => {
+    expect(withoutKubeletFlags('KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///run/containerd/containerd.sock"\n', [FLAG])).toBeUndefined();
+    expect(withoutKubeletFlags('KUBELET_KUBEADM_ARGS=""\n', [FLAG])).toBeUndefined();
+    expect(withoutKubeletFlags('KUBELET_KUBEADM_ARGS="--pod-infra-container-image-x=1"\n', [FLAG])).toBeUndefined();
+    expect(withoutKubeletFlags('', [FLAG])).toBeUndefined();
+  });
+
+  test('idempotent: the result has nothing left to remove', () => {
+    const once = withoutKubeletFlags('KUBELET_KUBEADM_ARGS="--a=1 --pod-infra-container-image=p:1"\n', [FLAG]);
+    expect(once).toBe('KUBELET_KUBEADM_ARGS="--a=1"\n');
+    expect(withoutKubeletFlags(once ?? '', [FLAG])).toBeUndefined();
   });
 });
