@@ -51,7 +51,7 @@ let binaries: EtcdBinary[] | undefined;
  * The etcd binaries of this machine, oldest first: the host's 3.4 and Debian unstable's 3.5
  * (provision stage debian-sid), whether present or not (a missing one has no version).
  */
-export function etcdBinaries(): readonly EtcdBinary[] {
+function etcdBinaries(): readonly EtcdBinary[] {
   binaries ??= [
     { path: HOST_ETCD_BIN, wanted: '3.4', howToGet: 'apt-get install -y etcd-server (bash scripts/e2e/provision.sh does)' },
     { path: path.join(debianSidRoot(), 'usr/bin/etcd'), wanted: '3.5', howToGet: 'bash scripts/e2e/provision.sh (stage debian-sid)' },
