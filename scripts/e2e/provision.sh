@@ -488,11 +488,13 @@ stage_debian_sid() {
     missing=$(ldd "$work/root/usr/bin/$b" 2>&1 | grep 'not found' || true)
     [[ -z $missing ]] || die "debian-sid: $b needs a library the host lacks: $missing"
   done
-  got=$("$work/root/usr/bin/etcd" --version | sed -n 's/^etcd Version: //p')
+  got=$("$work/root/usr/bin/etcd" --version 2>&1) || die "debian-sid: etcd does not run here: $got"
+  got=$(sed -n 's/^etcd Version: //p' <<<"$got")
   version_at_least "$got" "$SID_ETCD_MIN" || die "debian-sid: etcd '$got', expected >= $SID_ETCD_MIN"
   [[ $("$work/root/usr/bin/etcdctl" version) == "etcdctl version: $got"* ]] || die "debian-sid: etcdctl is not $got"
   [[ $("$work/root/usr/bin/etcdutl" version) == "etcdutl version: $got"* ]] || die "debian-sid: etcdutl is not $got"
-  got=$("$work/root/usr/bin/containerd" --version | awk '{ print $3 }')
+  got=$("$work/root/usr/bin/containerd" --version 2>&1) || die "debian-sid: containerd does not run here: $got"
+  got=$(awk '{ print $3 }' <<<"$got")
   version_at_least "$got" "$SID_CONTAINERD_MIN" || die "debian-sid: containerd '$got', expected >= $SID_CONTAINERD_MIN"
   "$work/root/usr/bin/ctr" --version >/dev/null || die "debian-sid: ctr does not run"
   "$work/root/usr/bin/containerd" --config /dev/null config dump >/dev/null || die "debian-sid: containerd config dump failed"
