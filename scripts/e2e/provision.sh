@@ -17,6 +17,10 @@
 #   standins          images-standins/coredns.tar: registry.local/k8s/coredns:1.7.0, a stand-in that
 #                     answers CoreDNS's probes (scripts/e2e/images/coredns-standin.c); imported only
 #                     where a test asks for it (upgrade apply needs a ready CoreDNS)
+#   debian-sid        newer etcd (>= 3.5: etcd, etcdctl, etcdutl) and containerd (>= 2: containerd,
+#                     ctr, the runc shim) from Debian's unstable suite, `apt-get download` with a
+#                     private apt configuration and `dpkg-deb -x`: never installed over the host's
+#                     bookworm packages, which the e2e machines use
 #
 # Results:
 #   $CACHE/kubernetes-v1.20.2/bin/{kubeadm,kube-apiserver,kube-controller-manager,kube-scheduler,
@@ -24,6 +28,8 @@
 #   $CACHE/images-v1.20.2/*.tar
 #   $CACHE/kubernetes-v1.20.3/bin/..., $CACHE/images-v1.20.3/*.tar (the same set, relabelled)
 #   $CACHE/images-standins/coredns.tar
+#   $CACHE/debian-sid/root/usr/bin/{etcd,etcdctl,etcdutl,containerd,ctr,containerd-shim-runc-v2},
+#   $CACHE/debian-sid/root/etc/containerd/config.toml (the package's), $CACHE/debian-sid/packages.txt
 #   $CACHE/go-cache   Go build cache, kept so that rebuilding (a relabel) is a relink
 set -euo pipefail
 
@@ -45,6 +51,12 @@ STANDIN_SRC_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/images
 # The CoreDNS image kubeadm 1.20 deploys (constants.CoreDNSVersion).
 COREDNS_TAG=1.7.0
 STAMPS=$CACHE/stamps
+# Newer parts from Debian's unstable suite (stage debian-sid): the packages, and the oldest
+# versions the tests accept (etcd major.minor, containerd major).
+SID_DIR=$CACHE/debian-sid
+SID_PACKAGES=(etcd-server etcd-client containerd)
+SID_ETCD_MIN=3.5
+SID_CONTAINERD_MIN=2
 GO_BIN=/usr/lib/go-1.19/bin
 COMPONENTS=(kubeadm kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl)
 APT_PACKAGES=(containerd runc containernetworking-plugins etcd-server etcd-client iproute2 iptables
@@ -411,6 +423,89 @@ stage_standins() {
   rm -rf "$work"
 }
 
+# --- debian-sid ------------------------------------------------------------------------------
+# Newer etcd and containerd than bookworm's, for tests that must hold with both (the etcd client
+# against etcd 3.4 and 3.5; containerd 2 reading the host phase's drop-in). Debian's unstable
+# suite of the machine's own Debian mirror, through a private apt configuration under
+# $SID_DIR/apt (as stage source does for deb-src): the host's sources, lists and dpkg state are
+# not touched, nothing is installed; the packages are unpacked with `dpkg-deb -x` into
+# $SID_DIR/root. The binaries are Go programs that link only libc (Depends: libc6 (>= 2.34);
+# bookworm has 2.36); the stage checks that ldd resolves every library and that each one runs.
+apt_sid() {
+  apt-get -q -o Dir::Etc::SourceList="$SID_DIR/apt/sid.sources" \
+    -o Dir::Etc::SourceParts="$SID_DIR/apt/empty.d" \
+    -o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts="$SID_DIR/apt/empty.d" \
+    -o Dir::State::Lists="$SID_DIR/apt/lists" \
+    -o Dir::Cache="$SID_DIR/apt/cache" \
+    -o Acquire::Languages=none -o APT::Architectures=amd64 "$@"
+}
+
+# sid_sources: the machine's Debian archive entry (URIs and Signed-By of the stanza that is not
+# the security archive) with the suite sid, main only.
+sid_sources() {
+  local src=/etc/apt/sources.list.d/debian.sources
+  [[ -f $src ]] || die "$src not found: cannot derive the Debian archive for the unstable suite"
+  awk 'BEGIN { RS = "" }
+    {
+      n = split($0, l, "\n"); archive = 0
+      for (i = 1; i <= n; i++) if (l[i] ~ /^URIs:.*\/debian\/?[ \t]*$/) archive = 1
+      if (!archive) next
+      for (i = 1; i <= n; i++) {
+        if (l[i] ~ /^Suites:/) print "Suites: sid"
+        else if (l[i] ~ /^Components:/) print "Components: main"
+        else if (l[i] !~ /^#/) print l[i]
+      }
+      exit
+    }' "$src"
+}
+
+# version_at_least GOT MIN: dotted versions, GOT >= MIN.
+version_at_least() {
+  [[ $(printf '%s\n%s\n' "$2" "$1" | sort -V | head -1) == "$2" ]]
+}
+
+stage_debian_sid() {
+  local work=$SID_DIR/tmp deb b got missing
+  rm -rf "$work" && mkdir -p "$SID_DIR/apt/empty.d" "$SID_DIR/apt/lists/partial" \
+    "$SID_DIR/apt/cache/archives/partial" "$work/debs" "$work/root"
+  sid_sources >"$SID_DIR/apt/sid.sources"
+  grep -q '^URIs:' "$SID_DIR/apt/sid.sources" || die "no Debian archive entry in /etc/apt/sources.list.d/debian.sources"
+  # apt's downloads run as _apt: the directory must be writable for it (else a warning and root).
+  chown _apt "$work/debs" 2>/dev/null || true
+  apt_sid update >"$CACHE/logs/apt-sid.log" 2>&1 || die "apt-get update (sid) failed; see $CACHE/logs/apt-sid.log"
+  (cd "$work/debs" && apt_sid download "${SID_PACKAGES[@]}") >>"$CACHE/logs/apt-sid.log" 2>&1 ||
+    die "apt-get download ${SID_PACKAGES[*]} (sid) failed; see $CACHE/logs/apt-sid.log"
+  : >"$work/packages.txt"
+  for deb in "$work"/debs/*.deb; do
+    dpkg-deb -x "$deb" "$work/root"
+    printf '%s %s (Depends: %s)\n' "$(dpkg-deb -f "$deb" Package)" "$(dpkg-deb -f "$deb" Version)" \
+      "$(dpkg-deb -f "$deb" Depends)" >>"$work/packages.txt"
+  done
+  log "stage debian-sid: $(cut -d' ' -f1,2 "$work/packages.txt" | tr '\n' ' ')"
+  # Runs here: every library resolved, and each binary answers its version command.
+  for b in etcd etcdctl etcdutl containerd ctr containerd-shim-runc-v2; do
+    [[ -x $work/root/usr/bin/$b ]] || die "debian-sid: usr/bin/$b missing from the packages"
+    missing=$(ldd "$work/root/usr/bin/$b" 2>&1 | grep 'not found' || true)
+    [[ -z $missing ]] || die "debian-sid: $b needs a library the host lacks: $missing"
+  done
+  got=$("$work/root/usr/bin/etcd" --version 2>&1) || die "debian-sid: etcd does not run here: $got"
+  got=$(sed -n 's/^etcd Version: //p' <<<"$got")
+  version_at_least "$got" "$SID_ETCD_MIN" || die "debian-sid: etcd '$got', expected >= $SID_ETCD_MIN"
+  [[ $("$work/root/usr/bin/etcdctl" version) == "etcdctl version: $got"* ]] || die "debian-sid: etcdctl is not $got"
+  [[ $("$work/root/usr/bin/etcdutl" version) == "etcdutl version: $got"* ]] || die "debian-sid: etcdutl is not $got"
+  got=$("$work/root/usr/bin/containerd" --version 2>&1) || die "debian-sid: containerd does not run here: $got"
+  got=$(awk '{ print $3 }' <<<"$got")
+  version_at_least "$got" "$SID_CONTAINERD_MIN" || die "debian-sid: containerd '$got', expected >= $SID_CONTAINERD_MIN"
+  "$work/root/usr/bin/ctr" --version >/dev/null || die "debian-sid: ctr does not run"
+  "$work/root/usr/bin/containerd" --config /dev/null config dump >/dev/null || die "debian-sid: containerd config dump failed"
+  log "stage debian-sid: etcd $("$work/root/usr/bin/etcd" --version | sed -n 's/^etcd Version: //p'), containerd $got run here"
+  # Swap in the new tree; the .deb files and the index go (a re-run fetches them again in seconds).
+  rm -rf "$SID_DIR/root" "$SID_DIR/packages.txt"
+  mv "$work/root" "$SID_DIR/root"
+  mv "$work/packages.txt" "$SID_DIR/packages.txt"
+  rm -rf "$work" "$SID_DIR/apt/lists" "$SID_DIR/apt/cache"
+}
+
 main() {
   mkdir -p "$CACHE/logs"
   log "cache: $CACHE (Kubernetes $K8S_VERSION)"
@@ -429,6 +524,10 @@ main() {
   # Keyed by the stand-ins' source, so a changed stand-in is rebuilt.
   run_stage standins "$(cat "$STANDIN_SRC_DIR"/*.c | sha256sum | cut -c1-12)" stage_standins
   log "ready: stand-in images in $STANDIN_IMG_DIR"
+  run_stage debian-sid "etcd$SID_ETCD_MIN-containerd$SID_CONTAINERD_MIN" stage_debian_sid
+  [[ -x $SID_DIR/root/usr/bin/etcd && -x $SID_DIR/root/usr/bin/containerd ]] ||
+    die "$SID_DIR/root/usr/bin/{etcd,containerd} missing although the stamp exists; remove $STAMPS/debian-sid-* to fetch them again"
+  log "ready: $(cut -d' ' -f1,2 "$SID_DIR/packages.txt" | tr '\n' ' ')in $SID_DIR/root"
 }
 
 main "$@"

@@ -2,7 +2,7 @@ import { formatDuration } from '../config/duration.js';
 import { errorMessage } from '../errors.js';
 import { checkFault } from '../host/fault.js';
 import { clientEndpoints, parseMember, parseMembers, type EtcdMember } from './members.js';
-import { ETCD_API_CALL_RETRY_INTERVAL_MS, isPeerURLExists, nextRetryDelay, requestBudgetMs, type EtcdRetryPolicy } from './retry.js';
+import { ETCD_API_CALL_RETRY_INTERVAL_MS, isMemberIDExists, isPeerURLExists, nextRetryDelay, requestBudgetMs, type EtcdRetryPolicy } from './retry.js';
 import { EtcdRequestError, postJson, type EtcdTls } from './transport.js';
 
 /**
@@ -91,16 +91,21 @@ export class EtcdClient {
   /**
    * MemberAdd (`learner`: MemberAddAsLearner, a non-voting member); resolves the new member and the
    * member list after the change. A retry whose first try did reach etcd meets "Peer URLs already
-   * exists": then the member list is the answer, as kubeadm's addMember does (1.31+).
+   * exists": then the member list is the answer, as kubeadm's addMember does (1.31+). Within the
+   * same second as the applied try it meets "member ID already exist" instead (etcd's member IDs
+   * hash the peer URLs with the time in seconds): answered the same way when a member has this
+   * peer URL, which kubeadm does not do (its retry fails there).
    */
   async memberAdd(peerURL: string, opts: { learner?: boolean } = {}): Promise<{ added: EtcdMember; members: EtcdMember[] }> {
     const body = await this.withRetries(async (budgetMs) => {
       try {
         return await this.anyEndpoint('/v3/cluster/member/add', { peerURLs: [peerURL], ...(opts.learner ? { isLearner: true } : {}) }, this.eps, budgetMs);
       } catch (err) {
-        if (!isPeerURLExists(err)) throw err;
+        if (!isPeerURLExists(err) && !isMemberIDExists(err)) throw err;
         const listed = await this.anyEndpoint('/v3/cluster/member/list', {}, this.eps, budgetMs) as { members?: Array<{ peerURLs?: string[] }> };
-        return { ...listed, member: listed.members?.find((m) => m.peerURLs?.includes(peerURL)) };
+        const member = listed.members?.find((m) => m.peerURLs?.includes(peerURL));
+        if (member === undefined) throw err;
+        return { ...listed, member };
       }
     });
     checkFault('etcd', `member add ${peerURL}`);

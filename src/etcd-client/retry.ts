@@ -46,3 +46,13 @@ export function isLearnerNotReady(err: unknown): boolean {
 export function isPeerURLExists(err: unknown): boolean {
   return err instanceof Error && err.message.includes('etcdserver: Peer URLs already exists');
 }
+
+/**
+ * etcd's answer to a MemberAdd whose new member ID some member already has (ErrMemberExist).
+ * etcd derives a new member's ID from its peer URLs and the current time in whole seconds, so an
+ * add of the same peer URL within the same second as one that was applied (a retry after a lost
+ * answer) meets this, not "Peer URLs already exists" (seen with etcd 3.4.23 and 3.5.30).
+ */
+export function isMemberIDExists(err: unknown): boolean {
+  return err instanceof Error && err.message.includes('etcdserver: member ID already exist');
+}

@@ -3,7 +3,7 @@
  * poll every 500 ms within timeouts.etcdAPICall; and etcd's two answers the join looks for.
  */
 import {
-  ETCD_API_CALL_RETRY_INTERVAL_MS, LEARNER_NOT_READY, isLearnerNotReady, isPeerURLExists, nextRetryDelay, requestBudgetMs, type EtcdRetryPolicy,
+  ETCD_API_CALL_RETRY_INTERVAL_MS, LEARNER_NOT_READY, isLearnerNotReady, isMemberIDExists, isPeerURLExists, nextRetryDelay, requestBudgetMs, type EtcdRetryPolicy,
 } from '../../../src/etcd-client/retry.js';
 import { EtcdRequestError } from '../../../src/etcd-client/transport.js';
 
@@ -36,5 +36,8 @@ test('etcd\'s "learner not in sync" and "peer URL exists" answers are recognised
   expect(isLearnerNotReady(new EtcdRequestError('etcdserver: can only promote a learner member', 'e', 9))).toBe(false);
   expect(isPeerURLExists(new EtcdRequestError('etcdserver: Peer URLs already exists', 'e', 9))).toBe(true);
   expect(isPeerURLExists(new Error('connect ECONNREFUSED'))).toBe(false);
+  // etcd's rpctypes.ErrGRPCMemberExist (FailedPrecondition); client.test.ts meets it on real etcd.
+  expect(isMemberIDExists(new EtcdRequestError('etcdserver: member ID already exist', 'e', 9))).toBe(true);
+  expect(isMemberIDExists(new EtcdRequestError('etcdserver: Peer URLs already exists', 'e', 9))).toBe(false);
   expect(isLearnerNotReady('not an error')).toBe(false);
 });

@@ -16,7 +16,7 @@ import { createApiSeam } from '../../../src/kube/seam.js';
 import { PhaseLogger } from '../../../src/log/logger.js';
 import { clusterStatusAddress, findMember, removeMember, type RemoveMemberResult } from '../../../src/membership/remove-member.js';
 import { describeWithApiServer, registerNode, startApiServer, type TestApiServer } from '../../helpers/apiserver.js';
-import { etcdAvailable, etcdLab, type EtcdLab, type EtcdMemberProcess } from '../../helpers/etcd-process.js';
+import { describeEachEtcd, etcdLab, type EtcdLab, type EtcdMemberProcess } from '../../helpers/etcd-process.js';
 import { MemoryReporter } from '../../helpers/phase-ctx.js';
 
 const STATUS = [
@@ -45,16 +45,15 @@ test('the member of a node: by name, by the peer URL of its ClusterStatus addres
   expect(findMember(members, 'cp2', undefined)).toBeUndefined();
 });
 
-const describeIfEtcd = etcdAvailable() ? describeWithApiServer : describe.skip;
 
-describeIfEtcd('tsadm etcd remove-member on real etcd and a real API server', () => {
+describeEachEtcd('tsadm etcd remove-member on real etcd and a real API server', (etcd) => {
   let lab: EtcdLab;
   let server: TestApiServer;
   const m: EtcdMemberProcess[] = [];
   let root: string;
 
   beforeAll(async () => {
-    [lab, server] = await Promise.all([etcdLab(), startApiServer()]);
+    [lab, server] = await Promise.all([etcdLab(etcd.path), startApiServer()]);
     for (const name of ['cp1', 'cp2', 'cp3']) m.push(await lab.member(name));
     const [m1, m2, m3] = m as [EtcdMemberProcess, EtcdMemberProcess, EtcdMemberProcess];
     await lab.startSingle(m1);
@@ -179,4 +178,4 @@ describeIfEtcd('tsadm etcd remove-member on real etcd and a real API server', ()
     expect((noQuorum.error as TsadmError).hint).toContain('docs/safety.md');
     expect(await new EtcdClient([(m[0] as EtcdMemberProcess).client], { tls: lab.tls }).memberList().then((l) => l.length)).toBe(2);
   }, 90_000);
-});
+}, describeWithApiServer);

@@ -11,7 +11,7 @@ import { memberByPeerURL, type EtcdMember } from '../../../../src/etcd-client/me
 import { joinEtcdMember, learnerModeEnabled, type EtcdMemberJoin } from '../../../../src/phases/join/etcd-member-join.js';
 import { memberIdHex } from '../../../../src/etcd-client/members.js';
 import { VERSION_TABLE } from '../../../../src/versions/table.js';
-import { etcdAvailable, etcdLab, type EtcdLab, type EtcdMemberProcess } from '../../../helpers/etcd-process.js';
+import { describeEachEtcd, etcdLab, type EtcdLab, type EtcdMemberProcess } from '../../../helpers/etcd-process.js';
 
 describe('learnerModeEnabled: EtcdLearnerMode per minor (kubeadm features.go)', () => {
   const on = (minor: keyof typeof VERSION_TABLE, gates: Record<string, boolean> = {}): boolean => learnerModeEnabled(gates, VERSION_TABLE[minor]);
@@ -40,14 +40,13 @@ describe('learnerModeEnabled: EtcdLearnerMode per minor (kubeadm features.go)', 
   });
 });
 
-const describeIfEtcd = etcdAvailable() ? describe : describe.skip;
 
-describeIfEtcd('joinEtcdMember on real etcd', () => {
+describeEachEtcd('joinEtcdMember on real etcd', (etcd) => {
   let lab: EtcdLab;
   let m1: EtcdMemberProcess;
 
   beforeAll(async () => {
-    lab = await etcdLab();
+    lab = await etcdLab(etcd.path);
     m1 = await lab.member('cp1');
     await lab.startSingle(m1);
   }, 60_000);

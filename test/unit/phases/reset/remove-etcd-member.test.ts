@@ -17,9 +17,8 @@ import { runRemoveEtcdMember } from '../../../../src/phases/reset/remove-etcd-me
 import { buildResetContext } from '../../../../src/workflows/reset.js';
 import { MemoryReporter } from '../../../helpers/phase-ctx.js';
 import { describeWithApiServer, startApiServer, type TestApiServer } from '../../../helpers/apiserver.js';
-import { etcdAvailable, etcdLab, type EtcdLab, type EtcdMemberProcess } from '../../../helpers/etcd-process.js';
+import { describeEachEtcd, etcdLab, type EtcdLab, type EtcdMemberProcess } from '../../../helpers/etcd-process.js';
 
-const describeIfEtcd = etcdAvailable() ? describe : describe.skip;
 
 /**
  * A control-plane node's tree in a new temporary directory (recorded in `roots` for cleanup): the
@@ -47,14 +46,14 @@ function etcdNodeTree(roots: string[], prefix: string, m: EtcdMemberProcess, lab
   return root;
 }
 
-describeIfEtcd('reset remove-etcd-member on real etcd', () => {
+describeEachEtcd('reset remove-etcd-member on real etcd', (etcd) => {
   let lab: EtcdLab;
   let m1: EtcdMemberProcess;
   let m2: EtcdMemberProcess;
   const roots: string[] = [];
 
   beforeAll(async () => {
-    lab = await etcdLab();
+    lab = await etcdLab(etcd.path);
     m1 = await lab.member('cp1');
     m2 = await lab.member('cp2');
     await lab.startSingle(m1);
@@ -146,14 +145,14 @@ describeIfEtcd('reset remove-etcd-member on real etcd', () => {
  * where kubeadm does (the etcd Pods' advertise-client-urls annotation, through admin.conf) and
  * removes the learner through them.
  */
-describeWithApiServer('reset remove-etcd-member of a node whose member is a learner', () => {
+describeEachEtcd('reset remove-etcd-member of a node whose member is a learner', (etcd) => {
   let lab: EtcdLab;
   let server: TestApiServer;
   let m1: EtcdMemberProcess;
   const roots: string[] = [];
 
   beforeAll(async () => {
-    [lab, server] = await Promise.all([etcdLab(), startApiServer()]);
+    [lab, server] = await Promise.all([etcdLab(etcd.path), startApiServer()]);
     m1 = await lab.member('cp1');
     await lab.startSingle(m1);
     // The first control plane's etcd mirror Pod, as the kubelet posts it.
@@ -215,4 +214,4 @@ describeWithApiServer('reset remove-etcd-member of a node whose member is a lear
     expect(lines).toContain(`Removed etcd member ${added.id} (never started, a learner) (${m3.peer}); 1 member(s) remain`);
     expect(await members()).toEqual([{ peer: m1.peer, learner: false }]);
   }, 60_000);
-});
+}, describeWithApiServer);
