@@ -1,5 +1,5 @@
 import type { Logger } from '../../log/events.js';
-import type { KubeApi } from '../../kube/types.js';
+import type { KubeApi, KubeObject } from '../../kube/types.js';
 import { kubeProxyConfigMap, kubeProxyDaemonSet, kubeProxyRbac, kubeProxyServiceAccount, type EnvVar } from './kube-proxy-render.js';
 
 /**
@@ -21,4 +21,9 @@ export async function ensureKubeProxy(api: KubeApi, input: KubeProxyInput, log: 
   await api.ensure(kubeProxyDaemonSet(input.image, input.proxyEnv));
   for (const obj of kubeProxyRbac()) await api.ensure(obj);
   log.info('Applied essential addon: kube-proxy', { prefix: 'addons' });
+}
+
+/** The objects ensureKubeProxy applies, in its order: what `--print-manifest` prints. */
+export function kubeProxyManifests(input: KubeProxyInput): KubeObject[] {
+  return [kubeProxyServiceAccount(), kubeProxyConfigMap(input.config, input.server, input.sign), kubeProxyDaemonSet(input.image, input.proxyEnv), ...kubeProxyRbac()];
 }

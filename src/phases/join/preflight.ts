@@ -41,6 +41,7 @@ export const joinPreflightPhase: Phase<JoinCtx> = {
       ...(cp && etcd.mode === 'local' ? { localEtcdDataDir: etcd.dataDir } : {}),
       swapAllowed: cluster.init.componentConfigs.kubelet.failSwapOn === false,
       controlPlane: cp !== undefined,
+      connectRuntime: (socket) => ctx.deps.connectCri(socket),
     });
     if (cp) ctx.log.info('Running pre-flight checks before initializing the new control plane instance');
     await runChecks(checks, { host: ctx.host, system: ctx.deps.system }, join.nodeRegistration.ignorePreflightErrors, ctx.log);
