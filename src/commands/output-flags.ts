@@ -28,7 +28,7 @@ export function addTemplateFlags<T>(y: Argv<T>) {
 export function refuseTemplateFormat(output: string): void {
   const name = output.split('=')[0] ?? output;
   if (!(TEMPLATE_FORMATS as readonly string[]).includes(name)) return;
-  throw new TsadmError('E_USAGE', `output format "${output}" is not supported by tsadm: it prints text, json and yaml, not kubeadm's ${name} printer`, {
+  throw new TsadmError('E_USAGE', `output format "${output}" is not supported by tsadm: it prints text, json, yaml and kyaml, not kubeadm's ${name} printer`, {
     hint: 'use -o json and a JSON tool (for example jq) to pick fields',
   });
 }
