@@ -316,6 +316,9 @@ export function externalEtcdVersionCheck(etcd: ExternalEtcd, minVersion: string,
   });
 }
 
+/** gRPC's status code UNIMPLEMENTED. */
+const GRPC_UNIMPLEMENTED = 12;
+
 /**
  * kubeadm's ContainerRuntimeVersionCheck (1.35, PR #134906; its version bumped by PRs #136898 and
  * #139122): for a kubelet older than versions.preflight.containerRuntimeVersionBelow ('any': every
@@ -341,7 +344,10 @@ export function containerRuntimeVersionCheck(versions: VersionProfile, target: s
     try {
       await runtime.runtimeConfig();
       return ok;
-    } catch {
+    } catch (e) {
+      // gRPC UNIMPLEMENTED: the runtime predates the call. Anything else: it did not answer at
+      // all (kubeadm's Connect validates the connection first and fails the check then).
+      if ((e as { code?: unknown }).code !== GRPC_UNIMPLEMENTED) return fail(`could not connect to the container runtime: ${(e as Error).message}`);
       return warn(`You must update your container runtime to a version that supports the CRI method RuntimeConfig. Falling back to using cgroupDriver from kubelet config will be removed in ${removedIn}. For more information, see https://git.k8s.io/enhancements/keps/sig-node/4033-group-driver-detection-over-cri`);
     } finally {
       runtime.close();

@@ -238,7 +238,9 @@ describe('the checks of issue 26 (kubeadm 1.35+ and the parity gaps), with kubea
   });
 
   test('ContainerRuntimeVersion: a warning when the runtime lacks RuntimeConfig, for the kubelets of each minor', async () => {
-    const unimplemented = () => Promise.resolve({ runtimeConfig: () => Promise.reject(new Error('rpc error: code = Unimplemented desc = unknown method RuntimeConfig for service runtime.v1.RuntimeService')), close: () => undefined });
+    const rpcError = (code: number, text: string) => Object.assign(new Error(text), { code });
+    const unimplemented = () => Promise.resolve({ runtimeConfig: () => Promise.reject(rpcError(12, 'rpc error: code = Unimplemented desc = unknown method RuntimeConfig for service runtime.v1.RuntimeService')), close: () => undefined });
+    const unavailable = () => Promise.resolve({ runtimeConfig: () => Promise.reject(rpcError(14, 'rpc error: code = Unavailable desc = No connection established')), close: () => undefined });
     const answers = () => Promise.resolve({ runtimeConfig: () => Promise.resolve({ cgroupDriver: 'systemd' }), close: () => undefined });
     // kubeadm v1.35.0–v1.35.3's output: "[WARNING ContainerRuntimeVersion]: You must update … will be removed in 1.36. …".
     const text = (minor: string) => `You must update your container runtime to a version that supports the CRI method RuntimeConfig. Falling back to using cgroupDriver from kubelet config will be removed in ${minor}. For more information, see https://git.k8s.io/enhancements/keps/sig-node/4033-group-driver-detection-over-cri`;
@@ -252,6 +254,8 @@ describe('the checks of issue 26 (kubeadm 1.35+ and the parity gaps), with kubea
     expect(await run(v135, 'v1.35.0', answers)).toEqual({ warnings: [], errors: [] });
     expect((await run(v135, undefined, () => Promise.reject(new Error('connect ENOENT /run/containerd/containerd.sock')))).errors)
       .toEqual(['could not connect to the container runtime: connect ENOENT /run/containerd/containerd.sock']);
+    // A runtime that does not answer at all is an error, not the RuntimeConfig warning.
+    expect(await run(v137, 'v1.37.0', unavailable)).toEqual({ warnings: [], errors: ['could not connect to the container runtime: rpc error: code = Unavailable desc = No connection established'] });
     // Only from 1.35, and only when the CRI seam is given.
     const input = { kubernetesVersion: 'v1.34.1', criSocket: 'x', nodeName: 'n', bindPort: 6443, swapAllowed: false, connectRuntime: answers };
     expect(commonChecks({ ...input, versions: profileFor('v1.34.1') }).map((c) => c.name)).not.toContain('ContainerRuntimeVersion');
