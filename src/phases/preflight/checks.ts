@@ -104,7 +104,7 @@ export function hostnameCheck(nodeName: string): Check {
 }
 
 /** The installed kubelet's version ("1.20.2", pre-release kept), or undefined when it cannot be asked. */
-export async function installedKubeletVersion(host: Host): Promise<string | undefined> {
+async function installedKubeletVersion(host: Host): Promise<string | undefined> {
   const res = await host.exec('kubelet', ['--version']).catch(() => undefined);
   if (!res || res.exitCode !== 0) return undefined;
   const text = res.stdout.trim().replace(/^Kubernetes\s+v?/, '');
@@ -184,7 +184,7 @@ export function firewalldCheck(ports: readonly number[]): Check {
  * loopback, none when NO_PROXY has "*", the IP itself or a CIDR holding it; else HTTPS_PROXY
  * ("http://" prepended when it has no scheme).
  */
-export function httpsProxyFor(system: SystemProbe, ipText: string): string | undefined {
+function httpsProxyFor(system: SystemProbe, ipText: string): string | undefined {
   const proxy = system.env('HTTPS_PROXY');
   if (proxy === undefined || proxy === '') return undefined;
   const ip = parseIp(ipText);
