@@ -54,7 +54,7 @@ async function runPlan(argv: Args, env: CommandEnv): Promise<void> {
     for (const w of cfg.warnings) rt.log.warn(w);
     await runUpgradePlan(rt, {
       cfg, kubeconfigPath: kubeconfig(flags.kubeconfig), format, hostname: hostname(), out: env.io.stdout,
-      ...(typeof argv.etcdUpgrade === 'boolean' ? { etcdUpgrade: argv.etcdUpgrade } : {}),
+      ...(typeof argv['etcd-upgrade'] === 'boolean' ? { etcdUpgrade: argv['etcd-upgrade'] } : {}),
     });
   } finally {
     rt.api.close();
