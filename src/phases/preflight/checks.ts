@@ -1,6 +1,6 @@
 import os from 'node:os';
 import semver from 'semver';
-import type { ExternalEtcd } from '../../config/types.js';
+import type { Arg, ExternalEtcd } from '../../config/types.js';
 import { MANIFESTS_DIR, PORTS } from '../../constants.js';
 import { socketPath } from '../../host/cri.js';
 import type { Host } from '../../host/host.js';
@@ -31,6 +31,18 @@ export interface PreflightInput {
   readonly bindAddresses?: { readonly apiServer?: string; readonly scheduler?: string; readonly controllerManager?: string };
   /** Opens the container runtime for ContainerRuntimeVersion (the CRI seam). */
   readonly connectRuntime?: ConnectRuntimeConfig;
+}
+
+/** The last bind-address of each control-plane component's extraArgs (the last one wins, as in kubeadm's extraArgs). */
+export function bindAddressesOf(cluster: Readonly<Record<'apiServer' | 'scheduler' | 'controllerManager', { readonly extraArgs: readonly Arg[] }>>): NonNullable<PreflightInput['bindAddresses']> {
+  const of = (args: readonly Arg[]): string | undefined => {
+    const value = args.filter((a) => a.name === 'bind-address').at(-1)?.value;
+    return value !== undefined && value !== '' ? value : undefined;
+  };
+  const apiServer = of(cluster.apiServer.extraArgs);
+  const scheduler = of(cluster.scheduler.extraArgs);
+  const controllerManager = of(cluster.controllerManager.extraArgs);
+  return { ...(apiServer ? { apiServer } : {}), ...(scheduler ? { scheduler } : {}), ...(controllerManager ? { controllerManager } : {}) };
 }
 
 /** Opens the CRI runtime at a socket path for its RuntimeConfig call (the real client, or a test's). */
@@ -410,8 +422,18 @@ export function joinChecks(input: PreflightInput & { controlPlane: boolean }): C
     fileAvailable('/etc/kubernetes/bootstrap-kubelet.conf'),
     ...commonChecks(input),
   ];
-  if (!input.controlPlane) checks.push(fileAvailable('/etc/kubernetes/pki/ca.crt'));
-  else checks.push(numCPU, mem, portCheck(input.bindPort), portCheck(PORTS.scheduler), portCheck(PORTS.controllerManager));
+  if (!input.controlPlane) {
+    checks.push(fileAvailable('/etc/kubernetes/pki/ca.crt'));
+  } else {
+    // kubeadm's InitNodeChecks for a secondary control plane (without the common checks, run above).
+    const addr = input.versions.preflight.portChecksOnConfiguredAddresses ? input.bindAddresses ?? {} : {};
+    const cidrs = [...(input.serviceSubnet ?? '').split(','), ...(input.podSubnet ?? '').split(',')];
+    checks.push(
+      numCPU, mem, kubernetesVersionCheck(input.kubernetesVersion), firewalldCheck([input.bindPort, PORTS.kubelet]),
+      portCheck(input.bindPort, addr.apiServer), portCheck(PORTS.scheduler, addr.scheduler), portCheck(PORTS.controllerManager, addr.controllerManager),
+      ...cidrs.map((c) => httpProxyCidrCheck(c.trim())),
+    );
+  }
   if (input.controlPlane && input.localEtcdDataDir !== undefined) {
     checks.push(portCheck(PORTS.etcdClient), portCheck(PORTS.etcdPeer), dirAvailable(input.localEtcdDataDir));
   }

@@ -1,6 +1,6 @@
 import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
-import { initChecks, type ConnectRuntimeConfig } from './checks.js';
+import { bindAddressesOf, initChecks, type ConnectRuntimeConfig } from './checks.js';
 import { runChecks } from './run-checks.js';
 import { realSystem } from './system.js';
 import type { SystemProbe } from './check.js';
@@ -41,11 +41,7 @@ export function initPreflightPhase(
         podSubnet: cfg.cluster.networking.podSubnet,
         ...(etcd.mode === 'local' ? { localEtcdDataDir: etcd.dataDir } : { externalEtcd: etcd }),
         swapAllowed: cfg.componentConfigs.kubelet.failSwapOn === false,
-        bindAddresses: {
-          ...bindAddress('apiServer', cfg.cluster.apiServer.extraArgs),
-          ...bindAddress('scheduler', cfg.cluster.scheduler.extraArgs),
-          ...bindAddress('controllerManager', cfg.cluster.controllerManager.extraArgs),
-        },
+        bindAddresses: bindAddressesOf(cfg.cluster),
         connectRuntime: connectRuntimeConfig,
       });
       await runChecks(checks, { host: ctx.host, system }, cfg.init.nodeRegistration.ignorePreflightErrors, ctx.log);
@@ -53,10 +49,4 @@ export function initPreflightPhase(
       await pullRequiredImages({ host: ctx.host, system, log: ctx.log, dryRun: ctx.dryRun, versions: ctx.versions, nodeRegistration: cfg.init.nodeRegistration, images, connect });
     },
   };
-}
-
-/** The last bind-address of a component's extraArgs (kubeadm's extraArgs: the last one wins), keyed for PreflightInput. */
-function bindAddress<K extends string>(key: K, args: ReadonlyArray<{ name: string; value: string }>): Partial<Record<K, string>> {
-  const value = args.filter((a) => a.name === 'bind-address').at(-1)?.value;
-  return value !== undefined && value !== '' ? ({ [key]: value } as Partial<Record<K, string>>) : {};
 }

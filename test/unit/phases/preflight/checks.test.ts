@@ -3,7 +3,7 @@ import net from 'node:net';
 import { RootedHost } from '../../../../src/host/rooted-host.js';
 import type { SystemProbe } from '../../../../src/phases/preflight/check.js';
 import {
-  commonChecks, containerRuntimeVersionCheck, criCheck, dirAvailable, externalEtcdVersionCheck, fileAvailable, fileContent, fileExisting,
+  bindAddressesOf, commonChecks, containerRuntimeVersionCheck, criCheck, dirAvailable, externalEtcdVersionCheck, fileAvailable, fileContent, fileExisting,
   firewalldCheck, hostnameCheck, httpProxyCheck, httpProxyCidrCheck, initChecks, isPrivilegedUser, joinChecks, kubeletVersionCheck,
   kubernetesVersionCheck, mem, minExternalEtcdVersion, numCPU, portCheck, serviceKubeletCheck, swapCheck, systemVerificationCheck,
   type ConnectRuntimeConfig,
@@ -271,6 +271,17 @@ describe('the checks of issue 26 (kubeadm 1.35+ and the parity gaps), with kubea
     asked.length = 0;
     for (const c of initChecks({ ...input, versions: v136, kubernetesVersion: 'v1.36.0' }).filter((x) => x.name.startsWith('Port-'))) await c.run({ host, system: probe });
     expect(asked.slice(0, 3)).toEqual([[6443, undefined], [10259, undefined], [10257, undefined]]);
+  });
+
+  test('a control-plane join adds kubeadm\'s init control-plane checks (InitNodeChecks for a secondary control plane); bind addresses come from extraArgs, the last one winning', () => {
+    const names = joinChecks({ versions: v137, kubernetesVersion: 'v1.37.0', criSocket: 'x', nodeName: 'n', bindPort: 6443, swapAllowed: false, controlPlane: true, serviceSubnet: '10.96.0.0/12', podSubnet: '10.244.0.0/16' }).map((c) => c.name);
+    expect(names).toEqual(expect.arrayContaining(['NumCPU', 'Mem', 'KubernetesVersion', 'Firewalld', 'Port-6443', 'Port-10259', 'Port-10257', 'HTTPProxyCIDR', 'SystemVerification', 'Service-Kubelet']));
+    expect(names.filter((n) => n === 'HTTPProxyCIDR')).toHaveLength(2);
+    const worker = joinChecks({ versions: v137, kubernetesVersion: 'v1.37.0', criSocket: 'x', nodeName: 'n', bindPort: 6443, swapAllowed: false, controlPlane: false }).map((c) => c.name);
+    expect(worker).not.toContain('Firewalld');
+    const args = (...values: string[]) => ({ extraArgs: [{ name: 'v', value: '2' }, ...values.map((value) => ({ name: 'bind-address', value }))] });
+    expect(bindAddressesOf({ apiServer: args('10.0.0.1', '10.0.10.3'), scheduler: args(), controllerManager: args('127.0.0.1') }))
+      .toEqual({ apiServer: '10.0.10.3', controllerManager: '127.0.0.1' });
   });
 
   test('a port in use on one loopback address is free on another (the real probe, bound to an address)', async () => {
