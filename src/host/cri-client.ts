@@ -165,7 +165,7 @@ export async function connectCri(endpoint: string, timeoutMs = 10_000): Promise<
  */
 function criError(err: { code?: number; details?: string; message: string }): Error & { code?: number } {
   const codes = ['OK', 'Canceled', 'Unknown', 'InvalidArgument', 'DeadlineExceeded', 'NotFound', 'AlreadyExists', 'PermissionDenied', 'ResourceExhausted', 'FailedPrecondition', 'Aborted', 'OutOfRange', 'Unimplemented', 'Internal', 'Unavailable', 'DataLoss', 'Unauthenticated'];
-  const out: Error & { code?: number } = new Error(`rpc error: code = ${codes[err.code ?? 2] ?? 'Unknown'} desc = ${err.details ?? err.message}`);
+  const out: Error & { code?: number } = new Error(`rpc error: code = ${codes[err.code ?? 2] ?? 'Unknown'} desc = ${(err.details ?? err.message).trim()}`);
   if (err.code !== undefined) out.code = err.code;
   return out;
 }
