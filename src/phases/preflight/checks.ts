@@ -165,8 +165,19 @@ export function httpProxyCheck(address: string | undefined, port: number): Check
  * (src/phases/preflight/system-verification.ts). With cgroup v1 and a kubelet ≥ 1.35 it is an
  * error naming the documented opt-out.
  */
-export function systemVerificationCheck(target: string): Check {
-  return check('SystemVerification', async ({ host, system }) => verifySystem(system, os.type(), await judgedKubeletVersion(host, target)));
+export function systemVerificationCheck(target: string, opts: { readonly upgrade?: boolean } = {}): Check {
+  return check('SystemVerification', async ({ host, system }) => {
+    const installed = await installedKubeletVersion(host);
+    // During an upgrade kubeadm judges the kubelet one minor ahead, as it will be once upgraded (PR #134744).
+    const kubelet = installed !== undefined && opts.upgrade === true ? nextMinor(installed) : installed ?? target.replace(/^v/, '');
+    return verifySystem(system, os.type(), kubelet);
+  });
+}
+
+/** 1.34.2 → 1.35.2 (pre-releases dropped). */
+function nextMinor(version: string): string {
+  const v = semver.parse(version);
+  return v === null ? version : `${v.major}.${v.minor + 1}.${v.patch}`;
 }
 
 /** kubeadm's ServiceCheck for the kubelet (Service-Kubelet): warns when the unit is not enabled. */

@@ -327,6 +327,12 @@ describe('the checks of issue 26 (kubeadm 1.35+ and the parity gaps), with kubea
       expect(result).toEqual({ warnings: [], errors: [] });
     });
 
+    test('during an upgrade the kubelet is judged one minor ahead (PR #134744): a 1.34 kubelet is refused, as it will be 1.35', async () => {
+      expect((await systemVerificationCheck('v1.35.0', { upgrade: true }).run({ host: kubeletAt('v1.34.2'), system: cgroupV1 })).errors).toHaveLength(1);
+      expect((await systemVerificationCheck('v1.35.0').run({ host: kubeletAt('v1.34.2'), system: cgroupV1 })).errors).toEqual([]);
+      expect((await systemVerificationCheck('v1.34.1', { upgrade: true }).run({ host: kubeletAt('v1.33.5'), system: cgroupV1 })).errors).toEqual([]);
+    });
+
     test('the installed kubelet\'s version decides, not the target\'s', async () => {
       expect((await systemVerificationCheck('v1.35.0').run({ host: kubeletAt('v1.34.2'), system: cgroupV1 })).errors).toEqual([]);
       expect((await systemVerificationCheck('v1.34.1').run({ host: kubeletAt('v1.35.0-alpha.1'), system: cgroupV1 })).errors).toHaveLength(1);
