@@ -6,10 +6,11 @@
  * `path`, `expiring` and `expiringWithin` (docs/certs.md).
  */
 import { toKubeYaml } from '../yaml/write.js';
+import { toKyaml } from '../yaml/kyaml.js';
 import { shortHumanDuration, tabwrite } from '../token/list-format.js';
 import type { ExpirationItem, ExpirationReport } from './expiration.js';
 
-export type ExpirationFormat = 'table' | 'json' | 'yaml';
+export type ExpirationFormat = 'table' | 'json' | 'yaml' | 'kyaml';
 
 const OUTPUT_API_VERSION = 'output.kubeadm.k8s.io/v1alpha3';
 
@@ -72,5 +73,7 @@ export function formatExpiration(r: ExpirationReport, format: ExpirationFormat):
       return `${JSON.stringify(expirationObject(r), null, 4)}\n`;
     case 'yaml':
       return toKubeYaml(expirationObject(r));
+    case 'kyaml':
+      return toKyaml(expirationObject(r));
   }
 }

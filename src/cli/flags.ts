@@ -27,6 +27,7 @@ export const FLAGS = {
   patches: { type: 'string', alias: 'experimental-patches', describe: 'Path to a directory that contains files named "target[suffix][+patchtype].extension" (e.g. "kube-apiserver0+merge.yaml"); target is one of kube-apiserver, kube-controller-manager, kube-scheduler, etcd; patchtype is strategic (default), merge or json.' },
   'feature-gates': { type: 'string', describe: 'A set of key=value pairs that describe feature gates for various features, e.g. "PublicKeysECDSA=true".' },
   kubeconfig: { type: 'string', describe: 'The kubeconfig file to use when talking to the cluster.', defaultDescription: '/etc/kubernetes/admin.conf' },
+  'print-manifest': { type: 'boolean', describe: 'Print the addon manifests to STDOUT instead of installing them' },
   plan: { type: 'string', describe: 'Write a plan of every change to this file (JSON: files with mode and sha256, API objects with a diff, service restarts) for review and `tsadm apply`; implies --dry-run. It holds the keys and tokens it would write, so it is written 0600 (see docs/plan.md).' },
   'plan-without-keys': { type: 'boolean', describe: 'With --plan: replace private keys, kubeconfigs, tokens and Secret data by their sha256 (a review copy that `tsadm apply` refuses).' },
 

@@ -39,7 +39,7 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
       'Check certificates expiration for a Kubernetes cluster',
       (o) =>
         addTemplateFlags(pathOptions(o))
-          .option('output', { alias: 'o', type: 'string', requiresArg: true, default: 'table', describe: 'Output format: table (or text), json, yaml (docs/certs.md); kubeadm\'s template formats are refused.' })
+          .option('output', { alias: 'o', type: 'string', requiresArg: true, default: 'table', describe: 'Output format: table (or text), json, yaml, kyaml (docs/certs.md); kubeadm\'s template formats are refused.' })
           .option('expiring-within', { type: 'string', requiresArg: true, describe: `Exit with status ${EXIT_EXPIRING} when a certificate or CA expires within this duration (e.g. 720h, 30d), for monitoring.` })
           .option('kubeconfig', { type: 'string', requiresArg: true, describe: 'The kubeconfig file to read the cluster\'s ClusterConfiguration (kubeadm-config ConfigMap) through when --config is not given.', defaultDescription: DEFAULT_ADMIN_KUBECONFIG })
           .usage('Checks expiration for the certificates in the local PKI managed by tsadm (and kubeadm).')
@@ -105,12 +105,12 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
     .strict();
 }
 
-const EXPIRATION_FORMATS = ['table', 'text', 'json', 'yaml'];
+const EXPIRATION_FORMATS = ['table', 'text', 'json', 'yaml', 'kyaml'];
 
 function checkExpirationFormat(output: string): ExpirationFormat {
   refuseTemplateFormat(output);
   if (!EXPIRATION_FORMATS.includes(output)) {
-    throw new TsadmError('E_USAGE', `unable to match a printer suitable for the output format "${output}", allowed formats are: ${EXPIRATION_FORMATS.join(',')}`, { hint: 'use -o table, -o json or -o yaml' });
+    throw new TsadmError('E_USAGE', `unable to match a printer suitable for the output format "${output}", allowed formats are: ${EXPIRATION_FORMATS.join(',')}`, { hint: 'use -o table, -o json, -o yaml or -o kyaml' });
   }
   return (output === 'text' ? 'table' : output) as ExpirationFormat;
 }

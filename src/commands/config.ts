@@ -7,13 +7,24 @@ import { RootedHost } from '../host/rooted-host.js';
 import { readConfigFile, type CommandEnv } from '../workflows/runtime.js';
 import { criSocketFor, formatImagesList, imagesOf, IMAGES_OUTPUTS, pullControlPlaneImages, requireRuntime, resolveImagesConfig } from './images.js';
 import { registerConfigTools, registerPrintNodeDefaults } from './config-tools.js';
+import { addTemplateFlags, refuseTemplateFormat } from './output-flags.js';
 
 const COMPONENT_CONFIGS = ['KubeletConfiguration', 'KubeProxyConfiguration'];
 
 /** `tsadm config print …-defaults`, `config images list`, and (./config-tools.ts) `config migrate|validate`. */
 export function registerConfigCommand(y: Argv, env: CommandEnv): Argv {
   return y.command('config', 'Manage configuration for a tsadm cluster (kubeadm config API)', (c) =>
-    registerConfigTools(c, env)
+    registerConfigTools(
+      // kubeadm's `config` has a persistent --kubeconfig that no subcommand of today's kubeadm
+      // reads (it served the removed `config view`/`upload`); accepted on every subcommand.
+      c.option('kubeconfig', {
+        type: 'string',
+        requiresArg: true,
+        describe: 'The kubeconfig file to use when talking to the cluster. If the flag is not set, a set of standard locations can be searched for an existing kubeconfig file. (No tsadm config subcommand talks to a cluster: accepted, as kubeadm does, and unused.)',
+        defaultDescription: '/etc/kubernetes/admin.conf',
+      }),
+      env,
+    )
       .command('print', 'Print configuration', (p) =>
         registerPrintNodeDefaults(p, env)
           .command(
@@ -53,10 +64,11 @@ export function registerConfigCommand(y: Argv, env: CommandEnv): Argv {
             'list',
             'Print a list of images tsadm will use. The configuration file is used in case any images or image repositories are customized',
             (o) =>
-              imageFlags(o)
-                .option('output', { alias: ['o', 'experimental-output'], type: 'string', requiresArg: true, default: 'text', describe: `Output format. One of: ${IMAGES_OUTPUTS.join('|')}.` })
+              addTemplateFlags(imageFlags(o))
+                .option('output', { alias: ['o', 'experimental-output'], type: 'string', requiresArg: true, default: 'text', describe: `Output format. One of: ${IMAGES_OUTPUTS.join('|')} (kubeadm's template formats are refused).` })
                 .strict(),
             async (argv) => {
+              refuseTemplateFormat(argv.output);
               const cfg = resolveImagesConfig(imageFlagValues(argv), await readConfigFile(argv.config));
               const { images, versions } = imagesOf(cfg);
               env.io.stdout.write(formatImagesList(images, argv.output, versions));

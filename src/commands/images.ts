@@ -14,9 +14,10 @@ import { pullWithRetry, type ImageRuntime } from '../phases/preflight/image-pull
 import { profileFor } from '../versions/resolve.js';
 import type { VersionProfile } from '../versions/table.js';
 import { toKubeYaml } from '../yaml/write.js';
+import { toKyaml } from '../yaml/kyaml.js';
 
-export type ImagesOutput = 'text' | 'json' | 'yaml';
-export const IMAGES_OUTPUTS: readonly ImagesOutput[] = ['text', 'json', 'yaml'];
+export type ImagesOutput = 'text' | 'json' | 'yaml' | 'kyaml';
+export const IMAGES_OUTPUTS: readonly ImagesOutput[] = ['text', 'json', 'yaml', 'kyaml'];
 
 // The images depend on the cluster configuration only; the node facts are placeholders.
 const IMAGES_ENV: ConfigEnv = { hostname: 'node', defaultAdvertiseAddress: '1.2.3.4', now: new Date(0) };
@@ -50,6 +51,9 @@ export function formatImagesList(images: readonly string[], output: string, vers
       return `${JSON.stringify({ kind: 'Images', apiVersion, images }, null, 4)}\n`;
     case 'yaml':
       return toKubeYaml({ apiVersion, images, kind: 'Images' });
+    case 'kyaml':
+      // The JSON field order (kind, apiVersion, images), which the KYAML printer keeps.
+      return toKyaml({ kind: 'Images', apiVersion, images });
     default:
       throw new TsadmError('E_USAGE', `unable to match a printer suitable for the output format "${output}", allowed formats are: ${IMAGES_OUTPUTS.join(',')}`, { hint: `use -o ${IMAGES_OUTPUTS.join('|')}` });
   }

@@ -63,7 +63,7 @@ export function registerTokenCommand(y: Argv, env: CommandEnv): Argv {
       .command(
         'list',
         'List bootstrap tokens on the server',
-        (c) => addTemplateFlags(common(c).option('output', { alias: ['o', 'experimental-output'], type: 'string', requiresArg: true, default: 'text', describe: 'Output format. One of: text|json|yaml (kubeadm\'s template formats are refused).' })).strict(),
+        (c) => addTemplateFlags(common(c).option('output', { alias: ['o', 'experimental-output'], type: 'string', requiresArg: true, default: 'text', describe: 'Output format. One of: text|json|yaml|kyaml (kubeadm\'s template formats are refused).' })).strict(),
         (argv) => {
           refuseTemplateFormat(String(argv.output));
           return withApi(argv, env, async (api, rt) => {

@@ -14,6 +14,8 @@ import { runUpgradeDiff } from '../upgrade/diff-run.js';
 import { runUpgradePlan } from '../upgrade/plan-run.js';
 import type { PlanFormat } from '../upgrade/plan-render.js';
 import { createRuntime, readConfigFile, type CommandEnv } from '../workflows/runtime.js';
+import { TsadmError } from '../errors.js';
+import { addTemplateFlags, refuseTemplateFormat } from './output-flags.js';
 
 type Args = ArgumentsCamelCase<Record<string, unknown>>;
 
@@ -26,10 +28,11 @@ export function registerUpgradePlan(u: Argv, env: CommandEnv): Argv {
       'plan [version]',
       'Check which versions are available to upgrade to and validate whether your current cluster is upgradeable. tsadm never asks the internet: without [version] it offers the newest patches it knows',
       (o) =>
-        addFlags(o, PLAN_FLAGS)
+        addTemplateFlags(addFlags(o, PLAN_FLAGS))
           .positional('version', { type: 'string', describe: 'The version to check, e.g. v1.20.3' })
-          // Not the workflow --output (an event stream): kubeadm's plan printers.
-          .option('output', { alias: 'o', type: 'string', requiresArg: true, choices: ['text', 'json', 'yaml'], describe: 'Output format: text, or one json/yaml UpgradePlan document (output.kubeadm.k8s.io/v1alpha3).', defaultDescription: 'text' })
+          // Not the workflow --output (an event stream): kubeadm's plan printers (its PrintFlags).
+          .option('output', { alias: 'o', type: 'string', requiresArg: true, describe: 'Output format: text, or one json/yaml/kyaml UpgradePlan document (output.kubeadm.k8s.io/v1alpha3); kubeadm\'s template formats are refused.', defaultDescription: 'text' })
+          .option('etcd-upgrade', { type: 'boolean', describe: 'Perform the upgrade of etcd: false leaves etcd out of the plan (as with external etcd).', defaultDescription: 'true' })
           .strict(),
       (argv) => runPlan(argv as Args, env),
     )
@@ -42,14 +45,17 @@ export function registerUpgradePlan(u: Argv, env: CommandEnv): Argv {
 }
 
 async function runPlan(argv: Args, env: CommandEnv): Promise<void> {
-  const format = (typeof argv.output === 'string' ? argv.output : 'text') as PlanFormat;
+  const format = planFormat(typeof argv.output === 'string' ? argv.output : 'text');
   const { cfg, flags } = await resolve(argv, PLAN_FLAGS, 'plan');
   // A json/yaml document must be the only thing on stdout: progress lines go to stderr then.
   const runEnv: CommandEnv = format === 'text' ? env : { ...env, io: { ...env.io, stdout: env.io.stderr } };
   const rt = await createRuntime(runtimeFlags(flags), runEnv, { plain: true });
   try {
     for (const w of cfg.warnings) rt.log.warn(w);
-    await runUpgradePlan(rt, { cfg, kubeconfigPath: kubeconfig(flags.kubeconfig), format, hostname: hostname(), out: env.io.stdout });
+    await runUpgradePlan(rt, {
+      cfg, kubeconfigPath: kubeconfig(flags.kubeconfig), format, hostname: hostname(), out: env.io.stdout,
+      ...(typeof argv['etcd-upgrade'] === 'boolean' ? { etcdUpgrade: argv['etcd-upgrade'] } : {}),
+    });
   } finally {
     rt.api.close();
     await rt.reporter.close();
@@ -104,4 +110,15 @@ function kubeconfig(value: unknown): string {
 
 function hostname(): string {
   return osHostname().trim().toLowerCase();
+}
+
+const PLAN_FORMATS: readonly PlanFormat[] = ['text', 'json', 'yaml', 'kyaml'];
+
+/** kubeadm's PrintFlags for `upgrade plan -o`: text, json, yaml, kyaml; the template printers are refused by name. */
+function planFormat(output: string): PlanFormat {
+  refuseTemplateFormat(output);
+  if (!(PLAN_FORMATS as readonly string[]).includes(output)) {
+    throw new TsadmError('E_USAGE', `unable to match a printer suitable for the output format "${output}", allowed formats are: ${PLAN_FORMATS.join(',')}`, { hint: `use -o ${PLAN_FORMATS.join('|')}` });
+  }
+  return output as PlanFormat;
 }

@@ -2,7 +2,8 @@ import { socketPath } from './cri.js';
 
 /**
  * A minimal CRI client over gRPC (@grpc/grpc-js + protobufjs), for machines without crictl:
- * the few RuntimeService calls reset and the troubleshooting hints need, and the ImageService
+ * the few RuntimeService calls reset, the troubleshooting hints and preflight's
+ * ContainerRuntimeVersion (RuntimeConfig, runtime.v1 only) need, and the ImageService
  * calls of `config images pull` and preflight's image pull. The message
  * definitions below are the subset of k8s.io/cri-api's api.proto tsadm uses, with the same field
  * numbers; runtime.v1 is tried first, then runtime.v1alpha2 (containerd 1.6 serves both; the
@@ -34,6 +35,9 @@ message ImageStatusResponse { Image image = 1; map<string, string> info = 2; }
 message AuthConfig { string username = 1; string password = 2; string auth = 3; string server_address = 4; string identity_token = 5; string registry_token = 6; }
 message PullImageRequest { ImageSpec image = 1; AuthConfig auth = 2; }
 message PullImageResponse { string image_ref = 1; }
+message RuntimeConfigRequest {}
+message LinuxRuntimeConfiguration { int32 cgroup_driver = 1; }
+message RuntimeConfigResponse { LinuxRuntimeConfiguration linux = 1; }
 `;
 
 /** kubeadm's pulls have no deadline of their own; a pull that hangs this long is reported. */
@@ -67,6 +71,12 @@ export interface CriClient {
   imageExists(image: string): Promise<boolean>;
   /** ImageService.PullImage; resolves to the image reference the runtime reports. */
   pullImage(image: string): Promise<string>;
+  /**
+   * RuntimeService.RuntimeConfig (runtime.v1 only: no v1alpha2 fallback): the runtime's cgroup
+   * driver (CRI's CgroupDriver enum: SYSTEMD = 0, CGROUPFS = 1). A runtime that predates the call
+   * answers UNIMPLEMENTED (code 12 on the rejected error).
+   */
+  runtimeConfig(): Promise<{ cgroupDriver: 'systemd' | 'cgroupfs' }>;
   close(): void;
 }
 
@@ -82,7 +92,7 @@ export async function connectCri(endpoint: string, timeoutMs = 10_000): Promise<
   // The API version each service answered (runtime.v1 first, then v1alpha2), kept per service.
   const version: Record<Service, 'v1' | 'v1alpha2'> = { RuntimeService: 'v1', ImageService: 'v1' };
 
-  const call = <T>(method: string, request: string, response: string, body: object, svc: Service = 'RuntimeService', deadlineMs = timeoutMs): Promise<T> => {
+  const call = <T>(method: string, request: string, response: string, body: object, svc: Service = 'RuntimeService', deadlineMs = timeoutMs, v1Only = false): Promise<T> => {
     const reqType = type(request);
     const resType = type(response);
     const attempt = (api: 'v1' | 'v1alpha2'): Promise<T> =>
@@ -97,6 +107,7 @@ export async function connectCri(endpoint: string, timeoutMs = 10_000): Promise<
           (err, value) => (err ? reject(criError(err)) : resolve(value as T)),
         );
       });
+    if (v1Only) return attempt('v1');
     return attempt(version[svc]).catch((err: { code?: number }) => {
       // UNIMPLEMENTED: the runtime only serves the older API version.
       if (err.code === grpc.status.UNIMPLEMENTED && version[svc] === 'v1') {
@@ -138,6 +149,10 @@ export async function connectCri(endpoint: string, timeoutMs = 10_000): Promise<
       const res = await call<{ image_ref: string }>('PullImage', 'PullImageRequest', 'PullImageResponse', { image: { image } }, 'ImageService', PULL_TIMEOUT_MS);
       return res.image_ref;
     },
+    async runtimeConfig() {
+      const res = await call<{ linux: { cgroup_driver: number } | null }>('RuntimeConfig', 'RuntimeConfigRequest', 'RuntimeConfigResponse', {}, 'RuntimeService', timeoutMs, true);
+      return { cgroupDriver: res.linux?.cgroup_driver === 1 ? 'cgroupfs' : 'systemd' };
+    },
     close() {
       client.close();
     },
@@ -150,7 +165,7 @@ export async function connectCri(endpoint: string, timeoutMs = 10_000): Promise<
  */
 function criError(err: { code?: number; details?: string; message: string }): Error & { code?: number } {
   const codes = ['OK', 'Canceled', 'Unknown', 'InvalidArgument', 'DeadlineExceeded', 'NotFound', 'AlreadyExists', 'PermissionDenied', 'ResourceExhausted', 'FailedPrecondition', 'Aborted', 'OutOfRange', 'Unimplemented', 'Internal', 'Unavailable', 'DataLoss', 'Unauthenticated'];
-  const out: Error & { code?: number } = new Error(`rpc error: code = ${codes[err.code ?? 2] ?? 'Unknown'} desc = ${err.details ?? err.message}`);
+  const out: Error & { code?: number } = new Error(`rpc error: code = ${codes[err.code ?? 2] ?? 'Unknown'} desc = ${(err.details ?? err.message).trim()}`);
   if (err.code !== undefined) out.code = err.code;
   return out;
 }

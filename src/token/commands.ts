@@ -116,8 +116,8 @@ export interface TokenListResult {
 
 /** `tsadm token list`: every Secret of type bootstrap.kubernetes.io/token in kube-system. */
 export async function tokenList(api: KubeApi, format: TokenListFormat = 'text', now: Date = new Date()): Promise<TokenListResult> {
-  if (format !== 'text' && format !== 'json' && format !== 'yaml') {
-    throw new TsadmError('E_USAGE', `unable to match a printer suitable for the output format "${String(format)}", allowed formats are: json,text,yaml`, { hint: 'use -o text, -o json or -o yaml' });
+  if (format !== 'text' && format !== 'json' && format !== 'yaml' && format !== 'kyaml') {
+    throw new TsadmError('E_USAGE', `unable to match a printer suitable for the output format "${String(format)}", allowed formats are: json,kyaml,text,yaml`, { hint: 'use -o text, -o json, -o yaml or -o kyaml' });
   }
   const secrets = await api.list<SecretObject>('Secret', TOKEN_NAMESPACE, { fieldSelector: `type=${TOKEN_SECRET_TYPE}` });
   const tokens = [];

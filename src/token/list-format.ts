@@ -1,9 +1,10 @@
+import { toKyamlDocuments } from '../yaml/kyaml.js';
 import { toKubeYamlDocuments } from '../yaml/write.js';
 import type { TokenInfo } from './secret.js';
 import { formatToken } from './bootstrap-token.js';
 import { formatRfc3339 } from './rfc3339.js';
 
-export type TokenListFormat = 'text' | 'json' | 'yaml';
+export type TokenListFormat = 'text' | 'json' | 'yaml' | 'kyaml';
 
 /** kubeadm ≥ 1.23 prints output.kubeadm.k8s.io/v1alpha3 (1.20: v1alpha1); the fields are the same. */
 const TOKEN_OUTPUT_API_VERSION = 'output.kubeadm.k8s.io/v1alpha3';
@@ -82,8 +83,9 @@ function tokenOutputObject(t: TokenInfo, apiVersion = TOKEN_OUTPUT_API_VERSION):
 }
 
 /** json: one 4-space-indented document per token (Go's MarshalIndent); yaml: sorted keys, "---" between. */
-export function formatTokenObjects(tokens: readonly TokenInfo[], format: 'json' | 'yaml', apiVersion?: string): string {
+export function formatTokenObjects(tokens: readonly TokenInfo[], format: 'json' | 'yaml' | 'kyaml', apiVersion?: string): string {
   const objects = tokens.map((t) => tokenOutputObject(t, apiVersion));
   if (format === 'json') return objects.map((o) => `${JSON.stringify(o, null, 4)}\n`).join('');
+  if (format === 'kyaml') return toKyamlDocuments(objects);
   return toKubeYamlDocuments(objects);
 }

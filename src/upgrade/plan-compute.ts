@@ -45,6 +45,11 @@ export interface PlanRequest {
   readonly version?: string;
   readonly allowExperimentalUpgrades: boolean;
   readonly allowRCUpgrades: boolean;
+  /**
+   * `upgrade plan --etcd-upgrade` (kubeadm 1.33, PR #130023; default true). False: etcd is not
+   * offered, as with external etcd (no etcd row).
+   */
+  readonly etcdUpgrade?: boolean;
 }
 
 /** kubeadm's output API ComponentUpgradePlan. */
@@ -113,7 +118,7 @@ function upgradeTo(cluster: ClusterVersions, request: PlanRequest, target: strin
   return {
     description: describe(target),
     targetVersion: target,
-    components: components(cluster, target, profile),
+    components: components(cluster, target, profile, request.etcdUpgrade !== false),
     verdict: outcome,
     reasons,
     ...(unstableFlag ? { unstableFlag } : {}),
@@ -121,7 +126,7 @@ function upgradeTo(cluster: ClusterVersions, request: PlanRequest, target: strin
 }
 
 /** kubeadm's genUpgradePlan: kubelets (if any would change), the control plane, the addons, etcd. */
-function components(cluster: ClusterVersions, target: string, profile: VersionProfile | undefined): ComponentUpgradePlan[] {
+function components(cluster: ClusterVersions, target: string, profile: VersionProfile | undefined, etcdUpgrade: boolean): ComponentUpgradePlan[] {
   const out: ComponentUpgradePlan[] = [];
   const counts = kubeletCounts(cluster.kubeletVersions);
   if (canUpgradeKubelets(counts, target)) {
@@ -132,7 +137,7 @@ function components(cluster: ClusterVersions, target: string, profile: VersionPr
   addUnlessAbsent(out, 'kube-proxy', cluster.kubeProxy, cluster.proxyDisabled ? undefined : target);
   // kubeadm's appendDNSComponent: a row when either side has a version. Unknown target minor: "N/A" as kubeadm's etcd.
   addUnlessAbsent(out, 'CoreDNS', cluster.coreDNS, cluster.dnsDisabled ? undefined : profile?.images.corednsTag ?? 'N/A');
-  if (!cluster.externalEtcd) out.push({ name: 'etcd', currentVersion: cluster.etcd ?? '', newVersion: profile?.images.etcdTag ?? 'N/A' });
+  if (!cluster.externalEtcd && etcdUpgrade) out.push({ name: 'etcd', currentVersion: cluster.etcd ?? '', newVersion: profile?.images.etcdTag ?? 'N/A' });
   return out;
 }
 

@@ -9,9 +9,10 @@
 import { KUBELET_API_VERSION, KUBE_PROXY_API_VERSION } from '../config/schema-kubeadm.js';
 import { tabwrite } from '../token/list-format.js';
 import { toKubeYaml } from '../yaml/write.js';
+import { toKyaml } from '../yaml/kyaml.js';
 import type { AvailableUpgrade } from './plan-compute.js';
 
-export type PlanFormat = 'text' | 'json' | 'yaml';
+export type PlanFormat = 'text' | 'json' | 'yaml' | 'kyaml';
 
 const OUTPUT_API_VERSION = 'output.kubeadm.k8s.io/v1alpha3';
 const TAB = { minwidth: 10, padding: 3 };
@@ -59,6 +60,8 @@ export function formatPlan(report: UpgradePlanReport, format: PlanFormat): strin
       return `${JSON.stringify(planObject(report), null, 4)}\n`;
     case 'yaml':
       return toKubeYaml(planObject(report));
+    case 'kyaml':
+      return toKyaml(planObject(report));
   }
 }
 

@@ -17,6 +17,8 @@ export interface PlanOptions {
   readonly cfg: ResolvedUpgradeConfig;
   readonly kubeconfigPath: string;
   readonly format: PlanFormat;
+  /** --etcd-upgrade (default true): false leaves etcd out of the plan. */
+  readonly etcdUpgrade?: boolean;
   readonly hostname: string;
   /** Where the plan goes (stdout); progress lines go through the runtime's reporter. */
   readonly out: NodeJS.WritableStream;
@@ -36,6 +38,7 @@ export async function runUpgradePlan(rt: Runtime, o: PlanOptions): Promise<void>
     ...(upgrade.kubernetesVersion !== undefined ? { version: upgrade.kubernetesVersion } : {}),
     allowExperimentalUpgrades: upgrade.allowExperimentalUpgrades,
     allowRCUpgrades: upgrade.allowRCUpgrades,
+    etcdUpgrade: o.etcdUpgrade ?? upgrade.etcdUpgrade,
   });
   for (const up of upgrades) rt.log.info(`Target ${up.description}: ${up.targetVersion}`, { prefix: 'upgrade/versions' });
   o.out.write(formatPlan({ clusterVersion: view.serverVersion, availableUpgrades: upgrades, configVersions: reading.configVersions }, o.format));

@@ -152,6 +152,18 @@ describeWithApiServer('upgrade plan and diff on a real cluster', () => {
     expect(doc.availableUpgrades[0]?.components.find((c) => c.name === 'etcd')).toEqual({ name: 'etcd', currentVersion: '3.4.13-0', newVersion: '3.4.13-0' });
   }, 60_000);
 
+  test('plan --etcd-upgrade=false (kubeadm 1.33+): no etcd row; -o kyaml: the same UpgradePlan in KYAML', async () => {
+    const run = await runCli(['upgrade', 'plan', 'v1.20.3', '-o', 'json', '--etcd-upgrade=false', ...common()]);
+    expect(run.code).toBe(0);
+    const doc = JSON.parse(run.stdout) as { availableUpgrades: { components: { name: string }[] }[] };
+    expect(doc.availableUpgrades[0]?.components.map((c) => c.name)).not.toContain('etcd');
+    expect(doc.availableUpgrades[0]?.components.map((c) => c.name)).toContain('kube-apiserver');
+    const kyaml = await runCli(['upgrade', 'plan', 'v1.20.3', '-o', 'kyaml', ...common()]);
+    expect(kyaml.code).toBe(0);
+    expect(kyaml.stdout.startsWith('---\n{\n')).toBe(true);
+    expect(kyaml.stdout).toContain('kind: "UpgradePlan",');
+  }, 60_000);
+
   test('plan without a version offers, offline, the next minor\'s newest patch tsadm knows (v1.20.2 is the newest v1.20 it knows)', async () => {
     const run = await runCli(['upgrade', 'plan', '-o', 'json', ...common()]);
     expect(run.code).toBe(0);

@@ -2,13 +2,15 @@ import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
 import { clusterApi } from '../cluster/api.js';
 import { controlPlaneEndpointFor } from '../kubeconfig/endpoint.js';
-import { ensureCoredns } from './coredns.js';
+import { corednsManifests, ensureCoredns } from './coredns.js';
 import { corednsDeploymentPatcher } from './coredns-patch.js';
 import { clusterDnsIp } from '../../config/component-defaults.js';
 import { TsadmError } from '../../errors.js';
 import { corednsImage, kubeProxyImage } from './images.js';
-import { ensureKubeProxy } from './kube-proxy.js';
+import { ensureKubeProxy, kubeProxyManifests } from './kube-proxy.js';
 import { kubeProxyDaemonSetPatcher } from './kube-proxy-patch.js';
+import type { KubeObject } from '../../kube/types.js';
+import { toKubeYaml } from '../../yaml/write.js';
 import { kubeProxyConfiguration, proxyEnvVars } from './kube-proxy-render.js';
 
 /**
@@ -21,7 +23,7 @@ const corednsAddonPhase: Phase<InitCtx> = {
   description: 'Install the CoreDNS addon components via the API server: its ConfigMap, RBAC rules, ServiceAccount, Deployment and the kube-dns Service. '
     + 'A Corefile edited in the cluster is kept.',
   example: '  # Installs the CoreDNS addon, functionally equivalent to what tsadm init does.\n  tsadm init phase addon coredns --config config.yaml',
-  flags: ['config', 'kubeconfig', 'kubernetes-version', 'image-repository', 'feature-gates', 'service-dns-domain', 'service-cidr', 'patches'],
+  flags: ['config', 'kubeconfig', 'kubernetes-version', 'image-repository', 'feature-gates', 'service-dns-domain', 'service-cidr', 'patches', 'print-manifest'],
   skipIf: (ctx) => (ctx.cfg.cluster.dns.disabled ? 'the DNS addon is disabled in the ClusterConfiguration (dns.disabled)' : undefined),
   run: applyCoredns,
 };
@@ -29,12 +31,28 @@ const corednsAddonPhase: Phase<InitCtx> = {
 /** The CoreDNS addon of this configuration and version (init's phase; upgrade's addon coredns runs it at the target version). */
 export async function applyCoredns(ctx: InitCtx): Promise<void> {
   const { cluster } = ctx.cfg;
-  await ensureCoredns(await clusterApi(ctx), {
+  const input = {
     versions: ctx.versions,
     image: corednsImage(cluster, ctx.versions),
     dnsDomain: cluster.networking.dnsDomain,
     dnsIp: dnsIpOf(cluster.networking.serviceSubnet),
-  }, ctx.log, corednsDeploymentPatcher(ctx, ctx.cfg.init.patches?.directory, ctx.versions));
+  };
+  const patcher = corednsDeploymentPatcher(ctx, ctx.cfg.init.patches?.directory, ctx.versions);
+  if (printManifest(ctx)) {
+    printManifests(ctx, await corednsManifests(input, patcher));
+    return;
+  }
+  await ensureCoredns(await clusterApi(ctx), input, ctx.log, patcher);
+}
+
+/** `--print-manifest` (kubeadm's addon phases): print the objects instead of applying them; no cluster is asked. */
+function printManifest(ctx: InitCtx): boolean {
+  return ctx.options.flags['print-manifest'] === true;
+}
+
+/** The objects as YAML documents on stdout, each after a `---` line. */
+function printManifests(ctx: InitCtx, objects: readonly KubeObject[]): void {
+  ctx.log.output(objects.map((o) => `---\n${toKubeYaml(o)}`).join(''));
 }
 
 const kubeProxyAddonPhase: Phase<InitCtx> = {
@@ -42,7 +60,7 @@ const kubeProxyAddonPhase: Phase<InitCtx> = {
   summary: 'Install the kube-proxy addon to a Kubernetes cluster',
   description: 'Install the kube-proxy addon components via the API server: its ServiceAccount, ConfigMap, RBAC rules and DaemonSet.',
   example: '  # Installs the kube-proxy addon, functionally equivalent to what tsadm init does.\n  tsadm init phase addon kube-proxy --config config.yaml --pod-network-cidr 10.244.0.0/16',
-  flags: ['config', 'kubeconfig', 'kubernetes-version', 'image-repository', 'apiserver-advertise-address', 'control-plane-endpoint', 'apiserver-bind-port', 'pod-network-cidr', 'patches'],
+  flags: ['config', 'kubeconfig', 'kubernetes-version', 'image-repository', 'apiserver-advertise-address', 'control-plane-endpoint', 'apiserver-bind-port', 'pod-network-cidr', 'patches', 'print-manifest'],
   skipIf: (ctx) => (ctx.cfg.cluster.proxy.disabled ? 'the kube-proxy addon is disabled in the ClusterConfiguration (proxy.disabled)' : undefined),
   run: (ctx) => applyKubeProxy(ctx, { sign: !ctx.cfg.componentConfigs.userKubeProxy }),
 };
@@ -61,14 +79,20 @@ export async function applyKubeProxy(ctx: InitCtx, opts: { readonly sign: boolea
     versions: ctx.versions,
   });
   for (const w of warnings) ctx.log.warn(w, { prefix: 'addons' });
-  await ensureKubeProxy(await clusterApi(ctx), {
+  const input = {
     config,
     server: controlPlaneEndpointFor(cluster.controlPlaneEndpoint, init.localAPIEndpoint).url,
     sign: opts.sign,
     image: kubeProxyImage(cluster, ctx.versions),
     // kube-proxy inherits the proxy settings of the shell that ran init, as with kubeadm.
     proxyEnv: proxyEnvVars(process.env),
-  }, ctx.log, kubeProxyDaemonSetPatcher(ctx, ctx.cfg.init.patches?.directory, ctx.versions));
+  };
+  const patcher = kubeProxyDaemonSetPatcher(ctx, ctx.cfg.init.patches?.directory, ctx.versions);
+  if (printManifest(ctx)) {
+    printManifests(ctx, await kubeProxyManifests(input, patcher));
+    return;
+  }
+  await ensureKubeProxy(await clusterApi(ctx), input, ctx.log, patcher);
 }
 
 /** kubeadm's GetDNSIP: the 10th address of the first service subnet (10.96.0.0/12 → 10.96.0.10). */

@@ -36,3 +36,15 @@ function modeFor(obj: KubeObject, userCorefile: boolean): 'update' | 'retain' {
   if (obj.kind === 'ConfigMap' && userCorefile) return 'retain';
   return 'update';
 }
+
+/**
+ * The objects ensureCoredns applies to a cluster without CoreDNS (kubeadm's default replica
+ * count, the Deployment patched): what `--print-manifest` prints. Asks no cluster.
+ */
+export async function corednsManifests(input: Omit<CorednsInput, 'replicas'>, patchDeployment?: DeploymentPatcher): Promise<KubeObject[]> {
+  const out: KubeObject[] = [];
+  for (const rendered of corednsObjects({ ...input, replicas: DEFAULT_COREDNS_REPLICAS })) {
+    out.push(rendered.kind === 'Deployment' && patchDeployment ? await patchDeployment(rendered) : rendered);
+  }
+  return out;
+}

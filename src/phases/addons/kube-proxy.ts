@@ -1,5 +1,5 @@
 import type { Logger } from '../../log/events.js';
-import type { KubeApi } from '../../kube/types.js';
+import type { KubeApi, KubeObject } from '../../kube/types.js';
 import { kubeProxyConfigMap, kubeProxyDaemonSet, kubeProxyRbac, kubeProxyServiceAccount, type EnvVar } from './kube-proxy-render.js';
 import type { DaemonSetPatcher } from './kube-proxy-patch.js';
 
@@ -24,4 +24,10 @@ export async function ensureKubeProxy(api: KubeApi, input: KubeProxyInput, log: 
   await api.ensure(patchDaemonSet ? await patchDaemonSet(daemonSet) : daemonSet);
   for (const obj of kubeProxyRbac()) await api.ensure(obj);
   log.info('Applied essential addon: kube-proxy', { prefix: 'addons' });
+}
+
+/** The objects ensureKubeProxy applies, in its order (the DaemonSet patched as there): what `--print-manifest` prints. */
+export async function kubeProxyManifests(input: KubeProxyInput, patchDaemonSet?: DaemonSetPatcher): Promise<KubeObject[]> {
+  const daemonSet = kubeProxyDaemonSet(input.image, input.proxyEnv);
+  return [kubeProxyServiceAccount(), kubeProxyConfigMap(input.config, input.server, input.sign), patchDaemonSet ? await patchDaemonSet(daemonSet) : daemonSet, ...kubeProxyRbac()];
 }

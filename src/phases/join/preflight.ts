@@ -9,7 +9,7 @@ import { PORTS } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
 import type { Phase } from '../../engine/phase.js';
 import type { JoinCtx } from '../../workflows/context.js';
-import { joinChecks } from '../preflight/checks.js';
+import { bindAddressesOf, joinChecks } from '../preflight/checks.js';
 import { runChecks } from '../preflight/run-checks.js';
 import { pullRequiredImages } from '../preflight/pull-images.js';
 import { controlPlaneImages } from '../controlplane/images.js';
@@ -39,8 +39,12 @@ export const joinPreflightPhase: Phase<JoinCtx> = {
       bindPort: cp?.localAPIEndpoint.bindPort ?? PORTS.apiserver,
       ...(cp ? { advertiseAddress: cp.localAPIEndpoint.advertiseAddress } : {}),
       ...(cp && etcd.mode === 'local' ? { localEtcdDataDir: etcd.dataDir } : {}),
+      serviceSubnet: cluster.init.cluster.networking.serviceSubnet,
+      bindAddresses: bindAddressesOf(cluster.init.cluster),
+      podSubnet: cluster.init.cluster.networking.podSubnet,
       swapAllowed: cluster.init.componentConfigs.kubelet.failSwapOn === false,
       controlPlane: cp !== undefined,
+      connectRuntime: (socket) => ctx.deps.connectCri(socket),
     });
     if (cp) ctx.log.info('Running pre-flight checks before initializing the new control plane instance');
     await runChecks(checks, { host: ctx.host, system: ctx.deps.system }, join.nodeRegistration.ignorePreflightErrors, ctx.log);

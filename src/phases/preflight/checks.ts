@@ -1,8 +1,13 @@
+import os from 'node:os';
 import semver from 'semver';
+import type { Arg, ExternalEtcd } from '../../config/types.js';
 import { MANIFESTS_DIR, PORTS } from '../../constants.js';
 import { socketPath } from '../../host/cri.js';
-import type { VersionProfile } from '../../versions/table.js';
-import { type Check, type CheckEnv, type CheckResult, fail, ok, pathCheckName, warn } from './check.js';
+import type { Host } from '../../host/host.js';
+import { cidrContains, formatIp, indexedIp, isLoopback, parseCidr, parseIp } from '../../net/ip.js';
+import { NEWEST_MINOR, type VersionProfile } from '../../versions/table.js';
+import { type Check, type CheckEnv, type CheckResult, fail, ok, pathCheckName, type SystemProbe, warn } from './check.js';
+import { verifySystem } from './system-verification.js';
 
 /** Facts the checks need, resolved from the configuration beforehand. */
 export interface PreflightInput {
@@ -17,7 +22,31 @@ export interface PreflightInput {
   readonly localEtcdDataDir?: string;
   /** kubelet may run with swap (failSwapOn: false in the KubeletConfiguration). */
   readonly swapAllowed: boolean;
+  /** External etcd (init): its endpoints are asked for their version (ExternalEtcdVersion). */
+  readonly externalEtcd?: ExternalEtcd;
+  /**
+   * The addresses the control-plane components bind to, from their extraArgs' bind-address
+   * (used by the port checks when versions.preflight.portChecksOnConfiguredAddresses).
+   */
+  readonly bindAddresses?: { readonly apiServer?: string; readonly scheduler?: string; readonly controllerManager?: string };
+  /** Opens the container runtime for ContainerRuntimeVersion (the CRI seam). */
+  readonly connectRuntime?: ConnectRuntimeConfig;
 }
+
+/** The last bind-address of each control-plane component's extraArgs (the last one wins, as in kubeadm's extraArgs). */
+export function bindAddressesOf(cluster: Readonly<Record<'apiServer' | 'scheduler' | 'controllerManager', { readonly extraArgs: readonly Arg[] }>>): NonNullable<PreflightInput['bindAddresses']> {
+  const of = (args: readonly Arg[]): string | undefined => {
+    const value = args.filter((a) => a.name === 'bind-address').at(-1)?.value;
+    return value !== undefined && value !== '' ? value : undefined;
+  };
+  const apiServer = of(cluster.apiServer.extraArgs);
+  const scheduler = of(cluster.scheduler.extraArgs);
+  const controllerManager = of(cluster.controllerManager.extraArgs);
+  return { ...(apiServer ? { apiServer } : {}), ...(scheduler ? { scheduler } : {}), ...(controllerManager ? { controllerManager } : {}) };
+}
+
+/** Opens the CRI runtime at a socket path for its RuntimeConfig call (the real client, or a test's). */
+export type ConnectRuntimeConfig = (socket: string) => Promise<{ runtimeConfig(): Promise<unknown>; close(): void }>;
 
 // A check may decide synchronously (CPU count, uid); Check.run is always asynchronous.
 const check = (name: string, run: (env: CheckEnv) => CheckResult | Promise<CheckResult>): Check => ({ name, run: (env) => Promise.resolve(run(env)) });
@@ -31,8 +60,12 @@ export const numCPU = check('NumCPU', ({ system }) =>
 export const mem = check('Mem', ({ system }) =>
   system.memoryMB() >= 1700 ? ok : fail(`the system RAM (${system.memoryMB()} MB) is less than the minimum 1700 MB`));
 
-export function portCheck(port: number): Check {
-  return check(`Port-${port}`, async ({ system }) => ((await system.portFree(port)) ? ok : fail(`Port ${port} is in use`)));
+/**
+ * kubeadm's PortOpenCheck: the port can be bound on all addresses, or (1.37, PR #138250) on the
+ * address the component is configured to bind to. The name stays Port-<port>.
+ */
+export function portCheck(port: number, address?: string): Check {
+  return check(`Port-${port}`, async ({ system }) => ((await system.portFree(port, address)) ? ok : fail(`Port ${port} is in use`)));
 }
 
 export function fileAvailable(p: string): Check {
@@ -82,6 +115,23 @@ export function hostnameCheck(nodeName: string): Check {
     (await system.resolveHost(nodeName)) ? ok : warn(`hostname "${nodeName}" could not be reached; lookup ${nodeName} failed`));
 }
 
+/** The installed kubelet's version ("1.20.2", pre-release kept), or undefined when it cannot be asked. */
+async function installedKubeletVersion(host: Host): Promise<string | undefined> {
+  const res = await host.exec('kubelet', ['--version']).catch(() => undefined);
+  if (!res || res.exitCode !== 0) return undefined;
+  const text = res.stdout.trim().replace(/^Kubernetes\s+v?/, '');
+  return semver.valid(text) ?? semver.coerce(text)?.version;
+}
+
+/**
+ * The kubelet version the version-dependent checks judge (SystemVerification's cgroup v1 rule,
+ * ContainerRuntimeVersion): the installed kubelet's, else the target version (the kubelet that
+ * the node is being set up for; docs/decisions.md).
+ */
+async function judgedKubeletVersion(host: Host, target: string): Promise<string> {
+  return (await installedKubeletVersion(host)) ?? target.replace(/^v/, '');
+}
+
 /** kubelet must be within the skew policy: not newer than the control plane, not older than the minimum. */
 export function kubeletVersionCheck(versions: VersionProfile, target: string): Check {
   return check('KubeletVersion', async ({ host }): Promise<CheckResult> => {
@@ -110,19 +160,243 @@ export function httpProxyCheck(address: string | undefined, port: number): Check
   });
 }
 
+/**
+ * kubeadm's SystemVerification: system-validators' kernel, OS and cgroups validators
+ * (src/phases/preflight/system-verification.ts). With cgroup v1 and a kubelet ≥ 1.35 it is an
+ * error naming the documented opt-out.
+ */
+export function systemVerificationCheck(target: string, opts: { readonly upgrade?: boolean } = {}): Check {
+  return check('SystemVerification', async ({ host, system }) => {
+    const installed = await installedKubeletVersion(host);
+    // During an upgrade kubeadm judges the kubelet one minor ahead, as it will be once upgraded (PR #134744).
+    const kubelet = installed !== undefined && opts.upgrade === true ? nextMinor(installed) : installed ?? target.replace(/^v/, '');
+    return verifySystem(system, os.type(), kubelet);
+  });
+}
+
+/** 1.34.2 → 1.35.2 (pre-releases dropped). */
+function nextMinor(version: string): string {
+  const v = semver.parse(version);
+  return v === null ? version : `${v.major}.${v.minor + 1}.${v.patch}`;
+}
+
+/** kubeadm's ServiceCheck for the kubelet (Service-Kubelet): warns when the unit is not enabled. */
+export function serviceKubeletCheck(): Check {
+  return check('Service-Kubelet', async ({ system }) => {
+    const unit = 'kubelet';
+    const facts = await system.service(unit);
+    if ('error' in facts) return warn(facts.error);
+    if (!facts.exists) return warn(`${unit} service does not exist`);
+    return facts.enabled ? ok : warn(`${unit} service is not enabled, please run '${facts.enableCommand}'`);
+  });
+}
+
+/** kubeadm's FirewalldCheck: warns when firewalld is active, naming the ports to open (Go's %v of []int). */
+export function firewalldCheck(ports: readonly number[]): Check {
+  return check('Firewalld', async ({ system }) => {
+    const facts = await system.service('firewalld');
+    if ('error' in facts) return warn(facts.error);
+    if (!facts.exists || !facts.active) return ok;
+    return warn(`firewalld is active, please ensure ports [${ports.join(' ')}] are open or your cluster may not function correctly`);
+  });
+}
+
+/**
+ * The proxy Go's net/http (golang.org/x/net/http/httpproxy, as apimachinery's
+ * SetOldTransportDefaults uses it) would choose for an https request to the IP: none for
+ * loopback, none when NO_PROXY has "*", the IP itself or a CIDR holding it; else HTTPS_PROXY
+ * ("http://" prepended when it has no scheme).
+ */
+function httpsProxyFor(system: SystemProbe, ipText: string): string | undefined {
+  const proxy = system.env('HTTPS_PROXY');
+  if (proxy === undefined || proxy === '') return undefined;
+  const ip = parseIp(ipText);
+  if (ip !== undefined && isLoopback(ip)) return undefined;
+  for (const raw of (system.env('NO_PROXY') ?? '').split(',')) {
+    const entry = raw.trim().toLowerCase();
+    if (entry === '') continue;
+    if (entry === '*') return undefined;
+    const cidr = parseCidr(entry);
+    if (cidr !== undefined && ip !== undefined && cidrContains(cidr, ip)) return undefined;
+    const other = parseIp(entry);
+    if (other !== undefined && ip !== undefined && formatIp(other) === formatIp(ip)) return undefined;
+  }
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(proxy) ? proxy : `http://${proxy}`;
+}
+
+/**
+ * kubeadm's HTTPProxyCIDRCheck: a warning when an https request to the CIDR's first address
+ * (kube-apiserver reaching a Service or a Pod) would go through a proxy.
+ */
+export function httpProxyCidrCheck(cidrText: string): Check {
+  return check('HTTPProxyCIDR', ({ system }) => {
+    if (cidrText === '') return ok;
+    const cidr = parseCidr(cidrText);
+    if (cidr === undefined) return fail(`error parsing CIDR "${cidrText}": invalid CIDR address: ${cidrText}`);
+    const first = indexedIp(cidr, 1);
+    if (first === undefined) return fail(`unable to get first IP address from the given CIDR (${cidrText})`);
+    const proxy = httpsProxyFor(system, formatIp(first));
+    if (proxy === undefined) return ok;
+    return warn(`connection to "${cidrText}" uses proxy "${proxy}". This may lead to malfunctional cluster setup. Make sure that Pod and Services IP ranges specified correctly as exceptions in proxy configuration`);
+  });
+}
+
+/**
+ * kubeadm's KubernetesVersionCheck: a warning when the target is at or past the first minor this
+ * tool does not know (its "kubeadm version" is the newest supported minor, NEWEST_MINOR).
+ */
+export function kubernetesVersionCheck(target: string, newestMinor: string = NEWEST_MINOR): Check {
+  return check('KubernetesVersion', () => {
+    const k8s = semver.parse(target.replace(/^v/, ''));
+    if (k8s === null) return fail(`couldn't parse Kubernetes version "${target}"`);
+    const [major, minor] = newestMinor.split('.').map(Number) as [number, number];
+    if (semver.gte(k8s, `${major}.${minor + 1}.0-0`)) {
+      return warn(`Kubernetes version is greater than kubeadm version. Please consider to upgrade kubeadm. Kubernetes version: ${k8s.version}. Kubeadm version: ${major}.${minor}.x`);
+    }
+    return ok;
+  });
+}
+
+/**
+ * kubeadm's MinExternalEtcdVersion (cmd/kubeadm/app/constants/constants.go) for the minors whose
+ * value was read in kubeadm's source: 3.2.18 (through 1.20, the reference kubeadm), 3.5.24-0
+ * (1.36's constants, and 1.37's). A minor in between takes the value of the nearest older one
+ * read (docs/decisions.md). Not in src/versions/table.ts because that table is not this
+ * change's to edit: to be moved there as a profile field.
+ */
+export function minExternalEtcdVersion(minor: string): string {
+  const [, m] = minor.split('.').map(Number) as [number, number];
+  return m >= 36 ? '3.5.24-0' : '3.2.18';
+}
+
+/** Retries of kubeadm's getEtcdVersionResponse: 3 after the first try, 5 s apart. */
+const ETCD_VERSION_RETRIES = 3;
+
+/**
+ * kubeadm's ExternalEtcdVersionCheck: each external endpoint's /version must name an etcd server
+ * at least MinExternalEtcdVersion. TLS files are read through the host (so --rootfs applies).
+ */
+export function externalEtcdVersionCheck(etcd: ExternalEtcd, minVersion: string, retryDelayMs = 5_000): Check {
+  return check('ExternalEtcdVersion', async ({ host, system }) => {
+    if (etcd.endpoints.length === 0) return ok;
+    const tls: { ca?: string; cert?: string; key?: string } = {};
+    if (etcd.caFile !== '') {
+      const ca = await host.readFile(etcd.caFile);
+      if (ca === undefined) return fail(`couldn't load external etcd's server certificate ${etcd.caFile}: open ${etcd.caFile}: no such file or directory`);
+      tls.ca = ca.toString('utf8');
+    }
+    if (etcd.certFile !== '' && etcd.keyFile !== '') {
+      const cert = await host.readFile(etcd.certFile);
+      const key = await host.readFile(etcd.keyFile);
+      if (cert === undefined || key === undefined) {
+        return fail(`couldn't load external etcd's certificate and key pair ${etcd.certFile}, ${etcd.keyFile}: open ${cert === undefined ? etcd.certFile : etcd.keyFile}: no such file or directory`);
+      }
+      tls.cert = cert.toString('utf8');
+      tls.key = key.toString('utf8');
+    }
+    const errors: string[] = [];
+    for (const endpoint of etcd.endpoints) {
+      let url: URL;
+      try {
+        url = new URL(`${endpoint}/version`);
+      } catch {
+        errors.push(`failed to parse external etcd endpoint ${endpoint}`);
+        continue;
+      }
+      url.pathname = url.pathname.replace(/\/\//g, '/');
+      const versionUrl = url.toString();
+      let body: string | undefined;
+      let lastError = '';
+      for (let attempt = 0; attempt <= ETCD_VERSION_RETRIES && body === undefined; attempt++) {
+        if (attempt > 0) await new Promise((r) => setTimeout(r, retryDelayMs));
+        try {
+          const res = await system.httpGet(versionUrl, tls, 10_000);
+          if (res.status >= 500 && res.status <= 599) lastError = `server responded with non-successful status: ${res.status}`;
+          else body = res.body;
+        } catch (e) {
+          lastError = `Get "${versionUrl}": ${(e as Error).message}`;
+        }
+      }
+      if (body === undefined) {
+        errors.push(lastError);
+        continue;
+      }
+      let server: unknown;
+      try {
+        server = (JSON.parse(body) as { etcdserver?: unknown }).etcdserver;
+      } catch (e) {
+        errors.push((e as Error).message);
+        continue;
+      }
+      const version = typeof server === 'string' ? semver.parse(server.replace(/^v/, '')) : null;
+      if (version === null) {
+        errors.push(`couldn't parse external etcd version "${String(server)}": could not parse "${String(server)}" as version`);
+        continue;
+      }
+      if (semver.lt(version, minVersion)) errors.push(`this version of kubeadm only supports external etcd version >= ${minVersion}. Current version: ${String(server)}`);
+    }
+    return { warnings: [], errors };
+  });
+}
+
+/** gRPC's status code UNIMPLEMENTED. */
+const GRPC_UNIMPLEMENTED = 12;
+
+/**
+ * kubeadm's ContainerRuntimeVersionCheck (1.35, PR #134906; its version bumped by PRs #136898 and
+ * #139122): for a kubelet older than versions.preflight.containerRuntimeVersionBelow ('any': every
+ * kubelet), a warning when the runtime does not answer the CRI RuntimeConfig call, which the
+ * kubelet of the named minor needs (it stops falling back to the cgroupDriver of its configuration).
+ */
+export function containerRuntimeVersionCheck(versions: VersionProfile, target: string, criSocket: string, connect: ConnectRuntimeConfig): Check {
+  const below = versions.preflight.containerRuntimeVersionBelow;
+  const [major, minor] = versions.minor.split('.').map(Number) as [number, number];
+  const removedIn = below === undefined || below === 'any' ? `${major}.${minor + 1}` : below.split('.').slice(0, 2).join('.');
+  return check('ContainerRuntimeVersion', async ({ host }) => {
+    if (below === undefined) return ok;
+    if (below !== 'any') {
+      const kubelet = semver.parse(await judgedKubeletVersion(host, target));
+      if (kubelet !== null && semver.gte(kubelet, below)) return ok;
+    }
+    let runtime: Awaited<ReturnType<ConnectRuntimeConfig>>;
+    try {
+      runtime = await connect(host.resolve(socketPath(criSocket)));
+    } catch (e) {
+      return fail(`could not connect to the container runtime: ${(e as Error).message}`);
+    }
+    try {
+      await runtime.runtimeConfig();
+      return ok;
+    } catch (e) {
+      // gRPC UNIMPLEMENTED: the runtime predates the call. Anything else: it did not answer at
+      // all (kubeadm's Connect validates the connection first and fails the check then).
+      if ((e as { code?: unknown }).code !== GRPC_UNIMPLEMENTED) return fail(`could not connect to the container runtime: ${(e as Error).message}`);
+      return warn(`You must update your container runtime to a version that supports the CRI method RuntimeConfig. Falling back to using cgroupDriver from kubelet config will be removed in ${removedIn}. For more information, see https://git.k8s.io/enhancements/keps/sig-node/4033-group-driver-detection-over-cri`);
+    } finally {
+      runtime.close();
+    }
+  });
+}
+
 /** kubeadm's init checks for a control-plane node (docs/kubeadm-reference.md §1.8), in kubeadm's order. */
 export function initChecks(input: PreflightInput): Check[] {
   const manifests = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'etcd'].map((c) => `${MANIFESTS_DIR}/${c}.yaml`);
+  const addr = input.versions.preflight.portChecksOnConfiguredAddresses ? input.bindAddresses ?? {} : {};
+  const cidrs = [...(input.serviceSubnet ?? '').split(','), ...(input.podSubnet ?? '').split(',')];
   const checks: Check[] = [
     numCPU,
     mem,
-    portCheck(input.bindPort),
-    portCheck(PORTS.scheduler),
-    portCheck(PORTS.controllerManager),
+    kubernetesVersionCheck(input.kubernetesVersion),
+    firewalldCheck([input.bindPort, PORTS.kubelet]),
+    portCheck(input.bindPort, addr.apiServer),
+    portCheck(PORTS.scheduler, addr.scheduler),
+    portCheck(PORTS.controllerManager, addr.controllerManager),
     ...manifests.map(fileAvailable),
     httpProxyCheck(input.advertiseAddress, input.bindPort),
+    ...cidrs.map((c) => httpProxyCidrCheck(c.trim())),
     ...commonChecks(input),
   ];
+  if (input.externalEtcd !== undefined) checks.push(externalEtcdVersionCheck(input.externalEtcd, minExternalEtcdVersion(input.versions.minor)));
   if (input.localEtcdDataDir !== undefined) {
     checks.push(portCheck(PORTS.etcdClient), portCheck(PORTS.etcdPeer), dirAvailable(input.localEtcdDataDir));
   }
@@ -131,15 +405,21 @@ export function initChecks(input: PreflightInput): Check[] {
 
 /** Checks shared by init and join (kubeadm's RunInitNodeChecks/common checks). */
 export function commonChecks(input: PreflightInput): Check[] {
+  const runtimeVersion = input.versions.preflight.containerRuntimeVersionBelow !== undefined && input.connectRuntime !== undefined
+    ? [containerRuntimeVersionCheck(input.versions, input.kubernetesVersion, input.criSocket, input.connectRuntime)]
+    : [];
   return [
     criCheck(input.criSocket),
+    ...runtimeVersion,
     fileContent('/proc/sys/net/bridge/bridge-nf-call-iptables', '1'),
     fileContent('/proc/sys/net/ipv4/ip_forward', '1'),
     swapCheck(input.swapAllowed),
     ...['conntrack', 'ip', 'iptables', 'mount', 'nsenter'].map((p) => fileExisting(p, true)),
     ...['ebtables', 'ethtool', 'socat', 'tc', 'touch'].map((p) => fileExisting(p, false)),
+    systemVerificationCheck(input.kubernetesVersion),
     hostnameCheck(input.nodeName),
     kubeletVersionCheck(input.versions, input.kubernetesVersion),
+    serviceKubeletCheck(),
     portCheck(PORTS.kubelet),
   ];
 }
@@ -153,8 +433,18 @@ export function joinChecks(input: PreflightInput & { controlPlane: boolean }): C
     fileAvailable('/etc/kubernetes/bootstrap-kubelet.conf'),
     ...commonChecks(input),
   ];
-  if (!input.controlPlane) checks.push(fileAvailable('/etc/kubernetes/pki/ca.crt'));
-  else checks.push(numCPU, mem, portCheck(input.bindPort), portCheck(PORTS.scheduler), portCheck(PORTS.controllerManager));
+  if (!input.controlPlane) {
+    checks.push(fileAvailable('/etc/kubernetes/pki/ca.crt'));
+  } else {
+    // kubeadm's InitNodeChecks for a secondary control plane (without the common checks, run above).
+    const addr = input.versions.preflight.portChecksOnConfiguredAddresses ? input.bindAddresses ?? {} : {};
+    const cidrs = [...(input.serviceSubnet ?? '').split(','), ...(input.podSubnet ?? '').split(',')];
+    checks.push(
+      numCPU, mem, kubernetesVersionCheck(input.kubernetesVersion), firewalldCheck([input.bindPort, PORTS.kubelet]),
+      portCheck(input.bindPort, addr.apiServer), portCheck(PORTS.scheduler, addr.scheduler), portCheck(PORTS.controllerManager, addr.controllerManager),
+      ...cidrs.map((c) => httpProxyCidrCheck(c.trim())),
+    );
+  }
   if (input.controlPlane && input.localEtcdDataDir !== undefined) {
     checks.push(portCheck(PORTS.etcdClient), portCheck(PORTS.etcdPeer), dirAvailable(input.localEtcdDataDir));
   }

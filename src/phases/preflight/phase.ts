@@ -1,6 +1,6 @@
 import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../workflows/context.js';
-import { initChecks } from './checks.js';
+import { bindAddressesOf, initChecks, type ConnectRuntimeConfig } from './checks.js';
 import { runChecks } from './run-checks.js';
 import { realSystem } from './system.js';
 import type { SystemProbe } from './check.js';
@@ -12,7 +12,11 @@ import { pullRequiredImages, type ConnectRuntime } from './pull-images.js';
  * `preflight`: kubeadm's init checks. Reads only; nothing is written. The system probe is the
  * real machine (ports, CPUs, /proc), files are read through the host (so --rootfs applies).
  */
-export function initPreflightPhase(system: SystemProbe = realSystem, connect: ConnectRuntime = (s) => connectCri(s)): Phase<InitCtx> {
+export function initPreflightPhase(
+  system: SystemProbe = realSystem,
+  connect: ConnectRuntime = (s) => connectCri(s),
+  connectRuntimeConfig: ConnectRuntimeConfig = (s) => connectCri(s),
+): Phase<InitCtx> {
   return {
     name: 'preflight',
     summary: 'Run pre-flight checks',
@@ -21,7 +25,7 @@ export function initPreflightPhase(system: SystemProbe = realSystem, connect: Co
     // It checks the machine and leaves nothing; once passed, --resume does not ask again (the
     // machine now runs what preflight refuses to find).
     noExitCheck: 'trusted-once-passed',
-    flags: ['config', 'cri-socket', 'ignore-preflight-errors', 'kubernetes-version', 'node-name', 'apiserver-advertise-address', 'apiserver-bind-port', 'pod-network-cidr', 'service-cidr'],
+    flags: ['config', 'cri-socket', 'ignore-preflight-errors', 'image-repository', 'kubernetes-version', 'node-name', 'apiserver-advertise-address', 'apiserver-bind-port', 'pod-network-cidr', 'service-cidr'],
     async run(ctx) {
       const { cfg } = ctx;
       ctx.log.info('Running pre-flight checks');
@@ -35,8 +39,10 @@ export function initPreflightPhase(system: SystemProbe = realSystem, connect: Co
         advertiseAddress: cfg.init.localAPIEndpoint.advertiseAddress,
         serviceSubnet: cfg.cluster.networking.serviceSubnet,
         podSubnet: cfg.cluster.networking.podSubnet,
-        ...(etcd.mode === 'local' ? { localEtcdDataDir: etcd.dataDir } : {}),
+        ...(etcd.mode === 'local' ? { localEtcdDataDir: etcd.dataDir } : { externalEtcd: etcd }),
         swapAllowed: cfg.componentConfigs.kubelet.failSwapOn === false,
+        bindAddresses: bindAddressesOf(cfg.cluster),
+        connectRuntime: connectRuntimeConfig,
       });
       await runChecks(checks, { host: ctx.host, system }, cfg.init.nodeRegistration.ignorePreflightErrors, ctx.log);
       const images = controlPlaneImages(cfg.cluster, ctx.versions, skippedAddons(cfg.init.skipPhases));

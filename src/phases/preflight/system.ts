@@ -1,21 +1,87 @@
-import { promises as fs, constants as fsc } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, promises as fs, constants as fsc } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import dns from 'node:dns/promises';
-import type { SystemProbe } from './check.js';
+import { gunzipSync } from 'node:zlib';
+import type { HttpTls, ServiceFacts, SystemProbe } from './check.js';
 import { unixSocketAnswers } from '../../host/running-system.js';
+
+/** statfs(2) magic numbers of /sys/fs/cgroup (linux/magic.h). */
+const CGROUP2_SUPER_MAGIC = 0x63677270;
+const TMPFS_MAGIC = 0x01021994;
+
+/** Where system-validators' kernel validator looks for the kernel configuration, in its order. */
+function kernelConfigPaths(release: string): string[] {
+  return [
+    '/proc/config.gz',
+    `/boot/config-${release}`,
+    `/usr/src/linux-${release}/.config`,
+    '/usr/src/linux/.config',
+    `/usr/lib/modules/${release}/config`,
+    `/usr/lib/ostree-boot/config-${release}`,
+    `/usr/lib/kernel/config-${release}`,
+    `/usr/src/linux-headers-${release}/.config`,
+    `/lib/modules/${release}/build/.config`,
+  ];
+}
+
+function run(command: string, args: readonly string[]): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve) => {
+    execFile(command, [...args], { timeout: 10_000 }, (err, stdout) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 127) : 0;
+      resolve({ code, stdout: String(stdout) });
+    });
+  });
+}
+
+/**
+ * kubeadm's initsystem, on tsadm's service seam (src/host/service.ts): $TSADM_SERVICE_MANAGER
+ * when set (its contract has is-active only: a unit it does not know exits 5, and "enabled" is
+ * not asked), systemd when it runs, else no init system (kubeadm's warning).
+ */
+async function serviceFacts(unit: string): Promise<ServiceFacts | { error: string }> {
+  const enableCommand = `systemctl enable ${unit}.service`;
+  const manager = process.env.TSADM_SERVICE_MANAGER;
+  if (manager) {
+    const r = await run(manager, ['is-active', unit]);
+    return { exists: r.code !== 5, enabled: true, active: r.code === 0, enableCommand };
+  }
+  if (!existsSync('/run/systemd/system')) return { error: 'no supported init system detected, skipping checking for services' };
+  const status = await run('systemctl', ['status', unit]);
+  const enabled = await run('systemctl', ['is-enabled', unit]);
+  const active = await run('systemctl', ['is-active', unit]);
+  return { exists: !status.stdout.includes('Loaded: not-found'), enabled: enabled.code === 0, active: active.stdout.trim() === 'active', enableCommand };
+}
+
+function httpGet(url: string, tls: HttpTls, timeoutMs: number): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const u = new URL(url);
+    const options = { timeout: timeoutMs, ...(tls.ca !== undefined ? { ca: tls.ca } : {}), ...(tls.cert !== undefined ? { cert: tls.cert } : {}), ...(tls.key !== undefined ? { key: tls.key } : {}) };
+    const req = (u.protocol === 'https:' ? https : http).get(u, options, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`Get "${url}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`)));
+    req.on('error', reject);
+  });
+}
 
 /** The real machine, for preflight. */
 export const realSystem: SystemProbe = {
   uid: () => (typeof process.getuid === 'function' ? process.getuid() : 0),
   cpus: () => os.cpus().length,
   memoryMB: () => Math.floor(os.totalmem() / (1024 * 1024)),
-  portFree: (port) =>
+  portFree: (port, address) =>
     new Promise((resolve) => {
       const server = net.createServer();
       server.once('error', () => resolve(false));
-      server.listen({ port, exclusive: true }, () => server.close(() => resolve(true)));
+      server.listen({ port, exclusive: true, ...(address !== undefined ? { host: address } : {}) }, () => server.close(() => resolve(true)));
     }),
   readProc: async (p) => fs.readFile(p, 'utf8').catch(() => undefined),
   which: async (program) => {
@@ -33,4 +99,28 @@ export const realSystem: SystemProbe = {
   socketReachable: unixSocketAnswers,
   resolveHost: async (name) => dns.lookup(name).then(() => true, () => false),
   env: (name) => process.env[name] ?? process.env[name.toLowerCase()],
+  kernelRelease: () => os.release(),
+  cgroupFsType: async () => {
+    const st = await fs.statfs('/sys/fs/cgroup').catch(() => undefined);
+    if (st === undefined) return undefined;
+    if (st.type === CGROUP2_SUPER_MAGIC) return 'cgroup2fs';
+    return st.type === TMPFS_MAGIC ? 'tmpfs' : `0x${st.type.toString(16)}`;
+  },
+  kernelConfig: async () => {
+    const paths = kernelConfigPaths(os.release());
+    for (const p of paths) {
+      const data = await fs.readFile(p).catch(() => undefined);
+      if (data === undefined) continue;
+      try {
+        return { text: (p.endsWith('.gz') ? gunzipSync(data) : data).toString('utf8') };
+      } catch (e) {
+        return { error: (e as Error).message };
+      }
+    }
+    // system-validators then loads the "configs" module and looks again; tsadm does not load
+    // kernel modules during preflight (docs/decisions.md).
+    return { error: `no config path in [${paths.join(' ')}] is available` };
+  },
+  service: serviceFacts,
+  httpGet,
 };

@@ -3,12 +3,16 @@ import { readAnswer } from '../../cli/confirm.js';
 import type { HealthCheck } from '../kubelet/http-check.js';
 import type { SystemProbe } from '../preflight/check.js';
 import { realSystem } from '../preflight/system.js';
+import type { ConnectRuntimeConfig } from '../preflight/checks.js';
+import { connectCri } from '../../host/cri-client.js';
 
 /** The seams of an upgrade run beyond the host and the API (ctx.api); the defaults are the real machine. */
 export interface UpgradeDeps {
   /** One line of the user's answer; undefined when there is no input to read (closed stdin). */
   confirm(): Promise<string | undefined>;
   readonly system: SystemProbe;
+  /** The CRI seam of preflight's ContainerRuntimeVersion (the real client by default). */
+  readonly connectRuntime: ConnectRuntimeConfig;
   hostname(): string;
   /** How the control-plane phase asks a component's health endpoint (default: a real HTTP(S) GET); tests answer for components they do not run. */
   readonly healthCheck?: HealthCheck;
@@ -18,6 +22,7 @@ export function realUpgradeDeps(stdin: NodeJS.ReadableStream, overrides: Partial
   return {
     confirm: () => readAnswer(stdin),
     system: realSystem,
+    connectRuntime: (socket) => connectCri(socket),
     hostname: () => osHostname().trim().toLowerCase(),
     ...overrides,
   };

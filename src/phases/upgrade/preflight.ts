@@ -19,10 +19,10 @@ import { printConfiguration } from '../../upgrade/plan-run.js';
 import { checkVersionPolicy, versionPolicyError } from '../../upgrade/policy.js';
 import type { UpgradeCtx } from '../../workflows/context.js';
 import { fail, ok, type Check } from '../preflight/check.js';
-import { isPrivilegedUser } from '../preflight/checks.js';
+import { containerRuntimeVersionCheck, isPrivilegedUser, systemVerificationCheck } from '../preflight/checks.js';
 import { runChecks } from '../preflight/run-checks.js';
 import { createJobCheck } from './health-job.js';
-import { clusterView, targetVersion } from './state.js';
+import { clusterView, initView, targetVersion } from './state.js';
 
 const CONTROL_PLANE_LABELS = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'];
 const STATIC_PODS = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'etcd'];
@@ -67,6 +67,7 @@ async function runUpgradePreflight(ctx: UpgradeCtx): Promise<void> {
   if (ctx.cfg.upgrade.printConfig) printConfiguration(ctx.log, ctx.cfg.clusterOverride?.text ?? view.texts.clusterConfigurationYaml);
   ctx.log.info('Running pre-flight checks.', { prefix: 'preflight' });
   await runChecks([isPrivilegedUser], { host: ctx.host, system: ctx.deps.system }, ignore, ctx.log);
+  await runChecks(await upgradeChecks(ctx), { host: ctx.host, system: ctx.deps.system }, ignore, ctx.log);
 
   if (ctx.command === 'node') {
     if (!view.controlPlane) ctx.log.info('Skipping prepull. Not a control plane node.', { prefix: 'upgrade' });
@@ -99,6 +100,26 @@ async function runUpgradePreflight(ctx: UpgradeCtx): Promise<void> {
   ctx.log.info(ctx.dryRun
     ? "Would leave pulling the required images to the kubelet (pull them beforehand with 'tsadm config images pull')"
     : "Images are pulled by the container runtime when the kubelet starts the upgraded static Pods; you can also pull them beforehand using 'tsadm config images pull'", { prefix: 'upgrade/prepull' });
+}
+
+/**
+ * kubeadm's RunUpgradeChecks as of 1.35: ContainerRuntimeVersion and SystemVerification, the
+ * kubelet judged one minor ahead (PR #134744: an upgrade to 1.35 on cgroup v1 stops here rather
+ * than leaving a kubelet that will not start). Run for targets whose profile has the
+ * ContainerRuntimeVersion check (1.35+), where that behaviour is confirmed; older targets keep
+ * tsadm's earlier upgrade preflight (docs/decisions.md). A target that cannot be resolved yet
+ * (no version given, an unknown minor) is reported later, where it was before.
+ */
+async function upgradeChecks(ctx: UpgradeCtx): Promise<Check[]> {
+  const view = await initView(ctx, 'preflight').catch(() => undefined);
+  if (view === undefined || view.versions.preflight.containerRuntimeVersionBelow === undefined) return [];
+  const target = view.cfg.cluster.kubernetesVersion;
+  const criSocket = view.cfg.init.nodeRegistration.criSocket;
+  return [
+    // A node whose CRI socket the cluster does not record cannot be asked (kubeadm reads it from the node).
+    ...(criSocket !== '' ? [containerRuntimeVersionCheck(view.versions, target, criSocket, ctx.deps.connectRuntime)] : []),
+    systemVerificationCheck(target, { upgrade: true }),
+  ];
 }
 
 /** kubeadm's InteractivelyConfirmUpgrade: only "y" (any case) goes on; no input at all stops. */

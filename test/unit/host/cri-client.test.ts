@@ -153,4 +153,19 @@ describe('connectCri', () => {
       'PullImage {"image":{"annotations":{},"image":"r/missing:1"},"auth":null,"sandbox_config":null}',
     ]);
   });
+
+  test('RuntimeConfig on a runtime that predates it (kubelet 1.20\'s v1alpha2 schema, as containerd 1.6): UNIMPLEMENTED, with no fall back to v1alpha2', async () => {
+    const cri = await connectCri(`unix://${path.join(dir, 'cri.sock')}`, 5_000);
+    const before = calls.length;
+    try {
+      const err = await cri.runtimeConfig().then(() => undefined, (e: unknown) => e as Error & { code?: number });
+      expect(err?.code).toBe(grpc.status.UNIMPLEMENTED);
+      expect(err?.message).toMatch(/^rpc error: code = Unimplemented desc = /);
+      // The call did not switch the client to v1alpha2 for RuntimeConfig, nor break later calls.
+      expect((await cri.version()).runtimeName).toBe('containerd');
+    } finally {
+      cri.close();
+    }
+    expect(calls.slice(before)).toEqual(['Version {"version":"0.1.0"}']);
+  });
 });

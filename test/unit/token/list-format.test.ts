@@ -84,4 +84,22 @@ describe('token list -o json / yaml', () => {
     expect(docs).toHaveLength(2);
     expect(docs[1]).toBe('apiVersion: output.kubeadm.k8s.io/v1alpha3\nkind: BootstrapToken\ntoken: 123456.abcdefghijklmnop\nusages:\n- authentication\n- signing\n');
   });
+  test('kyaml (kubeadm 1.35+): one KYAML document per token, in the JSON output\'s field order', () => {
+    const out = formatTokenObjects([tok({ expires: { epochMs: Date.parse('2026-12-02T01:00:00Z'), offsetMinutes: 330 } })], 'kyaml', 'output.kubeadm.k8s.io/v1alpha3');
+    expect(out).toBe(`---
+{
+  kind: "BootstrapToken",
+  apiVersion: "output.kubeadm.k8s.io/v1alpha3",
+  token: "abcdef.0123456789abcdef",
+  expires: "2026-12-02T01:00:00Z",
+  usages: [
+    "authentication",
+    "signing",
+  ],
+  groups: [
+    "system:bootstrappers:kubeadm:default-node-token",
+  ],
+}
+`);
+  });
 });

@@ -61,6 +61,13 @@ test('external etcd: no etcd row; no CoreDNS and DNS disabled: no CoreDNS row', 
   expect(up?.components.map((c) => c.name)).toEqual(['kubelet', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy']);
 });
 
+test('--etcd-upgrade=false (kubeadm 1.33+): no etcd row, as with external etcd; true or unset: the etcd row', () => {
+  const [without] = computeUpgrades(cluster, { ...request, version: 'v1.20.3', etcdUpgrade: false });
+  expect(without?.components.map((c) => c.name)).toEqual(['kubelet', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy', 'CoreDNS']);
+  const [withEtcd] = computeUpgrades(cluster, { ...request, version: 'v1.20.3', etcdUpgrade: true });
+  expect(withEtcd?.components.map((c) => c.name)).toContain('etcd');
+});
+
 test('the policy\'s verdict and reasons: a skipped minor is refused, a downgrade needs --force, the same version is nothing to do', () => {
   const [skip] = computeUpgrades(cluster, { ...request, version: 'v1.22.0' });
   expect(skip?.verdict).toBe('refused');

@@ -3,6 +3,7 @@
  * TestPrintAvailableUpgrades "coredns" and "multiple kubelet versions"; the "Note: … update
  * kubeadm" line has no tsadm counterpart, one tsadm knows every minor) with "kubeadm" → "tsadm".
  */
+import { toKyaml } from '../../../src/yaml/kyaml.js';
 import type { AvailableUpgrade } from '../../../src/upgrade/plan-compute.js';
 import { configVersionStates, formatPlan } from '../../../src/upgrade/plan-render.js';
 import * as yaml from 'js-yaml';
@@ -128,4 +129,12 @@ test('config states: a missing config prints "-", another version needs a manual
     { group: 'kubeproxy.config.k8s.io', currentVersion: '', preferredVersion: 'v1alpha1', manualUpgradeRequired: false },
     { group: 'kubelet.config.k8s.io', currentVersion: 'v1alpha9', preferredVersion: 'v1beta1', manualUpgradeRequired: true },
   ]);
+});
+
+test('kyaml (kubeadm 1.35+): the UpgradePlan object of -o json, rendered as KYAML in the same field order', () => {
+  const report = { clusterVersion: 'v1.10.2', availableUpgrades: [coredns], configVersions: states };
+  const json = JSON.parse(formatPlan(report, 'json')) as Record<string, unknown>;
+  const out = formatPlan(report, 'kyaml');
+  expect(out).toBe(toKyaml(json));
+  expect(out.startsWith('---\n{\n')).toBe(true);
 });

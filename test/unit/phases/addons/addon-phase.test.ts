@@ -1,3 +1,4 @@
+import * as yaml from 'js-yaml';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
 import { describeWithApiServer, startApiServer, type TestApiServer } from '../../../helpers/apiserver.js';
 import { initCtxFor, type MemoryReporter } from '../../../helpers/phase-ctx.js';
@@ -120,5 +121,39 @@ describeWithApiServer('addon phase on a real cluster', () => {
     // A second run with the same patch changes nothing.
     const again = await run(withPatches('v1.37.0'));
     expect(actions(again)).toEqual(expect.arrayContaining(['unchanged DaemonSet/kube-proxy', 'unchanged ConfigMap/kube-proxy']));
+  });
+});
+
+/**
+ * `--print-manifest` (kubeadm's addon phases: "Print the addon manifests to STDOUT instead of
+ * installing them"): no cluster is asked (there is no admin.conf and no API server here), every
+ * object is printed as a YAML document. Expected values are kubeadm v1.20.2's: its CoreDNS image,
+ * coreDNSReplicas (2), GetDNSIP of 10.96.0.0/12 (10.96.0.10), its kube-proxy image.
+ */
+describe('addon phase with --print-manifest', () => {
+  test('prints the twelve objects of CoreDNS and kube-proxy without a cluster', async () => {
+    const empty = tempRoot({});
+    try {
+      const c = fixtureInitConfig({ cluster: { kubernetesVersion: 'v1.20.2', controlPlaneEndpoint: 'cp.example.com:6443' } });
+      const { ctx, reporter } = initCtxFor(c, empty.dir, { api: { open: () => Promise.reject(new Error('no cluster may be asked')), close: () => undefined } as never });
+      const printing = { ...ctx, options: { ...ctx.options, flags: { 'print-manifest': true } } };
+      await runPhases([addonPhase], printing, { filter: [], skip: [] });
+      expect(reporter.events.filter((e) => e.type === 'object')).toEqual([]);
+      const text = reporter.events.flatMap((e) => (e.type === 'output' ? [e.text] : [])).join('');
+      const docs = text.split(/^---\n/m).filter((d) => d !== '').map((d) => yaml.load(d) as { kind: string; metadata: { name: string }; spec?: Record<string, unknown> });
+      expect(docs.map((d) => `${d.kind}/${d.metadata.name}`)).toEqual([
+        'ConfigMap/coredns', 'ClusterRole/system:coredns', 'ClusterRoleBinding/system:coredns', 'ServiceAccount/coredns', 'Deployment/coredns', 'Service/kube-dns',
+        'ServiceAccount/kube-proxy', 'ConfigMap/kube-proxy', 'DaemonSet/kube-proxy', 'ClusterRoleBinding/kubeadm:node-proxier', 'Role/kube-proxy', 'RoleBinding/kube-proxy',
+      ]);
+      const deployment = docs[4] as unknown as { spec: { replicas: number; template: { spec: { containers: Array<{ image: string }> } } } };
+      expect(deployment.spec.replicas).toBe(2);
+      expect(deployment.spec.template.spec.containers[0]?.image).toBe('k8s.gcr.io/coredns:1.7.0');
+      expect((docs[5] as unknown as { spec: { clusterIP: string } }).spec.clusterIP).toBe('10.96.0.10');
+      const ds = docs[8] as unknown as { spec: { template: { spec: { containers: Array<{ image: string }> } } } };
+      expect(ds.spec.template.spec.containers[0]?.image).toBe('k8s.gcr.io/kube-proxy:v1.20.2');
+      expect(reporter.lines().join('\n')).not.toContain('Applied essential addon');
+    } finally {
+      empty.cleanup();
+    }
   });
 });

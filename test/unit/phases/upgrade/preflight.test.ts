@@ -127,6 +127,24 @@ describe('upgrade preflight', () => {
     await expectError(upgradePreflightPhase.run!(ctx), 'E_PREFLIGHT', /^\[preflight\] Some fatal errors occurred: \[ERROR CreateJob\]/);
   });
 
+  test('1.35+ targets: ContainerRuntimeVersion and SystemVerification run (kubeadm\'s RunUpgradeChecks), cgroup v1 refused for the 1.35 kubelet; v1.20 targets: not run', async () => {
+    const cgroupV1 = {
+      ...realSystem, uid: () => 0,
+      cgroupFsType: () => Promise.resolve('tmpfs'),
+      kernelRelease: () => '6.1.0-13-amd64',
+      kernelConfig: () => Promise.resolve({ text: ['NAMESPACES', 'NET_NS', 'PID_NS', 'IPC_NS', 'UTS_NS', 'CPUSETS', 'MEMCG', 'INET', 'EXT4_FS', 'PROC_FS', 'NETFILTER_XT_TARGET_REDIRECT', 'NETFILTER_XT_MATCH_COMMENT', 'FAIR_GROUP_SCHED', 'CGROUPS', 'CGROUP_CPUACCT', 'CGROUP_DEVICE', 'CGROUP_FREEZER', 'CGROUP_PIDS', 'CGROUP_SCHED'].map((c) => `CONFIG_${c}=y`).join('\n') }),
+      readProc: (p: string) => Promise.resolve(p === '/proc/cgroups' ? '#subsys_name\thierarchy\tnum_cgroups\tenabled\ncpu\t1\t1\t1\ncpuacct\t2\t1\t1\ncpuset\t3\t1\t1\ndevices\t5\t1\t1\nfreezer\t6\t1\t1\nmemory\t4\t1\t1\npids\t8\t1\t1\nhugetlb\t0\t1\t1\nblkio\t7\t1\t1\n' : undefined),
+    };
+    const at134 = view({
+      storedVersion: 'v1.34.1', serverVersion: 'v1.34.1', kubeletVersions: ['v1.34.1', 'v1.34.1'],
+      texts: { clusterConfigurationYaml: 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\nkubernetesVersion: v1.34.1\n', clusterStatusYaml: undefined, kubeletConfigurationYaml: 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n' },
+    });
+    await expectError(run({ version: 'v1.35.0', view: at134, flags: { yes: true }, deps: { system: cgroupV1, connectRuntime: () => Promise.resolve({ runtimeConfig: () => Promise.resolve({}), close: () => undefined }) } }),
+      'E_PREFLIGHT', /\[ERROR SystemVerification\]: cgroups v1 support is deprecated and will be removed in a future release\..*'FailCgroupV1' to 'false'/);
+    const lines = await run({ version: 'v1.20.3', flags: { yes: true }, deps: { system: cgroupV1 } });
+    expect(lines.join('\n')).not.toMatch(/SystemVerification|ContainerRuntimeVersion/);
+  });
+
   test('not root: IsPrivilegedUser fails as in init', async () => {
     await expectError(run({ version: 'v1.20.3', flags: { yes: true }, deps: { system: { ...realSystem, uid: () => 1000 } } }), 'E_PREFLIGHT', /IsPrivilegedUser/);
   });

@@ -1,0 +1,30 @@
+/**
+ * The real machine's probe against independent oracles on this machine: coreutils' `stat -fc %T`
+ * for the cgroup filesystem, `uname -r` for the kernel release, zcat of /proc/config.gz for the
+ * kernel configuration.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { realSystem } from '../../../../src/phases/preflight/system.js';
+
+describe('realSystem', () => {
+  test('kernelRelease is uname -r', () => {
+    expect(realSystem.kernelRelease()).toBe(execFileSync('uname', ['-r'], { encoding: 'utf8' }).trim());
+  });
+
+  test('cgroupFsType names /sys/fs/cgroup\'s filesystem as stat -fc %T does (cgroup2fs for v2, tmpfs for a v1 hierarchy)', async () => {
+    const want = execFileSync('stat', ['-fc', '%T', '/sys/fs/cgroup'], { encoding: 'utf8' }).trim();
+    expect(await realSystem.cgroupFsType()).toBe(want);
+  });
+
+  const withConfig = existsSync('/proc/config.gz') ? test : test.skip;
+  withConfig('kernelConfig reads /proc/config.gz, unzipped, as zcat does', async () => {
+    const got = await realSystem.kernelConfig();
+    expect('text' in got && got.text).toBe(execFileSync('zcat', ['/proc/config.gz'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }));
+  });
+
+  const noInitSystem = existsSync('/run/systemd/system') || process.env.TSADM_SERVICE_MANAGER ? test.skip : test;
+  noInitSystem('without an init system or TSADM_SERVICE_MANAGER, services are not checked (kubeadm\'s warning)', async () => {
+    expect(await realSystem.service('kubelet')).toEqual({ error: 'no supported init system detected, skipping checking for services' });
+  });
+});
