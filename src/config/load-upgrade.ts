@@ -71,6 +71,7 @@ const BOOL_FLAGS: Readonly<Record<UpgradeCommand, Partial<Record<BoolField, Flag
     allowRCUpgrades: 'allow-release-candidate-upgrades',
     // plan has no --dry-run flag; its section's dryRun is accepted (plan never writes anyway).
     dryRun: undefined,
+    etcdUpgrade: 'etcd-upgrade',
     printConfig: 'print-config',
   },
   diff: {},
@@ -208,9 +209,6 @@ function oldStyleCluster(docs: ConfigDocuments, command: UpgradeCommand, input: 
 
 /** Fields of UpgradeConfiguration that tsadm parses but cannot honour: refused by name. */
 function refuseUnimplemented(section: Obj, command: UpgradeCommand, f: Findings): void {
-  if (command === 'plan' && section.etcdUpgrade === false) {
-    f.errors.push('plan.etcdUpgrade: false is not supported: tsadm\'s upgrade plan always shows the etcd upgrade (kubeadm 1.33\'s "upgrade plan --etcd-upgrade=false" is not implemented); remove the field or set it to true');
-  }
   if (!HAS_PATCHES_AND_PHASES.includes(command)) return;
   // The schema made it a string (or dropped it with an error).
   const policy = typeof section.imagePullPolicy === 'string' ? section.imagePullPolicy : undefined;

@@ -130,13 +130,12 @@ timeouts:
     expect(() => resolveUpgradeConfig(withConfig(`${V4}node:\n  imagePullSerial: true\n  imagePullPolicy: IfNotPresent\n`), 'node')).not.toThrow();
   });
 
-  test('plan.etcdUpgrade (kubeadm 1.33+, PR #130023): true, its default, is accepted; false is refused by name', () => {
-    expect(() => resolveUpgradeConfig(withConfig(`${V4}plan:\n  etcdUpgrade: true\n`), 'plan')).not.toThrow();
-    expect(errorLines(() => resolveUpgradeConfig(withConfig(`${V4}plan:\n  etcdUpgrade: false\n`), 'plan'))).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^plan\.etcdUpgrade: false is not supported/)]),
-    );
+  test('plan.etcdUpgrade (kubeadm 1.33+, PR #130023): true by default; false is read for plan (it leaves etcd out of the plan) and --etcd-upgrade overrides it', () => {
+    expect(resolveUpgradeConfig(withConfig(`${V4}plan:\n  etcdUpgrade: true\n`), 'plan').upgrade).toMatchObject({ etcdUpgrade: true });
+    expect(resolveUpgradeConfig(withConfig(V4), 'plan').upgrade).toMatchObject({ etcdUpgrade: true });
+    expect(resolveUpgradeConfig(withConfig(`${V4}plan:\n  etcdUpgrade: false\n`), 'plan').upgrade).toMatchObject({ etcdUpgrade: false });
     // The other subcommands read only their own section.
-    expect(() => resolveUpgradeConfig(withConfig(`${V4}plan:\n  etcdUpgrade: false\n`), 'apply')).not.toThrow();
+    expect(resolveUpgradeConfig(withConfig(`${V4}plan:\n  etcdUpgrade: false\n`), 'apply').upgrade).toMatchObject({ etcdUpgrade: true });
   });
 
   test('a file without an UpgradeConfiguration is refused', () => {

@@ -216,7 +216,7 @@ const AUDIT: Readonly<Record<string, Entry>> = {
   'UpgradeConfiguration.plan.allowExperimentalUpgrades': r('src/upgrade/policy.ts', 'allowExperimentalUpgrades'),
   'UpgradeConfiguration.plan.allowRCUpgrades': r('src/upgrade/policy.ts', 'allowRCUpgrades'),
   'UpgradeConfiguration.plan.dryRun': r('src/workflows/runtime.ts', 'dryRun'),
-  'UpgradeConfiguration.plan.etcdUpgrade': { refused: 'src/config/load-upgrade.ts', needle: 'plan.etcdUpgrade: false is not supported' },
+  'UpgradeConfiguration.plan.etcdUpgrade': r('src/upgrade/plan-run.ts', 'etcdUpgrade'),
   'UpgradeConfiguration.plan.ignorePreflightErrors': { gap: "tsadm's upgrade plan runs no preflight check to ignore (kubeadm's runs IsPrivilegedUser and its CoreDNS checks)" },
   'UpgradeConfiguration.plan.kubernetesVersion': r('src/upgrade/plan-run.ts', 'kubernetesVersion'),
   'UpgradeConfiguration.plan.printConfig': r('src/upgrade/plan-run.ts', 'printConfig'),
