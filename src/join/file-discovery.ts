@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as yaml from 'js-yaml';
+import { loadYaml } from '../yaml/read.js';
 import { TsadmError, errorMessage } from '../errors.js';
 import type { Logger } from '../log/events.js';
 import type { KubeconfigAuth } from '../phases/kubeconfig/render.js';
@@ -78,7 +79,7 @@ async function loadDiscoveryFile(input: FileDiscoveryInput, readFile: (p: string
 async function parseDiscoveryKubeconfig(text: string, source: string, readFile: (p: string) => Promise<Buffer>): Promise<FileDiscoveryResult> {
   let doc: RawKubeconfig;
   try {
-    doc = (yaml.load(text, { schema: yaml.JSON_SCHEMA }) ?? {});
+    doc = (loadYaml(text, { schema: yaml.JSON_SCHEMA }) ?? {});
   } catch (err) {
     throw new TsadmError('E_CONFIG_INVALID', `couldn't parse the discovery file ${source}: ${errorMessage(err)}`);
   }
