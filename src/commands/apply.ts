@@ -2,6 +2,7 @@ import type { Argv } from 'yargs';
 import type { FlagName } from '../cli/flags.js';
 import { addFlags, flagValuesFrom } from '../cli/workflow-command.js';
 import { openKubeApi } from '../kube/open.js';
+import { kubeconfigFilesOn } from '../kube/seam.js';
 import { DEFAULT_RETRY, NO_RETRY } from '../kube/retry.js';
 import { applyPlan } from '../plan/apply.js';
 import { readPlanFile } from '../plan/file.js';
@@ -46,7 +47,8 @@ export function registerApplyCommand(y: Argv, env: CommandEnv): Argv {
           log: rt.log,
           // Not the run's API seam: apply opens a quick and a patient client per kubeconfig, and closes them itself.
           openApi: async (kubeconfigPath, quick) => openKubeApi({
-            kubeconfigText: (await host.readFile(kubeconfigPath))?.toString('utf8'), source: kubeconfigPath, log: rt.log, dryRun: false, retry: quick ? NO_RETRY : DEFAULT_RETRY,
+            kubeconfigText: (await host.readFile(kubeconfigPath))?.toString('utf8'), source: kubeconfigPath, files: kubeconfigFilesOn(host, kubeconfigPath),
+            log: rt.log, dryRun: false, retry: quick ? NO_RETRY : DEFAULT_RETRY,
           }),
         }, { checkOnly });
         if (summary.applied) rt.log.info(`Applied ${summary.steps} steps from ${file}`, { prefix: 'apply' });
