@@ -115,7 +115,7 @@ function discoveryFileProblem(doc: RawKubeconfig): string | undefined {
 function parseDiscoveryKubeconfig(text: string, source: string): FileDiscoveryResult {
   let doc: RawKubeconfig;
   try {
-    doc = (loadYaml(text, { schema: yaml.JSON_SCHEMA }) ?? {}) as RawKubeconfig;
+    doc = (loadYaml(text, { schema: yaml.JSON_SCHEMA }) ?? {});
   } catch (err) {
     throw new TsadmError('E_CONFIG_INVALID', `couldn't parse the discovery file ${source}: ${errorMessage(err)}`);
   }

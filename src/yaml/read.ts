@@ -17,7 +17,7 @@ import * as yaml from 'js-yaml';
 import { MAX_ALIASES, MAX_EXPANDED_SIZE, expansionProblem } from '../config/yaml-alias-limits.js';
 
 /** The largest YAML text tsadm parses: 1 MiB, as for --config. */
-export const MAX_YAML_BYTES = 1024 * 1024;
+const MAX_YAML_BYTES = 1024 * 1024;
 
 export interface YamlReadOptions {
   /** js-yaml's schema; its default when unset (as the caller used before). */
