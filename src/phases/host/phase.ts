@@ -244,7 +244,7 @@ async function binaries(ctx: BaseCtx, input: HostPrepInput): Promise<void> {
   const files = await verifiedBundle(ctx, input.bundle, input.kubernetesVersion);
   for (const f of files) await ctx.host.assertWritable(f.target);
   for (const f of files) {
-    const v = f.version !== undefined ? `v${f.version}` : 'version not checked (dry run)';
+    const v = f.version !== undefined ? `v${f.version}` : 'version not checked: dry run';
     const description = f.version !== undefined ? `${f.name} v${f.version} from the bundle (sha256 verified)` : `${f.name} from the bundle (sha256 verified, version not checked: dry run)`;
     const r = await ctx.host.writeFile(f.target, f.bytes, { mode: 0o755, kind: 'binary', description });
     ctx.log.info(r.unchanged ? `${f.target} is ${f.version !== undefined ? v : f.name} from the bundle already` : `Installing ${f.target} (${v}, sha256 verified)`, { prefix: PREFIX, verbosity: r.unchanged ? 1 : 0 });

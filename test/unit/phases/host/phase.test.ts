@@ -354,7 +354,7 @@ echo '${out}'
     const { reporter } = await run(bare(), { only: 'host/binaries', flags: { bundle: dir }, dryRun: true });
     expect(existsSync(marker)).toBe(false);
     expect(reporter.lines().join('\n')).toContain("dry run: the versions of the bundle's binaries (kubelet, kubectl) were not checked: a dry run executes nothing from the bundle");
-    expect(reporter.lines().join('\n')).toContain('Installing /usr/bin/kubelet (version not checked (dry run), sha256 verified)');
+    expect(reporter.lines().join('\n')).toContain('Installing /usr/bin/kubelet (version not checked: dry run, sha256 verified)');
     expect(read('/usr/bin/kubelet')).toBe('');
   });
 
