@@ -3,7 +3,7 @@
  * read the client certificate and key (embedded, or file paths as the kubelet writes them), and
  * write new embedded ones back while keeping every other field of the file.
  */
-import * as yaml from 'js-yaml';
+import { loadYaml } from '../yaml/read.js';
 import { toKubeYaml } from '../yaml/write.js';
 
 export interface ClientCredentials {
@@ -37,7 +37,7 @@ interface Located {
 function locate(text: string, file: string): Located | string {
   let doc: unknown;
   try {
-    doc = yaml.load(text);
+    doc = loadYaml(text);
   } catch (err) {
     return `invalid kubeConfig file ${file}: not valid YAML (${(err as Error).message.split('\n')[0]})`;
   }

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import * as yaml from 'js-yaml';
+import { loadYaml } from '../yaml/read.js';
 
 export interface HttpProbe {
   readonly url: string;
@@ -21,7 +21,7 @@ const obj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== nul
 export function probeFromManifest(text: string): HttpProbe | undefined {
   let doc: unknown;
   try {
-    doc = yaml.load(text);
+    doc = loadYaml(text);
   } catch {
     return undefined;
   }

@@ -1,7 +1,8 @@
 /**
  * klog's flags as kubeadm 1.20 shows them under "Global Flags" (`kubeadm --help`): accepted on
  * every command, like -v, so scripts written for kubeadm keep working. Only --log-file and its
- * companions change anything here (src/log/log-file.ts says what each does).
+ * companions change anything here (src/log/log-file.ts says what each does). --log-file-secrets
+ * is tsadm's own (issue 27): the log file redacts tokens and certificate keys unless it is given.
  */
 import type { Argv } from 'yargs';
 import { TsadmError } from '../errors.js';
@@ -13,6 +14,7 @@ const KLOG_OPTIONS = {
   'skip-headers': { type: 'boolean', describe: 'If true, avoid header prefixes in the log messages' },
   'skip-log-headers': { type: 'boolean', describe: 'If true, avoid headers when opening log files' },
   'add-dir-header': { type: 'boolean', describe: 'If true, adds the file directory to the header of the log messages (accepted for kubeadm compatibility; tsadm has no source files in its headers)' },
+  'log-file-secrets': { type: 'boolean', describe: 'If true, write bootstrap tokens and certificate keys to --log-file as they are (tsadm; by default they are written as <redacted>, and stdout shows them as kubeadm does)' },
   'one-output': { type: 'boolean', describe: 'If true, only write logs to their native severity level (accepted for kubeadm compatibility; tsadm writes one log file)' },
 } as const;
 
@@ -35,7 +37,10 @@ export function logFileSettingsFrom(argv: Readonly<Record<string, unknown>>): Lo
   }
   const file = last(argv['log-file']);
   if (typeof file !== 'string' || file === '') return undefined;
-  return { file, maxSizeMb, skipHeaders: last(argv['skip-headers']) === true, skipLogHeaders: last(argv['skip-log-headers']) === true };
+  return {
+    file, maxSizeMb, skipHeaders: last(argv['skip-headers']) === true, skipLogHeaders: last(argv['skip-log-headers']) === true,
+    ...(last(argv['log-file-secrets']) === true ? { secrets: true } : {}),
+  };
 }
 
 /**

@@ -2,9 +2,12 @@ import type { Argv } from 'yargs';
 import type { FlagName } from '../cli/flags.js';
 import { addFlags, flagValuesFrom } from '../cli/workflow-command.js';
 import { openKubeApi } from '../kube/open.js';
+import { kubeconfigFilesOn } from '../kube/seam.js';
 import { DEFAULT_RETRY, NO_RETRY } from '../kube/retry.js';
 import { applyPlan } from '../plan/apply.js';
 import { readPlanFile } from '../plan/file.js';
+import { applyRoot } from '../plan/trust.js';
+import { TsadmError } from '../errors.js';
 import { createRuntime, type CommandEnv } from '../workflows/runtime.js';
 import { errorData } from '../log/events.js';
 
@@ -27,26 +30,36 @@ export function registerApplyCommand(y: Argv, env: CommandEnv): Argv {
         + '(content, mode), sends exactly its API objects and runs its service actions, in order. Before changing anything it '
         + 'checks that every file the plan read or writes still has the sha256 and mode it had, and that every API object it read '
         + 'still has the same resourceVersion, and refuses naming each difference. Files and objects that already are as the plan '
-        + 'leaves them count as done, so an interrupted apply can be run again.',
+        + 'leaves them count as done, so an interrupted apply can be run again.\n\n'
+        + 'The plan file must be owned by root and writable by no one else (as ssh wants a key); it is applied to the root it was made '
+        + 'for (--rootfs may only choose the root of a plan made without one), and its commands are only those tsadm plans (docs/plan.md).',
       )
       .example('tsadm init --dry-run --plan plan.json && tsadm apply plan.json', 'Review, then apply an init')
       .example('tsadm apply plan.json --dry-run', 'Only check that the plan still applies')
-      .example('tsadm apply plan.json --rootfs /mnt/node -o json', 'Apply into a root folder, with JSON events')
+      .example('tsadm apply plan.json -o json', 'Apply to the root the plan was made for, with JSON events')
       .strict(),
     async (argv) => {
       const flags = flagValuesFrom(argv, FLAGS);
-      const rt = await createRuntime({ ...flags, 'dry-run': false }, env, { lock: 'apply' });
+      // The plan is read (and its owner, mode and steps checked) first: it names the root it is applied to.
+      const file = String(argv.plan);
+      const plan = await readPlanFile(file);
+      const root = applyRoot(plan.rootfs, typeof flags.rootfs === 'string' ? flags.rootfs : undefined);
+      if ('problem' in root) {
+        throw new TsadmError('E_USAGE', `refusing to apply ${file}: ${root.problem}`, {
+          hint: 'apply a plan to the root it was made for (leave out --rootfs), or make a new plan for this root',
+        });
+      }
+      const rt = await createRuntime({ ...flags, 'dry-run': false, ...(root.root !== '/' ? { rootfs: root.root } : {}) }, env, { lock: 'apply' });
       const checkOnly = flags['dry-run'] === true;
       try {
-        const file = String(argv.plan);
-        const plan = await readPlanFile(file);
         const host = rt.host;
         const summary = await applyPlan(plan, {
           host,
           log: rt.log,
           // Not the run's API seam: apply opens a quick and a patient client per kubeconfig, and closes them itself.
           openApi: async (kubeconfigPath, quick) => openKubeApi({
-            kubeconfigText: (await host.readFile(kubeconfigPath))?.toString('utf8'), source: kubeconfigPath, log: rt.log, dryRun: false, retry: quick ? NO_RETRY : DEFAULT_RETRY,
+            kubeconfigText: (await host.readFile(kubeconfigPath))?.toString('utf8'), source: kubeconfigPath, files: kubeconfigFilesOn(host, kubeconfigPath),
+            log: rt.log, dryRun: false, retry: quick ? NO_RETRY : DEFAULT_RETRY,
           }),
         }, { checkOnly });
         if (summary.applied) rt.log.info(`Applied ${summary.steps} steps from ${file}`, { prefix: 'apply' });

@@ -1,11 +1,11 @@
 /**
  * Splits a kubeadm config file into YAML documents and parses each one, defensively: the file is
  * capped at 1 MiB; aliases are allowed (kubeadm's YAML reader accepts them) but bounded, so a
- * "billion laughs" bomb is refused (./yaml-alias-limits.ts); and the core schema keeps timestamps
+ * "billion laughs" bomb is refused (./yaml-alias-limits.ts, applied by src/yaml/read.ts); and the core schema keeps timestamps
  * and "yes"/"no" as plain strings, as kubeadm's JSON-based decoder sees them.
  */
 import * as yaml from 'js-yaml';
-import { MAX_ALIASES, MAX_EXPANDED_SIZE, expansionProblem } from './yaml-alias-limits.js';
+import { YamlLimitError, loadYamlAll } from '../yaml/read.js';
 
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 
@@ -76,34 +76,27 @@ function firstContentLine(text: string): number {
 }
 
 function parseChunk(chunk: Chunk, source: string, errors: string[]): unknown {
-  let value: unknown;
   try {
-    // maxAliases is js-yaml 5's documented limit (its default, -1, is unlimited); the parser's own
-    // maxDepth (100 collections) stops a nesting bomb.
+    // tsadm's one YAML reader (src/yaml/read.ts): the alias count and the expanded size are
+    // bounded there; the parser's own maxDepth (100 collections) stops a nesting bomb.
     // loadAll, because js-yaml 5's load() throws on a document with nothing in it (only
     // comments), which here is an empty document to skip, as Kubernetes' reader skips it.
-    const values = yaml.loadAll(chunk.text, { schema: yaml.CORE_SCHEMA, maxAliases: MAX_ALIASES });
+    const values = loadYamlAll(chunk.text, { schema: yaml.CORE_SCHEMA });
     if (values.length > 1) throw new yaml.YAMLException('expected a single document in the stream, but found more');
-    value = values[0];
+    return values[0];
   } catch (err) {
-    errors.push(`${source}: ${syntaxMessage(err, chunk)}`);
+    if (err instanceof YamlLimitError) {
+      const where = err.mark ? `line ${chunk.line + err.mark.line}, column ${err.mark.column + 1}` : `line ${chunk.line + firstContentLine(chunk.text)}`;
+      errors.push(`${source}: ${where}: ${err.message}`);
+    } else {
+      errors.push(`${source}: ${syntaxMessage(err, chunk)}`);
+    }
     return undefined;
   }
-  // js-yaml shares one object between an anchor and its aliases, so a bomb costs nothing here; it
-  // would explode in whatever walks the value next (validation, JSON, printing). Measure it first.
-  const problem = expansionProblem(value, MAX_EXPANDED_SIZE);
-  if (problem) {
-    errors.push(`${source}: line ${chunk.line + firstContentLine(chunk.text)}: ${problem}`);
-    return undefined;
-  }
-  return value;
 }
 
 function syntaxMessage(err: unknown, chunk: Chunk): string {
   if (!(err instanceof yaml.YAMLException)) return `YAML syntax error: ${(err as Error).message}`;
   const where = err.mark ? `line ${chunk.line + err.mark.line}, column ${err.mark.column + 1}: ` : '';
-  if (err.reason.includes('maxAliases')) {
-    return `${where}the document has more than ${MAX_ALIASES} YAML aliases; write the values out instead of referring to anchors`;
-  }
   return `${where}YAML syntax error: ${err.reason}`;
 }

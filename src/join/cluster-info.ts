@@ -1,4 +1,5 @@
 import * as yaml from 'js-yaml';
+import { loadYaml } from '../yaml/read.js';
 import { TsadmError, errorMessage } from '../errors.js';
 import { JWS_KEY_PREFIX } from '../token/jws.js';
 
@@ -42,7 +43,7 @@ export interface KubeconfigClusterData {
 export function parseClusterInfoKubeconfig(text: string): KubeconfigClusterData {
   let doc: { clusters?: Array<{ cluster?: { server?: string; 'certificate-authority-data'?: string } }> | null };
   try {
-    doc = yaml.load(text, { schema: yaml.JSON_SCHEMA }) as typeof doc;
+    doc = loadYaml(text, { schema: yaml.JSON_SCHEMA }) as typeof doc;
   } catch (err) {
     throw new TsadmError('E_TRUST', `couldn't parse the kubeconfig file in the cluster-info ConfigMap: ${errorMessage(err)}`);
   }

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as yaml from 'js-yaml';
+import { loadYaml } from '../yaml/read.js';
 import { TsadmError, errorMessage } from '../errors.js';
 import type { Logger } from '../log/events.js';
 import type { KubeconfigAuth } from '../phases/kubeconfig/render.js';
@@ -12,6 +13,15 @@ import { httpsGet, isTlsVerificationError } from './https-get.js';
  * present, are the TLS bootstrap credentials. The cluster's own cluster-info is then read over
  * TLS pinned to that CA to pick up a newer server/CA; when it cannot be read, the file's data is
  * used as is (kubeadm's behaviour).
+ *
+ * What the file is trusted for (issue 27, finding 2): its cluster's server and CA, and the
+ * credentials written in it. Whether it is local or fetched from a URL, it names no file and no
+ * program: `certificate-authority`, `client-certificate`, `client-key` and `tokenFile` paths,
+ * `exec` and `auth-provider` users are refused, naming the field, before anything is read or
+ * sent. kubeadm (discovery/file/file.go, util/kubeconfig's EnsureCertificateAuthorityIsEmbedded
+ * and EnsureAuthenticationInfoAreEmbedded) reads such paths on the joining machine and embeds
+ * them; tsadm is stricter on purpose (docs/safety.md, "Trust boundaries"): a discovery file from
+ * an https URL could otherwise name any file on this machine and have it sent to its server.
  */
 export interface FileDiscoveryInput {
   /** A path (read from the real filesystem, relative to the working directory) or an https:// URL. */
@@ -30,7 +40,7 @@ export interface FileDiscoveryResult {
 
 export interface FileDiscoveryDeps {
   readonly log: Pick<Logger, 'info' | 'warn' | 'debug'>;
-  /** Reads a file of the discovery kubeconfig (its own path and the credential files it names). */
+  /** Reads the discovery file itself (a local --discovery-file); nothing else is ever read. */
   readonly readFile?: (path: string) => Promise<Buffer>;
   readonly now?: () => number;
 }
@@ -45,7 +55,7 @@ interface RawKubeconfig {
 export async function discoverByFile(input: FileDiscoveryInput, deps: FileDiscoveryDeps): Promise<FileDiscoveryResult> {
   const readFile = deps.readFile ?? ((p: string) => fs.readFile(p));
   const text = await loadDiscoveryFile(input, readFile);
-  const parsed = await parseDiscoveryKubeconfig(text, input.location, readFile);
+  const parsed = parseDiscoveryKubeconfig(text, input.location);
   deps.log.info(`Using the cluster CA and server "${parsed.server}" from ${input.location}`, { prefix: 'discovery' });
   const refreshed = await refreshFromClusterInfo(parsed.server, parsed.caPem, input, deps);
   return { ...parsed, ...(refreshed ?? {}) };
@@ -74,13 +84,47 @@ async function loadDiscoveryFile(input: FileDiscoveryInput, readFile: (p: string
   }
 }
 
+/** Fields of a discovery file's user that name a file or a program: refused (see the top of this file). */
+const REFUSED_USER_FIELDS: ReadonlyArray<readonly [field: string, why: string]> = [
+  ['tokenFile', 'names a local file'],
+  ['token-file', 'names a local file'],
+  ['client-certificate', 'names a local file'],
+  ['client-key', 'names a local file'],
+  ['exec', 'runs a credential plugin'],
+  ['auth-provider', 'uses an auth-provider plugin'],
+];
+
+/** Pure: the one reason this discovery file may not be used, or undefined. */
+function discoveryFileProblem(doc: RawKubeconfig): string | undefined {
+  for (const c of Array.isArray(doc.clusters) ? doc.clusters : []) {
+    if (c?.cluster?.['certificate-authority'] !== undefined) {
+      return `cluster "${c.name ?? ''}" certificate-authority names a local file; a discovery file must embed its CA as certificate-authority-data`;
+    }
+  }
+  for (const u of Array.isArray(doc.users) ? doc.users : []) {
+    for (const [field, why] of REFUSED_USER_FIELDS) {
+      if (u?.user?.[field] !== undefined && u.user[field] !== null) {
+        return `user "${u.name ?? ''}" ${field} ${why}; a discovery file's credentials must be inline (token, or client-certificate-data and client-key-data)`;
+      }
+    }
+  }
+  return undefined;
+}
+
 /** The discovery kubeconfig's cluster (current context's, else the only/first one) and user. */
-async function parseDiscoveryKubeconfig(text: string, source: string, readFile: (p: string) => Promise<Buffer>): Promise<FileDiscoveryResult> {
+function parseDiscoveryKubeconfig(text: string, source: string): FileDiscoveryResult {
   let doc: RawKubeconfig;
   try {
-    doc = (yaml.load(text, { schema: yaml.JSON_SCHEMA }) ?? {});
+    doc = (loadYaml(text, { schema: yaml.JSON_SCHEMA }) ?? {});
   } catch (err) {
     throw new TsadmError('E_CONFIG_INVALID', `couldn't parse the discovery file ${source}: ${errorMessage(err)}`);
+  }
+  if (typeof doc !== 'object' || Array.isArray(doc) || ['clusters', 'contexts', 'users'].some((k) => !(doc[k as keyof RawKubeconfig] == null || Array.isArray(doc[k as keyof RawKubeconfig])))) throw new TsadmError('E_CONFIG_INVALID', `the discovery file ${source} is not a kubeconfig`);
+  const problem = discoveryFileProblem(doc);
+  if (problem !== undefined) {
+    throw new TsadmError('E_TRUST', `the discovery file ${source}: ${problem}`, {
+      hint: 'tsadm trusts a discovery file for its server, its CA and the credentials written in it, never for files or programs of this machine',
+    });
   }
   const clusters = doc.clusters ?? [];
   if (clusters.length === 0) throw new TsadmError('E_CONFIG_INVALID', `the discovery file ${source} has no cluster`);
@@ -88,28 +132,26 @@ async function parseDiscoveryKubeconfig(text: string, source: string, readFile: 
   const entry = clusters.find((c) => c.name === context?.cluster) ?? clusters[0];
   const cluster = entry?.cluster ?? {};
   if (!cluster.server) throw new TsadmError('E_CONFIG_INVALID', `the discovery file ${source} has no server for cluster "${entry?.name ?? ''}"`);
-  let caPem: string;
-  if (cluster['certificate-authority-data']) caPem = Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8');
-  else if (cluster['certificate-authority']) caPem = (await readFile(cluster['certificate-authority'])).toString('utf8');
-  else {
+  const caData = cluster['certificate-authority-data'];
+  if (!caData) {
     throw new TsadmError('E_CONFIG_INVALID', `the discovery file ${source} has no certificate authority for cluster "${entry?.name ?? ''}"`, {
       hint: 'file discovery trusts the CA in the file; embed it as certificate-authority-data',
     });
   }
+  const caPem = Buffer.from(caData, 'base64').toString('utf8');
   const userEntry = context?.user !== undefined ? (doc.users ?? []).find((u) => u.name === context.user) : undefined;
-  const auth = userEntry?.user ? await authOf(userEntry.user, readFile) : undefined;
+  const auth = userEntry?.user ? authOf(userEntry.user) : undefined;
   return { server: cluster.server, caPem, ...(auth ? { auth, userName: userEntry?.name ?? 'tls-bootstrap-user' } : {}) };
 }
 
-async function authOf(user: Record<string, unknown>, readFile: (p: string) => Promise<Buffer>): Promise<KubeconfigAuth | undefined> {
+/** The inline credentials of the discovery file's user (paths were refused above). */
+function authOf(user: Record<string, unknown>): KubeconfigAuth | undefined {
   const str = (k: string): string | undefined => (typeof user[k] === 'string' && user[k] !== '' ? user[k] : undefined);
-  const token = str('token') ?? (str('tokenFile') ? (await readFile(str('tokenFile') as string)).toString('utf8').trim() : undefined);
+  const token = str('token');
   if (token) return { kind: 'token', token };
   const certData = str('client-certificate-data');
   const keyData = str('client-key-data');
-  const cert = certData ? Buffer.from(certData, 'base64') : str('client-certificate') ? await readFile(str('client-certificate') as string) : undefined;
-  const key = keyData ? Buffer.from(keyData, 'base64') : str('client-key') ? await readFile(str('client-key') as string) : undefined;
-  if (cert && key) return { kind: 'client-certificate', certificatePem: cert, keyPem: key };
+  if (certData && keyData) return { kind: 'client-certificate', certificatePem: Buffer.from(certData, 'base64'), keyPem: Buffer.from(keyData, 'base64') };
   return undefined;
 }
 

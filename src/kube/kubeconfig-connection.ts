@@ -1,8 +1,10 @@
 /**
  * The TLS and auth settings of a kubeconfig's current context, resolved by
- * @kubernetes/client-node's KubeConfig (embedded or file CA, client certificate and key, bearer
- * token, basic auth, exec and auth-provider plugins, tls-server-name, insecure-skip-tls-verify),
- * so tsadm reads kubeconfigs the way the Kubernetes clients do.
+ * @kubernetes/client-node's KubeConfig (CA, client certificate and key, bearer token, basic
+ * auth, exec credential plugins, tls-server-name, insecure-skip-tls-verify), so tsadm reads
+ * kubeconfigs the way the Kubernetes clients do — after ./credential-policy.ts has checked the
+ * kubeconfig and inlined every file it names: client-node is given options only (never the
+ * text, never a path), so it reads no file and runs no auth-provider (issue 27).
  *
  * Only client-node's config module is imported, and only here, when a command opens a
  * connection: that module alone bundles to a 1.4 MB chunk (~0.16 s CPU to load); the package's
@@ -11,9 +13,9 @@
  * go through ./transport.ts as raw JSON, because client-node's typed models rewrite objects and
  * would break "no change → no write".
  */
-import path from 'node:path';
 import type { AgentOptions } from 'node:https';
 import { TsadmError, errorMessage } from '../errors.js';
+import { inlineKubeconfig, type KubeconfigFiles } from './credential-policy.js';
 
 export interface Connection {
   readonly server: string;
@@ -31,22 +33,17 @@ interface AppliedOptions extends AgentOptions {
   auth?: string;
 }
 
-/** Resolves the current context of TEXT (from SOURCE, a path or a label) into a Connection. */
-export async function resolveKubeconfigConnection(text: string, source: string): Promise<Connection> {
+/**
+ * Resolves the current context of TEXT (from SOURCE, a path or a label) into a Connection.
+ * FILES reads what the kubeconfig names (undefined: it may name nothing, e.g. discovery's credentials).
+ */
+export async function resolveKubeconfigConnection(text: string, source: string, files?: KubeconfigFiles): Promise<Connection> {
   const bad = (why: string, hint: string): TsadmError => new TsadmError('E_PRECONDITION', `failed to load kubeconfig ${source}: ${why}`, { hint });
+  const inline = await inlineKubeconfig(text, source, files);
   const { KubeConfig } = await import('@kubernetes/client-node/dist/config.js');
   const kc = new KubeConfig();
-  try {
-    kc.loadFromString(text);
-  } catch (err) {
-    throw bad(firstLine(err) || 'invalid YAML', 'the file is not a valid kubeconfig');
-  }
-  const server = kc.getCurrentCluster()?.server;
-  if (!server) {
-    throw new TsadmError('E_PRECONDITION', `kubeconfig ${source} has no cluster for its current context`, { hint: 'check current-context in the kubeconfig' });
-  }
-  // kubectl resolves relative paths against the kubeconfig's own directory.
-  kc.makePathsAbsolute(path.isAbsolute(source) ? path.dirname(source) : process.cwd());
+  kc.loadFromOptions(inline);
+  const server = inline.clusters[0]?.server ?? '';
   const opts: AppliedOptions = { headers: {} };
   try {
     await kc.applyToHTTPSOptions(opts);

@@ -1,6 +1,7 @@
-import { TsadmError } from '../errors.js';
+import { TsadmError, isTsadmError } from '../errors.js';
 import type { PlanJournal } from '../plan/journal.js';
 import type { ApiLog } from './api-log.js';
+import type { KubeconfigFiles } from './credential-policy.js';
 import { DryRunKubeApi } from './dry-run-api.js';
 import { RestKubeApi } from './rest-api.js';
 import { DEFAULT_RETRY, NO_RETRY, type RetryPolicy } from './retry.js';
@@ -12,6 +13,8 @@ export interface OpenKubeApiOptions {
   readonly kubeconfigText: string | undefined;
   /** Where the kubeconfig comes from (a host path such as /etc/kubernetes/admin.conf, or what it is). */
   readonly source: string;
+  /** How the files the kubeconfig names are read (undefined: it must name none; src/kube/credential-policy.ts). */
+  readonly files?: KubeconfigFiles;
   readonly log: ApiLog;
   readonly dryRun: boolean;
   /** Dry run: where planned writes are recorded for --plan (the dry-run host's journal). */
@@ -37,7 +40,10 @@ export async function openKubeApi(o: OpenKubeApiOptions): Promise<KubeApi> {
     // A dry-run host's journal also records what the API calls would change (for --plan).
     const plan = o.journal ? { journal: o.journal, kubeconfig: o.source } : undefined;
     if (text === undefined) return new DryRunKubeApi(undefined, o.log, plan);
-    const transport = await transportFromKubeconfig(text, o.source, o.dryRunRequestTimeoutMs ?? DRY_RUN_REQUEST_TIMEOUT_MS).catch(() => undefined);
+    // A kubeconfig that cannot be used plans for an empty cluster, but one tsadm refuses to trust
+    // (an auth-provider, a plugin under --rootfs) stops the dry run as it would stop the real one.
+    const transport = await transportFromKubeconfig(text, o.source, o.dryRunRequestTimeoutMs ?? DRY_RUN_REQUEST_TIMEOUT_MS, o.files)
+      .catch((err: unknown) => { if (isTsadmError(err) && err.code === 'E_TRUST') throw err; return undefined; });
     const reader = transport ? new RestKubeApi(transport, { retry: NO_RETRY }) : undefined;
     return new DryRunKubeApi(reader, o.log, plan && transport ? { ...plan, server: transport.server } : plan);
   }
@@ -46,6 +52,6 @@ export async function openKubeApi(o: OpenKubeApiOptions): Promise<KubeApi> {
       hint: 'create it first (tsadm init phase kubeconfig admin) or point --kubeconfig at an admin kubeconfig',
     });
   }
-  const transport = await transportFromKubeconfig(text, o.source, ...(o.requestTimeoutMs !== undefined ? [o.requestTimeoutMs] : []));
+  const transport = await transportFromKubeconfig(text, o.source, o.requestTimeoutMs, o.files);
   return new RestKubeApi(transport, { log: o.log, retry: o.retry ?? DEFAULT_RETRY });
 }

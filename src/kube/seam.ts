@@ -1,4 +1,6 @@
+import path from 'node:path';
 import type { Host } from '../host/host.js';
+import type { KubeconfigFiles } from './credential-policy.js';
 import { journalOf } from '../plan/journal.js';
 import type { ApiLog } from './api-log.js';
 import { openKubeApi } from './open.js';
@@ -44,12 +46,16 @@ export interface ApiSeam {
 }
 
 /** The seam of a run over `host`: a dry-run seam when `dryRun` (the host then is a DryRunHost). */
-export function createApiSeam(host: Pick<Host, 'readFile'>, dryRun: boolean): ApiSeam {
+export function createApiSeam(host: SeamHost, dryRun: boolean): ApiSeam {
   return new OpeningApiSeam(dryRun, async (kubeconfig, o) => {
     const text = 'path' in kubeconfig ? (await host.readFile(kubeconfig.path))?.toString('utf8') : kubeconfig.text;
+    const source = 'path' in kubeconfig ? kubeconfig.path : kubeconfig.source;
+    // Credentials in hand whose source is a host path were read from that file; others (discovery's) name no file.
+    const files = 'path' in kubeconfig || source.startsWith('/') ? kubeconfigFilesOn(host, source) : undefined;
     return openKubeApi({
       kubeconfigText: text,
-      source: 'path' in kubeconfig ? kubeconfig.path : kubeconfig.source,
+      source,
+      ...(files ? { files } : {}),
       log: o.log,
       dryRun,
       // Only a kubeconfig file can be named in a plan that `tsadm apply` replays.
@@ -60,6 +66,18 @@ export function createApiSeam(host: Pick<Host, 'readFile'>, dryRun: boolean): Ap
     });
   });
 }
+
+/**
+ * The files a kubeconfig at host path KUBECONFIG names, read through HOST (so under --rootfs they
+ * resolve inside that root, with the host seam's guards); its exec plugin runs only on the
+ * machine's own root (src/kube/credential-policy.ts).
+ */
+export function kubeconfigFilesOn(host: SeamHost, kubeconfig: string): KubeconfigFiles {
+  return { read: (p) => host.readFile(p), dir: path.posix.dirname(kubeconfig), allowExec: (host.root ?? '/') === '/' };
+}
+
+/** What the seam needs of the host: its reads, and its root ("/" when unset). */
+type SeamHost = Pick<Host, 'readFile'> & { readonly root?: string };
 
 type Opener = (kubeconfig: KubeconfigSource, options: ApiOpenOptions) => Promise<KubeApi>;
 

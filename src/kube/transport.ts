@@ -1,6 +1,7 @@
 import https from 'node:https';
 import http from 'node:http';
 import { USER_AGENT } from '../user-agent.js';
+import type { KubeconfigFiles } from './credential-policy.js';
 import { resolveKubeconfigConnection, type Connection } from './kubeconfig-connection.js';
 
 /**
@@ -35,8 +36,8 @@ export interface RestTransport {
  * A transport to the cluster of a kubeconfig's current context. The kubeconfig is resolved by
  * ./kubeconfig-connection.ts (client-node's KubeConfig, loaded on first use).
  */
-export async function transportFromKubeconfig(kubeconfigText: string, source: string, defaultTimeoutMs = 30_000): Promise<RestTransport> {
-  const conn = await resolveKubeconfigConnection(kubeconfigText, source);
+export async function transportFromKubeconfig(kubeconfigText: string, source: string, defaultTimeoutMs = 30_000, files?: KubeconfigFiles): Promise<RestTransport> {
+  const conn = await resolveKubeconfigConnection(kubeconfigText, source, files);
   return new HttpsTransport(conn, defaultTimeoutMs);
 }
 

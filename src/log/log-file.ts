@@ -6,8 +6,14 @@
  * with "tsadm" where klog names the Go source file (tsadm has none to name, so --add-dir-header
  * has nothing to add); --one-output only matters for klog's per-severity files, which tsadm
  * does not write. The file is opened once and appended to (mode 0600: a log of a root tool).
+ *
+ * Issue 27, finding 6: the file is opened without following a symbolic link (O_NOFOLLOW; a link
+ * planted at the path would send a root tool's log anywhere), must be a regular file of this user,
+ * and is forced to 0600 even when it existed with a looser mode. Bootstrap tokens and certificate
+ * keys are written as `<redacted>` (kubeadm prints them only to stdout, which keeps them); the
+ * flag --log-file-secrets writes them as they are.
  */
-import { closeSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { TsadmError, errorMessage } from '../errors.js';
 import type { Reporter, TsadmEvent } from './events.js';
@@ -21,6 +27,24 @@ export interface LogFileSettings {
   readonly skipHeaders: boolean;
   /** --skip-log-headers: no "Log file created at:" block when the file is opened. */
   readonly skipLogHeaders: boolean;
+  /** --log-file-secrets: write bootstrap tokens and certificate keys as they are (else `<redacted>`). */
+  readonly secrets?: boolean;
+}
+
+/** What a redacted secret is written as. */
+const REDACTED = '<redacted>';
+
+/**
+ * Pure: TEXT with every bootstrap token ([a-z0-9]{6}.[a-z0-9]{16}, kubeadm's format) and every
+ * certificate key (64 hex characters after --certificate-key or certificateKey, or alone on a
+ * line, as upload-certs prints it) replaced by `<redacted>`. sha256 digests (the CA hash after
+ * `sha256:`, file digests inside a sentence) are not secrets and stay.
+ */
+export function redactSecrets(text: string): string {
+  return text
+    .replace(/(?<![a-z0-9])[a-z0-9]{6}\.[a-z0-9]{16}(?![a-z0-9])/g, REDACTED)
+    .replace(/(--certificate-key[= ]+|certificate[-_ ]?key["']?\s*[:=]\s*["']?)[0-9a-f]{64}(?![0-9a-f])/gi, `$1${REDACTED}`)
+    .replace(/^(\s*)[0-9a-f]{64}(\s*)$/gim, `$1${REDACTED}$2`);
 }
 
 /** Pure: klog's line prefix ("I1125 14:27:04.894396   30166 tsadm] ") in the host's local time. */
@@ -38,9 +62,10 @@ export function klogFileHeader(at: Date, machine: string, binary: string): strin
 }
 
 /** Pure: the log file's line for an event at a verbosity (what the plain reporter shows), or undefined. */
-export function logFileLine(event: TsadmEvent, verbosity: number, skipHeaders: boolean, at: Date, pid: number): string | undefined {
-  const text = formatPlain(event, verbosity);
-  if (text === undefined) return undefined;
+export function logFileLine(event: TsadmEvent, verbosity: number, skipHeaders: boolean, at: Date, pid: number, keepSecrets = false): string | undefined {
+  const shown = formatPlain(event, verbosity);
+  if (shown === undefined) return undefined;
+  const text = keepSecrets ? shown : redactSecrets(shown);
   if (skipHeaders) return `${text}\n`;
   const severity = event.type === 'log' && event.level === 'warn' ? 'W' : event.type === 'log' && event.level === 'error' ? 'E' : 'I';
   return `${klogPrefix(severity, at, pid)}${text}\n`;
@@ -64,9 +89,26 @@ export class LogFile {
   static open(settings: LogFileSettings, binary: string, now: () => Date = () => new Date()): LogFile {
     let fd: number;
     try {
-      fd = openSync(settings.file, 'a', 0o600);
+      // O_NOFOLLOW: a symbolic link at the path is refused, never followed; O_NONBLOCK: a FIFO cannot hang the open.
+      fd = openSync(settings.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
     } catch (err) {
-      throw new TsadmError('E_USAGE', `--log-file ${settings.file}: cannot open it: ${errorMessage(err)}`, { hint: 'pass a file in an existing, writable directory' });
+      const why = (err as NodeJS.ErrnoException).code === 'ELOOP' ? 'it is a symbolic link (tsadm does not follow one to write its log)' : errorMessage(err);
+      throw new TsadmError('E_USAGE', `--log-file ${settings.file}: cannot open it: ${why}`, { hint: 'pass a file in an existing, writable directory' });
+    }
+    try {
+      const st = fstatSync(fd);
+      const euid = process.geteuid?.() ?? st.uid;
+      if (!st.isFile()) throw new TsadmError('E_USAGE', `--log-file ${settings.file}: not a regular file`, { hint: 'pass the path of a regular file (it is created when absent)' });
+      if (st.uid !== euid) {
+        throw new TsadmError('E_USAGE', `--log-file ${settings.file}: it is owned by uid ${st.uid}, not by the user running tsadm; refusing to write a root tool's log into it`, {
+          hint: 'remove it or pass another path',
+        });
+      }
+      // An existing file keeps no looser mode: the log of a root tool is 0600.
+      if ((st.mode & 0o7777) !== 0o600) fchmodSync(fd, 0o600);
+    } catch (err) {
+      closeSync(fd);
+      throw err;
     }
     const log = new LogFile(fd, settings, now);
     if (!settings.skipLogHeaders) log.append(klogFileHeader(now(), hostname(), binary));
@@ -74,7 +116,7 @@ export class LogFile {
   }
 
   write(event: TsadmEvent, verbosity: number): void {
-    const line = logFileLine(event, verbosity, this.settings.skipHeaders, this.now(), process.pid);
+    const line = logFileLine(event, verbosity, this.settings.skipHeaders, this.now(), process.pid, this.settings.secrets === true);
     if (line !== undefined) this.append(line);
   }
 

@@ -11,7 +11,7 @@
  * the member is gone still removes the ClusterStatus entry and the Node. Dry-run: nothing is
  * removed, every step is listed.
  */
-import * as yaml from 'js-yaml';
+import { loadYaml } from '../yaml/read.js';
 import { TsadmError, errorMessage } from '../errors.js';
 import type { EtcdClient } from '../etcd-client/client.js';
 import { memberIdHex, quorumOf, type EtcdMember } from '../etcd-client/members.js';
@@ -47,7 +47,7 @@ export interface RemoveMemberResult {
 /** The advertise address ClusterStatus lists for the node, if any. Pure. */
 export function clusterStatusAddress(clusterStatusYaml: string | undefined, nodeName: string): string | undefined {
   if (!clusterStatusYaml) return undefined;
-  const doc = yaml.load(clusterStatusYaml) as { apiEndpoints?: Record<string, { advertiseAddress?: string }> } | undefined;
+  const doc = loadYaml(clusterStatusYaml) as { apiEndpoints?: Record<string, { advertiseAddress?: string }> } | undefined;
   return doc?.apiEndpoints?.[nodeName]?.advertiseAddress;
 }
 

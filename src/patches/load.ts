@@ -4,7 +4,7 @@
  * walked too (filepath.Walk), each file holds one or more YAML/JSON documents (one patch each).
  */
 import path from 'node:path';
-import * as yaml from 'js-yaml';
+import { loadYamlAll } from '../yaml/read.js';
 import { TsadmError, errorMessage } from '../errors.js';
 import type { Host } from '../host/host.js';
 import type { JsonValue } from '../manifest/json.js';
@@ -74,7 +74,7 @@ export async function loadPatches(host: Host, dir: string, knownTargets: readonl
 function parseDocuments(file: string, text: string): JsonValue[] {
   try {
     // js-yaml 5 deprecates loadAll's iterator form; the returned array is the supported one.
-    const docs = yaml.loadAll(text);
+    const docs = loadYamlAll(text);
     // Empty documents (blank, or only "---") are skipped as kubeadm skips them.
     return docs.filter((d) => d !== null && d !== undefined).map((d) => toJson(d));
   } catch (err) {

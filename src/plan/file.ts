@@ -1,7 +1,8 @@
-import { promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { TsadmError, errorMessage } from '../errors.js';
 import { writeFileAtomic } from '../host/atomic-write.js';
+import { execStepProblem, planFileProblem } from './trust.js';
 import { PLAN_API_VERSION, PLAN_KIND, type Plan } from './types.js';
 
 /**
@@ -23,12 +24,34 @@ export async function writePlanFile(file: string, plan: Plan): Promise<void> {
 
 const STEP_TYPES = new Set(['file', 'mkdir', 'remove', 'exec', 'service', 'wait', 'object']);
 
+/** The largest plan apply reads (a plan carrying binaries from a --bundle is the largest kind). */
+const MAX_PLAN_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * Reads a plan for `tsadm apply`: opened once without following a symbolic link, and refused
+ * unless it is a regular file owned by root and writable by no one else (src/plan/trust.ts);
+ * the bytes checked are the bytes read.
+ */
 export async function readPlanFile(file: string): Promise<Plan> {
   let text: string;
+  let handle: fs.FileHandle | undefined;
   try {
-    text = await fs.readFile(file, 'utf8');
+    handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const st = await handle.stat();
+    const problem = planFileProblem({ isFile: st.isFile(), mode: st.mode, uid: st.uid }, process.geteuid?.() ?? 0);
+    if (problem !== undefined) {
+      throw new TsadmError('E_TRUST', `refusing to apply the plan ${file}: ${problem}`, {
+        hint: 'a plan is run as root: keep it owned by root and writable only by its owner (chown root: <plan>; chmod 600 <plan>), or make a new one',
+      });
+    }
+    if (st.size > MAX_PLAN_BYTES) throw invalid(file, `larger than ${MAX_PLAN_BYTES} bytes`);
+    text = (await handle.readFile()).toString('utf8');
   } catch (err) {
-    throw new TsadmError('E_USAGE', `cannot read the plan ${file}: ${errorMessage(err)}`, { cause: err, hint: 'make one with `tsadm init --dry-run --plan <file>`' });
+    if (err instanceof TsadmError) throw err;
+    const why = (err as NodeJS.ErrnoException).code === 'ELOOP' ? 'it is a symbolic link' : errorMessage(err);
+    throw new TsadmError((err as NodeJS.ErrnoException).code === 'ELOOP' ? 'E_TRUST' : 'E_USAGE', `cannot read the plan ${file}: ${why}`, { cause: err, hint: 'make one with `tsadm init --dry-run --plan <file>`' });
+  } finally {
+    await handle?.close();
   }
   let data: unknown;
   try {
@@ -48,6 +71,9 @@ export function validatePlan(data: unknown, file = 'plan'): Plan {
   if (typeof data.keyMaterial !== 'boolean' || typeof data.command !== 'string' || !Array.isArray(data.steps) || !isObject(data.preconditions)) {
     throw invalid(file, 'keyMaterial, command, steps or preconditions is missing');
   }
+  if (typeof data.rootfs !== 'string' || !data.rootfs.startsWith('/')) {
+    throw invalid(file, 'rootfs (the root it was made for) is missing');
+  }
   const pre = data.preconditions;
   if (!Array.isArray(pre.files) || !Array.isArray(pre.clusters) || !Array.isArray(pre.objects)) throw invalid(file, 'preconditions.files, .clusters or .objects is missing');
   data.steps.forEach((s, i) => {
@@ -60,6 +86,10 @@ export function validatePlan(data: unknown, file = 'plan'): Plan {
     if (s.type === 'wait' && s.for === 'static-pod' && (typeof s.manifest !== 'string' || !s.manifest.startsWith('/') || typeof s.backup !== 'string' || !s.backup.startsWith('/')
       || typeof s.component !== 'string' || typeof s.node !== 'string' || typeof s.kubeconfig !== 'string' || typeof s.healthUrl !== 'string' || typeof s.timeoutSeconds !== 'number')) {
       throw invalid(file, `steps[${i}]: a static-pod wait needs component, node, kubeconfig, manifest, backup, healthUrl and timeoutSeconds`);
+    }
+    if (s.type === 'exec') {
+      const problem = execStepProblem(s.command, s.args);
+      if (problem !== undefined) throw new TsadmError('E_TRUST', `${file}: steps[${i}]: ${problem}; refusing to apply the plan`, { hint: 'apply runs only the commands tsadm itself plans (docs/plan.md, "Trust"); make a new plan' });
     }
     if (s.type === 'object' && (typeof s.kubeconfig !== 'string' || typeof s.kind !== 'string' || typeof s.name !== 'string')) {
       throw invalid(file, `steps[${i}] needs kubeconfig, kind and name`);

@@ -1,4 +1,4 @@
-import * as yaml from 'js-yaml';
+import { loadYaml } from '../yaml/read.js';
 import { TsadmError } from '../errors.js';
 import { caCertHash } from '../pki/hash.js';
 
@@ -47,7 +47,7 @@ export interface JoinTarget {
  * cluster, CA embedded as certificate-authority-data). `readCa` resolves a certificate-authority path.
  */
 export function joinTargetFromKubeconfig(text: string, readCa?: (path: string) => string | undefined): JoinTarget {
-  const doc = (yaml.load(text) ?? {}) as KubeconfigDoc;
+  const doc = (loadYaml(text) ?? {}) as KubeconfigDoc;
   const contextName = doc['current-context'];
   const ctx = doc.contexts?.find((c) => c.name === contextName)?.context;
   const cluster = doc.clusters?.find((c) => c.name === ctx?.cluster)?.cluster ?? (doc.clusters?.length === 1 ? doc.clusters[0]?.cluster : undefined);

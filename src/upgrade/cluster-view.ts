@@ -10,6 +10,7 @@
  */
 import path from 'node:path';
 import * as yaml from 'js-yaml';
+import { loadYaml, loadYamlAll } from '../yaml/read.js';
 import { resolveInitConfig } from '../config/load.js';
 import type { ResolvedInitConfig, Taint } from '../config/types.js';
 import { MANIFESTS_DIR } from '../constants.js';
@@ -88,7 +89,7 @@ function kubeletVersionOf(node: NodeObject): string | undefined {
 function advertisedEndpoint(manifestText: string): { advertiseAddress: string; bindPort: number } | undefined {
   let doc: unknown;
   try {
-    doc = yaml.load(manifestText);
+    doc = loadYaml(manifestText);
   } catch {
     return undefined;
   }
@@ -180,7 +181,7 @@ export function targetInitConfig(view: UpgradeClusterView, opts: TargetOptions):
 function clusterConfigurationDocument(text: string, source: string): Record<string, unknown> {
   let docs: unknown[];
   try {
-    docs = yaml.loadAll(text);
+    docs = loadYamlAll(text);
   } catch (err) {
     throw new TsadmError('E_CONFIG_INVALID', `${source}: the ClusterConfiguration is not valid YAML: ${errorMessage(err)}`, { hint: 'fix the YAML' });
   }

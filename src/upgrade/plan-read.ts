@@ -7,7 +7,7 @@
  * component configs (componentconfigs.GetVersionStates).
  */
 import path from 'node:path';
-import * as yaml from 'js-yaml';
+import { loadYamlAll } from '../yaml/read.js';
 import { MANIFESTS_DIR } from '../constants.js';
 import type { Host } from '../host/host.js';
 import type { KubeApi, KubeObject } from '../kube/types.js';
@@ -97,7 +97,7 @@ function imageTag(image: string | undefined): string | undefined {
 function loadFirst(text: string, kind: string): Record<string, unknown> | undefined {
   let docs: unknown[];
   try {
-    docs = yaml.loadAll(text);
+    docs = loadYamlAll(text);
   } catch {
     return undefined;
   }

@@ -8,7 +8,7 @@
 import { expect } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FileStep, Plan } from '../../src/plan/types.js';
@@ -48,9 +48,16 @@ const fileSteps = (plan: Plan): FileStep[] => plan.steps.filter((s): s is FileSt
 describe('init phase certs all --plan, then apply', () => {
   let planFile: string;
   let plan: Plan;
+  let planRoot: string;
+  /** The root the plan was made for, emptied: apply applies a plan to that root only (issue 27). */
+  const freshPlanRoot = (): string => {
+    rmSync(planRoot, { recursive: true, force: true });
+    mkdirSync(planRoot);
+    return planRoot;
+  };
 
   beforeAll(async () => {
-    const planRoot = tmp('tsadm-plan-src-');
+    planRoot = tmp('tsadm-plan-src-');
     planFile = path.join(tmp('tsadm-plan-'), 'certs.json');
     const r = await runCli(['init', 'phase', 'certs', 'all', '--rootfs', planRoot, '--plan', planFile, '--config', config]);
     expect(r.stderr).toBe('');
@@ -79,7 +86,7 @@ describe('init phase certs all --plan, then apply', () => {
   });
 
   test('apply writes exactly the planned bytes and modes; openssl verifies the chain; a second apply changes nothing', async () => {
-    const root = tmp('tsadm-apply-');
+    const root = freshPlanRoot();
     const r = await runCli(['apply', planFile, '--rootfs', root, '-o', 'json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -104,7 +111,7 @@ describe('init phase certs all --plan, then apply', () => {
   }, 60_000);
 
   test('apply refuses, naming each difference, when the root changed since the plan; it changes nothing', async () => {
-    const root = tmp('tsadm-drift-');
+    const root = freshPlanRoot();
     mkdirSync(path.join(root, 'etc/kubernetes/pki'), { recursive: true });
     writeFileSync(path.join(root, 'etc/kubernetes/pki/ca.crt'), 'someone else\'s CA\n');
     const r = await runCli(['apply', planFile, '--rootfs', root]);
@@ -115,7 +122,7 @@ describe('init phase certs all --plan, then apply', () => {
   }, 30_000);
 
   test('apply --dry-run only checks', async () => {
-    const root = tmp('tsadm-check-only-');
+    const root = freshPlanRoot();
     const r = await runCli(['apply', planFile, '--rootfs', root, '--dry-run']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('The plan can be applied (22 steps); nothing was changed (--dry-run)');
@@ -128,18 +135,72 @@ describe('init phase certs all --plan, then apply', () => {
     step.text = `${step.text}tampered`;
     const file = path.join(tmp('tsadm-damaged-'), 'p.json');
     writeFileSync(file, JSON.stringify(damaged));
-    const root = tmp('tsadm-damaged-root-');
+    const root = freshPlanRoot();
     const r = await runCli(['apply', file, '--rootfs', root]);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('the plan is damaged');
     expect(files(root)).toEqual([]);
+  });
+  test('issue 27: a plan is applied to the root it was made for; another --rootfs is refused and nothing is written there', async () => {
+    freshPlanRoot();
+    const other = tmp('tsadm-other-root-');
+    const r = await runCli(['apply', planFile, '--rootfs', other]);
+    expect(r.code).toBe(3);
+    expect(r.stderr.split('\n')[0]).toBe(`error: refusing to apply ${planFile}: the plan was made for --rootfs ${planRoot}, not ${other}`);
+    expect(files(other)).toEqual([]);
+    expect(files(planRoot)).toEqual([]);
+  });
+
+  test('issue 27: a plan file others could have written is refused before it is applied, as ssh refuses a loose key', async () => {
+    const root = freshPlanRoot();
+    const dir = tmp('tsadm-loose-');
+    const loose = path.join(dir, 'p.json');
+    writeFileSync(loose, readFileSync(planFile));
+    for (const [mode, who] of [[0o666, 'everyone'], [0o620, 'its group']] as const) {
+      chmodSync(loose, mode);
+      const r = await runCli(['apply', loose, '--rootfs', root]);
+      expect(r.code).toBe(1);
+      expect(r.stderr.split('\n')[0]).toBe(`error: refusing to apply the plan ${loose}: it is writable by ${who} (mode 0${mode.toString(8)})`);
+      expect(files(root)).toEqual([]);
+    }
+    chmodSync(loose, 0o600);
+    chownSync(loose, 4242, 4242);
+    const foreign = await runCli(['apply', loose, '--rootfs', root]);
+    expect(foreign.code).toBe(1);
+    expect(foreign.stderr.split('\n')[0]).toBe(`error: refusing to apply the plan ${loose}: it is owned by uid 4242, not by root`);
+    const link = path.join(dir, 'link.json');
+    symlinkSync(planFile, link);
+    const linked = await runCli(['apply', link, '--rootfs', root]);
+    expect(linked.code).toBe(1);
+    expect(linked.stderr.split('\n')[0]).toBe(`error: cannot read the plan ${link}: it is a symbolic link`);
+    expect(files(root)).toEqual([]);
+  });
+
+  test('issue 27: exec steps tsadm does not plan are refused before anything runs or is written', async () => {
+    const root = freshPlanRoot();
+    const marker = path.join(tmp('tsadm-marker-'), 'ran');
+    const hostile = readPlan(planFile) as unknown as { steps: unknown[] };
+    const file = path.join(tmp('tsadm-exec-'), 'p.json');
+    for (const [step, message] of [
+      [{ type: 'exec', command: '/bin/sh', args: ['-c', `id > ${marker}`] }, 'steps[0]: exec of "/bin/sh" is not a command tsadm plans (only modprobe, sysctl, swapoff, umount)'],
+      [{ type: 'exec', command: 'sysctl', args: ['-p', marker] }, `steps[0]: exec of "sysctl" with arguments ["-p","${marker}"] is not how tsadm runs it`],
+      [{ type: 'exec', command: 'modprobe', args: ['--config', marker, 'x'] }, 'steps[0]: exec of "modprobe" with arguments'],
+    ] as const) {
+      writeFileSync(file, JSON.stringify({ ...hostile, steps: [step, ...hostile.steps] }), { mode: 0o600 });
+      const r = await runCli(['apply', file, '--rootfs', root]);
+      expect(r.code).toBe(1);
+      expect(r.stderr.split('\n')[0]).toContain(`error: ${file}: ${message}`);
+      expect(existsSync(marker)).toBe(false);
+      expect(files(root)).toEqual([]);
+    }
   });
 });
 
 describe('--plan-without-keys', () => {
   test('a review copy: 0644, no private key or kubeconfig content, hashes kept; apply refuses it', async () => {
     const planFile = path.join(tmp('tsadm-review-'), 'review.json');
-    const r = await runCli(['init', '--rootfs', tmp('tsadm-review-root-'), '--plan', planFile, '--plan-without-keys', ...LOCAL_INIT, '--skip-phases', CLUSTER_PHASES.join(',')]);
+    const reviewRoot = tmp('tsadm-review-root-');
+    const r = await runCli(['init', '--rootfs', reviewRoot, '--plan', planFile, '--plan-without-keys', ...LOCAL_INIT, '--skip-phases', CLUSTER_PHASES.join(',')]);
     expect(r.code).toBe(0);
     expect(statSync(planFile).mode & 0o777).toBe(0o644);
     const text = readFileSync(planFile, 'utf8');
@@ -158,7 +219,7 @@ describe('--plan-without-keys', () => {
     // What is not secret stays readable for review.
     expect(fileSteps(plan).find((s) => s.path === '/etc/kubernetes/manifests/kube-apiserver.yaml')?.text).toContain('--advertise-address=10.250.0.51');
     expect(plan.result).toBeUndefined();
-    const refused = await runCli(['apply', planFile, '--rootfs', tmp('tsadm-review-apply-')]);
+    const refused = await runCli(['apply', planFile, '--rootfs', reviewRoot]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('this plan was made with --plan-without-keys');
   }, 60_000);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import * as yaml from 'js-yaml';
+import { loadYaml } from '../../yaml/read.js';
 import { toKubeYaml } from '../../yaml/write.js';
 import { KUBECONFIG_FILES, KUBELET_DIR, MODES } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
@@ -19,7 +19,7 @@ export interface RewriteResult {
 
 /** Pure: the kubeconfig with user `system:node:<name>` using the PEM file for both cert and key. */
 export function pointAtRotatingCert(kubeconfigText: string, nodeName: string, pemPath: string, kubeconfigPath: string): RewriteResult {
-  const doc = yaml.load(kubeconfigText) as { users?: Array<{ name: string; user?: Record<string, unknown> }> } | undefined;
+  const doc = loadYaml(kubeconfigText) as { users?: Array<{ name: string; user?: Record<string, unknown> }> } | undefined;
   const userName = `system:node:${nodeName}`;
   const entry = doc?.users?.find((u) => u.name === userName);
   if (!doc || !entry) {

@@ -1,4 +1,4 @@
-import * as yaml from 'js-yaml';
+import { loadYaml } from '../../yaml/read.js';
 import { toKubeYaml } from '../../yaml/write.js';
 import type { APIEndpoint } from '../../config/types.js';
 import { NODE_BOOTSTRAP_TOKEN_GROUP } from '../../constants.js';
@@ -33,7 +33,7 @@ export function kubeadmConfigMap(clusterConfigurationYaml: string, clusterStatus
 export function clusterStatusYaml(existing: string | undefined, nodeName: string, endpoint: APIEndpoint, apiVersion: string): string {
   let endpoints: Record<string, APIEndpoint> = {};
   if (existing) {
-    const doc = yaml.load(existing) as { apiEndpoints?: Record<string, APIEndpoint> } | undefined;
+    const doc = loadYaml(existing) as { apiEndpoints?: Record<string, APIEndpoint> } | undefined;
     endpoints = { ...(doc?.apiEndpoints ?? {}) };
   }
   endpoints[nodeName] = { advertiseAddress: endpoint.advertiseAddress, bindPort: endpoint.bindPort };

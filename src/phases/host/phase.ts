@@ -16,6 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { CheckFinding, Phase, PhaseAt } from '../../engine/phase.js';
 import type { FlagName } from '../../cli/flags.js';
@@ -163,7 +164,8 @@ interface BundleFile {
   readonly name: string;
   readonly target: string;
   readonly bytes: Buffer;
-  readonly version: string;
+  /** Undefined in a dry run: nothing of the bundle is executed, so its version is not known. */
+  readonly version: string | undefined;
 }
 
 /** Reads a file of the bundle (input given on the command line, like --config: not a path of the host being prepared). */
@@ -200,8 +202,13 @@ async function verifiedBundle(ctx: BaseCtx, dir: string, target: string): Promis
     if ('problem' in expected) throw bundleError(`--bundle ${dir}: ${expected.problem}`);
     const actual = createHash('sha256').update(bytes).digest('hex');
     if (actual !== expected.hex) throw bundleError(`${path.join(dir, b.name)} does not match its listed digest (sha256 ${actual}, listed ${expected.hex}): the bundle is damaged or not the one listed`);
-    // Only a verified binary is run, to ask its version.
-    const r = await ctx.host.exec(path.join(dir, b.name), versionArgs(b.name), { timeoutMs: 20_000 });
+    // A dry run executes nothing from the bundle (issue 27, finding 5): the version is checked by the real run.
+    if (ctx.dryRun) {
+      out.push({ name: b.name, target: b.target, bytes, version: undefined });
+      continue;
+    }
+    // Only the verified bytes are run, to ask their version: a private copy of exactly what was hashed.
+    const r = await execVerifiedCopy(ctx, b.name, bytes, versionArgs(b.name));
     const version = r.exitCode === 0 ? reportedVersion(b.name, r.stdout) : undefined;
     if (version === undefined) throw bundleError(`${path.join(dir, b.name)} ${versionArgs(b.name).join(' ')} reports no version (exit ${r.exitCode}): not a ${b.name} for this machine?`);
     const fit = versionFit(b.name, version, target);
@@ -209,7 +216,27 @@ async function verifiedBundle(ctx: BaseCtx, dir: string, target: string): Promis
     if (fit.warning !== undefined) ctx.log.warn(fit.warning, { prefix: PREFIX });
     out.push({ name: b.name, target: b.target, bytes, version });
   }
+  if (ctx.dryRun && out.length > 0) {
+    ctx.log.warn(`dry run: the versions of the bundle's binaries (${out.map((f) => f.name).join(', ')}) were not checked: a dry run executes nothing from the bundle; the real run checks them before installing`, { prefix: PREFIX });
+  }
   return out;
+}
+
+/**
+ * Runs BYTES (verified against the bundle's digest) with ARGS: they are written to a new private
+ * directory (0700, created by this process, file created exclusively, 0700) and that copy is run,
+ * so nothing can be swapped in between the check and the run, as it could at the bundle's path.
+ */
+async function execVerifiedCopy(ctx: BaseCtx, name: string, bytes: Buffer, args: readonly string[]): Promise<{ exitCode: number; stdout: string }> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tsadm-bundle-'));
+  try {
+    await fs.chmod(dir, 0o700);
+    const copy = path.join(dir, name);
+    await fs.writeFile(copy, bytes, { mode: 0o700, flag: 'wx' });
+    return await ctx.host.exec(copy, args, { timeoutMs: 20_000 });
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
 }
 
 async function binaries(ctx: BaseCtx, input: HostPrepInput): Promise<void> {
@@ -217,8 +244,10 @@ async function binaries(ctx: BaseCtx, input: HostPrepInput): Promise<void> {
   const files = await verifiedBundle(ctx, input.bundle, input.kubernetesVersion);
   for (const f of files) await ctx.host.assertWritable(f.target);
   for (const f of files) {
-    const r = await ctx.host.writeFile(f.target, f.bytes, { mode: 0o755, kind: 'binary', description: `${f.name} v${f.version} from the bundle (sha256 verified)` });
-    ctx.log.info(r.unchanged ? `${f.target} is v${f.version} from the bundle already` : `Installing ${f.target} (v${f.version}, sha256 verified)`, { prefix: PREFIX, verbosity: r.unchanged ? 1 : 0 });
+    const v = f.version !== undefined ? `v${f.version}` : 'version not checked: dry run';
+    const description = f.version !== undefined ? `${f.name} v${f.version} from the bundle (sha256 verified)` : `${f.name} from the bundle (sha256 verified, version not checked: dry run)`;
+    const r = await ctx.host.writeFile(f.target, f.bytes, { mode: 0o755, kind: 'binary', description });
+    ctx.log.info(r.unchanged ? `${f.target} is ${f.version !== undefined ? v : f.name} from the bundle already` : `Installing ${f.target} (${v}, sha256 verified)`, { prefix: PREFIX, verbosity: r.unchanged ? 1 : 0 });
   }
 }
 

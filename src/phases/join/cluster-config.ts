@@ -1,4 +1,4 @@
-import * as yaml from 'js-yaml';
+import { loadYaml } from '../../yaml/read.js';
 import { resolveInitConfig } from '../../config/load.js';
 import type { JoinConfiguration, ResolvedInitConfig } from '../../config/types.js';
 import { TsadmError, errorMessage, isTsadmError } from '../../errors.js';
@@ -139,7 +139,7 @@ async function getConfigMap(api: KubeApi, name: string): Promise<ConfigMapObject
 
 function parseDoc(text: string): Record<string, unknown> {
   try {
-    const doc = yaml.load(text);
+    const doc = loadYaml(text);
     return doc && typeof doc === 'object' ? (doc as Record<string, unknown>) : {};
   } catch (err) {
     throw new TsadmError('E_PRECONDITION', `the stored ClusterConfiguration is not valid YAML: ${errorMessage(err)}`);

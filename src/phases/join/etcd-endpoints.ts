@@ -1,4 +1,4 @@
-import * as yaml from 'js-yaml';
+import { loadYaml } from '../../yaml/read.js';
 import { KUBECONFIG_FILES, KUBERNETES_DIR } from '../../constants.js';
 import { TsadmError, errorMessage } from '../../errors.js';
 import { EtcdClient } from '../../etcd-client/client.js';
@@ -23,7 +23,7 @@ export function endpointsFromPods(pods: unknown): string[] {
 export function endpointsFromClusterStatus(clusterStatusYaml: string | undefined): string[] {
   if (!clusterStatusYaml) return [];
   try {
-    const doc = yaml.load(clusterStatusYaml) as { apiEndpoints?: Record<string, { advertiseAddress?: string }> } | undefined;
+    const doc = loadYaml(clusterStatusYaml) as { apiEndpoints?: Record<string, { advertiseAddress?: string }> } | undefined;
     return Object.values(doc?.apiEndpoints ?? {}).map((e) => e.advertiseAddress).filter((a): a is string => !!a).map(etcdClientURL);
   } catch {
     return [];

@@ -1,4 +1,4 @@
-import * as yaml from 'js-yaml';
+import { loadYaml } from '../../yaml/read.js';
 import { formatDuration } from '../../config/duration.js';
 import { TsadmError } from '../../errors.js';
 import type { Host } from '../../host/host.js';
@@ -26,7 +26,7 @@ export async function kubeletConfProblem(host: Pick<Host, 'readFile' | 'stat'>, 
 
 /** The client-certificate path of the current context's user (the kubelet writes a path, not data). */
 export function clientCertificateFile(text: string): string | undefined {
-  const doc = (yaml.load(text) ?? {}) as {
+  const doc = (loadYaml(text) ?? {}) as {
     'current-context'?: string;
     contexts?: Array<{ name?: string; context?: { user?: string } }>;
     users?: Array<{ name?: string; user?: Record<string, unknown> }>;

@@ -3,7 +3,7 @@
  * current context, its server URL and its embedded CA; and the current context's client
  * certificate, which tsadm checks too. Pure.
  */
-import * as yaml from 'js-yaml';
+import { loadYaml } from '../../yaml/read.js';
 
 export interface KubeconfigCluster {
   readonly server: string;
@@ -28,7 +28,7 @@ type Loaded = { cfg: Record<string, unknown>; list: (key: string) => Named[]; co
 function loadCurrentContext(text: string): Loaded | string {
   let doc: unknown;
   try {
-    doc = yaml.load(text);
+    doc = loadYaml(text);
   } catch (err) {
     return `it is not valid YAML (${(err as Error).message.split('\n')[0]})`;
   }

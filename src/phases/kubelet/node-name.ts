@@ -1,5 +1,5 @@
 import path from 'node:path';
-import * as yaml from 'js-yaml';
+import { loadYaml } from '../../yaml/read.js';
 import { KUBECONFIG_FILES, KUBERNETES_DIR } from '../../constants.js';
 import type { Host } from '../../host/host.js';
 import { parseCertificatePem } from '../../pki/certificate.js';
@@ -13,7 +13,7 @@ export async function nodeNameFromKubeletConf(host: Pick<Host, 'readFile'>): Pro
   const text = (await host.readFile(path.posix.join(KUBERNETES_DIR, KUBECONFIG_FILES.kubelet)))?.toString('utf8');
   if (text === undefined) return undefined;
   try {
-    const doc = (yaml.load(text) ?? {}) as {
+    const doc = (loadYaml(text) ?? {}) as {
       'current-context'?: string;
       contexts?: Array<{ name?: string; context?: { user?: string } }>;
       users?: Array<{ name?: string; user?: Record<string, string> }>;

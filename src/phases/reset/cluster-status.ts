@@ -1,4 +1,4 @@
-import * as yaml from 'js-yaml';
+import { loadYaml } from '../../yaml/read.js';
 import type { ConfigMapObject } from '../../kube/types.js';
 import { toKubeYaml } from '../../yaml/write.js';
 import { kubeadmConfigMap } from '../cluster/upload-config-render.js';
@@ -8,7 +8,7 @@ import { kubeadmConfigMap } from '../cluster/upload-config-render.js';
  * is not listed (nothing to write). Pure.
  */
 export function clusterStatusWithout(clusterStatusYaml: string, nodeName: string): string | undefined {
-  const doc = (yaml.load(clusterStatusYaml) ?? {}) as { apiEndpoints?: Record<string, unknown>; apiVersion?: string; kind?: string };
+  const doc = (loadYaml(clusterStatusYaml) ?? {}) as { apiEndpoints?: Record<string, unknown>; apiVersion?: string; kind?: string };
   const endpoints = { ...(doc.apiEndpoints ?? {}) };
   if (!(nodeName in endpoints)) return undefined;
   delete endpoints[nodeName];

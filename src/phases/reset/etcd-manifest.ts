@@ -1,4 +1,4 @@
-import * as yaml from 'js-yaml';
+import { loadYaml } from '../../yaml/read.js';
 
 /**
  * What reset needs from the local etcd's static pod manifest: its data directory (kubeadm's
@@ -20,7 +20,7 @@ interface PodDoc {
 }
 
 export function parseEtcdManifest(text: string): LocalEtcdMember {
-  const doc = (yaml.load(text) ?? {}) as PodDoc;
+  const doc = (loadYaml(text) ?? {}) as PodDoc;
   const command = doc.spec?.containers?.[0]?.command ?? [];
   const flag = (name: string): string | undefined => {
     const hit = command.find((a) => a.startsWith(`--${name}=`));

@@ -5,7 +5,7 @@
  * is not deployed by an upgrade. The cluster's kube-proxy configuration and a customised Corefile
  * are kept; a kube-dns Deployment is removed once CoreDNS runs (1.20).
  */
-import * as yaml from 'js-yaml';
+import { loadYaml } from '../../yaml/read.js';
 import type { Phase } from '../../engine/phase.js';
 import { TsadmError, errorMessage } from '../../errors.js';
 import { COMPONENT_CONFIG_HASH_ANNOTATION, configMapHash } from '../../kube/configmap-hash.js';
@@ -105,7 +105,7 @@ function liveKubeProxyConfig(cm: ConfigMapObject): Record<string, unknown> {
   if (text === undefined || text.trim() === '') return {};
   let doc: unknown;
   try {
-    doc = yaml.load(text);
+    doc = loadYaml(text);
   } catch (err) {
     throw new TsadmError('E_PRECONDITION', `the kube-proxy configuration in ConfigMap ${KUBE_SYSTEM}/${KUBE_PROXY} is not valid YAML: ${errorMessage(err)}`, {
       cause: err,

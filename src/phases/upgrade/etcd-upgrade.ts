@@ -7,7 +7,7 @@
  * and restored from there when even the old manifest does not bring etcd back.
  */
 import path from 'node:path';
-import * as yaml from 'js-yaml';
+import { loadYaml } from '../../yaml/read.js';
 import { MODES, TMP_DIR } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
 import { manifestPath } from '../../manifest/write.js';
@@ -24,7 +24,7 @@ const HEALTH_CHECK_MS = 10_000;
 /** The data directory the running member uses: its manifest's etcd-data hostPath (what the kubelet mounts). */
 function etcdDataDirOf(manifestText: string): string | undefined {
   try {
-    const doc = yaml.load(manifestText) as { spec?: { volumes?: Array<{ name?: unknown; hostPath?: { path?: unknown } }> } } | null;
+    const doc = loadYaml(manifestText) as { spec?: { volumes?: Array<{ name?: unknown; hostPath?: { path?: unknown } }> } } | null;
     const p = doc?.spec?.volumes?.find((v) => v.name === 'etcd-data')?.hostPath?.path;
     return typeof p === 'string' && p !== '' ? p : undefined;
   } catch {

@@ -3,7 +3,7 @@
  * the admin client, the cluster as it was before this run changed anything, and this node at the
  * target version seen as an init of its own, so the init phases' renderers serve the upgrade.
  */
-import * as yaml from 'js-yaml';
+import { loadYamlAll } from '../../yaml/read.js';
 import { KUBECONFIG_FILES, KUBERNETES_DIR } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
 import { DEFAULT_RETRY } from '../../kube/retry.js';
@@ -53,7 +53,7 @@ export async function targetVersion(ctx: UpgradeCtx): Promise<string> {
 function overrideVersion(ctx: UpgradeCtx): string | undefined {
   const text = ctx.cfg.clusterOverride?.text;
   if (text === undefined) return undefined;
-  for (const doc of yaml.loadAll(text)) {
+  for (const doc of loadYamlAll(text)) {
     const d = doc as { kind?: unknown; kubernetesVersion?: unknown } | null;
     if (d?.kind === 'ClusterConfiguration' && typeof d.kubernetesVersion === 'string') return d.kubernetesVersion;
   }

@@ -5,7 +5,7 @@
  * may move to the rendered etcd version.
  */
 import path from 'node:path';
-import * as yaml from 'js-yaml';
+import { loadYaml } from '../../yaml/read.js';
 import { KUBECONFIG_FILES, TMP_DIR } from '../../constants.js';
 import { TsadmError, errorMessage } from '../../errors.js';
 
@@ -54,7 +54,7 @@ export function imageTag(image: string): string {
 export function manifestImage(manifestText: string, file: string): string {
   let doc: unknown;
   try {
-    doc = yaml.load(manifestText);
+    doc = loadYaml(manifestText);
   } catch (err) {
     throw new TsadmError('E_PRECONDITION', `${file} is not valid YAML: ${errorMessage(err)}`, { hint: `fix ${file} or restore it from a backup` });
   }

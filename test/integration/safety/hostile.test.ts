@@ -114,7 +114,7 @@ describeBuilt('hostile and bad input corpus', () => {
     for (const c of cases) counts[categoryOf(c)] = (counts[categoryOf(c)] ?? 0) + 1;
     process.stdout.write(`hostile corpus: ${cases.length} cases ${JSON.stringify(counts)}\n`);
     expect(cases.length).toBeGreaterThanOrEqual(80);
-    expect(Object.keys(counts).sort()).toEqual(['config', 'flags', 'join', 'pki', 'rootfs', 'token', 'yaml']);
+    expect(Object.keys(counts).sort()).toEqual(['config', 'flags', 'join', 'pki', 'rootfs', 'token', 'trust', 'yaml']);
   });
 
   const available = new Map<string, boolean>();

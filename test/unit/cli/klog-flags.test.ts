@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { logFileSettingsFrom } from '../../../src/cli/klog-flags.js';
 import { TsadmError } from '../../../src/errors.js';
 import { tempRoot } from '../../helpers/temp-root.js';
@@ -69,6 +69,54 @@ describe("kubeadm's klog flags", () => {
       const nodir = await runCli([...CA, '--rootfs', root.dir, '--log-file', root.at('/no/such/dir/l.log')]);
       expect(nodir.code).toBe(3);
       expect(nodir.stderr).toMatch(/^error: --log-file .*\/no\/such\/dir\/l\.log: cannot open it: .*ENOENT/);
+      expect(existsSync(root.at('/etc/kubernetes/pki/ca.key'))).toBe(false);
+    } finally {
+      root.cleanup();
+    }
+  });
+});
+
+describe('issue 27: --log-file is private and keeps no secret', () => {
+  const KEY = 'ceb2711204ee32ef33900715b1aae4498b6446176f650795e06afcc932782e2f';
+  const TOKEN = 'abcdef.0123456789abcdef';
+  const CONFIG = `apiVersion: kubeadm.k8s.io/v1beta2\nkind: InitConfiguration\nbootstrapTokens:\n- token: ${TOKEN}\ncertificateKey: ${KEY}\n`
+    + 'localAPIEndpoint:\n  advertiseAddress: 10.0.0.1\n---\napiVersion: kubeadm.k8s.io/v1beta2\nkind: ClusterConfiguration\nkubernetesVersion: v1.20.2\n';
+
+  test('the bootstrap token and the certificate key reach stdout as in kubeadm, the log file only as <redacted> (unless --log-file-secrets); a loose file becomes 0600', async () => {
+    const root = tempRoot({ '/config.yaml': CONFIG, '/loose.log': { content: '', mode: 0o644 } });
+    try {
+      const config = root.at('/config.yaml');
+      expect((await runCli(['init', 'phase', 'certs', 'ca', '--config', config, '--rootfs', root.dir])).code).toBe(0);
+      const file = root.at('/loose.log');
+      const token = await runCli(['init', 'phase', 'bootstrap-token', '--config', config, '--rootfs', root.dir, '--dry-run', '--log-file', file]);
+      const certs = await runCli(['init', 'phase', 'upload-certs', '--upload-certs', '--config', config, '--rootfs', root.dir, '--dry-run', '--log-file', file]);
+      expect([token.code, certs.code]).toEqual([0, 0]);
+      expect(token.stdout).toContain(`[bootstrap-token] Using token: ${TOKEN}`);
+      expect(certs.stdout).toContain(`[upload-certs] Using certificate key:\n${KEY}\n`);
+      const log = readFileSync(file, 'utf8');
+      expect(log).toContain('[bootstrap-token] Using token: <redacted>\n');
+      expect(log).toMatch(/tsadm\] <redacted>\n/);
+      expect(log).not.toContain(TOKEN);
+      expect(log).not.toContain(TOKEN.split('.')[1]);
+      expect(log).not.toContain(KEY);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const kept = await runCli(['init', 'phase', 'bootstrap-token', '--config', config, '--rootfs', root.dir, '--dry-run', '--log-file', root.at('/secrets.log'), '--log-file-secrets']);
+      expect(kept.code).toBe(0);
+      expect(readFileSync(root.at('/secrets.log'), 'utf8')).toContain(`Using token: ${TOKEN}`);
+    } finally {
+      root.cleanup();
+    }
+  });
+
+  test('a symbolic link at the --log-file path is refused, not followed; its target is untouched', async () => {
+    const root = tempRoot({ '/target': 'keep\n' });
+    try {
+      symlinkSync(root.at('/target'), root.at('/l.log'));
+      const r = await runCli([...CA, '--rootfs', root.dir, '--log-file', root.at('/l.log')]);
+      expect(r.code).toBe(3);
+      expect(r.stderr.split('\n')[0]).toBe(`error: --log-file ${root.at('/l.log')}: cannot open it: it is a symbolic link (tsadm does not follow one to write its log)`);
+      expect(readFileSync(root.at('/target'), 'utf8')).toBe('keep\n');
+      expect(statSync(root.at('/target')).mode & 0o777).toBe(0o644); // not chmod'ed through the link either
       expect(existsSync(root.at('/etc/kubernetes/pki/ca.key'))).toBe(false);
     } finally {
       root.cleanup();

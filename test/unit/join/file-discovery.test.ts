@@ -104,3 +104,38 @@ test('missing file, unsupported scheme and https URLs the system does not trust 
   const s = await server();
   await expect(discoverByFile({ location: `${s.url}/discovery.yaml`, timeoutMs: 1000 }, { log: silent })).rejects.toThrow(/couldn't fetch the discovery file/);
 });
+
+describe('issue 27: a discovery file names no local file and no program', () => {
+  // Each field kubeadm would read (or client-go would run) on the joining machine, refused by name.
+  const cases: Array<[string, (secret: string) => Record<string, string>, RegExp]> = [
+    ['tokenFile', (secret) => ({ tokenFile: secret }), /user "joiner" tokenFile names a local file/],
+    ['token-file', (secret) => ({ 'token-file': secret }), /user "joiner" token-file names a local file/],
+    ['client-certificate', (secret) => ({ 'client-certificate': secret, 'client-key-data': 'eA==' }), /user "joiner" client-certificate names a local file/],
+    ['client-key', (secret) => ({ 'client-certificate-data': 'eA==', 'client-key': secret }), /user "joiner" client-key names a local file/],
+    ['exec', (secret) => ({ exec: `{apiVersion: client.authentication.k8s.io/v1beta1, command: /bin/cat, args: [${secret}]}` }), /user "joiner" exec runs a credential plugin/],
+    ['auth-provider', (secret) => ({ 'auth-provider': `{name: gcp, config: {cmd-path: /bin/cat, cmd-args: ${secret}}}` }), /user "joiner" auth-provider uses an auth-provider plugin/],
+  ];
+  test.each(cases)('%s: refused before anything is read or sent; the server sees no request and no credential', async (_field, user, message) => {
+    const s = await server();
+    s.data = { kubeconfig: clusterInfoKubeconfig(s.url, ca.pem) };
+    const secret = path.join(dir, 'local-secret');
+    writeFileSync(secret, 'SECRET-CONTENT-OF-THIS-MACHINE');
+    const p = discoveryFile(`refused-${_field}.yaml`, s.url, ca.pem, user(secret));
+    const err = await discover(fileDiscovery(p), { log: silent, pollIntervalMs: 50 }).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(TsadmError);
+    expect((err as TsadmError).code).toBe('E_TRUST');
+    expect((err as TsadmError).message).toMatch(message);
+    expect((err as TsadmError).message).toContain(`the discovery file ${p}:`);
+    expect(s.requests).toEqual([]);
+  });
+
+  test('a CA given as a path is refused too (kubeadm reads and embeds it)', async () => {
+    const s = await server();
+    const caFile = path.join(dir, 'ca.crt');
+    writeFileSync(caFile, ca.pem);
+    const p = path.join(dir, 'ca-path.yaml');
+    writeFileSync(p, `apiVersion: v1\nkind: Config\nclusters:\n- name: k\n  cluster: {server: '${s.url}', certificate-authority: ${caFile}}\ncontexts:\n- name: c\n  context: {cluster: k}\ncurrent-context: c\n`);
+    await expect(discoverByFile({ location: p, timeoutMs: 3000 }, { log: silent })).rejects.toThrow('cluster "k" certificate-authority names a local file; a discovery file must embed its CA as certificate-authority-data');
+    expect(s.requests).toEqual([]);
+  });
+});

@@ -4,11 +4,24 @@
  * refusals. Connecting with it to a real API server is covered by real-api.test.ts and
  * real-token.test.ts.
  */
-import { chmodSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { resolveKubeconfigConnection } from '../../../src/kube/kubeconfig-connection.js';
 import { isTsadmError } from '../../../src/errors.js';
+import type { KubeconfigFiles } from '../../../src/kube/credential-policy.js';
+
+/** The files of a kubeconfig at SOURCE, read from the real filesystem (the machine's own root). */
+function onDisk(source: string): KubeconfigFiles {
+  const read = (p: string): Promise<Buffer | undefined> => {
+    try {
+      return Promise.resolve(readFileSync(p));
+    } catch {
+      return Promise.resolve(undefined);
+    }
+  };
+  return { read, dir: path.dirname(source), allowExec: true };
+}
 
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
 
@@ -65,7 +78,7 @@ describe('resolveKubeconfigConnection', () => {
       '    server: https://10.0.0.1:6443\n    certificate-authority: pki/ca.crt\n    tls-server-name: kubernetes\n    insecure-skip-tls-verify: true',
       `    client-certificate: pki/client.crt\n    client-key: ${path.join(dir, 'pki', 'client.key')}`,
     );
-    const c = await resolveKubeconfigConnection(text, path.join(dir, 'kubelet.conf'));
+    const c = await resolveKubeconfigConnection(text, path.join(dir, 'kubelet.conf'), onDisk(path.join(dir, 'kubelet.conf')));
     expect([c.ca?.toString(), c.cert?.toString(), c.key?.toString()]).toEqual(['CA-FILE', 'CERT-FILE', 'KEY-FILE']);
     expect(c.headers).toEqual({});
     expect(c.tlsServerName).toBe('kubernetes');
@@ -84,14 +97,14 @@ describe('resolveKubeconfigConnection', () => {
       '    server: https://h:1',
       `    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n      command: ${path.join(dir, 'cred-plugin')}\n      args: [abc]`,
     );
-    const c = await resolveKubeconfigConnection(text, path.join(dir, 'k.conf'));
+    const c = await resolveKubeconfigConnection(text, path.join(dir, 'k.conf'), onDisk(path.join(dir, 'k.conf')));
     expect(c.headers).toEqual({ Authorization: 'Bearer plugin-token-abc' });
   });
 
   test('refusals: no current cluster, failing plugin, unreadable file, not YAML', async () => {
     const reject = async (text: string): Promise<string> => {
       try {
-        await resolveKubeconfigConnection(text, path.join(dir, 'k.conf'));
+        await resolveKubeconfigConnection(text, path.join(dir, 'k.conf'), onDisk(path.join(dir, 'k.conf')));
       } catch (err) {
         expect(isTsadmError(err)).toBe(true);
         return (err as Error).message;

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TsadmEvent } from '../../../src/log/events.js';
-import { LogFile, klogFileHeader, klogPrefix, logFileLine, teeToLogFile } from '../../../src/log/log-file.js';
+import { LogFile, klogFileHeader, klogPrefix, logFileLine, redactSecrets, teeToLogFile } from '../../../src/log/log-file.js';
 
 const AT = new Date(2026, 10, 5, 4, 3, 2, 71); // local time, as klog writes
 const info = (message: string, verbosity = 0): TsadmEvent => ({ type: 'log', ts: AT.toISOString(), level: 'info', verbosity, message, phase: 'certs/ca' });
@@ -60,5 +60,46 @@ describe('LogFile', () => {
     log.write(info(big), 0);
     log.close();
     expect(readFileSync(file, 'utf8')).toBe(`[certs] ${big}\n`);
+  });
+});
+
+describe('issue 27: secrets in the log file', () => {
+  test('redactSecrets: bootstrap tokens and certificate keys become <redacted>; sha256 digests stay', () => {
+    const key = 'ceb2711204ee32ef33900715b1aae4498b6446176f650795e06afcc932782e2f';
+    const hash = 'sha256:0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0';
+    expect(redactSecrets('Using token: abcdef.0123456789abcdef')).toBe('Using token: <redacted>');
+    expect(redactSecrets('Using tokens: [abcdef.0123456789abcdef 123456.abcdefabcdefabcd]')).toBe('Using tokens: [<redacted> <redacted>]');
+    expect(redactSecrets(`tsadm join 10.0.0.1:6443 --token abcdef.0123456789abcdef \\\n    --discovery-token-ca-cert-hash ${hash} \\\n    --control-plane --certificate-key ${key}`))
+      .toBe(`tsadm join 10.0.0.1:6443 --token <redacted> \\\n    --discovery-token-ca-cert-hash ${hash} \\\n    --control-plane --certificate-key <redacted>`);
+    expect(redactSecrets(key)).toBe('<redacted>');
+    expect(redactSecrets(`certificateKey: ${key}`)).toBe('certificateKey: <redacted>');
+    expect(redactSecrets(`file sha256 ${key.toUpperCase()} differs`)).toBe(`file sha256 ${key.toUpperCase()} differs`);
+    expect(redactSecrets('[certs] Generating "ca" certificate and key')).toBe('[certs] Generating "ca" certificate and key');
+  });
+
+  test('logFileLine redacts unless asked to keep secrets', () => {
+    expect(logFileLine(info('Using token: abcdef.0123456789abcdef'), 0, true, AT, 1)).toBe('[certs] Using token: <redacted>\n');
+    expect(logFileLine(info('Using token: abcdef.0123456789abcdef'), 0, true, AT, 1, true)).toBe('[certs] Using token: abcdef.0123456789abcdef\n');
+  });
+
+  test('an existing file with a looser mode is forced to 0600; a symlink or another user\'s file is refused', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tsadm-log-'));
+    try {
+      const file = path.join(dir, 'l.log');
+      writeFileSync(file, 'old\n', { mode: 0o666 });
+      chmodSync(file, 0o666);
+      LogFile.open({ file, maxSizeMb: 0, skipHeaders: true, skipLogHeaders: true }, 'tsadm', () => AT).close();
+      expect(statSync(file).mode & 0o7777).toBe(0o600);
+      expect(readFileSync(file, 'utf8')).toBe('old\n');
+      const link = path.join(dir, 'link.log');
+      symlinkSync(file, link);
+      expect(() => LogFile.open({ file: link, maxSizeMb: 0, skipHeaders: true, skipLogHeaders: true }, 'tsadm')).toThrow(/it is a symbolic link/);
+      const theirs = path.join(dir, 'theirs.log');
+      writeFileSync(theirs, '');
+      chownSync(theirs, 4242, 4242);
+      expect(() => LogFile.open({ file: theirs, maxSizeMb: 0, skipHeaders: true, skipLogHeaders: true }, 'tsadm')).toThrow(/owned by uid 4242/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -42,4 +42,20 @@ describe('loading a patches directory', () => {
       root.cleanup();
     }
   });
+
+  test('issue 27: an alias bomb in a patch file is refused at once, as in --config (same reader, same bounds)', async () => {
+    // Nine levels of nine aliases (80 aliases, under the count limit): ~387 M strings once expanded.
+    const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let i = 1; i < 9; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    const root = tempRoot({ '/p/kube-apiserver.yaml': `${lines.join('\n')}\nspec: *i\n`, '/q/etcd.yaml': `x: &x 1\ny: [${Array(101).fill('*x').join(',')}]\n` });
+    try {
+      const host = new RootedHost(root.dir);
+      const started = Date.now();
+      await expect(loadPatches(host, '/p', targets)).rejects.toThrow(/could not parse patch file "\/p\/kube-apiserver.yaml": YAML aliases expand this document beyond 1048576 bytes/);
+      expect(Date.now() - started).toBeLessThan(2000);
+      await expect(loadPatches(host, '/q', targets)).rejects.toThrow(/could not parse patch file "\/q\/etcd.yaml": the document has more than 100 YAML aliases/);
+    } finally {
+      root.cleanup();
+    }
+  });
 });

@@ -7,7 +7,7 @@
  * render.ts.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ResolvedInitConfig } from '../../../../src/config/types.js';
 import type { Host, ServiceAction, ServiceResult } from '../../../../src/host/host.js';
@@ -341,5 +341,43 @@ describe('binaries (--bundle)', () => {
     await expect(run(bare(), { only: 'host/binaries', flags: { bundle: noKubectl } })).rejects.toMatchObject({ code: 'E_CONFIG_INVALID' });
     expect(read('/usr/bin/kubelet')).toBe(before);
     expect(existsSync(root.at('/usr/bin/kubectl'))).toBe(false);
+  });
+
+  test('issue 27: a dry run executes nothing from the bundle, and says the versions were not checked', async () => {
+    const marker = path.join(root.dir, '..', `${path.basename(root.dir)}-ran`);
+    // Binaries that leave a marker when run (and would answer a version check).
+    const ran = (out: string): string => `#!/bin/sh
+touch '${marker}'
+echo '${out}'
+`;
+    const dir = makeBundle({ kubelet: ran('Kubernetes v1.20.2'), kubectl: ran('{"clientVersion":{"gitVersion":"v1.20.2"}}') });
+    const { reporter } = await run(bare(), { only: 'host/binaries', flags: { bundle: dir }, dryRun: true });
+    expect(existsSync(marker)).toBe(false);
+    expect(reporter.lines().join('\n')).toContain("dry run: the versions of the bundle's binaries (kubelet, kubectl) were not checked: a dry run executes nothing from the bundle");
+    expect(reporter.lines().join('\n')).toContain('Installing /usr/bin/kubelet (version not checked: dry run, sha256 verified)');
+    expect(read('/usr/bin/kubelet')).toBe('');
+  });
+
+  test('issue 27: a real run executes a private copy of exactly the verified bytes, never the bundle\'s path, and removes it', async () => {
+    const seen = path.join(root.dir, '..', `${path.basename(root.dir)}-argv0`);
+    // Each binary records the path it was started from: the bundle's own path could be swapped after the digest check.
+    const reporting = (out: string): string => `#!/bin/sh
+echo "$0" >> '${seen}'
+echo '${out}'
+`;
+    const dir = makeBundle({ kubelet: reporting('Kubernetes v1.20.2'), kubectl: reporting('{"clientVersion":{"gitVersion":"v1.20.2"}}') });
+    try {
+      await run(bare(), { only: 'host/binaries', flags: { bundle: dir } });
+      const started = readFileSync(seen, 'utf8').trim().split('\n');
+      expect(started).toHaveLength(2);
+      for (const p of started) {
+        expect(p.startsWith(dir)).toBe(false);
+        expect(path.basename(path.dirname(p))).toMatch(/^tsadm-bundle-/);
+        expect(existsSync(path.dirname(p))).toBe(false);
+      }
+      expect(read('/usr/bin/kubelet')).toBe(reporting('Kubernetes v1.20.2'));
+    } finally {
+      rmSync(seen, { force: true });
+    }
   });
 });

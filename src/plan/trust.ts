@@ -1,0 +1,67 @@
+/**
+ * What `tsadm apply` trusts a plan file for (issue 27, finding 4; docs/plan.md, "Trust"). A plan
+ * is a list of writes, API calls and commands that apply carries out as root, so:
+ *
+ * - the file must be as private as a key ssh would use: a regular file (not a symbolic link),
+ *   owned by root (or by the user running tsadm, as ssh allows), writable by nobody else
+ *   (no group or world write bit) — else anyone who could write it could run commands as root;
+ * - it is applied to the root it was made for: a plan made with --rootfs DIR applies to DIR, and
+ *   a different --rootfs is an error; only a plan made for the machine itself ("/") may be given
+ *   another root (a plan made on a machine, replayed into an image being built);
+ * - its exec steps are limited to the commands tsadm itself plans, by name and by the shape of
+ *   their arguments (PLANNED_COMMANDS): a plan can never carry `/bin/sh -c …`.
+ * Pure checks; src/plan/file.ts and src/commands/apply.ts apply them.
+ */
+import path from 'node:path';
+
+/**
+ * The commands tsadm's phases run as mutating host commands, so the only ones a plan may hold:
+ * src/host/running-system.ts (modprobe NAME, sysctl -w KEY=VALUE, swapoff -a) and
+ * src/phases/reset/cleanup-node.ts (umount [-f] [-l] MOUNTPOINT).
+ */
+const PLANNED_COMMANDS: Readonly<Record<string, (args: readonly string[]) => boolean>> = {
+  modprobe: (a) => a.length === 1 && /^[A-Za-z0-9_-]+$/.test(a[0] ?? ''),
+  sysctl: (a) => a.length === 2 && a[0] === '-w' && /^[a-z0-9_.\-/]+=[^\n]*$/i.test(a[1] ?? ''),
+  swapoff: (a) => a.length === 1 && a[0] === '-a',
+  umount: (a) => {
+    const point = a[a.length - 1] ?? '';
+    const options = a.slice(0, -1);
+    return point.startsWith('/') && !point.includes('\n') && options.every((o) => o === '-f' || o === '-l') && new Set(options).size === options.length;
+  },
+};
+
+/** Why an exec step may not run (undefined: it is one tsadm plans). */
+export function execStepProblem(command: unknown, args: unknown): string | undefined {
+  if (typeof command !== 'string' || !Array.isArray(args) || args.some((a) => typeof a !== 'string')) return 'an exec step needs a command and string arguments';
+  const check = Object.hasOwn(PLANNED_COMMANDS, command) ? PLANNED_COMMANDS[command] : undefined;
+  if (check === undefined) {
+    return `exec of "${command}" is not a command tsadm plans (only ${Object.keys(PLANNED_COMMANDS).join(', ')})`;
+  }
+  if (!check(args as string[])) return `exec of "${command}" with arguments ${JSON.stringify(args)} is not how tsadm runs it`;
+  return undefined;
+}
+
+export interface PlanFileStat {
+  readonly isFile: boolean;
+  readonly mode: number;
+  readonly uid: number;
+}
+
+/** Why a plan file with this status may not be applied by user EUID (undefined: it may). */
+export function planFileProblem(st: PlanFileStat, euid: number): string | undefined {
+  if (!st.isFile) return 'it is not a regular file';
+  if (st.uid !== 0 && st.uid !== euid) return `it is owned by uid ${st.uid}, not by root`;
+  if ((st.mode & 0o022) !== 0) return `it is writable by ${(st.mode & 0o002) !== 0 ? 'everyone' : 'its group'} (mode 0${(st.mode & 0o777).toString(8)})`;
+  return undefined;
+}
+
+/**
+ * The root a plan made for PLAN_ROOT ("/" or an absolute directory) is applied to, given
+ * --rootfs FLAG (undefined when not given); a string problem when they disagree.
+ */
+export function applyRoot(planRoot: string, flag: string | undefined): { root: string } | { problem: string } {
+  if (flag === undefined || flag === '') return { root: planRoot };
+  const wanted = path.resolve(flag);
+  if (planRoot === '/' || wanted === planRoot) return { root: wanted };
+  return { problem: `the plan was made for --rootfs ${planRoot}, not ${wanted}` };
+}
