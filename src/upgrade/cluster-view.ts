@@ -149,6 +149,9 @@ export function targetInitConfig(view: UpgradeClusterView, opts: TargetOptions):
       configPath: opts.clusterOverride?.source ?? `ConfigMaps kube-system/kubeadm-config and kube-system/${profileFor(view.storedVersion).kubelet.configMapName}`,
       flags: {},
       env: { hostname: view.nodeName, defaultAdvertiseAddress: endpoint.advertiseAddress, now: opts.now },
+      // What the cluster stored is kubeadm's own record, converted internally as kubeadm's upgrade
+      // does whatever API version it was written in; only a user's file is judged by the target.
+      ...(opts.clusterOverride ? {} : { apiVersionCheck: 'any' as const }),
     });
   } catch (err) {
     throw new TsadmError('E_PRECONDITION', `the cluster's configuration could not be read for the upgrade to ${opts.version}: ${errorMessage(err)}`, {
