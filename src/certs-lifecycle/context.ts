@@ -53,6 +53,8 @@ function lifecycleConfig(opts: LifecycleOptions, configText: string | undefined,
     ...(fromCluster ? { configText: opts.clusterConfigText, configPath: CLUSTER_SOURCE } : {}),
     flags: opts.config !== undefined ? { config: opts.config } : fromCluster ? { config: CLUSTER_SOURCE } : {},
     env: { hostname: env.hostname, ...(address ? { defaultAdvertiseAddress: address } : {}), now: env.now },
+    // The cluster's own record is read whatever API version it was stored in; a --config file is judged.
+    ...(fromCluster ? { apiVersionCheck: 'any' as const } : {}),
   });
   if (opts.certDir === undefined || opts.certDir === '') return cfg;
   return { ...cfg, cluster: { ...cfg.cluster, certificatesDir: opts.certDir } };

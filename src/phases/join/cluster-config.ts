@@ -66,6 +66,8 @@ export function buildJoinClusterConfig(texts: ClusterConfigTexts, node: NodeFact
       configPath: `ConfigMaps ${KUBE_SYSTEM}/${KUBEADM_CONFIG_CM} and ${KUBE_SYSTEM}/${versions.kubelet.configMapName}`,
       flags: {},
       env: { hostname: join.nodeRegistration.name, defaultAdvertiseAddress: localAPIEndpoint.advertiseAddress, now: node.now },
+      // The cluster's own record, read whatever API version it was stored in (as kubeadm does).
+      apiVersionCheck: 'any',
     });
   } catch (err) {
     throw new TsadmError('E_PRECONDITION', `the cluster's configuration could not be read: ${errorMessage(err)}`, {
