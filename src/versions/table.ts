@@ -505,8 +505,8 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       featureGates: {
         ControlPlaneKubeletLocalMode: { default: false, stage: 'alpha' }, // PR #125582
         UpgradeAddonsBeforeControlPlane: removedGate(false),
-        // Deprecated in 1.31 (kubeadm-init reference's gate table); the message is from memory of
-        // features.go, not re-read at a tag (UNSURE, docs/kubernetes-1.35-1.37.md).
+        // Deprecated in 1.31 (PR #124997); the message paraphrases that PR's release note, features.go's
+        // own DeprecationMessage was not read at a tag (UNSURE, docs/kubernetes-1.35-1.37.md).
         RootlessControlPlane: { default: false, stage: 'deprecated', deprecation: 'Deprecated in favor of the core kubelet feature UserNamespacesSupport which is beta since 1.30. Once UserNamespacesSupport graduates to GA, kubeadm will start using it and RootlessControlPlane will be removed.' },
       },
       workflow: { joinLocalModePhases: true, joinUpdateStatusRemoved: true }, // PRs #125582, #125780; #124373
@@ -579,6 +579,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       featureGates: {
         ControlPlaneKubeletLocalMode: { default: true, stage: 'GA', locked: true },
         WaitForAllControlPlaneComponents: removedGate(true),
+        RootlessControlPlane: removedGate(false), // PR #134178 (merged 2025-09-20, in the 1.35 cycle)
       },
       // CoreDNS v1.12.4 (PR #133968; the v1.13.2 bump, PR #135814, was closed unmerged); etcd 3.6.6 (PR #135271).
       images: { etcdTag: '3.6.6-0', corednsTag: 'v1.12.4', pauseTag: '3.10.1' },

@@ -15,6 +15,9 @@ describe('parseFeatureGates', () => {
  * kubeadm's gate list per minor, as its cmd/kubeadm/app/features/features.go of that release
  * declares it (InitFeatureGates): name → [default, stage, locked]. Written out from the source
  * (docs/kubeadm-reference.md, "kubeadm's feature gates per minor"), not from the table.
+ * RootlessControlPlane is deprecated from 1.31 (PR #124997, "kubeadm: deprecate the
+ * RootlessControlPlane feature gate", merged 2024-05) and removed in 1.35 (PR #134178, merged
+ * 2025-09-20); the 1.35–1.37 gates are checked against test/fixtures/versions/ as well.
  */
 const KUBEADM_GATES: Record<string, Record<string, [boolean, string, boolean?]>> = {
   '1.20': { IPv6DualStack: [false, 'alpha'], PublicKeysECDSA: [false, 'alpha'] },
@@ -27,10 +30,16 @@ const KUBEADM_GATES: Record<string, Record<string, [boolean, string, boolean?]>>
   '1.28': { PublicKeysECDSA: [false, 'alpha'], RootlessControlPlane: [false, 'alpha'], EtcdLearnerMode: [false, 'alpha'], UpgradeAddonsBeforeControlPlane: [false, 'deprecated'] },
   '1.29': { PublicKeysECDSA: [false, 'deprecated'], RootlessControlPlane: [false, 'alpha'], EtcdLearnerMode: [true, 'beta'], UpgradeAddonsBeforeControlPlane: [false, 'deprecated'] },
   '1.30': { PublicKeysECDSA: [false, 'deprecated'], RootlessControlPlane: [false, 'alpha'], EtcdLearnerMode: [true, 'beta'], UpgradeAddonsBeforeControlPlane: [false, 'deprecated'], WaitForAllControlPlaneComponents: [false, 'alpha'] },
-  '1.31': { PublicKeysECDSA: [false, 'deprecated'], RootlessControlPlane: [false, 'alpha'], EtcdLearnerMode: [true, 'beta'], WaitForAllControlPlaneComponents: [false, 'alpha'], ControlPlaneKubeletLocalMode: [false, 'alpha'] },
-  '1.32': { PublicKeysECDSA: [false, 'deprecated'], RootlessControlPlane: [false, 'alpha'], EtcdLearnerMode: [true, 'GA', true], WaitForAllControlPlaneComponents: [false, 'alpha'], ControlPlaneKubeletLocalMode: [false, 'alpha'] },
-  '1.33': { PublicKeysECDSA: [false, 'deprecated'], RootlessControlPlane: [false, 'alpha'], WaitForAllControlPlaneComponents: [true, 'beta'], ControlPlaneKubeletLocalMode: [true, 'beta'], NodeLocalCRISocket: [false, 'alpha'] },
-  '1.34': { PublicKeysECDSA: [false, 'deprecated'], RootlessControlPlane: [false, 'alpha'], WaitForAllControlPlaneComponents: [true, 'GA', true], ControlPlaneKubeletLocalMode: [true, 'beta'], NodeLocalCRISocket: [true, 'beta'] },
+  '1.31': { PublicKeysECDSA: [false, 'deprecated'], RootlessControlPlane: [false, 'deprecated'], EtcdLearnerMode: [true, 'beta'], WaitForAllControlPlaneComponents: [false, 'alpha'], ControlPlaneKubeletLocalMode: [false, 'alpha'] },
+  '1.32': { PublicKeysECDSA: [false, 'deprecated'], RootlessControlPlane: [false, 'deprecated'], EtcdLearnerMode: [true, 'GA', true], WaitForAllControlPlaneComponents: [false, 'alpha'], ControlPlaneKubeletLocalMode: [false, 'alpha'] },
+  '1.33': { PublicKeysECDSA: [false, 'deprecated'], RootlessControlPlane: [false, 'deprecated'], WaitForAllControlPlaneComponents: [true, 'beta'], ControlPlaneKubeletLocalMode: [true, 'beta'], NodeLocalCRISocket: [false, 'alpha'] },
+  '1.34': { PublicKeysECDSA: [false, 'deprecated'], RootlessControlPlane: [false, 'deprecated'], WaitForAllControlPlaneComponents: [true, 'GA', true], ControlPlaneKubeletLocalMode: [true, 'beta'], NodeLocalCRISocket: [true, 'beta'] },
+  // PRs #134106 (ControlPlaneKubeletLocalMode GA), #134781 (WaitForAllControlPlaneComponents removed), #134178 (RootlessControlPlane removed).
+  '1.35': { PublicKeysECDSA: [false, 'deprecated'], ControlPlaneKubeletLocalMode: [true, 'GA', true], NodeLocalCRISocket: [true, 'beta'] },
+  // PRs #135742 (NodeLocalCRISocket GA), #135773 (ControlPlaneKubeletLocalMode removed).
+  '1.36': { PublicKeysECDSA: [false, 'deprecated'], NodeLocalCRISocket: [true, 'GA', true] },
+  // PRs #136016 (PublicKeysECDSA removed with v1beta3), #138645 (NodeLocalCRISocket removed): no kubeadm gate left.
+  '1.37': {},
 };
 
 describe('kubeadm feature gates per minor', () => {
@@ -108,6 +117,15 @@ describe('RootlessControlPlane', () => {
     const doc = (v: boolean) => `apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\nkubernetesVersion: v1.34.0\nfeatureGates:\n  RootlessControlPlane: ${v}\n`;
     expect(resolveInitConfig({ configText: doc(false), configPath: 'k.yaml', flags: { config: 'k.yaml' }, env }).cluster.featureGates).toEqual({ RootlessControlPlane: false });
     expect(() => resolveInitConfig({ configText: doc(true), configPath: 'k.yaml', flags: { config: 'k.yaml' }, env })).toThrow(/RootlessControlPlane=true is not supported/);
-    expect(() => resolveInitConfig({ flags: { 'feature-gates': 'RootlessControlPlane=true' }, env })).toThrow(/RootlessControlPlane=true is not supported/);
+    expect(() => resolveInitConfig({ flags: { 'feature-gates': 'RootlessControlPlane=true', 'kubernetes-version': 'v1.34.0' }, env })).toThrow(/RootlessControlPlane=true is not supported/);
+  });
+
+  test('removed in 1.35 (PR #134178): an unknown gate for a 1.35+ target, either value', async () => {
+    const { resolveInitConfig } = await import('../../../src/config/load.js');
+    const env = { hostname: 'cp1', defaultAdvertiseAddress: '192.168.10.11', now: new Date('2024-01-01T00:00:00Z') };
+    for (const [version, value] of [['v1.35.0', 'false'], ['v1.37.0', 'true']]) {
+      expect(() => resolveInitConfig({ flags: { 'feature-gates': `RootlessControlPlane=${value}`, 'kubernetes-version': version }, env }))
+        .toThrow(`featureGates: unrecognized feature-gate key "RootlessControlPlane" (kubeadm ${version.slice(1, 5)} does not have it) (from --feature-gates)`);
+    }
   });
 });
