@@ -8,14 +8,17 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildDefines } from './lib/build-info.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const work = path.join(repo, 'dist', 'sea');
 const out = path.join(repo, 'dist', 'tsadm');
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
+// The executable embeds the Node.js that runs this script: tsadm needs 24 (package.json engines);
+// `npm run build:sea` runs it with the project's own (the `node` devDependency).
 const [major] = process.versions.node.split('.').map(Number);
-if (major < 20) throw new Error(`build:sea needs Node.js >= 20 (this is ${process.version})`);
+if (major < 24) throw new Error(`build:sea embeds the Node.js that runs it and needs 24 or newer (this is ${process.version}): use npm run build:sea`);
 
 let inject;
 try {
@@ -27,7 +30,6 @@ try {
 
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
-const pkg = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8'));
 const main = path.join(work, 'tsadm.cjs');
 await build({
   entryPoints: [path.join(repo, 'src/entry.ts')],
@@ -35,7 +37,7 @@ await build({
   bundle: true,
   format: 'cjs',
   platform: 'node',
-  target: 'node20',
+  target: 'node24',
   legalComments: 'none',
   logLevel: 'warning',
   // Start-up (issue 17): node reads and hashes the whole script on every start, code cache or
@@ -45,7 +47,7 @@ await build({
   minify: true,
   keepNames: true,
   define: {
-    __TSADM_VERSION__: JSON.stringify(pkg.version),
+    ...buildDefines(),
     // ESM dependencies read import.meta.url; in the executable it is the executable itself.
     'import.meta.url': '__tsadm_import_meta_url',
   },
