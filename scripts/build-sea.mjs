@@ -63,5 +63,12 @@ execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: '
 rmSync(out, { force: true });
 copyFileSync(process.execPath, out);
 chmodSync(out, 0o755);
+// The npm `node` package's binary carries its debug symbols (~18 MB of 126): drop them before the
+// blob goes in (binutils' strip; skipped where it is missing). Stack traces are V8's, not native.
+try {
+  execFileSync('strip', ['--strip-unneeded', out], { stdio: 'ignore' });
+} catch {
+  // no strip here: the executable keeps the symbols
+}
 await inject(out, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: FUSE });
 console.log(`built ${path.relative(repo, out)} (${Math.round(readFileSync(out).length / 1e6)} MB, Node.js ${process.version} inside)`);
