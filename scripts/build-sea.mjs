@@ -66,7 +66,7 @@ chmodSync(out, 0o755);
 // The npm `node` package's binary carries its debug symbols (~18 MB of 126): drop them before the
 // blob goes in (binutils' strip; skipped where it is missing). Stack traces are V8's, not native.
 try {
-  execFileSync('strip', ['--strip-unneeded', out], { stdio: 'ignore' });
+  execFileSync('strip', ['--strip-unneeded', '--remove-section=.comment', out], { stdio: 'ignore' });
 } catch {
   // no strip here: the executable keeps the symbols
 }

@@ -168,6 +168,12 @@ write('usr/share/lintian/overrides/tsadm', [
   "# tsadm reads /var/lib/dpkg/status to tell containerd's config.toml as its package installed it",
   '# from a file the user changed (docs/host.md); it never writes there.',
   'tsadm: uses-dpkg-database-directly [usr/bin/tsadm]',
+  '# Node.js links its own zlib (and OpenSSL, ICU, libuv) in statically; it is one binary by design.',
+  'tsadm: embedded-library zlib [usr/bin/tsadm]',
+  '# Node.js is built with its own compiler flags, not dpkg-buildflags.',
+  'tsadm: hardening-no-fortify-functions [usr/bin/tsadm]',
+  "# The strings are Node.js's, V8's and bundled npm packages' (comments kept in their code), not tsadm's.",
+  'tsadm: spelling-error-in-binary *[usr/bin/tsadm]',
   '',
 ].join('\n'));
 
