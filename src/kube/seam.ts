@@ -49,6 +49,7 @@ export function createApiSeam(host: Pick<Host, 'readFile'>, dryRun: boolean): Ap
     const text = 'path' in kubeconfig ? (await host.readFile(kubeconfig.path))?.toString('utf8') : kubeconfig.text;
     return openKubeApi({
       kubeconfigText: text,
+      ...(dryRun && 'path' in kubeconfig && (await plansOnly(host, kubeconfig.path)) ? { plannedByThisRun: true } : {}),
       source: 'path' in kubeconfig ? kubeconfig.path : kubeconfig.source,
       log: o.log,
       dryRun,
@@ -92,4 +93,10 @@ class OpeningApiSeam implements ApiSeam {
     for (const api of this.opened.splice(0)) api.close();
     this.clients.clear();
   }
+}
+
+/** A dry-run host's answer to "does only this run's plan have PATH?" (false for any other host). */
+async function plansOnly(host: object, hostPath: string): Promise<boolean> {
+  const plans = (host as { plansOnly?: (p: string) => Promise<boolean> }).plansOnly;
+  return typeof plans === 'function' ? plans.call(host, hostPath) : false;
 }
