@@ -181,11 +181,26 @@ function limitsTable(l) {
   return `${l.init.length} run(s) each, fresh machines\n\n` + table(['limit (s, median)', 'value'], rows);
 }
 
+/** Node.js 20 against 24 on the same bundle (bench/runtime.mjs): medians, paired ratio new/old. */
+function runtimeTable(rt) {
+  const o = rt.runtimes.old.version;
+  const n = rt.runtimes.new.version;
+  const rows = Object.entries(rt.cases).map(([name, r]) => [
+    name, String(r.old.length),
+    fmt(median(pick(r.old, 'wallMs'))), fmt(median(pick(r.new, 'wallMs'))), fmt(pairedRatio(pick(r.new, 'wallMs'), pick(r.old, 'wallMs')), 2),
+    fmt(median(pick(r.old, 'cpuMs'))), fmt(median(pick(r.new, 'cpuMs'))),
+    fmt(median(pick(r.old, 'maxRssMb'))), fmt(median(pick(r.new, 'maxRssMb'))),
+    fmt(median(pick([...r.old, ...r.new], 'load')), 2),
+  ]);
+  return table(['case', 'rounds', `${o} ms`, `${n} ms`, 'ratio new/old', `${o} cpu ms`, `${n} cpu ms`, `${o} RSS MB`, `${n} RSS MB`, 'load'], rows);
+}
+
 export function renderReport(results) {
   const e = results.env;
   const parts = [`## Results ${e.date}`, '', `${e.cpu}, ${e.memGb} GiB, Linux ${e.kernel}; kubeadm ${e.versions.kubeadm}, tsadm ${e.versions.tsadm}, Node ${e.versions.node}; load ${e.loadAtStart} → ${e.loadAtEnd}`, ''];
   if (results.micro) parts.push('### Tool-only commands (wall, medians)', '', microTable(results.micro), '');
   if (results.coldStart) parts.push('### Cold start (medians; ratios are medians of per-round ratios)', '', coldStartTable(results.coldStart), '');
+  if (results.runtime) parts.push('### Node.js runtimes, same bundle (medians of wall/CPU/peak RSS; ratio: median of per-round ratios)', '', runtimeTable(results.runtime), '');
   if (results.cluster) parts.push('### Full init and join (medians)', '', clusterTable(results.cluster), '');
   if (results.upgrade) parts.push('### Upgrade apply (medians; v1.20.3 = v1.20.2 relabelled)', '', upgradeTable(results.upgrade, results.tsadmUpgrade, e.versions.kubeadmUpgrade), '');
   if (results.limits) parts.push('### Limits (bench/limits.mjs)', '', limitsTable(results.limits), '');

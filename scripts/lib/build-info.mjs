@@ -22,7 +22,7 @@ function git(args) {
  * four commits after it, "-dirty" appended for uncommitted changes. Without a tag: package.json's
  * version, "+<14 hex>" of the commit. Outside a checkout: package.json's version alone.
  */
-export function buildInfo() {
+function buildInfo() {
   const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
   const commit = git(['rev-parse', 'HEAD']) ?? '';
   // A checkout without git metadata (a source tarball) has no state to report.

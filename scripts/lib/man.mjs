@@ -14,7 +14,7 @@ const SECTION = /^([A-Z][A-Za-z ]*):$/;
  * indent of at most 6 (`  -o, --output  …`, `      --config  …`, `  tsadm init phase  …`);
  * deeper lines continue the entry before them (yargs wraps descriptions and right-aligns types).
  */
-export function parseHelp(help) {
+function parseHelp(help) {
   const lines = help.replace(/\s+$/, '').split('\n');
   const usage = (lines.shift() ?? '').trim();
   const description = [];
@@ -28,7 +28,7 @@ export function parseHelp(help) {
       continue;
     }
     if (!current) {
-      description.push(line.trim());
+      description.push(line.trimEnd());
       continue;
     }
     if (line.trim() === '') continue;
@@ -42,8 +42,13 @@ export function parseHelp(help) {
     }
   }
   for (const section of sections) for (const e of section.entries) e.text = e.text.replace(/\s+/g, ' ');
-  const paragraphs = description.join('\n').split(/\n{2,}/).map((p) => p.replace(/\n/g, ' ').trim()).filter(Boolean);
+  // A paragraph whose lines are indented (yargs usage examples) keeps its lines; others are text.
+  const paragraphs = description.join('\n').split(/\n{2,}/).filter((p) => p.trim() !== '');
   return { usage, paragraphs, sections };
+}
+
+function oneLine(text) {
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 /** The page's name for a command line: "tsadm init phase" → "tsadm-init-phase". */
@@ -61,14 +66,22 @@ export function helpToMan({ words, help, version, date, seeAlso = [] }) {
   const out = [
     `.\\" Generated from \`${words.join(' ')} --help\` by scripts/package-deb.mjs; do not edit.`,
     `.TH "${name.toUpperCase()}" "8" "${date}" "tsadm ${version}" "System Administration"`,
+    // No hyphenation, ragged right: flags stay whole and searchable.
+    '.nh',
+    '.ad l',
     '.SH NAME',
-    `${esc(name)} \\- ${esc(paragraphs[0] ?? words.join(' '))}`,
+    `${esc(name)} \\- ${esc(oneLine(paragraphs[0] ?? words.join(' ')))}`,
     '.SH SYNOPSIS',
     `.B ${esc(usage)}`,
   ];
   if (paragraphs.length > 0) {
     out.push('.SH DESCRIPTION');
-    paragraphs.forEach((p, i) => out.push(...(i > 0 ? ['.PP'] : []), esc(p)));
+    paragraphs.forEach((p, i) => {
+      if (i > 0) out.push('.PP');
+      const lines = p.split('\n');
+      if (lines.some((l) => /^\s/.test(l))) out.push('.nf', ...lines.map((l) => esc(l.replace(/^ {2}/, ''))), '.fi');
+      else out.push(esc(oneLine(p)));
+    });
   }
   for (const section of sections) {
     out.push(`.SH ${esc(section.title.toUpperCase())}`);
