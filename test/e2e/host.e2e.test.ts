@@ -51,7 +51,18 @@ let debPath = '';
 function buildDeb(): string {
   let deb = process.env.TSADM_TEST_DEB;
   if (!deb) {
-    execFileSync(nodeBin(), [path.join(repoRoot(), 'scripts', 'package-deb.mjs')], { cwd: repoRoot(), stdio: ['ignore', 'ignore', 'pipe'], timeout: 10 * MIN });
+    // The single executable test/integration/sea.test.ts built from this clean commit serves (saves its build).
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repoRoot(), encoding: 'utf8' }).trim();
+    const clean = execFileSync('git', ['status', '--porcelain'], { cwd: repoRoot(), encoding: 'utf8' }).trim() === '';
+    const sea = path.join(repoRoot(), 'dist', 'tsadm');
+    let seaInfo: { gitCommit?: string; gitTreeState?: string } = {};
+    try {
+      seaInfo = (JSON.parse(execFileSync(sea, ['version', '-o', 'json'], { encoding: 'utf8' })) as { clientVersion: typeof seaInfo }).clientVersion;
+    } catch {
+      // no executable yet: package-deb.mjs builds it
+    }
+    const reuse = clean && seaInfo.gitCommit === head && seaInfo.gitTreeState === 'clean' ? ['--reuse-sea'] : [];
+    execFileSync(nodeBin(), [path.join(repoRoot(), 'scripts', 'package-deb.mjs'), ...reuse], { cwd: repoRoot(), stdio: ['ignore', 'ignore', 'pipe'], timeout: 10 * MIN });
     const dist = path.join(repoRoot(), 'dist');
     const name = readdirSync(dist).find((f) => /^tsadm_.+_amd64\.deb$/.test(f));
     if (!name) throw new Error('npm run package made no dist/tsadm_*_amd64.deb');
