@@ -10,8 +10,9 @@
 //         cold start of both commands by bin/tsadm, the single executable (built here by
 //         scripts/build-sea.mjs), kubeadm and bare `node -e 0`, 3× as many rotated rounds.
 // runtime (host, temp dirs; issue 28): the same dist/ bundle under the system's older Node.js (20)
-//         and the project's Node.js 24: bare start, `version`, `init --dry-run`, `init phase certs
-//         all`; wall, CPU and peak RSS side by side (bench/runtime.mjs). Default 7 rounds (--quick: 3).
+//         and the project's Node.js 24, then through bin/tsadm and as the single executable: bare
+//         start, `version`, `init --dry-run`, `init phase certs all`; wall, CPU and peak RSS side by
+//         side (bench/runtime.mjs). Default 7 rounds (--quick: 3).
 // cluster (harness machines b1..b7 = 10.250.0.71-77): full init on a fresh machine with the e2e
 //         config and, the moment it returns, the join of a second fresh machine, watched until its
 //         Node is Ready (time to a 2-node cluster), with a CSR probe for the settling; then one
@@ -124,7 +125,7 @@ try {
     results.micro = await runMicro({ tsadmArgv, runs: opts.runs, log });
     results.coldStart = await runColdStart({ tsadmArgv, seaPath: buildSea(log), runs: opts.runs * 3, log });
   }
-  if (runs('runtime')) results.runtime = await runRuntime({ runs: opts.runs, log });
+  if (runs('runtime')) results.runtime = await runRuntime({ runs: opts.runs, log, seaPath: buildSea(log) });
   if (opts.baseline) results.baseline = await runBaseline({ tsadmArgv, ref: opts.baseline, runs: opts.runs, log });
   if (runs('cluster')) {
     const tsadmJoin = opts.join && hasJoin(tsadmArgv);

@@ -181,18 +181,23 @@ function limitsTable(l) {
   return `${l.init.length} run(s) each, fresh machines\n\n` + table(['limit (s, median)', 'value'], rows);
 }
 
-/** Node.js 20 against 24 on the same bundle (bench/runtime.mjs): medians, paired ratio new/old. */
+/** Node.js 20 against 24 (bench/runtime.mjs): medians per way of running; ratio to Node 20 per round. */
 function runtimeTable(rt) {
-  const o = rt.runtimes.old.version;
-  const n = rt.runtimes.new.version;
-  const rows = Object.entries(rt.cases).map(([name, r]) => [
-    name, String(r.old.length),
-    fmt(median(pick(r.old, 'wallMs'))), fmt(median(pick(r.new, 'wallMs'))), fmt(pairedRatio(pick(r.new, 'wallMs'), pick(r.old, 'wallMs')), 2),
-    fmt(median(pick(r.old, 'cpuMs'))), fmt(median(pick(r.new, 'cpuMs'))),
-    fmt(median(pick(r.old, 'maxRssMb'))), fmt(median(pick(r.new, 'maxRssMb'))),
-    fmt(median(pick([...r.old, ...r.new], 'load')), 2),
-  ]);
-  return table(['case', 'rounds', `${o} ms`, `${n} ms`, 'ratio new/old', `${o} cpu ms`, `${n} cpu ms`, `${o} RSS MB`, `${n} RSS MB`, 'load'], rows);
+  const label = {
+    old: `bundle on ${rt.runtimes.old.version}`, new: `bundle on ${rt.runtimes.new.version}`,
+    launcher: `bin/tsadm on ${rt.runtimes.new.version}`, sea: 'single executable',
+  };
+  const rows = [];
+  for (const [name, r] of Object.entries(rt.cases)) {
+    for (const kind of rt.kinds ?? ['old', 'new']) {
+      const runs = r[kind];
+      if (!runs?.length) continue;
+      rows.push([name, label[kind] ?? kind, String(runs.length), fmt(median(pick(runs, 'wallMs'))), fmt(median(pick(runs, 'cpuMs'))),
+        fmt(median(pick(runs, 'maxRssMb'))), kind === 'old' ? '1.00' : fmt(pairedRatio(pick(runs, 'wallMs'), pick(r.old, 'wallMs')), 2),
+        kind === 'old' ? '1.00' : fmt(pairedRatio(pick(runs, 'maxRssMb'), pick(r.old, 'maxRssMb')), 2), fmt(median(pick(runs, 'load')), 2)]);
+    }
+  }
+  return table(['case', 'how', 'rounds', 'wall ms', 'cpu ms', 'peak RSS MB', 'wall / Node 20', 'RSS / Node 20', 'load'], rows);
 }
 
 export function renderReport(results) {

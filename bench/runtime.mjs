@@ -18,21 +18,19 @@ function oldNode() {
   return undefined;
 }
 
-/** The cases: argv tails after `<node>`; init --dry-run writes nothing but plans into a fresh --rootfs. */
-function cases(entry) {
-  return {
-    'node -e 0': () => ['-e', '0'],
-    'tsadm version': () => [entry, 'version'],
-    'tsadm init --dry-run': (dir) => [entry, 'init', '--dry-run', '--rootfs', dir, '--kubernetes-version', 'v1.20.2',
-      '--apiserver-advertise-address', '10.250.0.71', '--node-name', 'b1', '--cri-socket', '/run/containerd/containerd.sock',
-      '--ignore-preflight-errors', 'all'],
-    'tsadm init phase certs all': (dir) => [entry, 'init', 'phase', 'certs', 'all', '--rootfs', dir, '--kubernetes-version', 'v1.20.2',
-      '--apiserver-advertise-address', '10.250.0.71', '--node-name', 'b1'],
-  };
-}
+/** The cases: tsadm's arguments (none: bare `node -e 0`); init --dry-run plans into a fresh --rootfs. */
+const CASES = {
+  'node -e 0': undefined,
+  'tsadm version': () => ['version'],
+  'tsadm init --dry-run': (dir) => ['init', '--dry-run', '--rootfs', dir, '--kubernetes-version', 'v1.20.2',
+    '--apiserver-advertise-address', '10.250.0.71', '--node-name', 'b1', '--cri-socket', '/run/containerd/containerd.sock',
+    '--ignore-preflight-errors', 'all'],
+  'tsadm init phase certs all': (dir) => ['init', 'phase', 'certs', 'all', '--rootfs', dir, '--kubernetes-version', 'v1.20.2',
+    '--apiserver-advertise-address', '10.250.0.71', '--node-name', 'b1'],
+};
 
 /** Results: { runtimes: { old, new }, cases: { [case]: { old: Run[], new: Run[] } } }, or undefined without an older Node. */
-export async function runRuntime({ runs, log }) {
+export async function runRuntime({ runs, log, seaPath }) {
   const old = oldNode();
   if (!old) {
     log('no Node.js older than 24 here (set TSADM_BENCH_OLD_NODE): runtime comparison skipped');
@@ -40,21 +38,31 @@ export async function runRuntime({ runs, log }) {
   }
   const runtimes = { old: { path: old.path, version: old.version }, new: { path: NODE, version: execFileSync(NODE, ['--version']).toString().trim() } };
   const entry = path.join(SCRATCH, 'dist', 'tsadm.mjs');
-  const all = cases(entry);
-  const out = { runtimes, cases: {} };
-  for (const [name, argvOf] of Object.entries(all)) {
-    out.cases[name] = { old: [], new: [] };
+  // old/new: the bundle itself under each Node; launcher: Node 24 through bin/tsadm (its V8 flags);
+  // sea: the single executable, when the bench built one.
+  const argvOf = {
+    old: (args) => [old.path, ...(args ? [entry, ...args] : ['-e', '0'])],
+    new: (args) => [NODE, ...(args ? [entry, ...args] : ['-e', '0'])],
+    launcher: (args) => [NODE, ...(args ? [path.join(SCRATCH, 'bin', 'tsadm'), ...args] : ['-e', '0'])],
+    ...(seaPath ? { sea: (args) => (args ? [seaPath, ...args] : [NODE, '-e', '0']) } : {}),
+  };
+  const kinds = Object.keys(argvOf);
+  const out = { runtimes, kinds, cases: {} };
+  for (const [name, argsOf] of Object.entries(CASES)) {
+    out.cases[name] = Object.fromEntries(kinds.map((k) => [k, []]));
     for (let i = 0; i < runs; i++) {
-      for (const which of i % 2 ? ['new', 'old'] : ['old', 'new']) {
+      for (let k = 0; k < kinds.length; k++) {
+        const kind = kinds[(i + k) % kinds.length];
         const dir = mkdtempSync(path.join(SCRATCH, 'runtime-'));
         try {
-          const r = check(await timed(timePrefix()[0], [...timePrefix().slice(1), runtimes[which].path, ...argvOf(dir)]), `${runtimes[which].version} ${name}`);
-          out.cases[name][which].push({ wallMs: r.wallMs, cpuMs: r.cpuMs, maxRssMb: r.maxRssMb, load: load1() });
+          const argv = argvOf[kind](argsOf?.(dir));
+          const r = check(await timed(timePrefix()[0], [...timePrefix().slice(1), ...argv]), `${kind} ${name}`);
+          out.cases[name][kind].push({ wallMs: r.wallMs, cpuMs: r.cpuMs, maxRssMb: r.maxRssMb, load: load1() });
         } finally {
           rmSync(dir, { recursive: true, force: true });
         }
       }
-      log(`${name} #${i + 1}: ${runtimes.old.version} ${out.cases[name].old[i].wallMs.toFixed(0)} ms, ${runtimes.new.version} ${out.cases[name].new[i].wallMs.toFixed(0)} ms`);
+      log(`${name} #${i + 1}: ${kinds.map((k) => `${k} ${out.cases[name][k][i].wallMs.toFixed(0)} ms`).join(', ')}`);
     }
   }
   return out;

@@ -57,8 +57,13 @@ await build({
 const blob = path.join(work, 'tsadm.blob');
 const config = path.join(work, 'sea-config.json');
 // useCodeCache: V8's compiled code goes into the blob, so start-up skips compiling the bundle.
-writeFileSync(config, JSON.stringify({ main, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: true }));
-execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: 'inherit' });
+// execArgv: V8's optimising tiers off, as bin/tsadm's LEAN_V8_FLAGS (a short run never repays
+// them), and a 1 MB young generation, which only a start-up flag can set: `init --dry-run` peaks
+// at ~95 MB RSS instead of ~112 (BENCHMARKS.md, issue 28).
+const execArgv = ['--no-opt', '--no-maglev', '--no-sparkplug', '--max-semi-space-size=1'];
+writeFileSync(config, JSON.stringify({ main, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: true, execArgv }));
+// The code cache is made under the same V8 flags, or V8 rejects it at start-up (its flag hash differs).
+execFileSync(process.execPath, [...execArgv, '--experimental-sea-config', config], { stdio: 'inherit' });
 
 rmSync(out, { force: true });
 copyFileSync(process.execPath, out);
