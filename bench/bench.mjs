@@ -2,13 +2,17 @@
 // `npm run bench`: tsadm side by side with the reference kubeadm v1.20.2 (issue 8).
 //
 //   node bench/bench.mjs [--quick] [--runs N] [--cluster-runs N] [--upgrade-runs N] [--limits-runs N] [--only PART[,PART…]] [--baseline REF] [--no-join] [--out FILE]
-//   (PART: micro, cluster, upgrade, limits, baseline)
+//   (PART: micro, runtime, cluster, upgrade, limits, baseline)
 //   node bench/bench.mjs --render [FILE]   the report and waterfall.svg again from saved raw runs
 //
 // micro   (host, temp dirs): init phase certs all / kubeconfig all with RSA-2048 and ECDSA-P256,
 //         cold start of `version` and `token generate`; default 7 pairs (--quick: 3); then the
 //         cold start of both commands by bin/tsadm, the single executable (built here by
 //         scripts/build-sea.mjs), kubeadm and bare `node -e 0`, 3× as many rotated rounds.
+// runtime (host, temp dirs; issue 28): the same dist/ bundle under the system's older Node.js (20)
+//         and the project's Node.js 24, then through bin/tsadm and as the single executable: bare
+//         start, `version`, `init --dry-run`, `init phase certs all`; wall, CPU and peak RSS side by
+//         side (bench/runtime.mjs). Default 7 rounds (--quick: 3).
 // cluster (harness machines b1..b7 = 10.250.0.71-77): full init on a fresh machine with the e2e
 //         config and, the moment it returns, the join of a second fresh machine, watched until its
 //         Node is Ready (time to a 2-node cluster), with a CSR probe for the settling; then one
@@ -36,6 +40,7 @@ import { runColdStart, runMicro } from './micro.mjs';
 import { runCluster } from './cluster.mjs';
 import { runBaseline } from './baseline.mjs';
 import { runLimits } from './limits.mjs';
+import { runRuntime } from './runtime.mjs';
 import { hasUpgradeApply, runUpgrade, upgradeKubeadmVersion } from './upgrade.mjs';
 
 function parseArgs(argv) {
@@ -120,6 +125,7 @@ try {
     results.micro = await runMicro({ tsadmArgv, runs: opts.runs, log });
     results.coldStart = await runColdStart({ tsadmArgv, seaPath: buildSea(log), runs: opts.runs * 3, log });
   }
+  if (runs('runtime')) results.runtime = await runRuntime({ runs: opts.runs, log, seaPath: buildSea(log) });
   if (opts.baseline) results.baseline = await runBaseline({ tsadmArgv, ref: opts.baseline, runs: opts.runs, log });
   if (runs('cluster')) {
     const tsadmJoin = opts.join && hasJoin(tsadmArgv);

@@ -12,7 +12,7 @@ const out = mkdtempSync(path.join(os.tmpdir(), 'tsadm-bundle-'));
 try {
   const r = await build({
     entryPoints: { tsadm: 'src/entry.ts' }, outdir: out, outExtension: { '.js': '.mjs' }, bundle: true, splitting: true,
-    format: 'esm', platform: 'node', target: 'node20', metafile: true, write: false, define: { __TSADM_VERSION__: '"0"' }, logLevel: 'warning',
+    format: 'esm', platform: 'node', target: 'node24', metafile: true, write: false, define: { __TSADM_VERSION__: '"0"' }, logLevel: 'warning',
   });
   const outputs = r.metafile.outputs;
   const entry = Object.keys(outputs).find((k) => k.endsWith('/tsadm.mjs'));

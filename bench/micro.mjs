@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { check, load1, timePrefix, timed } from './lib/exec.mjs';
-import { KUBEADM, SCRATCH, benchConfig } from './lib/tools.mjs';
+import { KUBEADM, NODE, SCRATCH, benchConfig } from './lib/tools.mjs';
 
 /**
  * Each case: name and setup(dir) → { prepare?: untimed argv tail, run: timed argv tail }.
@@ -63,7 +63,7 @@ export async function runMicro({ tsadmArgv, runs, log }) {
  */
 export async function runColdStart({ tsadmArgv, seaPath, runs, log }) {
   const commands = {
-    'node -e 0': ['node', '-e', '0'],
+    'node -e 0': [NODE, '-e', '0'],
     'tsadm version': [...tsadmArgv, 'version'],
     'tsadm token generate': [...tsadmArgv, 'token', 'generate'],
     'kubeadm version': [KUBEADM, 'version'],

@@ -181,11 +181,31 @@ function limitsTable(l) {
   return `${l.init.length} run(s) each, fresh machines\n\n` + table(['limit (s, median)', 'value'], rows);
 }
 
+/** Node.js 20 against 24 (bench/runtime.mjs): medians per way of running; ratio to Node 20 per round. */
+function runtimeTable(rt) {
+  const label = {
+    old: `bundle on ${rt.runtimes.old.version}`, new: `bundle on ${rt.runtimes.new.version}`,
+    launcher: `bin/tsadm on ${rt.runtimes.new.version}`, sea: 'single executable',
+  };
+  const rows = [];
+  for (const [name, r] of Object.entries(rt.cases)) {
+    for (const kind of rt.kinds ?? ['old', 'new']) {
+      const runs = r[kind];
+      if (!runs?.length) continue;
+      rows.push([name, label[kind] ?? kind, String(runs.length), fmt(median(pick(runs, 'wallMs'))), fmt(median(pick(runs, 'cpuMs'))),
+        fmt(median(pick(runs, 'maxRssMb'))), kind === 'old' ? '1.00' : fmt(pairedRatio(pick(runs, 'wallMs'), pick(r.old, 'wallMs')), 2),
+        kind === 'old' ? '1.00' : fmt(pairedRatio(pick(runs, 'maxRssMb'), pick(r.old, 'maxRssMb')), 2), fmt(median(pick(runs, 'load')), 2)]);
+    }
+  }
+  return table(['case', 'how', 'rounds', 'wall ms', 'cpu ms', 'peak RSS MB', 'wall / Node 20', 'RSS / Node 20', 'load'], rows);
+}
+
 export function renderReport(results) {
   const e = results.env;
   const parts = [`## Results ${e.date}`, '', `${e.cpu}, ${e.memGb} GiB, Linux ${e.kernel}; kubeadm ${e.versions.kubeadm}, tsadm ${e.versions.tsadm}, Node ${e.versions.node}; load ${e.loadAtStart} → ${e.loadAtEnd}`, ''];
   if (results.micro) parts.push('### Tool-only commands (wall, medians)', '', microTable(results.micro), '');
   if (results.coldStart) parts.push('### Cold start (medians; ratios are medians of per-round ratios)', '', coldStartTable(results.coldStart), '');
+  if (results.runtime) parts.push('### Node.js runtimes, same bundle (medians of wall/CPU/peak RSS; ratio: median of per-round ratios)', '', runtimeTable(results.runtime), '');
   if (results.cluster) parts.push('### Full init and join (medians)', '', clusterTable(results.cluster), '');
   if (results.upgrade) parts.push('### Upgrade apply (medians; v1.20.3 = v1.20.2 relabelled)', '', upgradeTable(results.upgrade, results.tsadmUpgrade, e.versions.kubeadmUpgrade), '');
   if (results.limits) parts.push('### Limits (bench/limits.mjs)', '', limitsTable(results.limits), '');

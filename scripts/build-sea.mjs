@@ -8,14 +8,17 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildDefines } from './lib/build-info.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const work = path.join(repo, 'dist', 'sea');
 const out = path.join(repo, 'dist', 'tsadm');
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
+// The executable embeds the Node.js that runs this script: tsadm needs 24 (package.json engines);
+// `npm run build:sea` runs it with the project's own (the `node` devDependency).
 const [major] = process.versions.node.split('.').map(Number);
-if (major < 20) throw new Error(`build:sea needs Node.js >= 20 (this is ${process.version})`);
+if (major < 24) throw new Error(`build:sea embeds the Node.js that runs it and needs 24 or newer (this is ${process.version}): use npm run build:sea`);
 
 let inject;
 try {
@@ -27,7 +30,6 @@ try {
 
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
-const pkg = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8'));
 const main = path.join(work, 'tsadm.cjs');
 await build({
   entryPoints: [path.join(repo, 'src/entry.ts')],
@@ -35,7 +37,7 @@ await build({
   bundle: true,
   format: 'cjs',
   platform: 'node',
-  target: 'node20',
+  target: 'node24',
   legalComments: 'none',
   logLevel: 'warning',
   // Start-up (issue 17): node reads and hashes the whole script on every start, code cache or
@@ -45,7 +47,7 @@ await build({
   minify: true,
   keepNames: true,
   define: {
-    __TSADM_VERSION__: JSON.stringify(pkg.version),
+    ...buildDefines(),
     // ESM dependencies read import.meta.url; in the executable it is the executable itself.
     'import.meta.url': '__tsadm_import_meta_url',
   },
@@ -55,11 +57,23 @@ await build({
 const blob = path.join(work, 'tsadm.blob');
 const config = path.join(work, 'sea-config.json');
 // useCodeCache: V8's compiled code goes into the blob, so start-up skips compiling the bundle.
-writeFileSync(config, JSON.stringify({ main, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: true }));
-execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: 'inherit' });
+// execArgv: V8's optimising tiers off, as bin/tsadm's LEAN_V8_FLAGS (a short run never repays
+// them), and a 1 MB young generation, which only a start-up flag can set: `init --dry-run` peaks
+// at ~95 MB RSS instead of ~112 (BENCHMARKS.md, issue 28).
+const execArgv = ['--no-opt', '--no-maglev', '--no-sparkplug', '--max-semi-space-size=1'];
+writeFileSync(config, JSON.stringify({ main, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: true, execArgv }));
+// The code cache is made under the same V8 flags, or V8 rejects it at start-up (its flag hash differs).
+execFileSync(process.execPath, [...execArgv, '--experimental-sea-config', config], { stdio: 'inherit' });
 
 rmSync(out, { force: true });
 copyFileSync(process.execPath, out);
 chmodSync(out, 0o755);
+// The npm `node` package's binary carries its debug symbols (~18 MB of 126): drop them before the
+// blob goes in (binutils' strip; skipped where it is missing). Stack traces are V8's, not native.
+try {
+  execFileSync('strip', ['--strip-unneeded', '--remove-section=.comment', out], { stdio: 'ignore' });
+} catch {
+  // no strip here: the executable keeps the symbols
+}
 await inject(out, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: FUSE });
 console.log(`built ${path.relative(repo, out)} (${Math.round(readFileSync(out).length / 1e6)} MB, Node.js ${process.version} inside)`);

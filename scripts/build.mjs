@@ -2,9 +2,16 @@
 // (listr2, execa, gRPC, client-node's KubeConfig) stay behind dynamic import() so they are split into
 // separate chunks and loaded only by the commands that use them.
 import { build } from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { buildDefines } from './lib/build-info.mjs';
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+// gitVersion, gitCommit, gitTreeState and buildDate for `tsadm version` (scripts/lib/build-info.mjs).
+const define = buildDefines();
+
+// Chunks of earlier builds (their names are content hashes) would otherwise pile up in dist/ and in
+// `npm pack`; the single executable (dist/tsadm, dist/sea/) and the .deb are left alone.
+mkdirSync('dist', { recursive: true });
+for (const name of readdirSync('dist')) if (/\.mjs(\.map)?$/.test(name)) rmSync(`dist/${name}`);
 await build({
   entryPoints: { tsadm: 'src/entry.ts' },
   outdir: 'dist',
@@ -13,10 +20,10 @@ await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node24',
   sourcemap: 'linked',
   legalComments: 'none',
-  define: { __TSADM_VERSION__: JSON.stringify(pkg.version) },
+  define,
   // Some CommonJS dependencies call require() for Node built-ins; give the ESM bundle one.
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   logLevel: 'warning',
@@ -30,8 +37,8 @@ await build({
   bundle: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node24',
   legalComments: 'none',
-  define: { __TSADM_VERSION__: JSON.stringify(pkg.version) },
+  define,
   logLevel: 'warning',
 });

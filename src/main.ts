@@ -1,4 +1,4 @@
-import { buildCli } from './cli/app.js';
+import { buildCli, withVersionFlag } from './cli/app.js';
 import type { CliIO } from './cli/io.js';
 import { TsadmError, errorMessage, isTsadmError } from './errors.js';
 
@@ -6,7 +6,8 @@ import { TsadmError, errorMessage, isTsadmError } from './errors.js';
  * The entry point: parse, run, map errors to exit codes. The only place that exits the process;
  * everything below throws TsadmError.
  */
-export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+export async function main(given: readonly string[], io: CliIO): Promise<number> {
+  const argv = withVersionFlag(given);
   let verbosity = 0;
   const v = argv.findIndex((a) => a === '-v' || a === '--v' || a.startsWith('--v=') || a.startsWith('-v='));
   if (v >= 0) verbosity = Number((argv[v]?.includes('=') ? argv[v]?.split('=')[1] : argv[v + 1]) ?? 0) || 0;

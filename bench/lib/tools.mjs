@@ -12,6 +12,12 @@ export const KUBEADM = path.join(K8S_BIN, 'kubeadm');
 /** Shared with every harness machine at the same path (machines have a private /tmp). */
 export const SCRATCH = path.join(CACHE, 'e2e-scratch', `bench-${process.pid}`);
 
+/**
+ * The Node.js that runs tsadm (24, package.json engines): the project's own (the `node`
+ * devDependency, which harness machines see at the same path), else the one running the bench.
+ */
+export const NODE = existsSync(path.join(REPO, 'node_modules', 'node', 'bin', 'node')) ? path.join(REPO, 'node_modules', 'node', 'bin', 'node') : process.execPath;
+
 /** Copies bin/ and dist/ into SCRATCH; returns the argv prefix that runs this tsadm. */
 export function snapshotTsadm() {
   if (!existsSync(path.join(REPO, 'dist', 'tsadm.mjs'))) throw new Error('dist/tsadm.mjs missing: npm run build');
@@ -21,13 +27,13 @@ export function snapshotTsadm() {
   const dist = path.join(REPO, 'dist');
   cpSync(dist, path.join(SCRATCH, 'dist'), { recursive: true, filter: (src) => src === dist || src.endsWith('.mjs') });
   cpSync(path.join(REPO, 'bin'), path.join(SCRATCH, 'bin'), { recursive: true });
-  return ['node', path.join(SCRATCH, 'bin', 'tsadm')];
+  return [NODE, path.join(SCRATCH, 'bin', 'tsadm')];
 }
 
 export function versions(tsadmArgv) {
   const kubeadm = execFileSync(KUBEADM, ['version', '-o', 'short']).toString().trim();
   const tsadm = execFileSync(tsadmArgv[0], [...tsadmArgv.slice(1), 'version', '-o', 'short']).toString().trim();
-  return { kubeadm, tsadm, node: process.version };
+  return { kubeadm, tsadm, node: execFileSync(NODE, ['--version']).toString().trim() };
 }
 
 /**

@@ -19,6 +19,10 @@ TOOL=${TSADM_CLUSTER_TOOL:-tsadm}
 OUT=$CACHE/cluster
 MACHINE="$E2E_DIR/machine.sh"
 TSADM="$REPO_ROOT/bin/tsadm"
+# The project's own Node.js 24 (the `node` devDependency; machines see the repository at the same
+# path), else the machine's node (bin/tsadm refuses one older than 24).
+NODE="$REPO_ROOT/node_modules/node/bin/node"
+[[ -x $NODE ]] || NODE=node
 CRI_SOCKET=/run/containerd/containerd.sock
 STAGE_TIMES=()
 # stage NAME FUNCTION: run and time one stage.
@@ -81,7 +85,7 @@ do_init() {
   else
     log "init: tsadm"
     # shellcheck disable=SC2086
-    run_logged "$OUT/init.log" in_cp node "$TSADM" init --config "$OUT/kubeadm-config.yaml" ${TSADM_INIT_FLAGS:-}
+    run_logged "$OUT/init.log" in_cp "$NODE" "$TSADM" init --config "$OUT/kubeadm-config.yaml" ${TSADM_INIT_FLAGS:-}
   fi
   in_cp cat /etc/kubernetes/admin.conf >"$OUT/admin.conf"
   chmod 600 "$OUT/admin.conf"
@@ -94,7 +98,7 @@ join_command() {
     grep -v -- '--control-plane' | tail -1 | sed 's/^\s*//; s/\s\+/ /g' || true)
   if [[ -z $cmd ]]; then
     if [[ $TOOL == kubeadm ]]; then cmd=$(in_cp kubeadm token create --print-join-command)
-    else cmd=$(in_cp node "$TSADM" token create --print-join-command); fi
+    else cmd=$(in_cp "$NODE" "$TSADM" token create --print-join-command); fi
   fi
   echo "$cmd"
 }
@@ -109,7 +113,7 @@ do_join() {
     run_logged "$OUT/join.log" "$MACHINE" exec "$WORKER" -- kubeadm join "${args[@]}" --cri-socket "$CRI_SOCKET" --skip-phases=preflight
   else
     # shellcheck disable=SC2086
-    run_logged "$OUT/join.log" "$MACHINE" exec "$WORKER" -- node "$TSADM" join "${args[@]}" --cri-socket "$CRI_SOCKET" ${TSADM_JOIN_FLAGS:-}
+    run_logged "$OUT/join.log" "$MACHINE" exec "$WORKER" -- "$NODE" "$TSADM" join "${args[@]}" --cri-socket "$CRI_SOCKET" ${TSADM_JOIN_FLAGS:-}
   fi
 }
 

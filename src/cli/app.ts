@@ -36,7 +36,8 @@ export function buildCli(argv: readonly string[], io: CliIO): Argv {
         '  Join a node:                tsadm join <endpoint> --token <token> --discovery-token-ca-cert-hash sha256:<hash>\n' +
         '  Run one step:               tsadm init phase certs all\n' +
         '  Undo init/join:             tsadm reset\n' +
-        '  Prepare a bare host:        tsadm prepare --dry-run',
+        '  Prepare a bare host:        tsadm prepare --dry-run\n' +
+        '  Print the version:          tsadm version (--version prints its gitVersion alone)',
     )
     .parserConfiguration({ 'camel-case-expansion': false, 'strip-aliased': false, 'duplicate-arguments-array': true })
     .wrap(Math.min(120, (io.stdout as { columns?: number }).columns ?? 100))
@@ -78,6 +79,15 @@ export function buildCli(argv: readonly string[], io: CliIO): Argv {
     .help()
     .alias('h', 'help')
     .version(false);
+}
+
+/**
+ * `tsadm --version` on its own is `tsadm version -o short`: the one line most tools print for it.
+ * (yargs' own version flag prints package.json's version through console.log; this one prints the
+ * build's gitVersion through the CLI's output like every other command.)
+ */
+export function withVersionFlag(argv: readonly string[]): string[] {
+  return argv.length === 1 && argv[0] === '--version' ? ['version', '-o', 'short'] : [...argv];
 }
 
 /**

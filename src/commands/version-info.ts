@@ -6,9 +6,27 @@ import { TsadmError } from '../errors.js';
 import { DEFAULT_PATCH, NEWEST_MINOR, SUPPORTED_MINORS } from '../versions/table.js';
 
 declare const __TSADM_VERSION__: string | undefined;
+declare const __TSADM_BUILD__: BuildStamp | undefined;
 
 /** The tool's version; injected by the bundler, read from package.json in tests. */
 export const TSADM_VERSION = typeof __TSADM_VERSION__ === 'string' ? __TSADM_VERSION__ : '0.0.0-dev';
+
+/** What scripts/lib/build-info.mjs stamps into a build: kubeadm's fields from git and the clock. */
+interface BuildStamp {
+  readonly gitVersion: string;
+  readonly gitCommit: string;
+  readonly gitTreeState: string;
+  readonly buildDate: string;
+}
+
+/**
+ * The build's stamp; an unbundled run (tests) gets what an unstamped kubeadm prints: no commit, no
+ * tree state, the Unix epoch as its build date (k8s.io/component-base/version/base.go).
+ */
+const BUILD: BuildStamp =
+  typeof __TSADM_BUILD__ === 'object' && __TSADM_BUILD__ !== null
+    ? __TSADM_BUILD__
+    : { gitVersion: `v${TSADM_VERSION}`, gitCommit: '', gitTreeState: '', buildDate: '1970-01-01T00:00:00Z' };
 
 /** Node's arch names in Go's spelling (GOARCH), which Kubernetes tools print. */
 const GO_ARCH: Readonly<Record<string, string>> = { x64: 'amd64', ia32: '386' };
@@ -22,6 +40,9 @@ export interface VersionInfo {
   readonly major: string;
   readonly minor: string;
   readonly gitVersion: string;
+  readonly gitCommit: string;
+  readonly gitTreeState: string;
+  readonly buildDate: string;
   readonly nodeVersion: string;
   readonly platform: string;
   readonly defaultKubernetesVersion: string;
@@ -33,7 +54,10 @@ export function versionInfo(): VersionInfo {
   return {
     major,
     minor,
-    gitVersion: `v${TSADM_VERSION}`,
+    gitVersion: BUILD.gitVersion,
+    gitCommit: BUILD.gitCommit,
+    gitTreeState: BUILD.gitTreeState,
+    buildDate: BUILD.buildDate,
     nodeVersion: process.version,
     platform: goPlatform(),
     defaultKubernetesVersion: DEFAULT_PATCH[NEWEST_MINOR],
@@ -48,7 +72,7 @@ export const LIGHT_VERSION_FORMATS: readonly string[] = ['', 'short', 'json'];
 export function formatVersion(info: VersionInfo, output: string, dumpYaml?: (value: unknown) => string): string {
   switch (output) {
     case '':
-      return `tsadm version: &version.Info{Major:"${info.major}", Minor:"${info.minor}", GitVersion:"${info.gitVersion}", NodeVersion:"${info.nodeVersion}", Platform:"${info.platform}", DefaultKubernetesVersion:"${info.defaultKubernetesVersion}"}\n`;
+      return `tsadm version: &version.Info{Major:"${info.major}", Minor:"${info.minor}", GitVersion:"${info.gitVersion}", GitCommit:"${info.gitCommit}", GitTreeState:"${info.gitTreeState}", BuildDate:"${info.buildDate}", NodeVersion:"${info.nodeVersion}", Platform:"${info.platform}", DefaultKubernetesVersion:"${info.defaultKubernetesVersion}"}\n`;
     case 'short':
       return `${info.gitVersion}\n`;
     case 'json':

@@ -44,6 +44,12 @@ export class DryRunHost implements Host {
     return data;
   }
 
+  /** True when HOSTPATH exists only as this run's planned write: nothing outside the run has it. */
+  async plansOnly(hostPath: string): Promise<boolean> {
+    const key = path.posix.normalize(hostPath);
+    return this.files.has(key) && (await this.inner.stat(key)) === undefined;
+  }
+
   async stat(hostPath: string): Promise<FileStat | undefined> {
     const key = path.posix.normalize(hostPath);
     const pending = this.files.get(key);

@@ -29,8 +29,10 @@ export class DryRunKubeApi implements KubeApi {
     private readonly inner: KubeApi | undefined,
     private readonly log: ApiLog,
     private readonly plan?: { readonly journal: ApiJournal; readonly kubeconfig: string; readonly server?: string },
+    /** The server the kubeconfig names when there is no reader (src/kube/open.ts). */
+    server?: string,
   ) {
-    this.server = inner?.server ?? plan?.server ?? 'https://dry-run.invalid';
+    this.server = inner?.server ?? plan?.server ?? server ?? 'https://dry-run.invalid';
     this.reachable = inner !== undefined;
     plan?.journal.noteCluster(plan.kubeconfig, this.server, this.reachable);
   }

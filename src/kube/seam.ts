@@ -54,6 +54,7 @@ export function createApiSeam(host: SeamHost, dryRun: boolean): ApiSeam {
     const files = 'path' in kubeconfig || source.startsWith('/') ? kubeconfigFilesOn(host, source) : undefined;
     return openKubeApi({
       kubeconfigText: text,
+      ...(dryRun && 'path' in kubeconfig && (await plansOnly(host, kubeconfig.path)) ? { plannedByThisRun: true } : {}),
       source,
       ...(files ? { files } : {}),
       log: o.log,
@@ -110,4 +111,10 @@ class OpeningApiSeam implements ApiSeam {
     for (const api of this.opened.splice(0)) api.close();
     this.clients.clear();
   }
+}
+
+/** A dry-run host's answer to "does only this run's plan have PATH?" (false for any other host). */
+async function plansOnly(host: object, hostPath: string): Promise<boolean> {
+  const plans = (host as { plansOnly?: (p: string) => Promise<boolean> }).plansOnly;
+  return typeof plans === 'function' ? plans.call(host, hostPath) : false;
 }

@@ -6,7 +6,7 @@
  * anything itself. Needs `npm run build` (machines run bin/tsadm).
  */
 import {
-  createMachine, destroyMachine, kubeadmConfig, kubectl, machineExec, provision, requireComponents, tsadm, tsadmBin, waitFor,
+  createMachine, destroyMachine, kubeadmConfig, kubectl, machineExec, provision, nodeBin, requireComponents, tsadm, tsadmBin, waitFor,
   writeSharedFile, type Machine,
 } from './harness.js';
 
@@ -16,7 +16,7 @@ const MIN = 60_000;
 /** Runs inside the machine: the outside PKI, the node's CA certificates, generate-csr, signing. */
 const SIGN_SCRIPT = String.raw`
 set -eu
-CFG=$1; TSADM="node $2"
+CFG=$1; TSADM="$3 $2"
 O=/var/lib/outside-pki; P=/etc/kubernetes/pki; K=/etc/kubernetes
 mkdir -p $O/etcd $P/etcd
 ca() {
@@ -63,7 +63,7 @@ afterAll(async () => {
 describe('external CA: generate-csr, openssl signs, tsadm init', () => {
   test('generate-csr output signed by an outside CA leaves no CA key on the node', async () => {
     const script = writeSharedFile(`external-ca-${CP.name}.sh`, SIGN_SCRIPT);
-    const r = await machineExec(CP.name, ['sh', script, configPath, tsadmBin()], { timeoutMs: 3 * MIN });
+    const r = await machineExec(CP.name, ['sh', script, configPath, tsadmBin(), nodeBin()], { timeoutMs: 3 * MIN });
     expect(r.stdout).toContain('[certs] Generating "apiserver" key and CSR');
     expect(r.stdout).toContain('[kubeconfig] Generating "admin.conf" key and CSR');
     const keys = r.stdout.split('\n').filter((l) => l.endsWith('.key'));

@@ -23,7 +23,7 @@
  */
 import {
   createMachine, destroyMachine, etcdGateway, kubeadmConfig, kubectl, machineDaemon, machineExec, machineLog, nodeReadiness, provision,
-  requireComponents, startMachine, stopMachine, tsadm, tsadmBin, waitFor, writeSharedFile, type ExecResult, type Machine,
+  requireComponents, startMachine, stopMachine, nodeBin, tsadm, tsadmBin, waitFor, writeSharedFile, type ExecResult, type Machine,
 } from './harness.js';
 
 const LB: Machine = { name: 'hlb', ip: '10.250.0.140' };
@@ -253,7 +253,7 @@ describe('a highly available cluster under faults', () => {
     await stopMachine(CP2.name);
     // The join runs in the background, its output in a file inside hc4 (to watch it as it goes).
     const log = '/tmp/hc4-join.log';
-    const joining = machineExec(CP4.name, ['sh', '-c', `node ${tsadmBin()} ${cpJoin(CP4).join(' ')} > ${log} 2>&1; echo "exit $?" >> ${log}`], { timeoutMs: 10 * MIN });
+    const joining = machineExec(CP4.name, ['sh', '-c', `${nodeBin()} ${tsadmBin()} ${cpJoin(CP4).join(' ')} > ${log} 2>&1; echo "exit $?" >> ${log}`], { timeoutMs: 10 * MIN });
     const waiting = 'etcd member "hc2" (https://10.250.0.142:2379) does not answer: etcd adds no member while a voting member is unreachable';
     await waitFor(async () => (await machineExec(CP4.name, ['cat', log], { reject: false })).stdout.includes(waiting), 4 * MIN, 'hc4\'s join to name the unreachable member', 1000);
     const dry = await tsadmOk(CP1, ['etcd', 'remove-member', CP2.name, '--delete-node', '--dry-run']);

@@ -36,6 +36,16 @@ export function tsadmBin(): string {
   return path.join(repoRoot(), 'bin', 'tsadm');
 }
 
+/**
+ * The Node.js that runs tsadm inside a machine: the project's own Node 24 (the `node`
+ * devDependency; machines see the repository at the same path), else the machine's `node`
+ * (bin/tsadm refuses one older than 24).
+ */
+export function nodeBin(): string {
+  const own = path.join(repoRoot(), 'node_modules', 'node', 'bin', 'node');
+  return existsSync(own) ? own : 'node';
+}
+
 export interface ExecResult {
   exitCode: number;
   stdout: string;
@@ -212,7 +222,7 @@ function parseJoinCommand(initOutput: string): string[] {
 
 /** Run tsadm (node <repo>/bin/tsadm ARGS) inside MACHINE; TSADM_SERVICE_MANAGER is set there. */
 export async function tsadm(machine: string, args: string[], opts: ExecOptions = {}): Promise<ExecResult> {
-  return machineExec(machine, ['node', tsadmBin(), ...args], opts);
+  return machineExec(machine, [nodeBin(), tsadmBin(), ...args], opts);
 }
 
 const CRI_SOCKET = '/run/containerd/containerd.sock';

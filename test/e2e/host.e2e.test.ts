@@ -12,14 +12,19 @@
  * a real host does not (it lacks CAP_SYS_RESOURCE) is a runc wrapper that clamps negative
  * oom_score_adj values, so containerd's config stays the package's.
  * Needs `npm run build` (machines run bin/tsadm).
+ *
+ * Issue 28, on the same machine: the Debian package (`npm run package`, or $TSADM_TEST_DEB) installs
+ * with `dpkg -i` (version with the commit, completion, man pages), `tsadm init` above runs through
+ * the installed /usr/bin/tsadm, and `dpkg -r` removes exactly the package's files.
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from '@jest/globals';
 import {
-  cacheDir, createMachine, destroyMachine, importCoreDNSStandIn, kubeadmConfig, machineExec, machineLog, provision,
-  requireComponents, tsadm, waitClusterReady, writeSharedFile, type Machine,
+  cacheDir, createMachine, destroyMachine, importCoreDNSStandIn, kubeadmConfig, machineExec, machineLog, nodeBin, provision,
+  repoRoot, requireComponents, tsadm, waitClusterReady, writeSharedFile, type Machine,
 } from './harness.js';
 
 const HB: Machine = { name: 'hb1', ip: '10.250.0.151' };
@@ -37,6 +42,42 @@ const HOST_FILES = [
 let configPath = '';
 let initOutput = '';
 let bundleDir = '';
+let debPath = '';
+
+/**
+ * The .deb under test: $TSADM_TEST_DEB, else `npm run package` builds it (the single executable
+ * with the project's Node 24) and it is copied to the shared cache, which machines see.
+ */
+function buildDeb(): string {
+  let deb = process.env.TSADM_TEST_DEB;
+  if (!deb) {
+    // The single executable test/integration/sea.test.ts built from this clean commit serves (saves its build).
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repoRoot(), encoding: 'utf8' }).trim();
+    const clean = execFileSync('git', ['status', '--porcelain'], { cwd: repoRoot(), encoding: 'utf8' }).trim() === '';
+    const sea = path.join(repoRoot(), 'dist', 'tsadm');
+    let seaInfo: { gitCommit?: string; gitTreeState?: string } = {};
+    try {
+      seaInfo = (JSON.parse(execFileSync(sea, ['version', '-o', 'json'], { encoding: 'utf8' })) as { clientVersion: typeof seaInfo }).clientVersion;
+    } catch {
+      // no executable yet: package-deb.mjs builds it
+    }
+    const reuse = clean && seaInfo.gitCommit === head && seaInfo.gitTreeState === 'clean' ? ['--reuse-sea'] : [];
+    execFileSync(nodeBin(), [path.join(repoRoot(), 'scripts', 'package-deb.mjs'), ...reuse], { cwd: repoRoot(), stdio: ['ignore', 'ignore', 'pipe'], timeout: 10 * MIN });
+    const dist = path.join(repoRoot(), 'dist');
+    const name = readdirSync(dist).find((f) => /^tsadm_.+_amd64\.deb$/.test(f));
+    if (!name) throw new Error('npm run package made no dist/tsadm_*_amd64.deb');
+    deb = path.join(dist, name);
+  }
+  const shared = path.join(cacheDir(), 'e2e-scratch', 'tsadm_test_amd64.deb');
+  mkdirSync(path.dirname(shared), { recursive: true });
+  copyFileSync(deb, shared);
+  return shared;
+}
+
+/** Every non-directory under /etc and /usr of machine HB (its private overlays), sorted. */
+async function etcUsrFiles(): Promise<string[]> {
+  return (await sh('find /etc /usr -xdev ! -type d | LC_ALL=C sort')).split('\n');
+}
 
 /** The e2e configuration without its ignorePreflightErrors: nothing may be ignored here. */
 async function strictConfig(): Promise<string> {
@@ -86,7 +127,8 @@ beforeAll(async () => {
   await importCoreDNSStandIn(HB.name);
   configPath = writeSharedFile(`tsadm-${HB.name}.yaml`, await strictConfig());
   bundleDir = makeBundle();
-}, 10 * MIN);
+  debPath = buildDeb();
+}, 20 * MIN);
 
 afterAll(async () => {
   for (const m of [HB, HB2]) await destroyMachine(m.name).catch(() => undefined);
@@ -142,8 +184,27 @@ describe('a bare machine', () => {
     expect(await hostState()).toBe(before);
   }, 6 * MIN);
 
+  test('the Debian package installs with dpkg -i: its version names this commit, completion and man pages work', async () => {
+    await machineExec(HB.name, ['dpkg', '-i', debPath], { timeoutMs: 3 * MIN });
+    const info = JSON.parse((await machineExec(HB.name, ['/usr/bin/tsadm', 'version', '-o', 'json'])).stdout) as { clientVersion: Record<string, string> };
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repoRoot(), encoding: 'utf8' }).trim();
+    expect(info.clientVersion).toMatchObject({ gitCommit: head, platform: 'linux/amd64' });
+    expect(info.clientVersion.nodeVersion).toMatch(/^v24\./);
+    expect(info.clientVersion.buildDate).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(await sh('dpkg-query -W -f \'${Status}\' tsadm')).toBe('install ok installed');
+    // bash completion from its standard directory, asking the installed executable for the words.
+    const words = await sh('bash -c \'. /usr/share/bash-completion/completions/tsadm; COMP_WORDS=(tsadm ce); COMP_CWORD=1; _tsadm_completions; echo "${COMPREPLY[*]}"\'');
+    expect(words.split(' ')).toEqual(['certs']);
+    expect(await sh('head -1 /usr/share/zsh/vendor-completions/_tsadm')).toBe('#compdef tsadm');
+    const man = await sh('MANPAGER=cat MANWIDTH=100 man tsadm 2>&1');
+    expect(man).toMatch(/^TSADM\(8\)/);
+    expect(man).toContain('tsadm-init(8)');
+    expect(await sh('MANPAGER=cat MANWIDTH=100 man 8 tsadm-init 2>&1')).toContain('--kubernetes-version');
+  }, 5 * MIN);
+
   test('`tsadm init` then succeeds with no --ignore-preflight-errors; the kubelet is the bundle\'s, run by its unit', async () => {
-    const r = await tsadm(HB.name, ['init', '--config', configPath], { reject: false, timeoutMs: 8 * MIN });
+    // Through the package's executable (/usr/bin/tsadm, the machine's PATH), not bin/tsadm.
+    const r = await machineExec(HB.name, ['tsadm', 'init', '--config', configPath], { reject: false, timeoutMs: 8 * MIN });
     if (r.exitCode !== 0) throw new Error(`init failed (${r.exitCode}):\n${r.stderr}\n--- kubelet\n${machineLog(HB.name)}`);
     expect(r.stderr).not.toMatch(/\[ERROR/);
     initOutput = r.stdout;
@@ -164,6 +225,22 @@ describe('a bare machine', () => {
     expect(dump).toMatch(/SystemdCgroup = false/);
     await waitClusterReady(HB, [HB, HB2], 5 * MIN);
   }, 12 * MIN);
+
+  test('dpkg -r removes exactly the package\'s files, and nothing init wrote', async () => {
+    const owned = (await sh('dpkg-query -L tsadm')).split('\n');
+    const before = await etcUsrFiles();
+    await machineExec(HB.name, ['dpkg', '-r', 'tsadm'], { timeoutMs: 2 * MIN });
+    const after = await etcUsrFiles();
+    // Sets: /usr holds the whole Debian system (tens of thousands of files).
+    const beforeSet = new Set(before);
+    const afterSet = new Set(after);
+    const removed = before.filter((f) => !afterSet.has(f));
+    expect(removed).toEqual(owned.filter((f) => beforeSet.has(f)).sort());
+    expect(removed).toEqual(expect.arrayContaining(['/usr/bin/tsadm', '/usr/share/man/man8/tsadm.8.gz', '/usr/share/bash-completion/completions/tsadm']));
+    expect(after.filter((f) => !beforeSet.has(f))).toEqual([]);
+    expect(removed.filter((f) => f.startsWith('/etc/'))).toEqual([]);
+    expect(await sh('ls /etc/kubernetes/admin.conf /etc/kubernetes/pki/ca.key')).toBe('/etc/kubernetes/admin.conf\n/etc/kubernetes/pki/ca.key');
+  }, 3 * MIN);
 
   test('`tsadm reset` leaves the host preparation alone and says so', async () => {
     const r = await tsadm(HB.name, ['reset', '-f'], { timeoutMs: 5 * MIN });

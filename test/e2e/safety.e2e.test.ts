@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import {
-  cacheDir, createMachine, destroyMachine, kubeadmConfig, kubectl, machineExec, nodeReadiness, provision, requireComponents, tsadmBin, waitFor,
+  cacheDir, createMachine, destroyMachine, kubeadmConfig, kubectl, machineExec, nodeBin, nodeReadiness, provision, requireComponents, tsadmBin, waitFor,
   writeSharedFile, type ExecOptions, type ExecResult, type Machine,
 } from './harness.js';
 import { verifyPki } from '../helpers/pki-check.js';
@@ -74,7 +74,7 @@ function pick(points: FaultPoint[], targets: readonly [string, RegExp][]): [stri
  * machines see at the same path) to try a candidate build.
  */
 function tsadm(machine: string, args: string[], opts: ExecOptions = {}): Promise<ExecResult> {
-  return machineExec(machine, ['node', process.env.TSADM_TEST_BIN ?? tsadmBin(), ...args], opts);
+  return machineExec(machine, [nodeBin(), process.env.TSADM_TEST_BIN ?? tsadmBin(), ...args], opts);
 }
 
 let configPath: string;

@@ -5,7 +5,7 @@ import { initPhases } from '../../../src/workflows/init.js';
 import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../../../src/versions/resolve.js';
 import { tempRoot } from '../../helpers/temp-root.js';
 import { runCli } from '../../helpers/cli.js';
-import { withUnknownWord } from '../../../src/cli/app.js';
+import { withUnknownWord, withVersionFlag } from '../../../src/cli/app.js';
 
 const BASE = ['--kubernetes-version', 'v1.20.2', '--apiserver-advertise-address', '10.0.0.5', '--node-name', 'cp1'];
 
@@ -35,6 +35,15 @@ describe('tsadm CLI', () => {
     const bad = await runCli(['version', '-o', 'xml']);
     expect(bad.code).toBe(3);
     expect(bad.stderr).toContain('invalid output format: xml');
+  });
+
+  test('--version alone prints what version -o short prints; with anything else it is not a command', async () => {
+    const flag = await runCli(['--version']);
+    expect(flag).toMatchObject({ code: 0, stderr: '' });
+    expect(flag.stdout).toBe((await runCli(['version', '-o', 'short'])).stdout);
+    expect(withVersionFlag(['--version'])).toEqual(['version', '-o', 'short']);
+    expect(withVersionFlag(['init', '--version'])).toEqual(['init', '--version']);
+    expect((await runCli(['--version', 'init'])).code).toBe(3);
   });
 
   test('usage errors exit 3 with one clear line', async () => {

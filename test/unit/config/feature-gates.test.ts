@@ -123,7 +123,7 @@ describe('RootlessControlPlane', () => {
   test('removed in 1.35 (PR #134178): an unknown gate for a 1.35+ target, either value', async () => {
     const { resolveInitConfig } = await import('../../../src/config/load.js');
     const env = { hostname: 'cp1', defaultAdvertiseAddress: '192.168.10.11', now: new Date('2024-01-01T00:00:00Z') };
-    for (const [version, value] of [['v1.35.0', 'false'], ['v1.37.0', 'true']]) {
+    for (const [version, value] of [['v1.35.0', 'false'], ['v1.37.0', 'true']] as const) {
       expect(() => resolveInitConfig({ flags: { 'feature-gates': `RootlessControlPlane=${value}`, 'kubernetes-version': version }, env }))
         .toThrow(`featureGates: unrecognized feature-gate key "RootlessControlPlane" (kubeadm ${version.slice(1, 5)} does not have it) (from --feature-gates)`);
     }

@@ -74,3 +74,14 @@ test('prepare runs once, on the first open; when it fails the open fails and is 
   expect(calls).toBe(2);
   seam.close();
 });
+
+test('a dry run whose kubeconfig only its own plan holds (init\'s admin.conf) asks no cluster, and names the file\'s server', async () => {
+  const files: Record<string, string> = { '/etc/kubernetes/admin.conf': KUBECONFIG.replace('https://127.0.0.1:1', 'https://10.1.2.3:6443/') };
+  const host = { ...hostWith(files), plansOnly: (p: string) => Promise.resolve(p === '/etc/kubernetes/admin.conf') };
+  const api = await createApiSeam(host, true).open({ path: '/etc/kubernetes/admin.conf' }, { log });
+  expect(api).toBeInstanceOf(DryRunKubeApi);
+  expect(api.server).toBe('https://10.1.2.3:6443');
+  // No reader behind it: the version is not asked of any server.
+  await expect(api.serverVersion()).rejects.toThrow('the dry run has no cluster to ask (https://10.1.2.3:6443)');
+  expect(await api.get('ConfigMap', 'kubeadm-config', 'kube-system')).toBeUndefined();
+});

@@ -1,0 +1,229 @@
+// `npm run package`: builds dist/tsadm_<version>_amd64.deb with dpkg-deb, offline.
+//
+// Contents (nothing else; the package owns no file tsadm writes for a cluster):
+//   /usr/bin/tsadm                                    the single executable (scripts/build-sea.mjs)
+//   /usr/share/bash-completion/completions/tsadm      `tsadm completion bash`
+//   /usr/share/zsh/vendor-completions/_tsadm          `tsadm completion zsh`
+//   /usr/share/man/man8/tsadm.8.gz, tsadm-<cmd>….8.gz  from the CLI's own --help (scripts/lib/man.mjs)
+//   /usr/share/doc/tsadm/copyright                    machine-readable (DEP-5), Apache-2.0
+//   /usr/share/doc/tsadm/changelog.gz                 the Debian changelog (a native package)
+//   /usr/share/lintian/overrides/tsadm                what lintian reports that is by design
+// The version is the executable's gitVersion (`tsadm version -o short`) in Debian's spelling.
+// Flags: --reuse-sea uses an existing dist/tsadm instead of building it. DEBFULLNAME and DEBEMAIL
+// name the maintainer; SOURCE_DATE_EPOCH fixes every date (reproducible builds).
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import path from 'node:path';
+import { REPO } from './lib/build-info.mjs';
+import { helpToMan, pageName, subcommands } from './lib/man.mjs';
+
+const DIST = path.join(REPO, 'dist');
+const SEA = path.join(DIST, 'tsadm');
+const STAGE = path.join(DIST, 'deb', 'root');
+const MAINTAINER = `${process.env.DEBFULLNAME || 'tsadm developers'} <${process.env.DEBEMAIL || 'tsadm@example.org'}>`;
+/** How deep man pages go: `tsadm init phase certs` gets one, its phases are listed there. */
+const MAN_DEPTH = 3;
+
+function run(file, args, opts = {}) {
+  return execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], ...opts });
+}
+
+/** "v0.1.0-3+0123abcd-dirty" → "0.1.0+3+0123abcd+dirty": a native package's version has no "-". */
+function debianVersion(gitVersion) {
+  return gitVersion.replace(/^v/, '').replace(/-/g, '+');
+}
+
+function write(rel, content, mode = 0o644) {
+  const file = path.join(STAGE, rel);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, content);
+  chmodSync(file, mode);
+}
+
+const gz = (text) => gzipSync(Buffer.from(text), { level: 9 }); // gzip -9n: no name, no time in the header
+
+if (!process.argv.includes('--reuse-sea') || !existsSync(SEA)) {
+  execFileSync(process.execPath, [path.join(REPO, 'scripts', 'build-sea.mjs')], { cwd: REPO, stdio: 'inherit' });
+}
+const tsadm = (args) => run(SEA, args, { env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/nonexistent', NO_COLOR: '1' } });
+const info = JSON.parse(tsadm(['version', '-o', 'json'])).clientVersion;
+const version = debianVersion(info.gitVersion);
+const epoch = process.env.SOURCE_DATE_EPOCH && /^\d+$/.test(process.env.SOURCE_DATE_EPOCH) ? Number(process.env.SOURCE_DATE_EPOCH) : Math.floor(Date.parse(info.buildDate) / 1000);
+const when = new Date(epoch * 1000);
+
+rmSync(path.dirname(STAGE), { recursive: true, force: true });
+mkdirSync(STAGE, { recursive: true });
+
+// The executable.
+mkdirSync(path.join(STAGE, 'usr/bin'), { recursive: true });
+copyFileSync(SEA, path.join(STAGE, 'usr/bin/tsadm'));
+chmodSync(path.join(STAGE, 'usr/bin/tsadm'), 0o755);
+
+// Completions, from the executable itself (they call `tsadm --get-yargs-completions`).
+write('usr/share/bash-completion/completions/tsadm', tsadm(['completion', 'bash']));
+write('usr/share/zsh/vendor-completions/_tsadm', tsadm(['completion', 'zsh']));
+
+// Man pages: tsadm(8) and one per command, down to MAN_DEPTH words.
+const manDate = when.toISOString().slice(0, 10);
+const pages = [];
+const visit = (words) => {
+  const help = tsadm([...words.slice(1), '--help']);
+  const children = words.length <= MAN_DEPTH ? subcommands(help).filter((c) => c.length === words.length) : [];
+  const childWords = children.map((c) => ['tsadm', ...c]);
+  const seeAlso = [...(words.length > 1 ? [pageName(words.slice(0, -1))] : []), ...childWords.map(pageName)];
+  pages.push({ name: pageName(words), roff: helpToMan({ words, help, version: info.gitVersion, date: manDate, seeAlso }) });
+  for (const c of childWords) visit(c);
+};
+visit(['tsadm']);
+for (const { name, roff } of pages) write(`usr/share/man/man8/${name}.8.gz`, gz(roff));
+
+// copyright (DEP-5) and the Debian changelog.
+// Node.js's own license (the first part of its LICENSE file): MIT.
+const mitText = [
+  'Copyright Node.js contributors. All rights reserved.',
+  '',
+  'Permission is hereby granted, free of charge, to any person obtaining a copy',
+  'of this software and associated documentation files (the "Software"), to',
+  'deal in the Software without restriction, including without limitation the',
+  'rights to use, copy, modify, merge, publish, distribute, sublicense, and/or',
+  'sell copies of the Software, and to permit persons to whom the Software is',
+  'furnished to do so, subject to the following conditions:',
+  '',
+  'The above copyright notice and this permission notice shall be included in',
+  'all copies or substantial portions of the Software.',
+  '',
+  'THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR',
+  'IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,',
+  'FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE',
+  'AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER',
+  'LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING',
+  'FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS',
+  'IN THE SOFTWARE.',
+].join('\n');
+const bundled = JSON.parse(run('npm', ['ls', '--omit=dev', '--all', '--json'], { cwd: REPO, maxBuffer: 64 << 20 }));
+const licenses = new Map();
+const collect = (deps = {}) => {
+  for (const [name, d] of Object.entries(deps)) {
+    const pkgFile = path.join(REPO, 'node_modules', name, 'package.json');
+    const lic = existsSync(pkgFile) ? JSON.parse(readFileSync(pkgFile, 'utf8')).license : undefined;
+    licenses.set(name, typeof lic === 'string' ? lic : 'see the package');
+    collect(d.dependencies);
+  }
+};
+collect(bundled.dependencies);
+// The years of the history (first commit to this build), as the copyright notice wants them.
+const firstYear = (() => {
+  try {
+    return run('git', ['log', '--reverse', '--format=%ad', '--date=format:%Y'], { cwd: REPO, stdio: ['ignore', 'pipe', 'ignore'] }).split('\n')[0];
+  } catch {
+    return '';
+  }
+})();
+const buildYear = String(when.getUTCFullYear());
+const copyrightYears = firstYear && firstYear !== buildYear ? `${firstYear}-${buildYear}` : buildYear;
+const field = (text) => text.split('\n').map((l) => (l.trim() === '' ? ' .' : ` ${l}`)).join('\n');
+write('usr/share/doc/tsadm/copyright', [
+  'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/',
+  'Upstream-Name: tsadm',
+  'Comment: /usr/bin/tsadm is a Node.js single executable application: the tsadm',
+  ` bundle inside a copy of Node.js ${info.nodeVersion} (MIT; the libraries it embeds and their`,
+  ' licenses are listed in its LICENSE file). The bundle includes these npm packages:',
+  field([...licenses].sort(([a], [b]) => a.localeCompare(b)).map(([n, l]) => `${n} (${l})`).join(', ').replace(/(.{1,76})(, |$)/g, '$1$2\n').trimEnd()),
+  '',
+  'Files: *',
+  `Copyright: ${copyrightYears} tsadm developers`,
+  'License: Apache-2.0',
+  '',
+  'License: Apache-2.0',
+  ' Licensed under the Apache License, Version 2.0 (the "License"); you may not',
+  ' use this file except in compliance with the License. You may obtain a copy of',
+  ' the License at https://www.apache.org/licenses/LICENSE-2.0',
+  ' .',
+  ' On Debian systems, the complete text of the Apache License, Version 2.0 can be',
+  ' found in "/usr/share/common-licenses/Apache-2.0".',
+  '',
+  'License: MIT',
+  field(mitText),
+  '',
+].join('\n'));
+const rfc2822 = when.toUTCString().replace(/GMT$/, '+0000').replace(/^(\w+), (\d) /, '$1, 0$2 ');
+write('usr/share/doc/tsadm/changelog.gz', gz([
+  `tsadm (${version}) unstable; urgency=medium`,
+  '',
+  `  * Build of tsadm ${info.gitVersion}`,
+  `    (commit ${info.gitCommit || 'unknown'}, tree ${info.gitTreeState || 'unknown'}).`,
+  '  * The changes are listed in CHANGELOG.md in the tsadm sources.',
+  '',
+  ` -- ${MAINTAINER}  ${rfc2822}`,
+  '',
+].join('\n')));
+
+// lintian: what it reports that is by design (each with the reason).
+write('usr/share/lintian/overrides/tsadm', [
+  '# /usr/bin/tsadm is a Node.js single executable: the Node.js binary its project publishes (not',
+  '# position independent), with the tsadm bundle injected (scripts/build-sea.mjs).',
+  'tsadm: hardening-no-pie [usr/bin/tsadm]',
+  "# tsadm reads /var/lib/dpkg/status to tell containerd's config.toml as its package installed it",
+  '# from a file the user changed (docs/host.md); it never writes there.',
+  'tsadm: uses-dpkg-database-directly [usr/bin/tsadm]',
+  '# Node.js links its own zlib (and OpenSSL, ICU, libuv) in statically; it is one binary by design.',
+  'tsadm: embedded-library zlib [usr/bin/tsadm]',
+  '# Node.js is built with its own compiler flags, not dpkg-buildflags.',
+  'tsadm: hardening-no-fortify-functions [usr/bin/tsadm]',
+  "# The strings are Node.js's, V8's and bundled npm packages' (comments kept in their code), not tsadm's.",
+  'tsadm: spelling-error-in-binary *[usr/bin/tsadm]',
+  '',
+].join('\n'));
+
+// DEBIAN/: control and md5sums.
+const files = [];
+const walk = (rel) => {
+  for (const name of readdirSync(path.join(STAGE, rel)).sort()) {
+    const r = path.posix.join(rel, name);
+    if (statSync(path.join(STAGE, r)).isDirectory()) walk(r);
+    else files.push(r);
+  }
+};
+walk('');
+const installedKiB = Math.ceil(files.reduce((n, f) => n + statSync(path.join(STAGE, f)).size, 0) / 1024);
+const md5sums = files.map((f) => `${createHash('md5').update(readFileSync(path.join(STAGE, f))).digest('hex')}  ${f}`).join('\n');
+// The shared libraries the embedded Node.js links against, as Debian's own tool words them.
+const shlibs = (() => {
+  const tmp = path.join(DIST, 'deb', 'shlibs');
+  mkdirSync(path.join(tmp, 'debian'), { recursive: true });
+  writeFileSync(path.join(tmp, 'debian', 'control'), 'Source: tsadm\n\nPackage: tsadm\nArchitecture: amd64\n');
+  const out = run('dpkg-shlibdeps', ['-O', '-e', path.join(STAGE, 'usr/bin/tsadm')], { cwd: tmp, stdio: ['ignore', 'pipe', 'ignore'] });
+  rmSync(tmp, { recursive: true, force: true });
+  return /shlibs:Depends=(.*)/.exec(out)?.[1]?.trim() ?? 'libc6';
+})();
+write('DEBIAN/control', [
+  'Package: tsadm',
+  `Version: ${version}`,
+  'Architecture: amd64',
+  `Maintainer: ${MAINTAINER}`,
+  `Installed-Size: ${installedKiB}`,
+  `Depends: ${shlibs}`,
+  'Recommends: containerd',
+  'Section: admin',
+  'Priority: optional',
+  'Description: kubeadm-compatible, phased, node-local Kubernetes bootstrapper',
+  ' tsadm sets up a Kubernetes control plane or joins a node to a cluster the way',
+  ' kubeadm does, with the same configuration files, flags and phases, and adds',
+  ' plans for review (--plan, tsadm apply), a machine lock and idempotent phases.',
+  ' .',
+  ' This package holds one self-contained executable (Node.js inside), its man',
+  ' pages and its bash and zsh completions.',
+  '',
+].join('\n'));
+write('DEBIAN/md5sums', `${md5sums}\n`);
+
+// Directories 0755; then the package, owned by root, with every mtime at the build's date.
+run('find', [STAGE, '-type', 'd', '-exec', 'chmod', '0755', '{}', '+']);
+run('find', [STAGE, '-exec', 'touch', '-h', '-d', `@${epoch}`, '{}', '+']);
+const deb = path.join(DIST, `tsadm_${version}_amd64.deb`);
+for (const old of readdirSync(DIST)) if (/^tsadm_.*_amd64\.deb$/.test(old)) rmSync(path.join(DIST, old));
+// xz at level 1: the executable is ~110 MB and the default level costs a minute more CPU for 5 MB.
+run('dpkg-deb', ['--root-owner-group', '-Zxz', '-z1', '--build', STAGE, deb], { env: { ...process.env, SOURCE_DATE_EPOCH: String(epoch) }, stdio: ['ignore', 'ignore', 'inherit'] });
+console.log(`built ${path.relative(REPO, deb)} (${Math.round(statSync(deb).size / 1e6)} MB, ${pages.length} man pages)`);
