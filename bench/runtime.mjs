@@ -36,7 +36,8 @@ export async function runRuntime({ runs, log, seaPath }) {
     log('no Node.js older than 24 here (set TSADM_BENCH_OLD_NODE): runtime comparison skipped');
     return undefined;
   }
-  const runtimes = { old: { path: old.path, version: old.version }, new: { path: NODE, version: execFileSync(NODE, ['--version']).toString().trim() } };
+  // Recorded relative to the checkout: saved results must not name this machine's paths.
+  const runtimes = { old: { path: old.path, version: old.version }, new: { path: path.relative(process.cwd(), NODE) || NODE, version: execFileSync(NODE, ['--version']).toString().trim() } };
   const entry = path.join(SCRATCH, 'dist', 'tsadm.mjs');
   // old/new: the bundle itself under each Node; launcher: Node 24 through bin/tsadm (its V8 flags);
   // sea: the single executable, when the bench built one.
