@@ -26,11 +26,10 @@
  * the lead): the 1.35 → 1.36 diff (no flexvolume-dir from 1.36) and the 1.37 kube-proxy mode. Each
  * says so in its name; on a main without that branch they fail, by design: the facts are kubeadm's.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import * as yaml from 'js-yaml';
 import { describeWithApiServer, registerNode, startApiServer, type TestApiServer } from '../helpers/apiserver.js';
+import { clusterSnapshot, type ClusterSnapshot } from '../helpers/cluster-snapshot.js';
 import { fixtureInitConfig } from '../helpers/config-fixture.js';
 import { fixtureText } from '../helpers/kubeadm-fixtures.js';
 import { initCtxFor, type MemoryReporter } from '../helpers/phase-ctx.js';
@@ -172,25 +171,7 @@ describeWithApiServer('upgrade 1.34 → 1.35 → 1.36 → 1.37 on a real API ser
   }
 
   /** Every object's resourceVersion and every file under the root with its content hash. */
-  async function snapshot(): Promise<{ objects: Record<string, string>; files: Record<string, string> }> {
-    const objects: Record<string, string> = {};
-    for (const c of COLLECTIONS) {
-      const r = await get(c);
-      expect(r.status).toBe(200);
-      for (const item of r.body.items) objects[`${c} ${(item.metadata as { namespace?: string }).namespace ?? ''}/${item.metadata.name}`] = item.metadata.resourceVersion;
-    }
-    const files: Record<string, string> = {};
-    const walk = (dir: string): void => {
-      for (const name of readdirSync(dir)) {
-        const p = path.join(dir, name);
-        const st = statSync(p);
-        if (st.isDirectory()) walk(p);
-        else files[path.relative(root.dir, p)] = `${st.mode.toString(8)} ${st.mtimeMs} ${createHash('sha256').update(readFileSync(p)).digest('hex')}`;
-      }
-    };
-    walk(root.dir);
-    return { objects, files };
-  }
+  const snapshot = (): Promise<ClusterSnapshot> => clusterSnapshot(server, COLLECTIONS, root.dir);
 
   /** The plan's rows as printed, one [component, current, available] per line of the upgrade table. */
   function printedRows(text: string): string[][] {

@@ -7,10 +7,10 @@
  * the image tags of the control-plane manifests. Neither command may write, to the cluster or
  * to the machine.
  */
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describeWithApiServer, registerNode, startApiServer, type TestApiServer } from '../helpers/apiserver.js';
+import { clusterSnapshot, type ClusterSnapshot } from '../helpers/cluster-snapshot.js';
 import { fixtureInitConfig } from '../helpers/config-fixture.js';
 import { fixtureText } from '../helpers/kubeadm-fixtures.js';
 import { initCtxFor } from '../helpers/phase-ctx.js';
@@ -100,25 +100,7 @@ describeWithApiServer('upgrade plan and diff on a real cluster', () => {
   const common = (): string[] => ['--rootfs', root.dir, '--kubeconfig', '/etc/kubernetes/admin.conf'];
 
   /** Every object's resourceVersion, and every file under the root with its content hash. */
-  async function snapshot(): Promise<{ objects: Record<string, string>; files: Record<string, string> }> {
-    const objects: Record<string, string> = {};
-    for (const c of COLLECTIONS) {
-      const r = await server.request('GET', c, { auth: 'admin' });
-      expect(r.status).toBe(200);
-      for (const item of r.body.items) objects[`${c} ${(item.metadata as { namespace?: string }).namespace ?? ''}/${item.metadata.name}`] = item.metadata.resourceVersion;
-    }
-    const files: Record<string, string> = {};
-    const walk = (dir: string): void => {
-      for (const name of readdirSync(dir)) {
-        const p = path.join(dir, name);
-        const st = statSync(p);
-        if (st.isDirectory()) walk(p);
-        else files[path.relative(root.dir, p)] = `${st.mode.toString(8)} ${st.mtimeMs} ${createHash('sha256').update(readFileSync(p)).digest('hex')}`;
-      }
-    };
-    walk(root.dir);
-    return { objects, files };
-  }
+  const snapshot = (): Promise<ClusterSnapshot> => clusterSnapshot(server, COLLECTIONS, root.dir);
 
   test('plan v1.20.3 prints kubeadm\'s tables and writes nothing', async () => {
     const before = await snapshot();
