@@ -16,6 +16,7 @@ const LAYERS = [
       '^src/version\\.ts$',
       '^src/flags\\.ts$',
       '^src/json\\.ts$',
+      '^src/duration\\.ts$',
       '^src/types/',
       '^src/net/',
       '^src/yaml/',
@@ -107,5 +108,3 @@ export default {
     enhancedResolveOptions: { extensions: ['.ts', '.js'] },
   },
 };
-
-export { LAYERS };

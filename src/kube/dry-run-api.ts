@@ -1,6 +1,6 @@
 import { TsadmError } from '../errors.js';
 import { toKubeYaml } from '../yaml/write.js';
-import type { ApiJournal } from '../plan/journal.js';
+import type { ApiJournal } from '../host/journal.js';
 import { emitObject, type ApiLog } from './api-log.js';
 import { cloneJson } from './clone.js';
 import { comparableView, isSubset, mergePatch } from './compare.js';

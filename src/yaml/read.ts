@@ -14,7 +14,7 @@
  * is one line fit for a TsadmError.
  */
 import * as yaml from 'js-yaml';
-import { MAX_ALIASES, MAX_EXPANDED_SIZE, expansionProblem } from '../config/yaml-alias-limits.js';
+import { MAX_ALIASES, MAX_EXPANDED_SIZE, expansionProblem } from './alias-limits.js';
 
 /** The largest YAML text tsadm parses: 1 MiB, as for --config. */
 const MAX_YAML_BYTES = 1024 * 1024;
