@@ -24,7 +24,7 @@ export class DryRunKubeApi implements KubeApi {
   private reachable: boolean;
   private serial = 0;
 
-  /** `plan`: where the planned writes and the first-seen objects are recorded (plan/journal.ts). */
+  /** `plan`: where the planned writes and the first-seen objects are recorded (host/journal.ts). */
   constructor(
     private readonly inner: KubeApi | undefined,
     private readonly log: ApiLog,

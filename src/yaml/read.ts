@@ -7,7 +7,7 @@
  * - at most MAX_ALIASES alias nodes per document (js-yaml's documented `maxAliases` option);
  * - the value with every alias expanded is at most MAX_EXPANDED_SIZE (a bomb of nested aliases
  *   stays under any alias count), measured by expansionProblem before anyone walks the value.
- * The limits themselves are defined once, in src/config/yaml-alias-limits.ts.
+ * The limits themselves are defined once, in src/yaml/alias-limits.ts.
  *
  * Errors: js-yaml's YAMLException for syntax and the alias count (callers that report line
  * numbers read its mark), YamlLimitError for the size bounds. Both are plain Errors whose message
