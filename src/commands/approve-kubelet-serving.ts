@@ -1,8 +1,10 @@
+import path from 'node:path';
 import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
 import type { FlagValues } from '../cli/flags.js';
 import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
 import { approvalPass, runApprover, type PassGuard, type PassSummary } from '../csr-approval/pass.js';
+import { APPROVER_UNIT, APPROVER_UNIT_PATH, approverStatus, disableApprover, enableApprover } from '../csr-approval/service-unit.js';
 import { TsadmError } from '../errors.js';
 import { errorData } from '../log/events.js';
 import { nodeHostname } from '../host/network.js';
@@ -27,10 +29,11 @@ type GuardFactory = (api: KubeApi, holder: string) => PassGuard | undefined;
  */
 export function approveKubeletServingCommand(c: Argv, env: CommandEnv, guardFactory?: GuardFactory): Argv {
   return c.command(
-    'approve-kubelet-serving',
+    'approve-kubelet-serving [action]',
     'Approve kubelet serving certificate requests that name only the requesting node\'s own addresses; deny the rest',
     (o) =>
       o
+        .positional('action', { type: 'string', choices: ['enable', 'disable', 'status'], describe: `Install (enable), remove (disable) or show (status) the systemd service ${APPROVER_UNIT} that runs the approver with --watch; without it: approve now.` })
         .option('kubeconfig', { type: 'string', requiresArg: true, describe: 'The kubeconfig file to reach the cluster with.', defaultDescription: DEFAULT_ADMIN_KUBECONFIG })
         .option('watch', { type: 'boolean', describe: 'Keep running: look for new requests every --interval until stopped.' })
         .option('interval', { type: 'string', requiresArg: true, default: '10s', describe: 'Time between passes with --watch (e.g. 10s, 1m).' })
@@ -44,11 +47,13 @@ export function approveKubeletServingCommand(c: Argv, env: CommandEnv, guardFact
           'CN=system:node:<name>, O=system:nodes, its usages are the serving ones, and every DNS name and IP it asks for is',
           'one of that Node\'s status.addresses. Every other kubelet-serving request is denied with the rule it broke; other',
           'signers\' requests are left alone. Run it on a control plane (admin.conf), once or with --watch.',
-        ].join('\n'))
+        ].join(' '))
         .example('tsadm certs approve-kubelet-serving --dry-run', 'Show what would be approved or denied')
         .example('tsadm certs approve-kubelet-serving --watch', 'Keep approving as kubelets ask')
+        .example('tsadm certs approve-kubelet-serving enable', `Run the approver as the systemd service ${APPROVER_UNIT} on this control plane`)
+        .example('tsadm certs approve-kubelet-serving disable', 'Stop the service and remove it')
         .strict(),
-    (argv) => approve(argv, env, guardFactory),
+    (argv) => (typeof argv.action === 'string' ? manageService(argv, env, argv.action) : approve(argv, env, guardFactory)),
   );
 }
 
@@ -60,9 +65,7 @@ async function approve(argv: Args, env: CommandEnv, guardFactory: GuardFactory |
     ...(typeof argv.v === 'number' ? { v: argv.v } : {}),
   };
   const rt = await createRuntime(flags, env);
-  const kubeconfig = typeof argv.kubeconfig === 'string' && argv.kubeconfig !== ''
-    ? (argv.kubeconfig.startsWith('/') ? argv.kubeconfig : `${process.cwd()}/${argv.kubeconfig}`)
-    : DEFAULT_ADMIN_KUBECONFIG;
+  const kubeconfig = kubeconfigOf(argv);
   try {
     const api = await rt.api.open({ path: kubeconfig }, { log: rt.log, requestTimeoutMs: 10_000 });
     const guard = guardFactory?.(api, nodeHostname());
@@ -94,6 +97,56 @@ async function approve(argv: Args, env: CommandEnv, guardFactory: GuardFactory |
     rt.api.close();
     await rt.reporter.close();
   }
+}
+
+/** enable|disable|status of the approver's systemd service (src/csr-approval/service-unit.ts). */
+async function manageService(argv: Args, env: CommandEnv, action: string): Promise<void> {
+  const interval = String(argv.interval ?? '10s');
+  parseInterval(interval);
+  const flags: FlagValues = {
+    ...(argv['dry-run'] === true ? { 'dry-run': true } : {}),
+    ...(typeof argv.output === 'string' ? { output: argv.output } : {}),
+    ...(typeof argv.v === 'number' ? { v: argv.v } : {}),
+  };
+  const rt = await createRuntime(flags, env);
+  const command = `certs approve-kubelet-serving ${action}`;
+  try {
+    let data: Record<string, unknown>;
+    if (action === 'enable') {
+      const r = await enableApprover(rt.host, { tsadm: tsadmInvocation(), kubeconfig: kubeconfigOf(argv), interval });
+      rt.log.info(`${r.unchanged ? 'Kept' : 'Wrote'} ${APPROVER_UNIT_PATH}; the service runs "tsadm certs approve-kubelet-serving --watch"`, { prefix: 'csr' });
+      for (const f of r.failed) rt.log.warn(`the service manager could not ${f}; start ${APPROVER_UNIT} yourself`, { prefix: 'csr' });
+      data = { unit: APPROVER_UNIT, path: APPROVER_UNIT_PATH, failed: r.failed, dryRun: rt.dryRun };
+    } else if (action === 'disable') {
+      const r = await disableApprover(rt.host);
+      rt.log.info(r.removed ? `Stopped ${APPROVER_UNIT} and removed ${APPROVER_UNIT_PATH}` : `${APPROVER_UNIT} is not installed; nothing to do`, { prefix: 'csr' });
+      for (const f of r.failed) rt.log.warn(`the service manager could not ${f}`, { prefix: 'csr' });
+      data = { unit: APPROVER_UNIT, removed: r.removed, failed: r.failed, dryRun: rt.dryRun };
+    } else {
+      const st = await approverStatus(rt.host);
+      rt.log.output(st.installed ? `${APPROVER_UNIT}: installed, ${st.active ? 'active' : 'not active'}\nExecStart=${st.execStart ?? '(none)'}\n` : `${APPROVER_UNIT}: not installed\n`);
+      data = { unit: APPROVER_UNIT, ...st };
+    }
+    rt.log.event({ type: 'result', ts: rt.log.ts(), command, ok: true, data });
+  } catch (err) {
+    rt.log.event({ type: 'result', ts: rt.log.ts(), command, ok: false, error: errorData(err) });
+    throw err;
+  } finally {
+    rt.api.close();
+    await rt.reporter.close();
+  }
+}
+
+/** How this tsadm was started (the Node.js binary and the CLI script; a single executable alone), for the unit's ExecStart=. */
+function tsadmInvocation(): string[] {
+  const script = process.argv[1];
+  return script === undefined || script === '' || path.resolve(script) === process.execPath ? [process.execPath] : [process.execPath, path.resolve(script)];
+}
+
+function kubeconfigOf(argv: Args): string {
+  return typeof argv.kubeconfig === 'string' && argv.kubeconfig !== ''
+    ? (argv.kubeconfig.startsWith('/') ? argv.kubeconfig : `${process.cwd()}/${argv.kubeconfig}`)
+    : DEFAULT_ADMIN_KUBECONFIG;
 }
 
 function summaryLine(s: PassSummary, dryRun: boolean): string {
