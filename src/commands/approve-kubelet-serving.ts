@@ -58,7 +58,7 @@ export function approveKubeletServingCommand(c: Argv, env: CommandEnv, guardFact
 }
 
 async function approve(argv: Args, env: CommandEnv, guardFactory: GuardFactory | undefined): Promise<void> {
-  const intervalMs = parseInterval(String(argv.interval ?? '10s'));
+  const intervalMs = parseInterval((typeof argv.interval === 'string' ? argv.interval : '10s'));
   const flags: FlagValues = {
     ...(argv['dry-run'] === true ? { 'dry-run': true } : {}),
     ...(typeof argv.output === 'string' ? { output: argv.output } : {}),
@@ -101,7 +101,7 @@ async function approve(argv: Args, env: CommandEnv, guardFactory: GuardFactory |
 
 /** enable|disable|status of the approver's systemd service (src/csr-approval/service-unit.ts). */
 async function manageService(argv: Args, env: CommandEnv, action: string): Promise<void> {
-  const interval = String(argv.interval ?? '10s');
+  const interval = (typeof argv.interval === 'string' ? argv.interval : '10s');
   parseInterval(interval);
   const flags: FlagValues = {
     ...(argv['dry-run'] === true ? { 'dry-run': true } : {}),

@@ -17,7 +17,7 @@ import { decide, KUBELET_SERVING_SIGNER, requestingNode, withDecision, type CsrO
 /** Runs FN while holding whatever makes this approver the only one acting (e.g. a Lease lock); undefined when it could not. */
 export type PassGuard = <T>(fn: () => Promise<T>) => Promise<T | undefined>;
 
-export interface DecisionRecord {
+interface DecisionRecord {
   readonly csr: string;
   readonly node?: string;
   readonly reason: string;

@@ -70,7 +70,7 @@ interface NodeAddress {
 }
 
 /** Why a request is denied: the rule it broke. `reason` is the condition's CamelCase reason. */
-export type DenyReason =
+type DenyReason =
   | 'RequesterNotNode'
   | 'InvalidRequest'
   | 'SubjectMismatch'

@@ -127,7 +127,7 @@ export function decodeExtensions(list: Asn1 | undefined): DecodedExtensions {
           const tag = n.type as number;
           if (tag === 2) dnsNames.push(n.value as string);
           else if (tag === 7) ipAddresses.push(sanIpText(fromBinary(n.value as string)));
-          else otherNames.push(tag === 1 ? `email:${String(n.value)}` : tag === 6 ? `URI:${String(n.value)}` : `[${tag}]`);
+          else otherNames.push(typeof n.value === 'string' && (tag === 1 || tag === 6) ? `${tag === 1 ? 'email' : 'URI'}:${n.value}` : `[${tag}]`);
         }
         break;
     }
