@@ -114,12 +114,12 @@ async function manageService(argv: Args, env: CommandEnv, action: string): Promi
     let data: Record<string, unknown>;
     if (action === 'enable') {
       const r = await enableApprover(rt.host, { tsadm: tsadmInvocation(), kubeconfig: kubeconfigOf(argv), interval });
-      rt.log.info(`${r.unchanged ? 'Kept' : 'Wrote'} ${APPROVER_UNIT_PATH}; the service runs "tsadm certs approve-kubelet-serving --watch"`, { prefix: 'csr' });
+      rt.log.info(`${r.unchanged ? 'Kept' : rt.dryRun ? '[dry-run] Would write' : 'Wrote'} ${APPROVER_UNIT_PATH}; the service runs "tsadm certs approve-kubelet-serving --watch"`, { prefix: 'csr' });
       for (const f of r.failed) rt.log.warn(`the service manager could not ${f}; start ${APPROVER_UNIT} yourself`, { prefix: 'csr' });
       data = { unit: APPROVER_UNIT, path: APPROVER_UNIT_PATH, failed: r.failed, dryRun: rt.dryRun };
     } else if (action === 'disable') {
       const r = await disableApprover(rt.host);
-      rt.log.info(r.removed ? `Stopped ${APPROVER_UNIT} and removed ${APPROVER_UNIT_PATH}` : `${APPROVER_UNIT} is not installed; nothing to do`, { prefix: 'csr' });
+      rt.log.info(r.removed ? `${rt.dryRun ? '[dry-run] Would stop' : 'Stopped'} ${APPROVER_UNIT} and ${rt.dryRun ? 'remove' : 'removed'} ${APPROVER_UNIT_PATH}` : `${APPROVER_UNIT} is not installed; nothing to do`, { prefix: 'csr' });
       for (const f of r.failed) rt.log.warn(`the service manager could not ${f}`, { prefix: 'csr' });
       data = { unit: APPROVER_UNIT, removed: r.removed, failed: r.failed, dryRun: rt.dryRun };
     } else {
