@@ -83,8 +83,8 @@ async function decideAll(api: KubeApi, opts: PassOptions): Promise<PassSummary> 
       continue;
     }
     const record: DecisionRecord = { csr: csr.metadata.name, ...(decision.node ? { node: decision.node } : {}), reason: decision.reason, message: decision.message };
-    const verb = decision.action === 'approve' ? 'Approving' : 'Denying';
-    opts.log.info(`${opts.dryRun ? `[dry-run] Would be ${verb.toLowerCase()}` : verb} CertificateSigningRequest "${csr.metadata.name}" (${decision.reason}): ${decision.message}`, { prefix: 'csr' });
+    const verb = opts.dryRun ? `[dry-run] Would ${decision.action}` : decision.action === 'approve' ? 'Approving' : 'Denying';
+    opts.log.info(`${verb} CertificateSigningRequest "${csr.metadata.name}" (${decision.reason}): ${decision.message}`, { prefix: 'csr' });
     try {
       await api.updateSubresource(withDecision(csr, decision, now()), 'approval');
     } catch (err) {

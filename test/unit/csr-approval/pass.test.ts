@@ -105,7 +105,7 @@ describeWithApiServer('approve-kubelet-serving pass on a real API server', () =>
     expect(summary.approved.map((r) => r.csr)).toEqual(['w1-dry']);
     expect(await conditions('w1-dry')).toEqual([]);
     const lines = reporter.events.flatMap((e) => (e.type === 'log' ? [e.message] : []));
-    expect(lines.some((l) => l.includes('Would be approving CertificateSigningRequest "w1-dry"'))).toBe(true);
+    expect(lines.some((l) => l.includes('[dry-run] Would approve CertificateSigningRequest "w1-dry"'))).toBe(true);
     await approvalPass(admin, { log, dryRun: false });
     expect(await conditions('w1-dry')).toMatchObject([{ type: 'Approved', status: 'True' }]);
   }, 60_000);
