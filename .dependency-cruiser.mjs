@@ -47,6 +47,7 @@ const LAYERS = [
       '^src/upgrade/',
       '^src/certs-lifecycle/',
       '^src/membership/',
+      '^src/csr-approval/',
     ],
   },
   {

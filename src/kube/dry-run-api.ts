@@ -102,6 +102,16 @@ export class DryRunKubeApi implements KubeApi {
     return existing !== undefined;
   }
 
+  /** Listed, never sent; later reads in the run see the change. */
+  updateSubresource<T extends KubeObject>(obj: T, subresource: 'approval'): Promise<T> {
+    this.log.info(`Would perform action UPDATE on resource "${pluralOf(obj.kind)}/${subresource}" in API group "${groupVersionLabel(obj.kind)}"`, { prefix: 'dryrun' });
+    this.log.info(`Resource name: "${obj.metadata.name}"`, { prefix: 'dryrun' });
+    const stored = cloneJson(obj);
+    this.overlay.set(key(obj.kind, obj.metadata.name, obj.metadata.namespace), stored);
+    emitObject(this.log, 'would-update', obj);
+    return Promise.resolve(cloneJson(stored));
+  }
+
   async patchNode(name: string, mutate: NodeMutation, _options: PatchNodeOptions): Promise<'patched' | 'unchanged'> {
     // Like kubeadm's dry-run getter, a missing Node is faked so the patch can still be shown.
     const node = (await this.get<NodeObject>('Node', name)) ?? { apiVersion: 'v1', kind: 'Node', metadata: { name } };
