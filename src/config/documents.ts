@@ -5,7 +5,8 @@
  * ignored with a warning, so one file can serve init and join as with kubeadm.
  */
 import type { ApiVersionUse } from './schema-kubeadm.js';
-import { checkSchema, hasPath, isObj, type Obj } from './schema.js';
+import { isPlainObject } from '../util/plain-object.js';
+import { checkSchema, hasPath, type Obj } from './schema.js';
 import { COMPONENT_SCHEMAS } from './schema-components.js';
 import {
   COMPONENT_KINDS,
@@ -61,7 +62,7 @@ export function readConfigDocuments(text: string, source: string, command: Confi
   const seen = new Map<string, number>();
   for (const doc of parsed.documents) {
     const at = `document ${doc.index}, line ${doc.line}`;
-    if (!isObj(doc.value)) {
+    if (!isPlainObject(doc.value)) {
       f.errors.push(`${source}: ${at}: expected a mapping with apiVersion and kind`);
       continue;
     }

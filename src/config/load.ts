@@ -25,7 +25,7 @@ import {
   type Origins,
 } from './flag-overlay.js';
 import type { NCluster, NInit, NJoin, NReset } from './normalized.js';
-import { isObj } from './schema.js';
+import { isPlainObject } from '../util/plain-object.js';
 import { FIELDS_SINCE, KUBEADM_GROUP } from './schema-kubeadm.js';
 import type { ResolvedInitConfig, ResolvedJoinConfig, ResolvedResetConfig } from './types.js';
 import type { Findings } from './upconvert.js';
@@ -221,6 +221,6 @@ function newerFieldErrors(docs: ConfigDocuments, kubernetesVersion: string, vers
 
 function valueAt(doc: unknown, path: string): unknown {
   let v: unknown = doc;
-  for (const part of path.split('.')) v = isObj(v) ? v[part] : undefined;
+  for (const part of path.split('.')) v = isPlainObject(v) ? v[part] : undefined;
   return v;
 }
