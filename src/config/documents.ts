@@ -18,7 +18,7 @@ import {
   type KubeadmVersion,
 } from './schema-kubeadm.js';
 import { normalizeCluster, normalizeInit, normalizeJoin, normalizeReset, type Findings } from './upconvert.js';
-import { parseYamlDocuments } from './yaml-docs.js';
+import { parseYamlDocuments, type ParsedYaml } from './yaml-docs.js';
 import type { NCluster, NInit, NJoin, NReset } from './normalized.js';
 
 export type ConfigCommand = 'init' | 'join' | 'reset' | 'upgrade';
@@ -56,7 +56,11 @@ export interface ReadDocuments extends Findings {
 }
 
 export function readConfigDocuments(text: string, source: string, command: ConfigCommand): ReadDocuments {
-  const parsed = parseYamlDocuments(text, source);
+  return readParsedDocuments(parseYamlDocuments(text, source), source, command);
+}
+
+/** readConfigDocuments of documents already parsed (src/config/yaml-docs.ts). */
+export function readParsedDocuments(parsed: ParsedYaml, source: string, command: ConfigCommand): ReadDocuments {
   const f: Findings = { errors: [...parsed.errors], warnings: [] };
   const docs: ConfigDocuments = {};
   const seen = new Map<string, number>();

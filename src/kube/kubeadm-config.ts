@@ -10,6 +10,7 @@
  * (STORED_CONFIG_API_VERSION_CHECK), so a cluster made by an older kubeadm is read whatever API
  * version it was written in.
  */
+import * as yaml from 'js-yaml';
 import { TsadmError, errorMessage } from '../errors.js';
 import { KUBE_SYSTEM, KUBEADM_CONFIG_CM } from '../phases/cluster/upload-config-render.js';
 import { isPlainObject } from '../util/plain-object.js';
@@ -60,7 +61,7 @@ export async function readKubeadmConfig(api: KubeApi, opts: ReadKubeadmConfigOpt
 }
 
 /** Pure: the kubeadm-config ConfigMap CM parsed; undefined (or an error) when it holds no ClusterConfiguration. */
-export function parseKubeadmConfig(cm: ConfigMapObject, ifAbsent: 'error' | 'undefined' = 'error'): KubeadmConfig | undefined {
+function parseKubeadmConfig(cm: ConfigMapObject, ifAbsent: 'error' | 'undefined' = 'error'): KubeadmConfig | undefined {
   const clusterConfigurationYaml = cm.data?.ClusterConfiguration;
   if (!clusterConfigurationYaml) {
     if (ifAbsent === 'undefined') return undefined;
@@ -71,16 +72,15 @@ export function parseKubeadmConfig(cm: ConfigMapObject, ifAbsent: 'error' | 'und
   const clusterStatusYaml = cm.data?.ClusterStatus;
   return {
     clusterConfigurationYaml,
-    clusterConfiguration: parseDocument(clusterConfigurationYaml, 'ClusterConfiguration'),
+    clusterConfiguration: parseClusterConfiguration(clusterConfigurationYaml),
     clusterStatusYaml,
     clusterStatus: clusterStatusYaml === undefined ? undefined : clusterStatusOf(parseDocument(clusterStatusYaml, 'ClusterStatus')),
   };
 }
 
-/** Pure: the string field KEY of the stored ClusterConfiguration, or undefined. */
-export function storedString(config: Pick<KubeadmConfig, 'clusterConfiguration'>, key: string): string | undefined {
-  const v = config.clusterConfiguration[key];
-  return typeof v === 'string' ? v : undefined;
+/** Pure: a stored ClusterConfiguration's document (a mapping; {} when empty), or a typed error. */
+export function parseClusterConfiguration(text: string): Record<string, unknown> {
+  return parseDocument(text, 'ClusterConfiguration');
 }
 
 /**
@@ -113,9 +113,12 @@ export async function getKubeSystemConfigMap(api: KubeApi, name: string, ifAbsen
 function parseDocument(text: string, what: 'ClusterConfiguration' | 'ClusterStatus'): Record<string, unknown> {
   let doc: unknown;
   try {
-    doc = loadYaml(text);
+    // The core schema, as config files are read (src/config/yaml-docs.ts): timestamps stay strings.
+    doc = loadYaml(text, { schema: yaml.CORE_SCHEMA });
   } catch (err) {
-    throw new TsadmError('E_PRECONDITION', `the stored ${what} in the ConfigMap ${KUBE_SYSTEM}/${KUBEADM_CONFIG_CM} is not valid YAML: ${errorMessage(err)}`, { hint: FIX_HINT });
+    // js-yaml's message carries a multi-line excerpt; one line: where, and why.
+    const why = err instanceof yaml.YAMLException ? `${err.mark ? `line ${err.mark.line + 1}, column ${err.mark.column + 1}: ` : ''}${err.reason}` : errorMessage(err);
+    throw new TsadmError('E_PRECONDITION', `the stored ${what} in the ConfigMap ${KUBE_SYSTEM}/${KUBEADM_CONFIG_CM} is not valid YAML: ${why}`, { hint: FIX_HINT });
   }
   if (doc === null || doc === undefined) return {};
   if (!isPlainObject(doc)) {
