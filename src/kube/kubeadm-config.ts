@@ -22,7 +22,7 @@ import type { ConfigMapObject, KubeApi } from './types.js';
 export const STORED_CONFIG_API_VERSION_CHECK = 'any' as const;
 
 /** One control plane of ClusterStatus. */
-export interface ClusterStatusEndpoint {
+interface ClusterStatusEndpoint {
   readonly advertiseAddress?: string;
   readonly bindPort?: number;
 }
