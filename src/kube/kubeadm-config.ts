@@ -48,15 +48,17 @@ export interface ReadKubeadmConfigOptions {
    * nothing can be done without it), or undefined (reset, remove-member: nothing to update).
    */
   readonly ifAbsent?: 'error' | 'undefined';
+  /** Whose credentials read it, for a forbidden read (join: "the bootstrap credentials"). */
+  readonly credentials?: string;
 }
 
 const FIX_HINT = 'check it with `kubectl -n kube-system get cm kubeadm-config -o yaml`; re-upload it with `tsadm init phase upload-config kubeadm` on a control-plane node';
 
 /** Fetches and parses kube-system/kubeadm-config through API. */
-export async function readKubeadmConfig(api: KubeApi, opts?: { readonly ifAbsent?: 'error' }): Promise<KubeadmConfig>;
+export async function readKubeadmConfig(api: KubeApi, opts?: ReadKubeadmConfigOptions & { readonly ifAbsent?: 'error' }): Promise<KubeadmConfig>;
 export async function readKubeadmConfig(api: KubeApi, opts: ReadKubeadmConfigOptions): Promise<KubeadmConfig | undefined>;
 export async function readKubeadmConfig(api: KubeApi, opts: ReadKubeadmConfigOptions = {}): Promise<KubeadmConfig | undefined> {
-  const cm = await getKubeSystemConfigMap(api, KUBEADM_CONFIG_CM, opts.ifAbsent ?? 'error');
+  const cm = await getKubeSystemConfigMap(api, KUBEADM_CONFIG_CM, opts);
   return cm === undefined ? undefined : parseKubeadmConfig(cm, opts.ifAbsent ?? 'error');
 }
 
@@ -84,25 +86,26 @@ export function parseClusterConfiguration(text: string): Record<string, unknown>
 }
 
 /**
- * A ConfigMap of kube-system: a forbidden read is a typed error (the credentials lack kubeadm's
- * RBAC rules), a missing one an error or undefined as IFABSENT says.
+ * A ConfigMap of kube-system (kubeadm-config, the kubelet's): a forbidden read is a typed error
+ * (the credentials lack kubeadm's RBAC rules), a missing one an error or undefined as
+ * opts.ifAbsent says (an error by default).
  */
-export async function getKubeSystemConfigMap(api: KubeApi, name: string, ifAbsent: 'error'): Promise<ConfigMapObject>;
-export async function getKubeSystemConfigMap(api: KubeApi, name: string, ifAbsent: 'error' | 'undefined'): Promise<ConfigMapObject | undefined>;
-export async function getKubeSystemConfigMap(api: KubeApi, name: string, ifAbsent: 'error' | 'undefined'): Promise<ConfigMapObject | undefined> {
+export async function getKubeSystemConfigMap(api: KubeApi, name: string, opts?: ReadKubeadmConfigOptions & { readonly ifAbsent?: 'error' }): Promise<ConfigMapObject>;
+export async function getKubeSystemConfigMap(api: KubeApi, name: string, opts: ReadKubeadmConfigOptions): Promise<ConfigMapObject | undefined>;
+export async function getKubeSystemConfigMap(api: KubeApi, name: string, opts: ReadKubeadmConfigOptions = {}): Promise<ConfigMapObject | undefined> {
   let cm: ConfigMapObject | undefined;
   try {
     cm = await api.get<ConfigMapObject>('ConfigMap', name, KUBE_SYSTEM);
   } catch (err) {
     if (isForbidden(err)) {
-      throw new TsadmError('E_API', `the credentials in use may not read the ConfigMap ${KUBE_SYSTEM}/${name} (forbidden)`, {
+      throw new TsadmError('E_API', `${opts.credentials ?? 'the credentials in use'} may not read the ConfigMap ${KUBE_SYSTEM}/${name} (forbidden)`, {
         cause: err,
         hint: 'the cluster lacks kubeadm\'s RBAC rules for reading its configuration; run `tsadm init phase upload-config all` on a control-plane node',
       });
     }
     throw err;
   }
-  if (!cm && ifAbsent === 'error') {
+  if (!cm && (opts.ifAbsent ?? 'error') === 'error') {
     throw new TsadmError('E_PRECONDITION', `unable to fetch the ${name} ConfigMap: it does not exist in the ${KUBE_SYSTEM} Namespace`, {
       hint: 'was the cluster made by kubeadm or tsadm init? Upload it with `tsadm init phase upload-config all` on a control-plane node',
     });

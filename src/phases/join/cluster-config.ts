@@ -100,11 +100,13 @@ export function buildJoinClusterConfig(texts: ClusterConfigTexts, node: NodeFact
   };
 }
 
+const BOOTSTRAP = { credentials: 'the bootstrap credentials' } as const;
+
 /** Reads kubeadm-config and the kubelet ConfigMap through the bootstrap client. */
 export async function fetchClusterConfigTexts(api: KubeApi): Promise<ClusterConfigTexts> {
-  const kubeadmConfig = await readKubeadmConfig(api);
+  const kubeadmConfig = await readKubeadmConfig(api, BOOTSTRAP);
   const versions = profileFor(kubernetesVersionIn(kubeadmConfig.clusterConfiguration));
-  const kubelet = await getKubeSystemConfigMap(api, versions.kubelet.configMapName, 'error');
+  const kubelet = await getKubeSystemConfigMap(api, versions.kubelet.configMapName, BOOTSTRAP);
   const kubeletConfigurationYaml = kubelet.data?.kubelet;
   if (!kubeletConfigurationYaml) {
     throw new TsadmError('E_PRECONDITION', `the ConfigMap ${KUBE_SYSTEM}/${versions.kubelet.configMapName} has no "kubelet" key`, {

@@ -84,6 +84,8 @@ describeWithApiServer('readKubeadmConfig on a real API server', () => {
     expect(err.message).toBe('unable to fetch the kubeadm-config ConfigMap: it does not exist in the kube-system Namespace');
     expect(err.hint).toContain('tsadm init phase upload-config all');
     expect(await readKubeadmConfig(api, { ifAbsent: 'undefined' })).toBeUndefined();
+    expect(await getKubeSystemConfigMap(api, 'kubelet-config-1.20', { ifAbsent: 'undefined' })).toBeUndefined();
+    expect((await rejection(getKubeSystemConfigMap(api, 'kubelet-config-1.20'))).message).toBe('unable to fetch the kubelet-config-1.20 ConfigMap: it does not exist in the kube-system Namespace');
     await put({ ClusterStatus: STATUS });
     expect((await rejection(readKubeadmConfig(api))).message).toBe('the ConfigMap kube-system/kubeadm-config has no ClusterConfiguration');
     expect(await readKubeadmConfig(api, { ifAbsent: 'undefined' })).toBeUndefined();
@@ -99,12 +101,13 @@ describeWithApiServer('readKubeadmConfig on a real API server', () => {
     expect((await rejection(readKubeadmConfig(api))).message).toMatch(/^the stored ClusterStatus in the ConfigMap kube-system\/kubeadm-config is not valid YAML: /);
   });
 
-  test('credentials RBAC does not let read it: E_API, forbidden', async () => {
+  test('credentials that RBAC does not let read it: E_API, forbidden, naming whose credentials', async () => {
     await put({ ClusterConfiguration: CLUSTER });
     const api = await open(server.clientKubeconfig('nobody'));
     const err = await rejection(readKubeadmConfig(api));
     expect(err.code).toBe('E_API');
     expect(err.message).toBe('the credentials in use may not read the ConfigMap kube-system/kubeadm-config (forbidden)');
-    expect((await rejection(getKubeSystemConfigMap(api, 'kubelet-config-1.20', 'undefined'))).message).toContain('kube-system/kubelet-config-1.20 (forbidden)');
+    const kubelet = await rejection(getKubeSystemConfigMap(api, 'kubelet-config-1.20', { ifAbsent: 'undefined', credentials: 'the bootstrap credentials' }));
+    expect(kubelet.message).toBe('the bootstrap credentials may not read the ConfigMap kube-system/kubelet-config-1.20 (forbidden)');
   });
 });
