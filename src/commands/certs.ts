@@ -1,9 +1,9 @@
 import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { generateCertificateKey } from '../phases/cluster/upload-certs-render.js';
-import type { CommandEnv } from '../workflows/runtime.js';
+import type { CommandEnv } from '../run/runtime.js';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
-import { createRuntime, type Runtime } from '../workflows/runtime.js';
-import type { FlagValues } from '../cli/flags.js';
+import { createRuntime, type Runtime } from '../run/runtime.js';
+import type { FlagValues } from '../flags.js';
 import { TsadmError } from '../errors.js';
 import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
 import { addTemplateFlags, refuseTemplateFormat } from './output-flags.js';

@@ -1,6 +1,6 @@
 import { TsadmError } from '../errors.js';
 import { toKubeYaml } from '../yaml/write.js';
-import type { ApiJournal } from '../plan/journal.js';
+import type { ApiJournal } from '../host/journal.js';
 import { emitObject, type ApiLog } from './api-log.js';
 import { cloneJson } from './clone.js';
 import { comparableView, isSubset, mergePatch } from './compare.js';
@@ -24,7 +24,7 @@ export class DryRunKubeApi implements KubeApi {
   private reachable: boolean;
   private serial = 0;
 
-  /** `plan`: where the planned writes and the first-seen objects are recorded (plan/journal.ts). */
+  /** `plan`: where the planned writes and the first-seen objects are recorded (host/journal.ts). */
   constructor(
     private readonly inner: KubeApi | undefined,
     private readonly log: ApiLog,

@@ -12,7 +12,7 @@
  */
 import * as yaml from 'js-yaml';
 import { TsadmError, errorMessage } from '../errors.js';
-import { KUBE_SYSTEM, KUBEADM_CONFIG_CM } from '../phases/cluster/upload-config-render.js';
+import { KUBEADM_CONFIG_CM, KUBE_SYSTEM } from '../constants.js';
 import { isPlainObject } from '../util/plain-object.js';
 import { loadYaml } from '../yaml/read.js';
 import { isForbidden } from './errors.js';

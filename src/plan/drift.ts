@@ -3,7 +3,7 @@ import type { Host } from '../host/host.js';
 import { comparableView, isSubset } from '../kube/compare.js';
 import type { KindName, KubeApi, KubeObject } from '../kube/types.js';
 import { modeString, type FileStep, type Plan, type PlanFileState, type PlanStep } from './types.js';
-import type { ObjectState } from './journal.js';
+import type { ObjectState } from '../host/journal.js';
 
 /**
  * "Has the machine or the cluster changed since the plan was made?" Each function returns one

@@ -3,7 +3,7 @@
  * docs/plan.md. Steps run in order; preconditions say what the machine and the cluster looked
  * like when the plan was made, so apply can refuse when they changed.
  */
-import type { ObjectState } from './journal.js';
+import type { ObjectState } from '../host/journal.js';
 
 export const PLAN_API_VERSION = 'tsadm/v1alpha1';
 export const PLAN_KIND = 'Plan';

@@ -1,5 +1,5 @@
 import type { Phase } from '../../engine/phase.js';
-import type { InitCtx } from '../../workflows/context.js';
+import type { InitCtx } from '../../run/context.js';
 import { bindAddressesOf, initChecks, type ConnectRuntimeConfig } from './checks.js';
 import { runChecks } from './run-checks.js';
 import { realSystem } from './system.js';

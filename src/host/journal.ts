@@ -1,4 +1,4 @@
-import type { FileKind } from '../host/host.js';
+import type { FileKind } from './host.js';
 import type { KubeObject, MutableNode } from '../kube/types.js';
 
 /**
