@@ -56,7 +56,7 @@ export function initPhases(versions: VersionProfile): Phase<InitCtx>[] {
     : [kubeletStartPhase, controlPlanePhase, etcdPhase];
   return [
     // tsadm's own: run only when asked (--prepare-host, or `init phase host`); see withHostOptIn.
-    hostPhase<InitCtx>((ctx) => Promise.resolve(hostPrepInput(ctx.cfg, ctx.versions, ctx.options.flags)), (ctx) => ctx.options.flags['prepare-host'] === true),
+    hostPhase<InitCtx>('init', (ctx) => Promise.resolve(hostPrepInput(ctx.cfg, ctx.versions, ctx.options.flags)), (ctx) => ctx.options.flags['prepare-host'] === true),
     initPreflightPhase(),
     certsPhase,
     kubeconfigPhase,

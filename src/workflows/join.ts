@@ -39,7 +39,7 @@ export function joinPhases(versions: VersionProfile): Phase<JoinCtx>[] {
   const { workflow } = versions;
   return [
     // tsadm's own, opt-in (withHostOptIn in src/workflows/init.ts); its inputs are the cluster's (discovery first).
-    hostPhase<JoinCtx>(async (ctx) => {
+    hostPhase<JoinCtx>('join', async (ctx) => {
       const view = await initView(ctx, 'host');
       return hostPrepInput(view.cfg, view.versions, ctx.flags);
     }, (ctx) => ctx.flags['prepare-host'] === true),

@@ -19,7 +19,7 @@ import type { CommandEnv } from '../run/runtime.js';
 import { runWorkflow } from './run-workflow.js';
 
 function preparePhases(opts: HostPhaseOptions = {}): Phase<InitCtx>[] {
-  return hostLeaves<InitCtx>((ctx) => Promise.resolve(hostPrepInput(ctx.cfg, ctx.versions, ctx.options.flags)), opts);
+  return hostLeaves<InitCtx>((ctx) => Promise.resolve(hostPrepInput(ctx.cfg, ctx.versions, ctx.options.flags)), 'tsadm prepare phase', opts);
 }
 
 export function prepareWorkflow(env: CommandEnv): WorkflowSpec<InitCtx> {

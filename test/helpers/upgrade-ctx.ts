@@ -6,7 +6,7 @@ import { resolveUpgradeConfig } from '../../src/config/load-upgrade.js';
 import type { UpgradeSettings } from '../../src/config/types.js';
 import type { FlagValues } from '../../src/flags.js';
 import { realUpgradeDeps, type UpgradeDeps } from '../../src/phases/upgrade/deps.js';
-import { realSystem } from '../../src/phases/preflight/system.js';
+import { realSystem } from '../../src/host/system-probe.js';
 import { newUpgradeRunState } from '../../src/phases/upgrade/state.js';
 import type { UpgradeClusterView } from '../../src/upgrade/cluster-view.js';
 import type { UpgradeCtx } from '../../src/run/context.js';
