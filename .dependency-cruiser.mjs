@@ -9,13 +9,14 @@
 const LAYERS = [
   {
     name: 'base',
-    holds: 'errors, fixed names, version and User-Agent, flag vocabulary, JSON values, Go-style parsing, YAML, logging events, per-minor facts',
+    holds: 'errors, fixed names, version and User-Agent, flag vocabulary, JSON values, leaf helpers (src/util), Go-style parsing, YAML, logging events, per-minor facts',
     paths: [
       '^src/errors\\.ts$',
       '^src/constants\\.ts$',
       '^src/version\\.ts$',
       '^src/flags\\.ts$',
       '^src/json\\.ts$',
+      '^src/util/',
       '^src/duration\\.ts$',
       '^src/types/',
       '^src/net/',

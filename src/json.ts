@@ -3,13 +3,16 @@
  * and what patches operate on. Keeping manifests as plain data (not classes) is what lets one
  * serializer and one patch engine serve every component.
  */
+import { isPlainObject } from './util/plain-object.js';
+
 export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
 export interface JsonObject {
   [key: string]: JsonValue;
 }
 
+/** A mapping (src/util/plain-object.ts), typed as a JSON object. */
 export function isJsonObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
+  return isPlainObject(value);
 }
 
 /** Deep copy through JSON semantics: undefined members vanish, as they would after json.Marshal. */

@@ -14,7 +14,7 @@
  */
 import { errorMessage } from '../errors.js';
 import type { RetryPolicy } from '../kube/retry.js';
-import type { ConfigMapObject } from '../kube/types.js';
+import { readKubeadmConfig } from '../kube/kubeadm-config.js';
 import type { Runtime } from '../run/runtime.js';
 import { KUBEADM_CONFIG_CM, KUBE_SYSTEM } from '../constants.js';
 
@@ -43,10 +43,8 @@ export async function readClusterConfiguration(rt: Pick<Runtime, 'host' | 'api' 
   }
   try {
     const api = await rt.api.open({ path: kubeconfigPath }, { log: rt.log, retry: SHORT_RETRY, requestTimeoutMs: 5000, dryRunRequestTimeoutMs: 5000 });
-    const cm = await api.get<ConfigMapObject>('ConfigMap', KUBEADM_CONFIG_CM, KUBE_SYSTEM);
-    const text = cm?.data?.ClusterConfiguration;
-    if (!text) throw new Error(`the ConfigMap ${KUBE_SYSTEM}/${KUBEADM_CONFIG_CM} ${cm ? 'has no ClusterConfiguration' : 'does not exist'}`);
-    return { text, lines: [...READING_LINES] };
+    const stored = await readKubeadmConfig(api);
+    return { text: stored.clusterConfigurationYaml, lines: [...READING_LINES] };
   } catch (err) {
     rt.log.debug(`reading the cluster's configuration through ${kubeconfigPath}: ${errorMessage(err)}`, { prefix: 'certs' });
     return { lines: [...READING_LINES, FALLBACK_LINE] };

@@ -13,6 +13,7 @@ import type { PkiCtx } from '../phases/certs/context.js';
 import { profileFor } from '../versions/resolve.js';
 import { readConfigFile, type Runtime } from '../run/runtime.js';
 import { newPkiRunState } from '../phases/certs/run-state.js';
+import { STORED_CONFIG_API_VERSION_CHECK } from '../kube/kubeadm-config.js';
 
 export interface LifecycleCtx extends PkiCtx {
   /** Where admin.conf & co. live (--kubeconfig-dir). */
@@ -54,7 +55,7 @@ function lifecycleConfig(opts: LifecycleOptions, configText: string | undefined,
     flags: opts.config !== undefined ? { config: opts.config } : fromCluster ? { config: CLUSTER_SOURCE } : {},
     env: { hostname: env.hostname, ...(address ? { defaultAdvertiseAddress: address } : {}), now: env.now },
     // The cluster's own record is read whatever API version it was stored in; a --config file is judged.
-    ...(fromCluster ? { apiVersionCheck: 'any' as const } : {}),
+    ...(fromCluster ? { apiVersionCheck: STORED_CONFIG_API_VERSION_CHECK } : {}),
   });
   if (opts.certDir === undefined || opts.certDir === '') return cfg;
   return { ...cfg, cluster: { ...cfg.cluster, certificatesDir: opts.certDir } };

@@ -5,6 +5,7 @@
  */
 import { loadYaml } from '../yaml/read.js';
 import { toKubeYaml } from '../yaml/write.js';
+import { isPlainObject } from '../util/plain-object.js';
 
 export interface ClientCredentials {
   readonly userName: string;
@@ -21,8 +22,7 @@ export interface ClientCredentials {
 type Obj = Record<string, unknown>;
 type Named = { name?: unknown; [k: string]: unknown };
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const list = (doc: Obj, key: string): Named[] => (Array.isArray(doc[key]) ? (doc[key] as unknown[]).filter(isObj) : []);
+const list = (doc: Obj, key: string): Named[] => (Array.isArray(doc[key]) ? (doc[key] as unknown[]).filter(isPlainObject) : []);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 interface Located {
@@ -41,16 +41,16 @@ function locate(text: string, file: string): Located | string {
   } catch (err) {
     return `invalid kubeConfig file ${file}: not valid YAML (${(err as Error).message.split('\n')[0]})`;
   }
-  if (!isObj(doc)) return `invalid kubeConfig file ${file}: not a kubeconfig`;
+  if (!isPlainObject(doc)) return `invalid kubeConfig file ${file}: not a kubeconfig`;
   const current = str(doc['current-context']);
   const context = list(doc, 'contexts').find((c) => c.name === current)?.context;
-  if (!current || !isObj(context)) return `invalid kubeConfig file ${file}: missing context ${current ?? '""'}`;
+  if (!current || !isPlainObject(context)) return `invalid kubeConfig file ${file}: missing context ${current ?? '""'}`;
   const clusterName = str(context.cluster) ?? '';
   const userName = str(context.user) ?? '';
   const cluster = list(doc, 'clusters').find((c) => c.name === clusterName)?.cluster;
-  if (!isObj(cluster)) return `invalid kubeConfig file ${file}: missing cluster ${clusterName}`;
+  if (!isPlainObject(cluster)) return `invalid kubeConfig file ${file}: missing cluster ${clusterName}`;
   const user = list(doc, 'users').find((u) => u.name === userName)?.user;
-  if (!isObj(user)) return `invalid kubeConfig file ${file}: missing authInfo ${userName}`;
+  if (!isPlainObject(user)) return `invalid kubeConfig file ${file}: missing authInfo ${userName}`;
   return { doc, user, cluster, userName, clusterName };
 }
 

@@ -6,6 +6,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { loadYaml } from '../yaml/read.js';
+import { isPlainObject } from '../util/plain-object.js';
 
 export interface HttpProbe {
   readonly url: string;
@@ -15,7 +16,7 @@ export interface HttpProbe {
 export type ProbeState = 'up' | 'down' | 'unhealthy';
 
 type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
+const obj = (v: unknown): Obj | undefined => (isPlainObject(v) ? v : undefined);
 
 /** The first container's livenessProbe.httpGet as a URL, or undefined when there is none. */
 export function probeFromManifest(text: string): HttpProbe | undefined {

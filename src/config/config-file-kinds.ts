@@ -3,7 +3,7 @@
  * `config validate` resolve each command's documents only when the file has them, as kubeadm's
  * MigrateOldConfig and ValidateConfig do (util/config/common.go).
  */
-import { isObj } from './schema.js';
+import { isPlainObject } from '../util/plain-object.js';
 import { configInvalid } from './validate.js';
 import { parseYamlDocuments } from './yaml-docs.js';
 
@@ -26,7 +26,7 @@ export function fileKinds(text: string, source: string): FileKinds {
   if (parsed.errors.length > 0) throw configInvalid(parsed.errors, source);
   const documents: FileDocument[] = [];
   for (const doc of parsed.documents) {
-    if (!isObj(doc.value)) continue;
+    if (!isPlainObject(doc.value)) continue;
     const { apiVersion, kind } = doc.value;
     if (typeof apiVersion === 'string' && typeof kind === 'string') documents.push({ apiVersion, kind, value: doc.value });
   }

@@ -5,7 +5,8 @@
  * ignored with a warning, so one file can serve init and join as with kubeadm.
  */
 import type { ApiVersionUse } from './schema-kubeadm.js';
-import { checkSchema, hasPath, isObj, type Obj } from './schema.js';
+import { isPlainObject } from '../util/plain-object.js';
+import { checkSchema, hasPath, type Obj } from './schema.js';
 import { COMPONENT_SCHEMAS } from './schema-components.js';
 import {
   COMPONENT_KINDS,
@@ -17,7 +18,7 @@ import {
   type KubeadmVersion,
 } from './schema-kubeadm.js';
 import { normalizeCluster, normalizeInit, normalizeJoin, normalizeReset, type Findings } from './upconvert.js';
-import { parseYamlDocuments } from './yaml-docs.js';
+import { parseYamlDocuments, type ParsedYaml } from './yaml-docs.js';
 import type { NCluster, NInit, NJoin, NReset } from './normalized.js';
 
 export type ConfigCommand = 'init' | 'join' | 'reset' | 'upgrade';
@@ -55,13 +56,17 @@ export interface ReadDocuments extends Findings {
 }
 
 export function readConfigDocuments(text: string, source: string, command: ConfigCommand): ReadDocuments {
-  const parsed = parseYamlDocuments(text, source);
+  return readParsedDocuments(parseYamlDocuments(text, source), source, command);
+}
+
+/** readConfigDocuments of documents already parsed (src/config/yaml-docs.ts). */
+export function readParsedDocuments(parsed: ParsedYaml, source: string, command: ConfigCommand): ReadDocuments {
   const f: Findings = { errors: [...parsed.errors], warnings: [] };
   const docs: ConfigDocuments = {};
   const seen = new Map<string, number>();
   for (const doc of parsed.documents) {
     const at = `document ${doc.index}, line ${doc.line}`;
-    if (!isObj(doc.value)) {
+    if (!isPlainObject(doc.value)) {
       f.errors.push(`${source}: ${at}: expected a mapping with apiVersion and kind`);
       continue;
     }

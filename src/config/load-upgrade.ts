@@ -30,7 +30,8 @@ import { readConfigDocuments, type ConfigDocuments } from './documents.js';
 import { parseDuration } from '../duration.js';
 import { UNUSED_TIMEOUTS, unusedTimeoutWarnings } from './defaults.js';
 import { flagList, validateMixedArguments } from './flag-overlay.js';
-import { isObj, type Obj } from './schema.js';
+import { isPlainObject } from '../util/plain-object.js';
+import type { Obj } from './schema.js';
 import type { ResolvedUpgradeConfig, UpgradeCommand } from './types.js';
 import type { Findings } from './upconvert.js';
 import { configInvalid } from './validate.js';
@@ -129,7 +130,7 @@ export function resolveUpgradeConfig(input: UpgradeConfigInput, command: Upgrade
   const kubernetesVersion = rawVersion === undefined ? undefined : normalizeVersion(rawVersion, input.version !== undefined ? 'the [version] argument' : `${command}.kubernetesVersion`, f);
 
   const patchesFlag = typeof flags.patches === 'string' ? flags.patches : undefined;
-  const patchesFile = HAS_PATCHES_AND_PHASES.includes(command) && isObj(section.patches) && typeof section.patches.directory === 'string' ? section.patches.directory : undefined;
+  const patchesFile = HAS_PATCHES_AND_PHASES.includes(command) && isPlainObject(section.patches) && typeof section.patches.directory === 'string' ? section.patches.directory : undefined;
   const patchesDir = patchesFlag ?? patchesFile;
 
   const skipFlag = flagList(flags, 'skip-phases');
@@ -142,7 +143,7 @@ export function resolveUpgradeConfig(input: UpgradeConfigInput, command: Upgrade
     f.errors.push(`${contextFlag !== undefined ? '--context-lines' : 'diff.contextLines'}: must be a non-negative integer, got ${String(contextFlag ?? contextFile)}`);
   }
 
-  const timeouts = isObj(docs.upgrade?.timeouts) ? docs.upgrade.timeouts : {};
+  const timeouts = isPlainObject(docs.upgrade?.timeouts) ? docs.upgrade.timeouts : {};
   f.warnings.push(...unusedTimeoutWarnings('UpgradeConfiguration', 'upgrade', timeouts, UNUSED_TIMEOUTS.upgrade));
   const manifestsTimeout = typeof timeouts.upgradeManifests === 'string' ? parseDuration(timeouts.upgradeManifests) : undefined;
   const upgradeManifestsTimeoutMs = manifestsTimeout ?? DEFAULT_UPGRADE_MANIFESTS_MS;
@@ -181,7 +182,7 @@ export function resolveUpgradeConfig(input: UpgradeConfigInput, command: Upgrade
 /** The command's own section of the UpgradeConfiguration (kubeadm reads only that one). */
 function sectionOf(upgrade: Obj | undefined, command: UpgradeCommand): Obj {
   const section = upgrade?.[command];
-  return isObj(section) ? section : {};
+  return isPlainObject(section) ? section : {};
 }
 
 /**

@@ -13,7 +13,8 @@ import { splitHostPort } from '../net/host-port.js';
 import { parseIp } from '../net/ip.js';
 import { defaultCluster } from './defaults-cluster.js';
 import { defaultInit, defaultJoin, defaultReset, resetTimeoutWarnings, UNUSED_TIMEOUTS, unusedTimeoutWarnings } from './defaults.js';
-import { readConfigDocuments, type ConfigCommand, type ConfigDocuments } from './documents.js';
+import { readConfigDocuments, readParsedDocuments, type ConfigCommand, type ConfigDocuments } from './documents.js';
+import type { ParsedYaml } from './yaml-docs.js';
 import type { ConfigEnv } from './env.js';
 import {
   flagList,
@@ -25,7 +26,7 @@ import {
   type Origins,
 } from './flag-overlay.js';
 import type { NCluster, NInit, NJoin, NReset } from './normalized.js';
-import { isObj } from './schema.js';
+import { isPlainObject } from '../util/plain-object.js';
 import { FIELDS_SINCE, KUBEADM_GROUP } from './schema-kubeadm.js';
 import type { ResolvedInitConfig, ResolvedJoinConfig, ResolvedResetConfig } from './types.js';
 import type { Findings } from './upconvert.js';
@@ -36,6 +37,11 @@ export type { ConfigEnv } from './env.js';
 export interface ConfigInput {
   /** Content of the --config file, read by the caller. */
   readonly configText?: string;
+  /**
+   * The configuration's documents already parsed, instead of configText (upgrade: the stored
+   * ClusterConfiguration at the target version, without writing it out as YAML again).
+   */
+  readonly configDocuments?: ParsedYaml;
   /** The --config path, for messages. */
   readonly configPath?: string;
   /** Only the flags the user set. */
@@ -65,11 +71,13 @@ interface Loaded {
 
 /** Shared first steps: the mixing rule, then the file's documents (if any). */
 function load(input: ConfigInput, command: ConfigCommand): Loaded {
-  const hasConfig = input.configText !== undefined || input.flags.config !== undefined;
+  const hasConfig = input.configText !== undefined || input.configDocuments !== undefined || input.flags.config !== undefined;
   validateMixedArguments(input.flags, hasConfig);
   const source = input.configPath ?? (typeof input.flags.config === 'string' ? input.flags.config : hasConfig ? 'config' : undefined);
   if (!hasConfig) return { docs: {}, hasConfig, source, f: { errors: [], warnings: [] }, origins: new Map() };
-  const read = readConfigDocuments(input.configText ?? '', source ?? 'config', command);
+  const read = input.configDocuments
+    ? readParsedDocuments(input.configDocuments, source ?? 'config', command)
+    : readConfigDocuments(input.configText ?? '', source ?? 'config', command);
   return { docs: read.docs, hasConfig, source, f: { errors: [...read.errors], warnings: [...read.warnings] }, origins: new Map() };
 }
 
@@ -221,6 +229,6 @@ function newerFieldErrors(docs: ConfigDocuments, kubernetesVersion: string, vers
 
 function valueAt(doc: unknown, path: string): unknown {
   let v: unknown = doc;
-  for (const part of path.split('.')) v = isObj(v) ? v[part] : undefined;
+  for (const part of path.split('.')) v = isPlainObject(v) ? v[part] : undefined;
   return v;
 }

@@ -22,7 +22,7 @@ import { readConfigDocuments } from './documents.js';
 import { resolveInitConfig, resolveJoinConfig, resolveResetConfig, type ConfigEnv } from './load.js';
 import { resolveUpgradeConfig } from './load-upgrade.js';
 import { defaultedUpgradeConfiguration, parseTaint } from './print.js';
-import { isObj } from './schema.js';
+import { isPlainObject } from '../util/plain-object.js';
 import { COMPONENT_KINDS } from './schema-kubeadm.js';
 import { clusterToExternal, initToExternal, joinToExternal, resetToExternal } from './serialize.js';
 import { v1beta1AsV1beta2 } from './v1beta1.js';
@@ -75,7 +75,7 @@ export function migrateConfig(original: string, source: string, env: ConfigEnv):
     const r = resolveResetConfig(input);
     keep(r.warnings);
     const raw = kinds.documents.find((d) => d.kind === 'ResetConfiguration')?.value.timeouts;
-    docs.push(resetToExternal(r.reset, defaultTimeouts(isObj(raw) ? raw : undefined)));
+    docs.push(resetToExternal(r.reset, defaultTimeouts(isPlainObject(raw) ? raw : undefined)));
   }
   const upgrade = kinds.documents.find((d) => d.kind === 'UpgradeConfiguration');
   if (upgrade) {

@@ -15,6 +15,7 @@ import { resolveInitConfig, resolveJoinConfig, type ConfigEnv } from './load.js'
 import { BOOL_DEFAULTS } from './load-upgrade.js';
 import { clusterToExternal, initToExternal, joinToExternal, resetToExternal, timeoutsToExternal, type KubeadmApiVersion } from './serialize.js';
 import type { ClusterConfiguration, Taint } from './types.js';
+import { isPlainObject } from '../util/plain-object.js';
 
 const PLACEHOLDER_TOKEN = 'abcdef.0123456789abcdef';
 const PLACEHOLDER_ENV: ConfigEnv = { hostname: 'node', defaultAdvertiseAddress: '1.2.3.4', now: new Date(0), randomBytes: (n) => new Uint8Array(n) };
@@ -115,7 +116,7 @@ export function printUpgradeDefaults(opts: PrintOptions = {}): string {
 export function defaultedUpgradeConfiguration(written: Readonly<Record<string, unknown>>, profile: VersionProfile): Record<string, unknown> {
   const given = (key: string): Record<string, unknown> => {
     const v = written[key];
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+    return isPlainObject(v) ? v : {};
   };
   const section = (key: string): Record<string, unknown> => ({
     certificateRenewal: BOOL_DEFAULTS.certificateRenewal,

@@ -6,6 +6,7 @@
  * keep going and every problem is reported at once.
  */
 import { checkDuration } from '../duration.js';
+import { isPlainObject } from '../util/plain-object.js';
 
 export type Schema =
   | 'string'
@@ -28,10 +29,6 @@ export const fields = (f: Readonly<Record<string, Schema>>): { readonly fields: 
 export const openFields = (f: Readonly<Record<string, Schema>>): Schema => ({ fields: f, open: true });
 
 export type Obj = Record<string, unknown>;
-
-export function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 export interface CheckResult {
   readonly value: unknown;
@@ -89,7 +86,7 @@ function walk(value: unknown, schema: Schema, path: string, w: Walk): unknown {
     return value.map((item, i) => walk(item, schema.list, `${path}[${i}]`, w)).filter((v) => v !== undefined);
   }
   if ('map' in schema) {
-    if (!isObj(value)) return fail('a mapping');
+    if (!isPlainObject(value)) return fail('a mapping');
     const out: Obj = {};
     for (const [key, item] of Object.entries(value)) {
       const v = walk(item, schema.map, joinPath(path, key), w);
@@ -97,7 +94,7 @@ function walk(value: unknown, schema: Schema, path: string, w: Walk): unknown {
     }
     return out;
   }
-  if (!isObj(value)) return fail('a mapping');
+  if (!isPlainObject(value)) return fail('a mapping');
   const out: Obj = {};
   for (const [key, item] of Object.entries(value)) {
     const childPath = joinPath(path, key);
@@ -135,6 +132,6 @@ function joinPath(path: string, key: string): string {
 
 function describe(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
-  if (isObj(value)) return 'a mapping';
+  if (isPlainObject(value)) return 'a mapping';
   return `${typeof value} ${JSON.stringify(value)}`;
 }

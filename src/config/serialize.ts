@@ -7,6 +7,7 @@
 import { formatDuration } from '../duration.js';
 import { argsToMap } from './upconvert.js';
 import type { Arg, BootstrapToken, ClusterConfiguration, ControlPlaneComponent, EnvVar, HostPathMount, InitConfiguration, JoinConfiguration, NodeRegistration, ResetConfiguration, Timeouts } from './types.js';
+import { isPlainObject } from '../util/plain-object.js';
 
 export type KubeadmApiVersion = 'kubeadm.k8s.io/v1beta2' | 'kubeadm.k8s.io/v1beta3' | 'kubeadm.k8s.io/v1beta4';
 type Doc = Record<string, unknown>;
@@ -17,7 +18,7 @@ const isV4 = (v: KubeadmApiVersion): boolean => v === 'kubeadm.k8s.io/v1beta4';
 function put(doc: Doc, key: string, value: unknown): void {
   if (value === undefined || value === '' || value === false || value === 0) return;
   if (Array.isArray(value) && value.length === 0) return;
-  if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0) return;
+  if (isPlainObject(value) && Object.keys(value).length === 0) return;
   doc[key] = value;
 }
 

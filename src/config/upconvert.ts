@@ -5,7 +5,8 @@
  * checked and dropped. `apiServer.timeoutForControlPlane` is carried as is; defaulting moves it.
  */
 import type { KubeadmVersion } from './schema-kubeadm.js';
-import { isObj, type Obj } from './schema.js';
+import { isPlainObject } from '../util/plain-object.js';
+import type { Obj } from './schema.js';
 import type { NCluster, NInit, NJoin, NReset } from './normalized.js';
 import type { Arg } from './types.js';
 
@@ -34,9 +35,9 @@ export function normalizeCluster(doc: Obj, version: KubeadmVersion, f: Findings)
   delete out.kind;
   if (version === 'v1beta4') return out;
   for (const key of ['apiServer', 'controllerManager', 'scheduler']) convertExtraArgs(out[key]);
-  if (isObj(out.etcd)) convertExtraArgs(out.etcd.local);
+  if (isPlainObject(out.etcd)) convertExtraArgs(out.etcd.local);
   if (version === 'v1beta2') {
-    if (isObj(out.dns)) {
+    if (isPlainObject(out.dns)) {
       const type = out.dns.type;
       // tsadm deploys CoreDNS only (kube-dns left kubeadm in 1.21).
       if (type !== undefined && type !== 'CoreDNS') f.errors.push(`dns.type: unsupported DNS addon "${typeof type === 'string' ? type : JSON.stringify(type)}"; tsadm deploys CoreDNS only`);
@@ -62,10 +63,10 @@ export function normalizeJoin(doc: Obj, version: KubeadmVersion): NJoin {
   delete out.kind;
   if (version === 'v1beta4') return out;
   convertKubeletExtraArgs(out.nodeRegistration);
-  if (isObj(out.discovery) && typeof out.discovery.timeout === 'string') {
+  if (isPlainObject(out.discovery) && typeof out.discovery.timeout === 'string') {
     out.timeouts = { discovery: out.discovery.timeout };
   }
-  if (isObj(out.discovery)) delete out.discovery.timeout;
+  if (isPlainObject(out.discovery)) delete out.discovery.timeout;
   return out;
 }
 
@@ -77,11 +78,11 @@ export function normalizeReset(doc: Obj): NReset {
 }
 
 function convertExtraArgs(component: unknown): void {
-  if (isObj(component) && isObj(component.extraArgs)) component.extraArgs = argsFromMap(component.extraArgs as Record<string, string>);
+  if (isPlainObject(component) && isPlainObject(component.extraArgs)) component.extraArgs = argsFromMap(component.extraArgs as Record<string, string>);
 }
 
 function convertKubeletExtraArgs(nodeRegistration: unknown): void {
-  if (isObj(nodeRegistration) && isObj(nodeRegistration.kubeletExtraArgs)) {
+  if (isPlainObject(nodeRegistration) && isPlainObject(nodeRegistration.kubeletExtraArgs)) {
     nodeRegistration.kubeletExtraArgs = argsFromMap(nodeRegistration.kubeletExtraArgs as Record<string, string>);
   }
 }

@@ -9,7 +9,8 @@
  * v1beta1, as kubeadm 1.22+ does.
  */
 import { toKubeYamlDocuments } from '../yaml/write.js';
-import { isObj, type Obj } from './schema.js';
+import { isPlainObject } from '../util/plain-object.js';
+import type { Obj } from './schema.js';
 import { configInvalid } from './validate.js';
 import { parseYamlDocuments } from './yaml-docs.js';
 
@@ -25,7 +26,7 @@ const ADDED_IN_V1BETA2: Readonly<Record<string, readonly (readonly string[])[]>>
 function has(doc: Obj, path: readonly string[]): boolean {
   let at: unknown = doc;
   for (const key of path) {
-    if (!isObj(at) || !(key in at)) return false;
+    if (!isPlainObject(at) || !(key in at)) return false;
     at = at[key];
   }
   return true;
@@ -34,11 +35,11 @@ function has(doc: Obj, path: readonly string[]): boolean {
 /** The file with its v1beta1 documents relabelled v1beta2; unchanged when it has none. */
 export function v1beta1AsV1beta2(text: string, source: string): string {
   const parsed = parseYamlDocuments(text, source);
-  const isV1 = (v: unknown): boolean => isObj(v) && v.apiVersion === V1BETA1;
+  const isV1 = (v: unknown): boolean => isPlainObject(v) && v.apiVersion === V1BETA1;
   if (parsed.errors.length > 0 || !parsed.documents.some((d) => isV1(d.value))) return text;
   const errors: string[] = [];
   const values = parsed.documents.map((d) => {
-    if (!isObj(d.value) || !isV1(d.value)) return d.value;
+    if (!isPlainObject(d.value) || !isV1(d.value)) return d.value;
     const kind = typeof d.value.kind === 'string' ? d.value.kind : '';
     for (const path of ADDED_IN_V1BETA2[kind] ?? []) {
       if (has(d.value, path)) errors.push(`${path.join('.')}: unknown field (${kind} ${V1BETA1}, document ${d.index}); the field exists from ${V1BETA2}`);

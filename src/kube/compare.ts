@@ -5,6 +5,8 @@
  * (undefined, null, "", [], {}) in the desired object also matches an absent field, because
  * the API server drops empty fields on the way in.
  */
+import { isPlainObject } from '../util/plain-object.js';
+
 export function isSubset(desired: unknown, actual: unknown): boolean {
   if (isEmpty(desired)) return isEmpty(actual) || actual === desired;
   if (Array.isArray(desired)) {
@@ -56,6 +58,3 @@ export function mergePatch(before: unknown, after: unknown): Record<string, unkn
   return out;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}

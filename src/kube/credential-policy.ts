@@ -24,6 +24,7 @@ import path from 'node:path';
 import * as yaml from 'js-yaml';
 import { TsadmError, errorMessage } from '../errors.js';
 import { loadYaml } from '../yaml/read.js';
+import { isPlainObject } from '../util/plain-object.js';
 
 /** How the files a kubeconfig names are read, and whether its exec plugin may run. */
 export interface KubeconfigFiles {
@@ -47,7 +48,6 @@ export interface InlineKubeconfig {
 
 type Raw = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Raw => v !== null && typeof v === 'object' && !Array.isArray(v);
 const str = (o: Raw, k: string): string | undefined => (typeof o[k] === 'string' && o[k] !== '' ? o[k] : undefined);
 
 /** The current context's cluster and user of TEXT (from SOURCE), checked, with every credential inline. */
@@ -58,11 +58,11 @@ export async function inlineKubeconfig(text: string, source: string, files: Kube
   } catch (err) {
     throw new TsadmError('E_PRECONDITION', `failed to load kubeconfig ${source}: ${errorMessage(err).split('\n')[0] ?? ''}`, { hint: 'the file is not a valid kubeconfig' });
   }
-  if (!isObject(doc)) throw new TsadmError('E_PRECONDITION', `failed to load kubeconfig ${source}: not a YAML mapping`, { hint: 'the file is not a valid kubeconfig' });
+  if (!isPlainObject(doc)) throw new TsadmError('E_PRECONDITION', `failed to load kubeconfig ${source}: not a YAML mapping`, { hint: 'the file is not a valid kubeconfig' });
   const named = (list: unknown, name: unknown, key: string): Raw | undefined => {
     if (!Array.isArray(list)) return undefined;
-    const entry: unknown = list.find((e) => isObject(e) && e.name === name);
-    return isObject(entry) && isObject(entry[key]) ? entry[key] : undefined;
+    const entry: unknown = list.find((e) => isPlainObject(e) && e.name === name);
+    return isPlainObject(entry) && isPlainObject(entry[key]) ? entry[key] : undefined;
   };
   const currentContext = typeof doc['current-context'] === 'string' ? doc['current-context'] : '';
   const context = named(doc.contexts, currentContext, 'context');
@@ -79,7 +79,7 @@ export async function inlineKubeconfig(text: string, source: string, files: Kube
     new TsadmError('E_TRUST', `kubeconfig ${source}: user "${userName}" ${field}: ${why}`, { hint });
   const authProvider = user['auth-provider'];
   if (authProvider !== undefined && authProvider !== null) {
-    const name = isObject(authProvider) && typeof authProvider.name === 'string' ? authProvider.name : '?';
+    const name = isPlainObject(authProvider) && typeof authProvider.name === 'string' ? authProvider.name : '?';
     throw refuse(`uses auth-provider "${name}"`, 'auth-provider plugins are not supported (client-go removed them; kubectl and kubeadm ≥ 1.26 refuse them too), and tsadm never runs them',
       'give the user a client certificate, a token, or an exec credential plugin (client.authentication.k8s.io) instead');
   }

@@ -11,13 +11,12 @@
  * the member is gone still removes the ClusterStatus entry and the Node. Dry-run: nothing is
  * removed, every step is listed.
  */
-import { loadYaml } from '../yaml/read.js';
 import { TsadmError, errorMessage } from '../errors.js';
 import type { EtcdClient } from '../etcd-client/client.js';
 import { memberIdHex, quorumOf, type EtcdMember } from '../etcd-client/members.js';
 import type { EtcdTls } from '../etcd-client/transport.js';
 import { etcdPeerURL, etcdTlsFromDir } from '../etcd-client/urls.js';
-import type { ConfigMapObject } from '../kube/types.js';
+import { readKubeadmConfig, type ClusterStatus, type KubeadmConfig } from '../kube/kubeadm-config.js';
 import { kubeadmConfigMap } from '../phases/cluster/upload-config-render.js';
 import { endpointsFromClusterStatus, endpointsFromPods } from '../phases/join/etcd-endpoints.js';
 import { clusterStatusWithout, kubeadmConfigWithout } from '../phases/reset/cluster-status.js';
@@ -46,10 +45,8 @@ export interface RemoveMemberResult {
 }
 
 /** The advertise address ClusterStatus lists for the node, if any. Pure. */
-export function clusterStatusAddress(clusterStatusYaml: string | undefined, nodeName: string): string | undefined {
-  if (!clusterStatusYaml) return undefined;
-  const doc = loadYaml(clusterStatusYaml) as { apiEndpoints?: Record<string, { advertiseAddress?: string }> } | undefined;
-  return doc?.apiEndpoints?.[nodeName]?.advertiseAddress;
+export function clusterStatusAddress(clusterStatus: ClusterStatus | undefined, nodeName: string): string | undefined {
+  return clusterStatus?.apiEndpoints[nodeName]?.advertiseAddress;
 }
 
 /** The member for this node: by name, by the peer URL of its ClusterStatus address, by hex ID. Pure. */
@@ -74,15 +71,15 @@ export async function removeMember(rt: Runtime, opts: RemoveMemberOptions, deps:
   const api = await rt.api.open({ text, source: opts.kubeconfigPath }, { log });
   // The cluster's API is asked only when etcd itself does not answer the question: without an etcd
   // quorum the API serves nothing, and that is exactly when this command must still say why.
-  let kubeadmConfig: Promise<ConfigMapObject | undefined> | undefined;
-  const clusterConfigMap = (): Promise<ConfigMapObject | undefined> => (kubeadmConfig ??= api.get<ConfigMapObject>('ConfigMap', KUBEADM_CONFIG_CM, KUBE_SYSTEM));
+  let kubeadmConfig: Promise<KubeadmConfig | undefined> | undefined;
+  const clusterConfig = (): Promise<KubeadmConfig | undefined> => (kubeadmConfig ??= readKubeadmConfig(api, { ifAbsent: 'undefined' }));
 
   const tls = await etcdTlsFromDir(rt.host, opts.certificatesDir);
   // This machine's etcd when it answers; else the members the etcd Pods and ClusterStatus name.
   let client = deps.etcdClient([LOCAL_ETCD], tls);
   if (!(await client.status(LOCAL_ETCD)).ok) {
     const pods = await api.list('Pod', 'kube-system', { labelSelector: 'component=etcd,tier=control-plane' }).catch(() => []);
-    client = deps.etcdClient([...endpointsFromPods({ items: pods }), ...endpointsFromClusterStatus((await clusterConfigMap())?.data?.ClusterStatus)], tls);
+    client = deps.etcdClient([...endpointsFromPods({ items: pods }), ...endpointsFromClusterStatus((await clusterConfig())?.clusterStatusYaml)], tls);
   }
   let members: EtcdMember[];
   try {
@@ -97,7 +94,7 @@ export async function removeMember(rt: Runtime, opts: RemoveMemberOptions, deps:
   let node: unknown;
   if (!member) {
     // A member that never started has no name: found through the node's ClusterStatus address.
-    address = clusterStatusAddress((await clusterConfigMap())?.data?.ClusterStatus, opts.nodeName);
+    address = clusterStatusAddress((await clusterConfig())?.clusterStatus, opts.nodeName);
     member = findMember(members, opts.nodeName, address);
     node = await api.get('Node', opts.nodeName);
     if (!member && address === undefined && !node) {
@@ -140,10 +137,10 @@ export async function removeMember(rt: Runtime, opts: RemoveMemberOptions, deps:
   }
 
   let clusterStatusUpdated = false;
-  const liveConfig = await clusterConfigMap();
-  const status = liveConfig?.data?.ClusterStatus;
-  if (liveConfig?.data?.ClusterConfiguration !== undefined && status !== undefined && clusterStatusWithout(status, opts.nodeName) !== undefined) {
-    const cluster = liveConfig.data.ClusterConfiguration;
+  const stored = await clusterConfig();
+  const status = stored?.clusterStatusYaml;
+  if (stored !== undefined && status !== undefined && clusterStatusWithout(status, opts.nodeName) !== undefined) {
+    const cluster = stored.clusterConfigurationYaml;
     log.info(`Removing info for node "${opts.nodeName}" from the ConfigMap "${KUBEADM_CONFIG_CM}" in the "${KUBE_SYSTEM}" Namespace`, p);
     const desired = kubeadmConfigMap(cluster, clusterStatusWithout(status, opts.nodeName) ?? status);
     await api.ensure(desired, 'update', (live) => kubeadmConfigWithout(live, desired, opts.nodeName));

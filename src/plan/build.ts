@@ -7,6 +7,7 @@ import {
   NOTE_WITH_KEYS, NOTE_WITHOUT_KEYS, PLAN_API_VERSION, PLAN_KIND, modeString,
   type FileStep, type Plan, type PlanFileState, type PlanStep,
 } from './types.js';
+import { isPlainObject } from '../util/plain-object.js';
 
 export interface PlanMeta {
   readonly command: string;
@@ -136,8 +137,8 @@ function redactObject(obj: KubeObject): Record<string, unknown> {
 
 function hashValues(v: unknown): unknown {
   if (typeof v === 'string') return `sha256:${createHash('sha256').update(v).digest('hex')}`;
-  if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-    return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, hashValues(x)]));
+  if (isPlainObject(v)) {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, hashValues(x)]));
   }
   return v;
 }

@@ -1,6 +1,7 @@
 import { comparableView, isSubset } from '../kube/compare.js';
 import type { KubeObject, MutableNode } from '../kube/types.js';
 import type { DiffOp, NodeView } from './types.js';
+import { isPlainObject } from '../util/plain-object.js';
 
 /**
  * Pure: what an update changes in an existing object, field by field, with tsadm's notion of
@@ -94,6 +95,3 @@ function escape(k: string): string {
   return k.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}

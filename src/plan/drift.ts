@@ -2,7 +2,8 @@ import { sha256Hex } from '../host/rooted-host.js';
 import type { Host } from '../host/host.js';
 import { comparableView, isSubset } from '../kube/compare.js';
 import type { KindName, KubeApi, KubeObject } from '../kube/types.js';
-import { modeString, type FileStep, type Plan, type PlanFileState, type PlanObjectState, type PlanStep } from './types.js';
+import { modeString, type FileStep, type Plan, type PlanFileState, type PlanStep } from './types.js';
+import type { ObjectState } from '../host/journal.js';
 
 /**
  * "Has the machine or the cluster changed since the plan was made?" Each function returns one
@@ -46,7 +47,7 @@ export async function fileDrift(host: Pick<Host, 'stat' | 'readFile'>, plan: Pic
 }
 
 /** Objects likewise: as the plan found them (same resourceVersion, or for workloads the same generation), or already as it leaves them. */
-export async function objectDrift(api: Pick<KubeApi, 'get'>, objects: readonly PlanObjectState[], steps: readonly PlanStep[] = []): Promise<string[]> {
+export async function objectDrift(api: Pick<KubeApi, 'get'>, objects: readonly ObjectState[], steps: readonly PlanStep[] = []): Promise<string[]> {
   const out: string[] = [];
   for (const o of objects) {
     const live = await api.get(o.kind as KindName, o.name, o.namespace);
@@ -81,7 +82,7 @@ export function stepContent(s: FileStep): Buffer | undefined {
   return undefined;
 }
 
-function lastWrite(steps: readonly PlanStep[], o: PlanObjectState): Record<string, unknown> | undefined {
+function lastWrite(steps: readonly PlanStep[], o: ObjectState): Record<string, unknown> | undefined {
   let found: Record<string, unknown> | undefined;
   for (const s of steps) {
     if (s.type === 'object' && (s.verb === 'create' || s.verb === 'update') && s.kubeconfig === o.kubeconfig && s.kind === o.kind && s.name === o.name && (s.namespace ?? '') === (o.namespace ?? '')) {

@@ -4,6 +4,7 @@ import { TsadmError, errorMessage } from '../errors.js';
 import { writeFileAtomic } from '../host/atomic-write.js';
 import { execStepProblem, planFileProblem } from './trust.js';
 import { PLAN_API_VERSION, PLAN_KIND, type Plan } from './types.js';
+import { isPlainObject } from '../util/plain-object.js';
 
 /**
  * The plan file on the machine running tsadm (like --config: relative to the working directory,
@@ -64,11 +65,11 @@ export async function readPlanFile(file: string): Promise<Plan> {
 
 /** Pure: the shape checks apply relies on (a hand-edited or foreign file fails here, not half-way). */
 export function validatePlan(data: unknown, file = 'plan'): Plan {
-  if (!isObject(data)) throw invalid(file, 'not a JSON object');
+  if (!isPlainObject(data)) throw invalid(file, 'not a JSON object');
   if (data.kind !== PLAN_KIND || data.apiVersion !== PLAN_API_VERSION) {
     throw invalid(file, `apiVersion/kind are ${String(data.apiVersion)}/${String(data.kind)}, want ${PLAN_API_VERSION}/${PLAN_KIND}`);
   }
-  if (typeof data.keyMaterial !== 'boolean' || typeof data.command !== 'string' || !Array.isArray(data.steps) || !isObject(data.preconditions)) {
+  if (typeof data.keyMaterial !== 'boolean' || typeof data.command !== 'string' || !Array.isArray(data.steps) || !isPlainObject(data.preconditions)) {
     throw invalid(file, 'keyMaterial, command, steps or preconditions is missing');
   }
   if (typeof data.rootfs !== 'string' || !data.rootfs.startsWith('/')) {
@@ -77,7 +78,7 @@ export function validatePlan(data: unknown, file = 'plan'): Plan {
   const pre = data.preconditions;
   if (!Array.isArray(pre.files) || !Array.isArray(pre.clusters) || !Array.isArray(pre.objects)) throw invalid(file, 'preconditions.files, .clusters or .objects is missing');
   data.steps.forEach((s, i) => {
-    if (!isObject(s) || typeof s.type !== 'string' || !STEP_TYPES.has(s.type)) throw invalid(file, `steps[${i}] has no known type`);
+    if (!isPlainObject(s) || typeof s.type !== 'string' || !STEP_TYPES.has(s.type)) throw invalid(file, `steps[${i}] has no known type`);
     if ((s.type === 'file' || s.type === 'mkdir' || s.type === 'remove') && (typeof s.path !== 'string' || !s.path.startsWith('/'))) {
       throw invalid(file, `steps[${i}].path must be an absolute host path`);
     }
@@ -102,6 +103,3 @@ function invalid(file: string, why: string): TsadmError {
   return new TsadmError('E_CONFIG_INVALID', `${file} is not a usable tsadm plan: ${why}`, { hint: 'make a new plan with `tsadm init --dry-run --plan <file>`' });
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}

@@ -3,6 +3,8 @@
  * docs/plan.md. Steps run in order; preconditions say what the machine and the cluster looked
  * like when the plan was made, so apply can refuse when they changed.
  */
+import type { ObjectState } from '../host/journal.js';
+
 export const PLAN_API_VERSION = 'tsadm/v1alpha1';
 export const PLAN_KIND = 'Plan';
 
@@ -16,19 +18,6 @@ interface PlanCluster {
   readonly reachable: boolean;
 }
 
-export interface PlanObjectState {
-  readonly kubeconfig: string;
-  readonly kind: string;
-  readonly namespace?: string;
-  readonly name: string;
-  /** null: the object did not exist. */
-  readonly resourceVersion: string | null;
-  /**
-   * Deployments and DaemonSets: metadata.generation, which moves only when their spec does; their
-   * resourceVersion also moves with every status update of their Pods, which is no change to a plan.
-   */
-  readonly generation?: number;
-}
 
 /** One change of an object: a JSON pointer into it, with the old and the new value. */
 export interface DiffOp {
@@ -117,7 +106,7 @@ export interface Plan {
   readonly preconditions: {
     readonly files: readonly PlanFileState[];
     readonly clusters: readonly PlanCluster[];
-    readonly objects: readonly PlanObjectState[];
+    readonly objects: readonly ObjectState[];
   };
   readonly steps: readonly PlanStep[];
   /** The command's result (e.g. the join commands), shown again by apply; absent without key material. */

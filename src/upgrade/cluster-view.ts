@@ -9,14 +9,16 @@
  * exactly what `tsadm init` of the target version would have produced for this cluster.
  */
 import path from 'node:path';
-import * as yaml from 'js-yaml';
-import { loadYaml, loadYamlAll } from '../yaml/read.js';
+import { loadYaml } from '../yaml/read.js';
+import { parseYamlDocuments } from '../config/yaml-docs.js';
 import { resolveInitConfig } from '../config/load.js';
 import type { ResolvedInitConfig, Taint } from '../config/types.js';
 import { CRI_SOCKET_ANNOTATION, MANIFESTS_DIR } from '../constants.js';
 import { TsadmError, errorMessage, isTsadmError } from '../errors.js';
 import type { Host } from '../host/host.js';
+import { STORED_CONFIG_API_VERSION_CHECK } from '../kube/kubeadm-config.js';
 import type { KubeApi, NodeObject } from '../kube/types.js';
+import { isPlainObject } from '../util/plain-object.js';
 import { splitHostPort } from '../net/host-port.js';
 import { fetchClusterConfigTexts, storedKubernetesVersion, type ClusterConfigTexts } from '../phases/join/cluster-config.js';
 import { nodeNameFromKubeletConf } from '../phases/kubelet/node-name.js';
@@ -137,20 +139,29 @@ export function targetInitConfig(view: UpgradeClusterView, opts: TargetOptions):
   const versions = profileFor(opts.version);
   const clusterText = opts.clusterOverride?.text ?? view.texts.clusterConfigurationYaml;
   const clusterDoc = clusterConfigurationDocument(clusterText, opts.clusterOverride?.source ?? 'the kubeadm-config ConfigMap');
-  const withVersion = yaml.dump({ ...clusterDoc, kubernetesVersion: opts.version }, { lineWidth: -1, noRefs: true });
+  const kubeletSource = `ConfigMap kube-system/${profileFor(view.storedVersion).kubelet.configMapName}`;
+  const kubelet = parseYamlDocuments(view.texts.kubeletConfigurationYaml, kubeletSource);
+  // The documents as parsed, with the target version: nothing is written out as YAML to be read again.
+  const configDocuments = {
+    documents: [
+      { ...clusterDoc, index: 1, value: { ...clusterDoc.value, kubernetesVersion: opts.version } },
+      ...kubelet.documents.map((d, i) => ({ ...d, index: i + 2 })),
+    ],
+    errors: kubelet.errors,
+  };
   // A worker has no API server: its endpoint is only a placeholder the defaults need (the
   // renderers that read it, static Pods, never run there); the Node's own address serves.
   const endpoint = view.localAPIEndpoint ?? { advertiseAddress: internalIp(view.node) ?? '127.0.0.1', bindPort: 6443 };
   let resolved: ResolvedInitConfig;
   try {
     resolved = resolveInitConfig({
-      configText: `${withVersion.trimEnd()}\n---\n${view.texts.kubeletConfigurationYaml.trimEnd()}\n`,
+      configDocuments,
       configPath: opts.clusterOverride?.source ?? `ConfigMaps kube-system/kubeadm-config and kube-system/${profileFor(view.storedVersion).kubelet.configMapName}`,
       flags: {},
       env: { hostname: view.nodeName, defaultAdvertiseAddress: endpoint.advertiseAddress, now: opts.now },
       // What the cluster stored is kubeadm's own record, converted internally as kubeadm's upgrade
       // does whatever API version it was written in; only a user's file is judged by the target.
-      ...(opts.clusterOverride ? {} : { apiVersionCheck: 'any' as const }),
+      ...(opts.clusterOverride ? {} : { apiVersionCheck: STORED_CONFIG_API_VERSION_CHECK }),
     });
   } catch (err) {
     throw new TsadmError('E_PRECONDITION', `the cluster's configuration could not be read for the upgrade to ${opts.version}: ${errorMessage(err)}`, {
@@ -180,14 +191,14 @@ export function targetInitConfig(view: UpgradeClusterView, opts: TargetOptions):
   return { cfg, versions };
 }
 
-function clusterConfigurationDocument(text: string, source: string): Record<string, unknown> {
-  let docs: unknown[];
-  try {
-    docs = loadYamlAll(text);
-  } catch (err) {
-    throw new TsadmError('E_CONFIG_INVALID', `${source}: the ClusterConfiguration is not valid YAML: ${errorMessage(err)}`, { hint: 'fix the YAML' });
+/** The ClusterConfiguration document of TEXT (a user's file may hold others), parsed as config files are. */
+function clusterConfigurationDocument(text: string, source: string): { index: number; line: number; value: Record<string, unknown> } {
+  const parsed = parseYamlDocuments(text, source);
+  if (parsed.errors.length > 0) {
+    throw new TsadmError('E_CONFIG_INVALID', `${source}: the ClusterConfiguration is not valid YAML: ${parsed.errors.join('; ')}`, { hint: 'fix the YAML' });
   }
-  const doc = docs.find((d): d is Record<string, unknown> => typeof d === 'object' && d !== null && (d as { kind?: unknown }).kind === 'ClusterConfiguration');
+  const found = parsed.documents.find((d) => isPlainObject(d.value) && d.value.kind === 'ClusterConfiguration');
+  const doc = found && isPlainObject(found.value) ? { ...found, value: found.value } : undefined;
   if (!doc) {
     throw new TsadmError('E_CONFIG_INVALID', `${source}: no ClusterConfiguration document`, { hint: 'give a file with a ClusterConfiguration (kubeadm.k8s.io/v1beta2 or v1beta3)' });
   }

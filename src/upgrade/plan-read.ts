@@ -14,6 +14,7 @@ import type { KubeApi, KubeObject } from '../kube/types.js';
 import type { UpgradeClusterView } from './cluster-view.js';
 import type { ClusterVersions } from './plan-compute.js';
 import { configVersionStates, type ComponentConfigVersionState } from './plan-render.js';
+import { isPlainObject } from '../util/plain-object.js';
 
 export interface PlanReading {
   readonly versions: ClusterVersions;
@@ -106,5 +107,5 @@ function loadFirst(text: string, kind: string): Record<string, unknown> | undefi
 }
 
 function obj(v: unknown): Record<string, unknown> | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  return isPlainObject(v) ? v : undefined;
 }

@@ -243,6 +243,5 @@ function minorIndex(v: { major: number; minor: number }): number {
 
 /** Compares v's minor with a "1.20"-style minor of the table. */
 function compareMinor(v: semver.SemVer, minor: string): number {
-  const [major = 0, min = 0] = minor.split('.').map(Number);
-  return minorIndex(v) - minorIndex({ major, minor: min });
+  return semver.compare(`${v.major}.${v.minor}.0`, `${minor}.0`);
 }

@@ -7,6 +7,7 @@
  * test/unit/versions/table.test.ts compares with what tsadm renders.
  * What each fact means and where it comes from: docs/kubeadm-reference.md.
  */
+import { isPlainObject } from '../util/plain-object.js';
 
 export const SUPPORTED_MINORS = [
   '1.20', '1.21', '1.22', '1.23', '1.24', '1.25', '1.26', '1.27',
@@ -633,7 +634,7 @@ function applyDelta(prev: VersionProfile, minor: SupportedMinor, delta: Delta): 
   const next: Record<string, unknown> = { ...prev, minor };
   for (const [key, value] of Object.entries(delta)) {
     const old = (prev as unknown as Record<string, unknown>)[key];
-    next[key] = value !== null && typeof value === 'object' && !Array.isArray(value) && typeof old === 'object'
+    next[key] = isPlainObject(value) && typeof old === 'object'
       ? { ...(old as object), ...value }
       : value;
   }

@@ -23,6 +23,7 @@
  * `pinned_images.sandbox`); a config without `version` is version 1 (plugin "cri").
  */
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
+import { isPlainObject } from '../../util/plain-object.js';
 
 export const CONTAINERD_CONFIG = '/etc/containerd/config.toml';
 const CONTAINERD_DROPIN_DIR = '/etc/containerd/conf.d';
@@ -62,8 +63,7 @@ export type ContainerdPlan =
   | { readonly kind: 'conflict'; readonly detail: string };
 
 type Table = Record<string, unknown>;
-const isTable = (v: unknown): v is Table => typeof v === 'object' && v !== null && !Array.isArray(v);
-const at = (t: unknown, ...keys: string[]): unknown => keys.reduce<unknown>((o, k) => (isTable(o) ? o[k] : undefined), t);
+const at = (t: unknown, ...keys: string[]): unknown => keys.reduce<unknown>((o, k) => (isPlainObject(o) ? o[k] : undefined), t);
 
 /** The config schema version a config.toml declares (1 when it declares none, as containerd reads it). */
 function configVersion(config: Table): number {
@@ -140,7 +140,7 @@ function renderMergedDropIn(want: ContainerdWant, config: Table): string | undef
   if (configVersion(config) !== 2) return undefined;
   const plugin = 'io.containerd.grpc.v1.cri';
   const cri = structuredClone(at(config, 'plugins', plugin)) as Table | undefined;
-  if (!isTable(cri)) return undefined;
+  if (!isPlainObject(cri)) return undefined;
   const runtimeName = at(cri, 'containerd', 'default_runtime_name');
   const name = typeof runtimeName === 'string' && runtimeName !== '' ? runtimeName : 'runc';
   cri.sandbox_image = want.sandboxImage;
@@ -157,7 +157,7 @@ function tableAt(t: Table, ...keys: string[]): Table {
   let cur = t;
   for (const k of keys) {
     const next = cur[k];
-    if (!isTable(next)) cur[k] = {};
+    if (!isPlainObject(next)) cur[k] = {};
     cur = cur[k] as Table;
   }
   return cur;

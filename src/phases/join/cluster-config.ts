@@ -1,9 +1,8 @@
-import { loadYaml } from '../../yaml/read.js';
 import { resolveInitConfig } from '../../config/load.js';
 import type { JoinConfiguration, ResolvedInitConfig } from '../../config/types.js';
 import { TsadmError, errorMessage, isTsadmError } from '../../errors.js';
-import { isForbidden } from '../../kube/errors.js';
-import type { ConfigMapObject, KubeApi } from '../../kube/types.js';
+import { STORED_CONFIG_API_VERSION_CHECK, getKubeSystemConfigMap, parseClusterConfiguration, readKubeadmConfig } from '../../kube/kubeadm-config.js';
+import type { KubeApi } from '../../kube/types.js';
 import { profileFor } from '../../versions/resolve.js';
 import type { VersionProfile } from '../../versions/table.js';
 import { KUBEADM_CONFIG_CM, KUBE_SYSTEM } from '../../constants.js';
@@ -34,7 +33,10 @@ export interface ClusterConfigTexts {
 
 /** The cluster's Kubernetes version, read from the stored ClusterConfiguration. */
 export function storedKubernetesVersion(clusterConfigurationYaml: string): string {
-  const doc = parseDoc(clusterConfigurationYaml);
+  return kubernetesVersionIn(parseClusterConfiguration(clusterConfigurationYaml));
+}
+
+function kubernetesVersionIn(doc: Readonly<Record<string, unknown>>): string {
   const v = doc.kubernetesVersion;
   if (typeof v !== 'string' || v === '') {
     throw new TsadmError('E_PRECONDITION', 'the ClusterConfiguration in the kubeadm-config ConfigMap has no kubernetesVersion', {
@@ -67,7 +69,7 @@ export function buildJoinClusterConfig(texts: ClusterConfigTexts, node: NodeFact
       flags: {},
       env: { hostname: join.nodeRegistration.name, defaultAdvertiseAddress: localAPIEndpoint.advertiseAddress, now: node.now },
       // The cluster's own record, read whatever API version it was stored in (as kubeadm does).
-      apiVersionCheck: 'any',
+      apiVersionCheck: STORED_CONFIG_API_VERSION_CHECK,
     });
   } catch (err) {
     throw new TsadmError('E_PRECONDITION', `the cluster's configuration could not be read: ${errorMessage(err)}`, {
@@ -89,7 +91,7 @@ export function buildJoinClusterConfig(texts: ClusterConfigTexts, node: NodeFact
       ...(join.patches ? { patches: join.patches } : {}),
     },
   };
-  const stored = parseDoc(texts.clusterConfigurationYaml).controlPlaneEndpoint;
+  const stored = parseClusterConfiguration(texts.clusterConfigurationYaml).controlPlaneEndpoint;
   return {
     ...texts,
     controlPlaneEndpoint: typeof stored === 'string' ? stored : '',
@@ -98,52 +100,18 @@ export function buildJoinClusterConfig(texts: ClusterConfigTexts, node: NodeFact
   };
 }
 
+const BOOTSTRAP = { credentials: 'the bootstrap credentials' } as const;
+
 /** Reads kubeadm-config and the kubelet ConfigMap through the bootstrap client. */
 export async function fetchClusterConfigTexts(api: KubeApi): Promise<ClusterConfigTexts> {
-  const kubeadmConfig = await getConfigMap(api, KUBEADM_CONFIG_CM);
-  const clusterConfigurationYaml = kubeadmConfig.data?.ClusterConfiguration;
-  if (!clusterConfigurationYaml) {
-    throw new TsadmError('E_PRECONDITION', `the ConfigMap ${KUBE_SYSTEM}/${KUBEADM_CONFIG_CM} has no ClusterConfiguration`, {
-      hint: 'upload it with `tsadm init phase upload-config kubeadm` on a control-plane node',
-    });
-  }
-  const versions = profileFor(storedKubernetesVersion(clusterConfigurationYaml));
-  const kubelet = await getConfigMap(api, versions.kubelet.configMapName);
+  const kubeadmConfig = await readKubeadmConfig(api, BOOTSTRAP);
+  const versions = profileFor(kubernetesVersionIn(kubeadmConfig.clusterConfiguration));
+  const kubelet = await getKubeSystemConfigMap(api, versions.kubelet.configMapName, BOOTSTRAP);
   const kubeletConfigurationYaml = kubelet.data?.kubelet;
   if (!kubeletConfigurationYaml) {
     throw new TsadmError('E_PRECONDITION', `the ConfigMap ${KUBE_SYSTEM}/${versions.kubelet.configMapName} has no "kubelet" key`, {
       hint: 'upload it with `tsadm init phase upload-config kubelet` on a control-plane node',
     });
   }
-  return { clusterConfigurationYaml, clusterStatusYaml: kubeadmConfig.data?.ClusterStatus, kubeletConfigurationYaml };
-}
-
-async function getConfigMap(api: KubeApi, name: string): Promise<ConfigMapObject> {
-  let cm: ConfigMapObject | undefined;
-  try {
-    cm = await api.get<ConfigMapObject>('ConfigMap', name, KUBE_SYSTEM);
-  } catch (err) {
-    if (isForbidden(err)) {
-      throw new TsadmError('E_API', `the bootstrap credentials may not read the ConfigMap ${KUBE_SYSTEM}/${name} (forbidden)`, {
-        cause: err,
-        hint: 'the cluster lacks kubeadm\'s RBAC rules for joining nodes; run `tsadm init phase upload-config all` on a control-plane node',
-      });
-    }
-    throw err;
-  }
-  if (!cm) {
-    throw new TsadmError('E_PRECONDITION', `unable to fetch the ${name} ConfigMap: it does not exist in the ${KUBE_SYSTEM} Namespace`, {
-      hint: 'was the cluster made by kubeadm or tsadm init? Upload it with `tsadm init phase upload-config all` on a control-plane node',
-    });
-  }
-  return cm;
-}
-
-function parseDoc(text: string): Record<string, unknown> {
-  try {
-    const doc = loadYaml(text);
-    return doc && typeof doc === 'object' ? (doc as Record<string, unknown>) : {};
-  } catch (err) {
-    throw new TsadmError('E_PRECONDITION', `the stored ClusterConfiguration is not valid YAML: ${errorMessage(err)}`);
-  }
+  return { clusterConfigurationYaml: kubeadmConfig.clusterConfigurationYaml, clusterStatusYaml: kubeadmConfig.clusterStatusYaml, kubeletConfigurationYaml };
 }

@@ -264,8 +264,7 @@ export function kubernetesVersionCheck(target: string, newestMinor: string = NEW
  * change's to edit: to be moved there as a profile field.
  */
 export function minExternalEtcdVersion(minor: string): string {
-  const [, m] = minor.split('.').map(Number) as [number, number];
-  return m >= 36 ? '3.5.24-0' : '3.2.18';
+  return semver.gte(`${minor}.0`, '1.36.0') ? '3.5.24-0' : '3.2.18';
 }
 
 /** Retries of kubeadm's getEtcdVersionResponse: 3 after the first try, 5 s apart. */

@@ -4,7 +4,7 @@
  * machine whose cluster is gone can still be reset.
  */
 import { errorMessage } from '../../errors.js';
-import type { ConfigMapObject } from '../../kube/types.js';
+import { readKubeadmConfig } from '../../kube/kubeadm-config.js';
 import type { Phase } from '../../engine/phase.js';
 import type { ResetCtx } from '../../run/context.js';
 import { kubeadmConfigMap } from '../cluster/upload-config-render.js';
@@ -19,10 +19,9 @@ async function runUpdateClusterStatus(ctx: ResetCtx): Promise<void> {
     return;
   }
   try {
-    const cm = await api.get<ConfigMapObject>('ConfigMap', KUBEADM_CONFIG_CM, KUBE_SYSTEM);
-    const status = cm?.data?.ClusterStatus;
-    const cluster = cm?.data?.ClusterConfiguration;
-    if (!cm || status === undefined || cluster === undefined) {
+    const stored = await readKubeadmConfig(api, { ifAbsent: 'undefined' });
+    const status = stored?.clusterStatusYaml;
+    if (!stored || status === undefined) {
       ctx.log.debug('the cluster keeps no ClusterStatus: nothing to update', { prefix: 'reset' });
       return;
     }
@@ -34,7 +33,7 @@ async function runUpdateClusterStatus(ctx: ResetCtx): Promise<void> {
     }
     ctx.log.info(`Removing info for node "${name}" from the ConfigMap "${KUBEADM_CONFIG_CM}" in the "${KUBE_SYSTEM}" Namespace`, { prefix: 'reset' });
     // Removed from the live list on every try: another control plane may be joining or leaving meanwhile.
-    const desired = kubeadmConfigMap(cluster, updated);
+    const desired = kubeadmConfigMap(stored.clusterConfigurationYaml, updated);
     await api.ensure(desired, 'update', (live) => kubeadmConfigWithout(live, desired, name));
   } catch (err) {
     ctx.log.warn(`Failed to remove the node from ClusterStatus: ${errorMessage(err)}`, { prefix: 'reset' });

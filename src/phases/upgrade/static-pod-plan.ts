@@ -4,6 +4,7 @@
  * component reads (renewed just before its manifest changes) and whether the local etcd member
  * may move to the rendered etcd version.
  */
+import semver from 'semver';
 import path from 'node:path';
 import { loadYaml } from '../../yaml/read.js';
 import { KUBECONFIG_FILES, TMP_DIR } from '../../constants.js';
@@ -65,45 +66,19 @@ export function manifestImage(manifestText: string, file: string): string {
   return image;
 }
 
-interface Semver {
-  readonly core: readonly [number, number, number];
-  readonly pre: readonly string[];
-}
-
-/** Go's version.ParseSemantic, leniently: a leading "v" is accepted; build metadata is ignored. */
-function parseSemver(text: string): Semver | undefined {
-  const m = /^v?(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/.exec(text.trim());
-  if (!m) return undefined;
-  return { core: [Number(m[1]), Number(m[2]), Number(m[3])], pre: m[4] ? m[4].split('.') : [] };
-}
-
-/** Semantic version precedence (semver 2.0 §11), as k8s.io/apimachinery's version.Compare. */
+/**
+ * Semantic version precedence (semver 2.0 §11), as k8s.io/apimachinery's version.Compare, by the
+ * semver package; a leading "v" is accepted and build metadata ignored, as Go's ParseSemantic.
+ */
 export function compareSemver(a: string, b: string): number {
-  const x = parseSemver(a);
-  const y = parseSemver(b);
+  const x = semver.parse(a.trim());
+  const y = semver.parse(b.trim());
   if (!x || !y) {
     throw new TsadmError('E_PRECONDITION', `cannot compare etcd versions "${a}" and "${b}": not semantic versions`, {
       hint: 'set etcd.local.imageTag in the ClusterConfiguration to a semantic version (like 3.4.13-0), or pass --etcd-upgrade=false',
     });
   }
-  for (let i = 0; i < 3; i++) if (x.core[i] !== y.core[i]) return x.core[i]! < y.core[i]! ? -1 : 1;
-  // A version without pre-release identifiers is greater than one with them.
-  if (x.pre.length === 0 && y.pre.length === 0) return 0;
-  if (x.pre.length === 0) return 1;
-  if (y.pre.length === 0) return -1;
-  for (let i = 0; i < Math.max(x.pre.length, y.pre.length); i++) {
-    const p = x.pre[i];
-    const q = y.pre[i];
-    if (p === undefined) return -1;
-    if (q === undefined) return 1;
-    if (p === q) continue;
-    const pn = /^\d+$/.test(p);
-    const qn = /^\d+$/.test(q);
-    if (pn && qn) return Number(p) < Number(q) ? -1 : 1;
-    if (pn !== qn) return pn ? -1 : 1;
-    return p < q ? -1 : 1;
-  }
-  return 0;
+  return semver.compare(x, y);
 }
 
 /**

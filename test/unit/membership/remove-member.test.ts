@@ -35,8 +35,10 @@ test('the member of a node: by name, by the peer URL of its ClusterStatus addres
       { ID: '3', name: 'cp3', peerURLs: ['https://10.0.0.3:2380'] },
     ],
   });
-  expect(clusterStatusAddress(STATUS, 'cp2')).toBe('10.0.0.2');
-  expect(clusterStatusAddress(STATUS, 'cp9')).toBeUndefined();
+  // STATUS as src/kube/kubeadm-config.ts reads it (its parsing is tested there, against an API server).
+  const status = { apiEndpoints: { cp1: { advertiseAddress: '10.0.0.1', bindPort: 6443 }, cp2: { advertiseAddress: '10.0.0.2', bindPort: 6443 } } };
+  expect(clusterStatusAddress(status, 'cp2')).toBe('10.0.0.2');
+  expect(clusterStatusAddress(status, 'cp9')).toBeUndefined();
   expect(clusterStatusAddress(undefined, 'cp1')).toBeUndefined();
   expect(findMember(members, 'cp3', undefined)?.id).toBe('3');
   // A member that never started has no name: found through the node's address, or its ID.
