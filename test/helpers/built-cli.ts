@@ -4,7 +4,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,6 @@ import { describeWithOracles, oracles } from './oracle.js';
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** The CLI under test: bin/tsadm (the built bundle), or $TSADM_TEST_BIN for a private build. */
 export const TSADM = process.env.TSADM_TEST_BIN ?? path.join(REPO, 'bin', 'tsadm');
-export const BUILT = process.env.TSADM_TEST_BIN !== undefined || existsSync(path.join(REPO, 'dist', 'tsadm.mjs'));
 
 /** `describe` that needs the built CLI (npm run build), gated by test/helpers/oracle.ts. */
 export function describeBuilt(name: string, fn: () => void): void {

@@ -32,7 +32,7 @@ export interface Oracle {
 }
 
 /** The provisioning cache, read at call time: $TSADM_CACHE_DIR, default /var/cache/tsadm. */
-export function oracleCacheDir(): string {
+function oracleCacheDir(): string {
   return process.env.TSADM_CACHE_DIR || '/var/cache/tsadm';
 }
 
