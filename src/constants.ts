@@ -61,3 +61,10 @@ export const DEFAULTS = {
 } as const;
 
 export const NODE_BOOTSTRAP_TOKEN_GROUP = 'system:bootstrappers:kubeadm:default-node-token';
+
+/** The namespace of kubeadm's cluster-wide objects. */
+export const KUBE_SYSTEM = 'kube-system';
+/** The ConfigMap in kube-system holding ClusterConfiguration (and ClusterStatus before v1beta3). */
+export const KUBEADM_CONFIG_CM = 'kubeadm-config';
+/** The Node annotation naming the node's CRI socket (kubeadm's constants.AnnotationKubeadmCRISocket). */
+export const CRI_SOCKET_ANNOTATION = 'kubeadm.alpha.kubernetes.io/cri-socket';

@@ -6,7 +6,7 @@
  * Anything else, including every spelling this does not recognise, goes to the full CLI, which
  * gives the same output for these cases (test/unit/fast-path.test.ts).
  */
-import { LIGHT_VERSION_FORMATS, formatVersion, versionInfo } from './commands/version-info.js';
+import { LIGHT_VERSION_FORMATS, formatVersion, versionInfo } from './version.js';
 import { generateToken } from './token/bootstrap-token.js';
 
 /** The output for argv, or undefined when the full CLI must handle it. */

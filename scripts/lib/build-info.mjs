@@ -48,7 +48,7 @@ function buildInfo() {
   };
 }
 
-/** esbuild `define`s for the values src/commands/version-info.ts reads. */
+/** esbuild `define`s for the values src/version.ts reads. */
 export function buildDefines(info = buildInfo()) {
   return { __TSADM_VERSION__: JSON.stringify(info.version), __TSADM_BUILD__: JSON.stringify(info) };
 }

@@ -12,11 +12,11 @@
  * kubeadm's FetchInitConfigurationFromCluster also reads this node's registration and API
  * endpoint, which these commands never use; tsadm reads only the ClusterConfiguration.
  */
-import { KUBE_SYSTEM, KUBEADM_CONFIG_CM } from '../phases/cluster/upload-config-render.js';
 import { errorMessage } from '../errors.js';
 import type { RetryPolicy } from '../kube/retry.js';
 import type { ConfigMapObject } from '../kube/types.js';
-import type { Runtime } from '../workflows/runtime.js';
+import type { Runtime } from '../run/runtime.js';
+import { KUBEADM_CONFIG_CM, KUBE_SYSTEM } from '../constants.js';
 
 /** A renewal must not wait long on a cluster that is down. */
 const SHORT_RETRY: RetryPolicy = { initialDelayMs: 250, maxDelayMs: 1000, factor: 2, deadlineMs: 5000 };

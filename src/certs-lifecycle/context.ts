@@ -11,7 +11,7 @@ import { defaultRouteAddress, nodeHostname } from '../host/network.js';
 import type { Logger } from '../log/events.js';
 import type { PkiCtx } from '../phases/certs/context.js';
 import { profileFor } from '../versions/resolve.js';
-import { readConfigFile, type Runtime } from '../workflows/runtime.js';
+import { readConfigFile, type Runtime } from '../run/runtime.js';
 import { newPkiRunState } from '../phases/certs/run-state.js';
 
 export interface LifecycleCtx extends PkiCtx {

@@ -2,12 +2,12 @@
  * The lifecycle commands end to end over a Runtime (host, logger): build the context, run the
  * logic, say what happened. src/commands/{certs,kubeconfig}.ts only turn argv into these options.
  */
-import { formatDuration } from '../config/duration.js';
+import { formatDuration } from '../duration.js';
 import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
 import { readClusterConfiguration } from './cluster-config.js';
 import { TsadmError } from '../errors.js';
-import { reportDryRun } from '../workflows/dry-run-report.js';
-import type { Runtime } from '../workflows/runtime.js';
+import { reportDryRun } from '../run/dry-run-report.js';
+import type { Runtime } from '../run/runtime.js';
 import { buildLifecycleCtx, prefixed, type LifecycleCtx, type LifecycleOptions } from './context.js';
 import { checkExpiration, expiringItems } from './expiration.js';
 import { formatExpiration, kubeadmDate, type ExpirationFormat } from './expiration-format.js';

@@ -3,7 +3,7 @@
  * ("30d", which Go durations lack and alerting rules usually speak in), and the distinct exit
  * status automation checks for.
  */
-import { parseDuration } from '../config/duration.js';
+import { parseDuration } from '../duration.js';
 import { TsadmError } from '../errors.js';
 
 /** Exit status of `check-expiration --expiring-within` when something expires within it. */

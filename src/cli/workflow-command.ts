@@ -1,6 +1,6 @@
 import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { TsadmError } from '../errors.js';
-import { FLAGS, WORKFLOW_FLAGS, type FlagName, type FlagValues } from './flags.js';
+import { FLAGS, WORKFLOW_FLAGS, type FlagName, type FlagValues } from '../flags.js';
 import { flagsOf, flagsOfTree, type Phase } from '../engine/phase.js';
 import { phaseHelpTree } from './help.js';
 

@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import type { FlagName } from '../cli/flags.js';
+import type { FlagName } from '../flags.js';
 import { addFlags, flagValuesFrom } from '../cli/workflow-command.js';
 import { openKubeApi } from '../kube/open.js';
 import { kubeconfigFilesOn } from '../kube/seam.js';
@@ -8,7 +8,7 @@ import { applyPlan } from '../plan/apply.js';
 import { readPlanFile } from '../plan/file.js';
 import { applyRoot } from '../plan/trust.js';
 import { TsadmError } from '../errors.js';
-import { createRuntime, type CommandEnv } from '../workflows/runtime.js';
+import { createRuntime, type CommandEnv } from '../run/runtime.js';
 import { errorData } from '../log/events.js';
 
 const FLAGS: readonly FlagName[] = ['rootfs', 'dry-run', 'output', 'v'];

@@ -1,9 +1,9 @@
 import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { generateCertificateKey } from '../phases/cluster/upload-certs-render.js';
-import type { CommandEnv } from '../workflows/runtime.js';
+import type { CommandEnv } from '../run/runtime.js';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
-import { createRuntime, type Runtime } from '../workflows/runtime.js';
-import type { FlagValues } from '../cli/flags.js';
+import { createRuntime, type Runtime } from '../run/runtime.js';
+import type { FlagValues } from '../flags.js';
 import { TsadmError } from '../errors.js';
 import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
 import { addTemplateFlags, refuseTemplateFormat } from './output-flags.js';
@@ -11,6 +11,7 @@ import { EXIT_EXPIRING, parseThreshold } from '../certs-lifecycle/threshold.js';
 import { renewableNames } from '../certs-lifecycle/inventory.js';
 import type { ExpirationFormat } from '../certs-lifecycle/expiration-format.js';
 import { runCheckExpiration, runGenerateCsr, runRenew } from '../certs-lifecycle/run.js';
+import { approveKubeletServingCommand } from './approve-kubelet-serving.js';
 
 type Args = ArgumentsCamelCase<Record<string, unknown>>;
 
@@ -25,7 +26,7 @@ export function registerCertsCommand(y: Argv, env: CommandEnv): Argv {
 
 /** The subcommands, also mounted under `tsadm alpha certs` (kubeadm 1.20's spelling). */
 export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
-  return c
+  const lifecycle = c
     .command(
       'certificate-key',
       'Generate certificate keys (64 hex characters) for --upload-certs / --certificate-key',
@@ -100,8 +101,10 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
           .example('tsadm certs generate-csr --kubeconfig-dir /tmp/etc-k8s --cert-dir /tmp/etc-k8s/pki', '')
           .strict(),
       (argv) => withRuntime(argv, env, (rt) => runGenerateCsr(rt, paths(argv)), 'certs generate-csr'),
-    )
-    .demandCommand(1, 'specify a subcommand: certificate-key, check-expiration, renew, generate-csr')
+    );
+  // The lead wires the Lease lock here: approveKubeletServingCommand(lifecycle, env, (api, holder) => guard).
+  return approveKubeletServingCommand(lifecycle, env)
+    .demandCommand(1, 'specify a subcommand: certificate-key, check-expiration, renew, generate-csr, approve-kubelet-serving')
     .strict();
 }
 

@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import type { FlagName } from '../cli/flags.js';
+import type { FlagName } from '../flags.js';
 import { addFlags, flagValuesFrom } from '../cli/workflow-command.js';
 import { verifyPhases, type PhaseFinding } from '../verify/run.js';
 import { TsadmError } from '../errors.js';
@@ -7,7 +7,7 @@ import { flagsOfTree } from '../engine/phase.js';
 import { errorData } from '../log/events.js';
 import { buildInitContext, initPhases } from '../workflows/init.js';
 import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../versions/resolve.js';
-import { createRuntime, type CommandEnv } from '../workflows/runtime.js';
+import { createRuntime, type CommandEnv } from '../run/runtime.js';
 
 /**
  * `tsadm check [phase…]`: the exit checks of init's phases on this node (or a root folder with

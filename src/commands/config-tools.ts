@@ -12,7 +12,7 @@ import type { ConfigEnv } from '../config/load.js';
 import { TsadmError, errorMessage } from '../errors.js';
 import { writeFileAtomic } from '../host/atomic-write.js';
 import { defaultRouteAddress, nodeHostname } from '../host/network.js';
-import { readConfigFile, type CommandEnv } from '../workflows/runtime.js';
+import { readConfigFile, type CommandEnv } from '../run/runtime.js';
 
 const EXPERIMENTAL_API = 'allow-experimental-api';
 const EXPERIMENTAL_DESCRIBE = "Allow experimental, unreleased kubeadm API versions. tsadm reads none (kubeadm 1.37's placeholder kubeadm.k8s.io/v1 is refused), so this changes nothing; accepted for kubeadm compatibility.";

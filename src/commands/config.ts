@@ -1,10 +1,10 @@
 import type { Argv } from 'yargs';
-import { FLAGS, type FlagValues } from '../cli/flags.js';
+import { FLAGS, type FlagValues } from '../flags.js';
 import { printInitDefaults, printJoinDefaults } from '../config/print.js';
 import { TsadmError } from '../errors.js';
 import { connectCri } from '../host/cri-client.js';
 import { RootedHost } from '../host/rooted-host.js';
-import { readConfigFile, type CommandEnv } from '../workflows/runtime.js';
+import { readConfigFile, type CommandEnv } from '../run/runtime.js';
 import { criSocketFor, formatImagesList, imagesOf, IMAGES_OUTPUTS, pullControlPlaneImages, requireRuntime, resolveImagesConfig } from './images.js';
 import { registerConfigTools, registerPrintNodeDefaults } from './config-tools.js';
 import { addTemplateFlags, refuseTemplateFormat } from './output-flags.js';

@@ -7,7 +7,7 @@ import { EtcdClient } from '../etcd-client/client.js';
 import { errorData } from '../log/events.js';
 import { removeMember } from '../membership/remove-member.js';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
-import { createRuntime, type CommandEnv } from '../workflows/runtime.js';
+import { createRuntime, type CommandEnv } from '../run/runtime.js';
 
 const DEFAULT_CERT_DIR = '/etc/kubernetes/pki';
 

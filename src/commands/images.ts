@@ -3,7 +3,7 @@
  * target version, from the flags or a --config file (kubeadm's LoadOrDefaultInitConfiguration: a
  * file replaces the flags), listed as text/JSON/YAML or pulled through the CRI one at a time.
  */
-import type { FlagValues } from '../cli/flags.js';
+import type { FlagValues } from '../flags.js';
 import { resolveInitConfig, type ConfigEnv } from '../config/load.js';
 import type { ResolvedInitConfig } from '../config/types.js';
 import { TsadmError, errorMessage } from '../errors.js';

@@ -1,8 +1,8 @@
 import type { Argv } from 'yargs';
-import { parseDuration } from '../config/duration.js';
+import { parseDuration } from '../duration.js';
 import { TsadmError } from '../errors.js';
 import { runKubeconfigUser } from '../certs-lifecycle/run.js';
-import type { CommandEnv } from '../workflows/runtime.js';
+import type { CommandEnv } from '../run/runtime.js';
 import { certsSubcommands, pathOptions, paths, withRuntime } from './certs.js';
 
 /**

@@ -5,7 +5,7 @@
  */
 import { hostname as osHostname } from 'node:os';
 import type { Argv, ArgumentsCamelCase } from 'yargs';
-import type { FlagName } from '../cli/flags.js';
+import type { FlagName } from '../flags.js';
 import { addFlags, flagValuesFrom } from '../cli/workflow-command.js';
 import { resolveUpgradeConfig } from '../config/load-upgrade.js';
 import type { UpgradeCommand } from '../config/types.js';
@@ -13,7 +13,7 @@ import { DEFAULT_UPGRADE_KUBECONFIG } from '../phases/upgrade/state.js';
 import { runUpgradeDiff } from '../upgrade/diff-run.js';
 import { runUpgradePlan } from '../upgrade/plan-run.js';
 import type { PlanFormat } from '../upgrade/plan-render.js';
-import { createRuntime, readConfigFile, type CommandEnv } from '../workflows/runtime.js';
+import { createRuntime, readConfigFile, type CommandEnv } from '../run/runtime.js';
 import { TsadmError } from '../errors.js';
 import { addTemplateFlags, refuseTemplateFormat } from './output-flags.js';
 

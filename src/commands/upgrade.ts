@@ -2,7 +2,7 @@ import type { Argv } from 'yargs';
 import { registerWorkflow } from '../cli/workflow-command.js';
 import { upgradeApplyWorkflow, upgradeNodeWorkflow } from '../workflows/upgrade.js';
 import { registerUpgradePlan } from './upgrade-plan.js';
-import type { CommandEnv } from '../workflows/runtime.js';
+import type { CommandEnv } from '../run/runtime.js';
 
 /**
  * `tsadm upgrade`: kubeadm's upgrade commands. `apply` and `node` are phase workflows (generated

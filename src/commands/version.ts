@@ -1,7 +1,7 @@
 import type { Argv } from 'yargs';
-import type { CommandEnv } from '../workflows/runtime.js';
+import type { CommandEnv } from '../run/runtime.js';
 import { toKubeYaml } from '../yaml/write.js';
-import { formatVersion as formatVersionWith, versionInfo, type VersionInfo } from './version-info.js';
+import { formatVersion as formatVersionWith, versionInfo, type VersionInfo } from '../version.js';
 
 /** Pure: the text kubeadm-style `version` prints; yaml as kubeadm's sigs.k8s.io/yaml.Marshal writes it (keys sorted). */
 export function formatVersion(info: VersionInfo, output: string): string {

@@ -7,7 +7,7 @@ import { DEFAULT_CERT_DIR, DEFAULT_ETCD_DATA_DIR, DEFAULTS } from '../constants.
 import { errorMessage } from '../errors.js';
 import { DEFAULT_KUBERNETES_VERSION, normalizeKubernetesVersion, profileFor } from '../versions/resolve.js';
 import { NEWEST_MINOR, VERSION_TABLE, type VersionProfile } from '../versions/table.js';
-import { parseDuration } from './duration.js';
+import { parseDuration } from '../duration.js';
 import type { ConfigEnv } from './env.js';
 import type { NCluster, NComponent } from './normalized.js';
 import type { Findings } from './upconvert.js';

@@ -9,7 +9,7 @@ import { DEFAULT_CERT_DIR, DEFAULTS } from '../constants.js';
 import { isUnspecified, parseIp } from '../net/ip.js';
 import { generateToken } from '../token/bootstrap-token.js';
 import { durationOr, type DefaultsCtx } from './defaults-cluster.js';
-import { parseDuration } from './duration.js';
+import { parseDuration } from '../duration.js';
 import type { ConfigEnv } from './env.js';
 import type { NAPIEndpoint, NBootstrapToken, NCluster, NInit, NJoin, NNodeRegistration, NReset, NTimeouts } from './normalized.js';
 import type {

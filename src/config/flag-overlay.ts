@@ -3,10 +3,10 @@
  * mixing them with --config (validation.ValidateMixedArguments): with a config file only flags
  * that are not config fields may be given, everything else must go into the file.
  */
-import type { FlagName, FlagValues } from '../cli/flags.js';
+import type { FlagName, FlagValues } from '../flags.js';
 import { DEFAULTS } from '../constants.js';
 import { TsadmError } from '../errors.js';
-import { checkDuration } from './duration.js';
+import { checkDuration } from '../duration.js';
 import { parseFeatureGates } from './feature-gates.js';
 import type { NCluster, NInit, NJoin, NNodeRegistration, NReset } from './normalized.js';
 import type { Findings } from './upconvert.js';

@@ -23,11 +23,11 @@
  * so a non-default imagePullPolicy or imagePullSerial: false would promise something that does
  * not happen.
  */
-import type { FlagName, FlagValues } from '../cli/flags.js';
+import type { FlagName, FlagValues } from '../flags.js';
 import { errorMessage } from '../errors.js';
 import { normalizeKubernetesVersion } from '../versions/resolve.js';
 import { readConfigDocuments, type ConfigDocuments } from './documents.js';
-import { parseDuration } from './duration.js';
+import { parseDuration } from '../duration.js';
 import { UNUSED_TIMEOUTS, unusedTimeoutWarnings } from './defaults.js';
 import { flagList, validateMixedArguments } from './flag-overlay.js';
 import { isObj, type Obj } from './schema.js';

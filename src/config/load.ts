@@ -8,7 +8,7 @@ import { supportedProfile } from '../versions/resolve.js';
 import { SUPPORTED_MINORS, type VersionProfile } from '../versions/table.js';
 import { apiVersionFindings } from './api-versions.js';
 import { featureGateWarnings } from './feature-gates.js';
-import type { FlagValues } from '../cli/flags.js';
+import type { FlagValues } from '../flags.js';
 import { splitHostPort } from '../net/host-port.js';
 import { parseIp } from '../net/ip.js';
 import { defaultCluster } from './defaults-cluster.js';

@@ -10,7 +10,7 @@ import type { VersionProfile } from '../versions/table.js';
 import { toKubeYaml, toKubeYamlDocuments } from '../yaml/write.js';
 import { COMPONENT_CONFIG_KINDS, kubeletDefaults, kubeProxyDefaults, type ComponentConfigKind } from './component-defaults.js';
 import { DEFAULT_TIMEOUTS, defaultReset, defaultTimeouts } from './defaults.js';
-import { formatDuration, parseDuration } from './duration.js';
+import { formatDuration, parseDuration } from '../duration.js';
 import { resolveInitConfig, resolveJoinConfig, type ConfigEnv } from './load.js';
 import { BOOL_DEFAULTS } from './load-upgrade.js';
 import { clusterToExternal, initToExternal, joinToExternal, resetToExternal, timeoutsToExternal, type KubeadmApiVersion } from './serialize.js';

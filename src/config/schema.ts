@@ -5,7 +5,7 @@
  * surface). The checker returns a cleaned copy without the offending values, so later stages can
  * keep going and every problem is reported at once.
  */
-import { checkDuration } from './duration.js';
+import { checkDuration } from '../duration.js';
 
 export type Schema =
   | 'string'

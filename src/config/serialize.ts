@@ -4,7 +4,7 @@
  * fields such as `apiServer: {}` always present, `taints: null` when unset). The YAML text is
  * src/yaml/write.ts's.
  */
-import { formatDuration } from './duration.js';
+import { formatDuration } from '../duration.js';
 import { argsToMap } from './upconvert.js';
 import type { Arg, BootstrapToken, ClusterConfiguration, ControlPlaneComponent, EnvVar, HostPathMount, InitConfiguration, JoinConfiguration, NodeRegistration, ResetConfiguration, Timeouts } from './types.js';
 

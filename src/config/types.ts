@@ -1,4 +1,5 @@
 import type { ApiVersionUse } from './schema-kubeadm.js';
+import type { KeyAlgorithm } from '../pki/keys.js';
 
 /**
  * The resolved configuration: kubeadm's internal config API (what every external version,
@@ -120,7 +121,7 @@ interface Networking {
   readonly dnsDomain: string;
 }
 
-export type EncryptionAlgorithm = 'RSA-2048' | 'RSA-3072' | 'RSA-4096' | 'ECDSA-P256' | 'ECDSA-P384';
+export type EncryptionAlgorithm = KeyAlgorithm;
 
 export interface ClusterConfiguration {
   readonly kubernetesVersion: string; // "v1.20.2"

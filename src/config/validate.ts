@@ -11,7 +11,7 @@ import { isKnownFeatureGate, validateFeatureGates } from './feature-gates.js';
 import { isValidImageRepository } from './names.js';
 import type { ClusterConfiguration, JoinConfiguration, ResetConfiguration, ResolvedInitConfig, ResolvedJoinConfig, ResolvedResetConfig } from './types.js';
 import { validateNetworking } from './validate-network.js';
-import { UNSUPPORTED_UNMOUNT_FLAGS } from '../phases/reset/unmount-flags.js';
+import { UNSUPPORTED_UNMOUNT_FLAGS } from './unmount-flags.js';
 import {
   validateAbsolutePath,
   validateAPIEndpoint,

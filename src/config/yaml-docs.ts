@@ -1,7 +1,7 @@
 /**
  * Splits a kubeadm config file into YAML documents and parses each one, defensively: the file is
  * capped at 1 MiB; aliases are allowed (kubeadm's YAML reader accepts them) but bounded, so a
- * "billion laughs" bomb is refused (./yaml-alias-limits.ts, applied by src/yaml/read.ts); and the core schema keeps timestamps
+ * "billion laughs" bomb is refused (src/yaml/alias-limits.ts, applied by src/yaml/read.ts); and the core schema keeps timestamps
  * and "yes"/"no" as plain strings, as kubeadm's JSON-based decoder sees them.
  */
 import * as yaml from 'js-yaml';

@@ -1,4 +1,4 @@
-import type { FlagName } from '../cli/flags.js';
+import type { FlagName } from '../flags.js';
 
 /**
  * A phase is data: its name, help, the flags it reads, how to run it, its children. The CLI

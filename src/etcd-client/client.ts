@@ -1,4 +1,4 @@
-import { formatDuration } from '../config/duration.js';
+import { formatDuration } from '../duration.js';
 import { errorMessage } from '../errors.js';
 import { checkFault } from '../host/fault.js';
 import { clientEndpoints, parseMember, parseMembers, type EtcdMember } from './members.js';

@@ -1,6 +1,6 @@
 import https from 'node:https';
 import { TsadmError } from '../errors.js';
-import { USER_AGENT } from '../user-agent.js';
+import { USER_AGENT } from '../version.js';
 
 /**
  * One JSON POST to etcd's gRPC gateway (`/v3/...` on the client port) over mutual TLS. etcd

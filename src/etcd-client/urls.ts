@@ -2,7 +2,7 @@ import path from 'node:path';
 import { PORTS } from '../constants.js';
 import { TsadmError } from '../errors.js';
 import type { Host } from '../host/host.js';
-import { joinHostPort } from '../manifest/inputs.js';
+import { joinHostPort } from '../net/host-port.js';
 import type { EtcdTls } from './transport.js';
 
 /** https://<advertise address>:2379 (kubeadm's GetClientURLByIP). */

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { RootedHost, sha256Hex } from './rooted-host.js';
 import type { ExecOptions, ExecResult, FileRecord, FileStat, Host, ReadOptions, ServiceAction, ServiceResult, WriteOptions } from './host.js';
 import { MAX_READ_BYTES } from './safe-fs.js';
-import { PlanJournal, type FileState } from '../plan/journal.js';
+import { PlanJournal, type FileState } from './journal.js';
 
 interface Pending {
   readonly content: Buffer;

@@ -1,22 +1,25 @@
 /**
  * The running kernel, as the `host` phases see and change it: loaded modules, sysctls, swap,
  * the installed containerd's version, and the commands that change them (modprobe, sysctl -w,
- * swapoff). Reads go through the host (so /proc and /sys resolve under --rootfs, and a dry run
- * reads the real values); changes are mutating commands of the host, so a dry run lists them
- * instead of running them.
+ * swapoff). Sysctls, swap, the CRI socket and the init system are read through the machine's one
+ * probe (src/host/system-probe.ts), the same readings preflight's checks make; modules through
+ * the host; changes are mutating commands of the host, so a dry run lists them instead of
+ * running them.
  *
  * Only the machine's own root is live: under --rootfs the kernel running tsadm is not that
  * root's (an image being built, a mounted disk), so nothing is read from or done to it and the
  * phases write their files only.
  */
-import net from 'node:net';
 import os from 'node:os';
 import { TsadmError } from '../errors.js';
 import type { Host, ServiceAction, ServiceResult } from './host.js';
+import { PROC_SWAPS, realSystem, type SystemProbe } from './system-probe.js';
 
 export interface RunningSystem {
   /** False under --rootfs: no live state, no commands. */
   readonly live: boolean;
+  /** The machine's probe (read only when live): what preflight's checks read, for the host phases' exit checks. */
+  readonly probe: SystemProbe;
   /** True when the module is loaded or built in (see moduleEvidence). */
   moduleLoaded(name: string): Promise<boolean>;
   /** The live value of a sysctl, or undefined when the kernel has no such key. */
@@ -30,8 +33,6 @@ export interface RunningSystem {
   swapoff(): Promise<void>;
   /** A service action through the service seam (src/host/service.ts); not done when not live. */
   service(action: ServiceAction, unit: string): Promise<ServiceResult>;
-  /** True when the unix socket (a host path) accepts a connection. */
-  socketReachable(hostPath: string): Promise<boolean>;
 }
 
 /** /proc/sys/net/ipv4/ip_forward for net.ipv4.ip_forward. */
@@ -39,7 +40,7 @@ export function sysctlPath(key: string): string {
   return `/proc/sys/${key.replace(/\./g, '/')}`;
 }
 
-export function runningSystem(host: Host): RunningSystem {
+export function runningSystem(host: Host, probe: SystemProbe = realSystem): RunningSystem {
   const live = host.root === '/';
   const run = async (command: string, args: readonly string[]): Promise<void> => {
     const r = await host.exec(command, args, { mutating: true, timeoutMs: 30_000 });
@@ -51,9 +52,10 @@ export function runningSystem(host: Host): RunningSystem {
   };
   return {
     live,
+    probe,
     moduleLoaded: async (name) => live && (await anyExists(host, moduleEvidence(name), name)),
-    sysctl: async (key) => (live ? (await host.readFile(sysctlPath(key)))?.toString('utf8').trim() : undefined),
-    procSwaps: async () => (live ? (await host.readFile('/proc/swaps'))?.toString('utf8') ?? '' : ''),
+    sysctl: async (key) => (live ? (await probe.readProc(sysctlPath(key)))?.trim() : undefined),
+    procSwaps: async () => (live ? (await probe.readProc(PROC_SWAPS)) ?? '' : ''),
     containerdMajor: async () => {
       if (!live) return undefined;
       const r = await host.exec('containerd', ['--version'], { timeoutMs: 10_000 }).catch(() => undefined);
@@ -64,7 +66,6 @@ export function runningSystem(host: Host): RunningSystem {
     setSysctl: (key, value) => run('sysctl', ['-w', `${key}=${value}`]),
     swapoff: () => run('swapoff', ['-a']),
     service: async (action, unit) => (live ? host.service(action, unit) : { ok: false, via: 'none', message: '--rootfs: not the running system' }),
-    socketReachable: (hostPath) => (live ? unixSocketAnswers(host.resolve(hostPath)) : Promise.resolve(false)),
   };
 }
 
@@ -91,18 +92,4 @@ async function anyExists(host: Host, evidence: { paths: string[]; filesystem?: s
   }
   const builtin = (await host.readFile(`/lib/modules/${os.release()}/modules.builtin`))?.toString('utf8') ?? '';
   return builtin.split('\n').some((l) => l.endsWith(`/${name}.ko`));
-}
-
-/** True when a unix socket accepts a connection within 2 s (a runtime's CRI socket; preflight's CRI check too). */
-export function unixSocketAnswers(socket: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const sock = net.createConnection({ path: socket });
-    const done = (v: boolean): void => {
-      sock.destroy();
-      resolve(v);
-    };
-    sock.setTimeout(2000, () => done(false));
-    sock.once('connect', () => done(true));
-    sock.once('error', () => done(false));
-  });
 }

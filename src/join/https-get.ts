@@ -1,6 +1,6 @@
 import https from 'node:https';
 import { TsadmError } from '../errors.js';
-import { USER_AGENT } from '../user-agent.js';
+import { USER_AGENT } from '../version.js';
 
 /**
  * How a GET trusts the server: not at all (discovery's first, anonymous fetch), a pinned CA

@@ -1,6 +1,6 @@
 import { TsadmError } from '../errors.js';
 import { toKubeYaml } from '../yaml/write.js';
-import type { ApiJournal } from '../plan/journal.js';
+import type { ApiJournal } from '../host/journal.js';
 import { emitObject, type ApiLog } from './api-log.js';
 import { cloneJson } from './clone.js';
 import { comparableView, isSubset, mergePatch } from './compare.js';
@@ -24,7 +24,7 @@ export class DryRunKubeApi implements KubeApi {
   private reachable: boolean;
   private serial = 0;
 
-  /** `plan`: where the planned writes and the first-seen objects are recorded (plan/journal.ts). */
+  /** `plan`: where the planned writes and the first-seen objects are recorded (host/journal.ts). */
   constructor(
     private readonly inner: KubeApi | undefined,
     private readonly log: ApiLog,
@@ -100,6 +100,16 @@ export class DryRunKubeApi implements KubeApi {
     this.overlay.delete(key(kind, name, namespace));
     if (existing) this.journal({ type: 'object', verb: 'delete', kubeconfig: '', kind, name, ...(namespace ? { namespace } : {}), existing });
     return existing !== undefined;
+  }
+
+  /** Listed, never sent; later reads in the run see the change. */
+  updateSubresource<T extends KubeObject>(obj: T, subresource: 'approval'): Promise<T> {
+    this.log.info(`Would perform action UPDATE on resource "${pluralOf(obj.kind)}/${subresource}" in API group "${groupVersionLabel(obj.kind)}"`, { prefix: 'dryrun' });
+    this.log.info(`Resource name: "${obj.metadata.name}"`, { prefix: 'dryrun' });
+    const stored = cloneJson(obj);
+    this.overlay.set(key(obj.kind, obj.metadata.name, obj.metadata.namespace), stored);
+    emitObject(this.log, 'would-update', obj);
+    return Promise.resolve(cloneJson(stored));
   }
 
   async patchNode(name: string, mutate: NodeMutation, _options: PatchNodeOptions): Promise<'patched' | 'unchanged'> {

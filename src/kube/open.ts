@@ -1,6 +1,6 @@
 import { TsadmError, isTsadmError } from '../errors.js';
 import { loadYaml } from '../yaml/read.js';
-import type { PlanJournal } from '../plan/journal.js';
+import type { PlanJournal } from '../host/journal.js';
 import type { ApiLog } from './api-log.js';
 import type { KubeconfigFiles } from './credential-policy.js';
 import { DryRunKubeApi } from './dry-run-api.js';

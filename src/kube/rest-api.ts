@@ -102,6 +102,14 @@ export class RestKubeApi implements KubeApi {
     return true;
   }
 
+  async updateSubresource<T extends KubeObject>(obj: T, subresource: 'approval'): Promise<T> {
+    const { kind, metadata } = obj;
+    const what = `update ${describeObject(kind, metadata.name, metadata.namespace)} (${subresource})`;
+    const stored = await this.call(what, { method: 'PUT', path: `${resourcePath(kind, metadata.namespace, metadata.name)}/${subresource}`, body: obj }, { mutating: true });
+    emitObject(this.opts.log, 'updated', obj);
+    return withTypeMeta(stored as T, kind as KindName);
+  }
+
   async patchNode(name: string, mutate: NodeMutation, options: PatchNodeOptions): Promise<'patched' | 'unchanged'> {
     const start = this.now();
     const interval = options.intervalMs ?? 500;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Host } from '../host/host.js';
 import type { KubeconfigFiles } from './credential-policy.js';
-import { journalOf } from '../plan/journal.js';
+import { journalOf } from '../host/journal.js';
 import type { ApiLog } from './api-log.js';
 import { openKubeApi } from './open.js';
 import type { RetryPolicy } from './retry.js';

@@ -1,6 +1,6 @@
 import https from 'node:https';
 import http from 'node:http';
-import { USER_AGENT } from '../user-agent.js';
+import { USER_AGENT } from '../version.js';
 import type { KubeconfigFiles } from './credential-policy.js';
 import { resolveKubeconfigConnection, type Connection } from './kubeconfig-connection.js';
 

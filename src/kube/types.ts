@@ -167,6 +167,11 @@ export interface KubeApi {
   list<T extends KubeObject = KubeObject>(kind: KindName, namespace: string | undefined, options?: ListOptions): Promise<T[]>;
   /** False when there was nothing to delete. */
   delete(kind: KindName, name: string, namespace?: string, options?: DeleteOptions): Promise<boolean>;
+  /**
+   * PUT of a subresource (a CSR's "approval"): OBJ as read, with its change, and its resourceVersion
+   * (a conflict fails with ApiError 409: the object changed since it was read). The stored object.
+   */
+  updateSubresource<T extends KubeObject>(obj: T, subresource: 'approval'): Promise<T>;
   /** GET, mutate, strategic-merge PATCH of what changed; retried on conflict, waits for the Node. */
   patchNode(name: string, mutate: NodeMutation, options: PatchNodeOptions): Promise<'patched' | 'unchanged'>;
   /** GET /healthz answered "ok". Never throws. */

@@ -42,11 +42,6 @@ export function isIPv6Address(address: string): boolean {
   return parseIp(address)?.family === 6;
 }
 
-/** Go's net.JoinHostPort: brackets around hosts containing a colon. */
-export function joinHostPort(host: string, port: number | string): string {
-  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-}
-
 /** The loopback address of the advertise address's family (etcd and its clients use it). */
 export function loopbackFor(advertiseAddress: string): string {
   return isIPv6Address(advertiseAddress) ? '::1' : '127.0.0.1';

@@ -6,7 +6,7 @@
  * round trip for the fields a static pod uses, from a table of Go field kinds instead of the
  * Go types (unknown fields are kept — see the differences listed in the control-plane phase).
  */
-import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../json.js';
 
 /** Non-pointer `omitempty` scalars of the v1.Pod types: false / 0 / "" disappear. */
 const OMIT_ZERO_SCALARS = new Set([

@@ -3,7 +3,7 @@
  * volumes. Version-dependent parts come from the VersionProfile passed in.
  */
 import type { VersionProfile } from '../versions/table.js';
-import type { JsonObject } from './json.js';
+import type { JsonObject } from '../json.js';
 import type { Container, HostPathMountSpec, Pod, Probe, Volume, VolumeMount } from './pod.js';
 
 /** kubeadm's priority for system-node-critical, written as spec.priority from 1.27. */

@@ -11,7 +11,7 @@ import { patchTargetsFor } from '../patches/filename.js';
 import { patchTarget, type PatchCtx } from '../patches/run.js';
 import { POD_PATCH_SCHEMA } from '../patches/schema.js';
 import type { VersionProfile } from '../versions/table.js';
-import { isJsonObject, type JsonObject } from './json.js';
+import { isJsonObject, type JsonObject } from '../json.js';
 import { normalizePatchedPod } from './normalize.js';
 import type { Pod, StaticPodComponent } from './pod.js';
 import { podToJson } from './static-pod.js';

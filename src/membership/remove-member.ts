@@ -18,10 +18,11 @@ import { memberIdHex, quorumOf, type EtcdMember } from '../etcd-client/members.j
 import type { EtcdTls } from '../etcd-client/transport.js';
 import { etcdPeerURL, etcdTlsFromDir } from '../etcd-client/urls.js';
 import type { ConfigMapObject } from '../kube/types.js';
-import { KUBE_SYSTEM, KUBEADM_CONFIG_CM, kubeadmConfigMap } from '../phases/cluster/upload-config-render.js';
+import { kubeadmConfigMap } from '../phases/cluster/upload-config-render.js';
 import { endpointsFromClusterStatus, endpointsFromPods } from '../phases/join/etcd-endpoints.js';
 import { clusterStatusWithout, kubeadmConfigWithout } from '../phases/reset/cluster-status.js';
-import type { Runtime } from '../workflows/runtime.js';
+import type { Runtime } from '../run/runtime.js';
+import { KUBEADM_CONFIG_CM, KUBE_SYSTEM } from '../constants.js';
 
 export interface RemoveMemberOptions {
   readonly nodeName: string;

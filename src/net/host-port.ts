@@ -44,3 +44,8 @@ export function isValidPort(port: string | number): boolean {
   const n = Number(text);
   return n >= 1 && n <= 65535;
 }
+
+/** Go's net.JoinHostPort: brackets around hosts containing a colon. */
+export function joinHostPort(host: string, port: number | string): string {
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+}

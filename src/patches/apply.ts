@@ -3,7 +3,7 @@
  * kubeadm's PatchManager.ApplyPatchesToTarget does. Pure: the caller loads and logs.
  */
 import { TsadmError } from '../errors.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../manifest/json.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../json.js';
 import { PATCH_MEDIA_TYPE, type PatchType } from './filename.js';
 import { applyJsonPatch } from './json-patch.js';
 import type { PatchFile } from './load.js';

@@ -4,7 +4,7 @@
  * "replace" of a missing object member adds it (a v4.9 leniency kubeadm users may rely on).
  * Small enough to own, which keeps the dependency list unchanged.
  */
-import { cloneJson, isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../manifest/json.js';
+import { cloneJson, isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../json.js';
 import { PatchError } from './patch-error.js';
 
 type Container = JsonObject | JsonValue[];

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { loadYamlAll } from '../yaml/read.js';
 import { TsadmError, errorMessage } from '../errors.js';
 import type { Host } from '../host/host.js';
-import type { JsonValue } from '../manifest/json.js';
+import type { JsonValue } from '../json.js';
 import { parsePatchFilename, type PatchType } from './filename.js';
 
 export interface PatchFile {

@@ -3,7 +3,7 @@
  * kubeadm uses: null deletes, objects merge recursively, anything else replaces; nulls inside a
  * value that is added (rather than merged) are pruned.
  */
-import { cloneJson, isJsonObject, type JsonObject, type JsonValue } from '../manifest/json.js';
+import { cloneJson, isJsonObject, type JsonObject, type JsonValue } from '../json.js';
 import { PatchError } from './patch-error.js';
 
 export function applyMergePatch(doc: JsonObject, patch: JsonValue): JsonValue {

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Host } from '../host/host.js';
 import type { Logger } from '../log/events.js';
-import type { JsonObject, JsonValue } from '../manifest/json.js';
+import type { JsonObject, JsonValue } from '../json.js';
 import { applyPatchFiles } from './apply.js';
 import { loadPatches, type LoadedPatches } from './load.js';
 import type { PatchSchema } from './schema.js';

@@ -9,7 +9,7 @@
  * Element order follows the library: patched elements in patch order, interleaved with the
  * untouched ones in their original order (so a new element lands *before* the old ones).
  */
-import { cloneJson, isJsonObject, jsonKind, type JsonObject, type JsonValue } from '../manifest/json.js';
+import { cloneJson, isJsonObject, jsonKind, type JsonObject, type JsonValue } from '../json.js';
 import { PatchError } from './patch-error.js';
 import type { PatchSchema } from './schema.js';
 

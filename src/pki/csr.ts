@@ -4,8 +4,8 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { TsadmError, errorMessage } from '../errors.js';
-import { children, encodeDer, integer, oid, parseDer, seq, set, tagged, type Asn1 } from './asn1.js';
-import { encodeExtension, subjectAltNameExtension } from './extensions.js';
+import { children, encodeDer, integer, oid, parseDer, readOid, seq, set, tagged, type Asn1 } from './asn1.js';
+import { decodeExtensions, encodeExtension, subjectAltNameExtension, type DecodedExtensions } from './extensions.js';
 import { spkiDer } from './keys.js';
 import { decodeName, encodeName, type DistinguishedName, type ParsedName } from './name.js';
 import { OID } from './oids.js';
@@ -23,6 +23,8 @@ export interface CertificateRequest {
   readonly pem: string;
   readonly subject: ParsedName;
   readonly spki: Buffer;
+  /** The extensions it asks for (PKCS#9 extensionRequest): its SANs are what a signer is asked to certify. */
+  readonly requested: DecodedExtensions;
 }
 
 export function createCsr(template: CsrTemplate, privateKey: KeyObject): CertificateRequest {
@@ -38,13 +40,20 @@ export function createCsr(template: CsrTemplate, privateKey: KeyObject): Certifi
 function parseCsrDer(der: Uint8Array, label = 'certificate request'): CertificateRequest {
   try {
     const [info] = children(parseDer(der));
-    const [, subject, spki] = children(info);
+    const [, subject, spki, attributes] = children(info);
     if (!subject || !spki) throw new Error('truncated CertificationRequestInfo');
     const bytes = Buffer.from(der);
-    return { der: bytes, pem: encodePem('CERTIFICATE REQUEST', bytes), subject: decodeName(subject), spki: encodeDer(spki) };
+    return { der: bytes, pem: encodePem('CERTIFICATE REQUEST', bytes), subject: decodeName(subject), spki: encodeDer(spki), requested: requestedExtensions(attributes) };
   } catch (err) {
     throw new TsadmError('E_PRECONDITION', `${label}: not a valid certificate request (${errorMessage(err)})`, { hint: `replace or remove ${label}` });
   }
+}
+
+/** The first extensionRequest attribute's extensions (RFC 2986 attributes, RFC 2985 §5.4.2); none when absent. */
+function requestedExtensions(attributes: Asn1 | undefined): DecodedExtensions {
+  const request = children(attributes).find((a) => { const [type] = children(a); return type !== undefined && readOid(type) === OID.extensionRequest; });
+  const [, values] = children(request);
+  return decodeExtensions(children(values)[0]);
 }
 
 export function parseCsrPem(pem: string | Uint8Array, label = 'certificate request'): CertificateRequest {

@@ -71,6 +71,8 @@ export interface DecodedExtensions {
   readonly authorityKeyId: Buffer | undefined;
   readonly dnsNames: readonly string[];
   readonly ipAddresses: readonly string[];
+  /** SAN entries other than DNS names and IPs ("email:…", "URI:…", "[n]" for other kinds): tsadm never issues them. */
+  readonly otherNames: readonly string[];
   readonly critical: readonly string[];
 }
 
@@ -88,6 +90,7 @@ export function decodeExtensions(list: Asn1 | undefined): DecodedExtensions {
   let authorityKeyId: Buffer | undefined;
   const dnsNames: string[] = [];
   const ipAddresses: string[] = [];
+  const otherNames: string[] = [];
   const critical: string[] = [];
   for (const ext of children(list)) {
     const parts = children(ext);
@@ -121,13 +124,15 @@ export function decodeExtensions(list: Asn1 | undefined): DecodedExtensions {
       case OID.subjectAltName:
         for (const n of children(value)) {
           if (n.tagClass !== Class.CONTEXT_SPECIFIC) continue;
-          if ((n.type as number) === 2) dnsNames.push(n.value as string);
-          if ((n.type as number) === 7) ipAddresses.push(sanIpText(fromBinary(n.value as string)));
+          const tag = n.type as number;
+          if (tag === 2) dnsNames.push(n.value as string);
+          else if (tag === 7) ipAddresses.push(sanIpText(fromBinary(n.value as string)));
+          else otherNames.push(typeof n.value === 'string' && (tag === 1 || tag === 6) ? `${tag === 1 ? 'email' : 'URI'}:${n.value}` : `[${tag}]`);
         }
         break;
     }
   }
-  return { keyUsage, extKeyUsage, basicConstraints, subjectKeyId, authorityKeyId, dnsNames, ipAddresses, critical };
+  return { keyUsage, extKeyUsage, basicConstraints, subjectKeyId, authorityKeyId, dnsNames, ipAddresses, otherNames, critical };
 }
 
 function sanIp(text: string): Ip {

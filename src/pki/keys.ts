@@ -8,12 +8,12 @@
  */
 import { createHash, createPrivateKey, createPublicKey, generateKeyPair as generateKeyPairCb, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
-import type { EncryptionAlgorithm } from '../config/types.js';
 import { TsadmError, errorMessage } from '../errors.js';
 import { decodePem, encodePem } from './pem.js';
 import { privateKeyProblem } from './key-check.js';
 
-export type KeyAlgorithm = EncryptionAlgorithm;
+/** The key types kubeadm's `encryptionAlgorithm` names (ClusterConfiguration, v1beta4). */
+export type KeyAlgorithm = 'RSA-2048' | 'RSA-3072' | 'RSA-4096' | 'ECDSA-P256' | 'ECDSA-P384';
 
 export interface KeyPair {
   readonly privateKey: KeyObject;

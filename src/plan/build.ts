@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FileKind } from '../host/host.js';
 import type { KubeObject } from '../kube/types.js';
 import { diffNode, diffObject, nodeView } from './diff.js';
-import type { FileState, JournalStep, PlanJournal } from './journal.js';
+import type { FileState, JournalStep, PlanJournal } from '../host/journal.js';
 import {
   NOTE_WITH_KEYS, NOTE_WITHOUT_KEYS, PLAN_API_VERSION, PLAN_KIND, modeString,
   type FileStep, type Plan, type PlanFileState, type PlanStep,

@@ -1,8 +1,8 @@
-import { TSADM_VERSION } from '../commands/version-info.js';
+import { TSADM_VERSION } from '../version.js';
 import type { Reporter, TsadmEvent } from '../log/events.js';
 import { buildPlan } from './build.js';
 import { writePlanFile } from './file.js';
-import type { PlanJournal } from './journal.js';
+import type { PlanJournal } from '../host/journal.js';
 
 export interface PlanRequest {
   /** Where to write the plan (relative to the working directory). */

@@ -6,7 +6,7 @@
  * earlier step of the plan) back, wait for the old component, and stop with an error naming the
  * component and the backup.
  */
-import { formatDuration } from '../config/duration.js';
+import { formatDuration } from '../duration.js';
 import { MODES } from '../constants.js';
 import { TsadmError } from '../errors.js';
 import type { Host } from '../host/host.js';

@@ -4,7 +4,7 @@ import { TsadmError } from '../errors.js';
 import type { Logger } from '../log/events.js';
 import type { KubeApi, SecretObject } from '../kube/types.js';
 import { generateToken, isValidToken, isValidTokenId, parseToken, tokenSecretName, TOKEN_ID_PATTERN, TOKEN_PATTERN, type RandomSource } from './bootstrap-token.js';
-import { parseDuration } from '../config/duration.js';
+import { parseDuration } from '../duration.js';
 import { flattenJoinCommand, joinTargetFromKubeconfig, renderJoinCommand } from './join-command.js';
 import { formatTokenObjects, formatTokenTable, type TokenListFormat } from './list-format.js';
 import { secretToToken, tokenToSecret, TOKEN_NAMESPACE, TOKEN_SECRET_TYPE } from './secret.js';

@@ -20,7 +20,7 @@ import { podToJson } from '../manifest/static-pod.js';
 import { manifestPath } from '../manifest/write.js';
 import { renderStaticPod } from '../phases/controlplane/render.js';
 import { normalizeKubernetesVersion } from '../versions/resolve.js';
-import type { Runtime } from '../workflows/runtime.js';
+import type { Runtime } from '../run/runtime.js';
 import { toKubeYaml } from '../yaml/write.js';
 import { readUpgradeCluster, targetInitConfig } from './cluster-view.js';
 import { unifiedDiff } from './unified-diff.js';

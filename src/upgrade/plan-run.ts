@@ -5,9 +5,9 @@
  */
 import type { ResolvedUpgradeConfig } from '../config/types.js';
 import { DEFAULT_RETRY } from '../kube/retry.js';
-import { TSADM_VERSION } from '../commands/version-info.js';
+import { TSADM_VERSION } from '../version.js';
 import type { PhaseLogger } from '../log/logger.js';
-import type { Runtime } from '../workflows/runtime.js';
+import type { Runtime } from '../run/runtime.js';
 import { readUpgradeCluster } from './cluster-view.js';
 import { computeUpgrades } from './plan-compute.js';
 import { readPlanInputs } from './plan-read.js';

@@ -2,7 +2,7 @@ import { errorMessage } from '../errors.js';
 import type { PhaseLogger } from '../log/logger.js';
 import { flatten, type CheckFinding, type Phase } from '../engine/phase.js';
 import { computeSelection } from '../engine/selection.js';
-import type { InitCtx } from '../workflows/context.js';
+import type { InitCtx } from '../run/context.js';
 import { exitCheckOf } from './exit-check.js';
 
 /** One finding of `tsadm check`, with the phase it belongs to. */

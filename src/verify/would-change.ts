@@ -5,7 +5,7 @@ import { RootedHost } from '../host/rooted-host.js';
 import { createApiSeam, type ApiSeam } from '../kube/seam.js';
 import type { Reporter } from '../log/events.js';
 import { PhaseLogger } from '../log/logger.js';
-import { journalOf, type JournalStep } from '../plan/journal.js';
+import { journalOf, type JournalStep } from '../host/journal.js';
 import { diffNode, nodeView } from '../plan/diff.js';
 import type { CheckFinding, Phase } from '../engine/phase.js';
 import type { ConfigMapObject, KubeObject } from '../kube/types.js';

@@ -1,4 +1,4 @@
-import { FLAG_NAMES, type FlagValues } from '../cli/flags.js';
+import { FLAG_NAMES, type FlagValues } from '../flags.js';
 import type { WorkflowRequest, WorkflowSpec } from '../cli/workflow-command.js';
 import { resolveInitConfig } from '../config/load.js';
 import type { ResolvedInitConfig } from '../config/types.js';
@@ -26,9 +26,9 @@ import { showJoinCommandPhase } from '../phases/cluster/show-join-command.js';
 import { uploadCertsPhase } from '../phases/cluster/upload-certs.js';
 import { uploadConfigPhase } from '../phases/cluster/upload-config.js';
 import { addonPhase } from '../phases/addons/addon-phase.js';
-import type { InitCtx } from './context.js';
+import type { InitCtx } from '../run/context.js';
 import { startInitResume } from '../resume/init.js';
-import { baseContext, readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
+import { baseContext, readConfigFile, type CommandEnv, type Runtime } from '../run/runtime.js';
 import { runWorkflow } from './run-workflow.js';
 import { newPkiRunState } from '../phases/certs/run-state.js';
 import { newPatchCache } from '../patches/run.js';
@@ -56,7 +56,7 @@ export function initPhases(versions: VersionProfile): Phase<InitCtx>[] {
     : [kubeletStartPhase, controlPlanePhase, etcdPhase];
   return [
     // tsadm's own: run only when asked (--prepare-host, or `init phase host`); see withHostOptIn.
-    hostPhase<InitCtx>((ctx) => Promise.resolve(hostPrepInput(ctx.cfg, ctx.versions, ctx.options.flags)), (ctx) => ctx.options.flags['prepare-host'] === true),
+    hostPhase<InitCtx>('init', (ctx) => Promise.resolve(hostPrepInput(ctx.cfg, ctx.versions, ctx.options.flags)), (ctx) => ctx.options.flags['prepare-host'] === true),
     initPreflightPhase(),
     certsPhase,
     kubeconfigPhase,

@@ -1,4 +1,4 @@
-import { FLAG_NAMES, type FlagValues } from '../cli/flags.js';
+import { FLAG_NAMES, type FlagValues } from '../flags.js';
 import type { WorkflowRequest, WorkflowSpec } from '../cli/workflow-command.js';
 import { resolveJoinConfig } from '../config/load.js';
 import type { ResolvedJoinConfig } from '../config/types.js';
@@ -19,8 +19,8 @@ import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../versions/resolve.js';
 import type { VersionProfile } from '../versions/table.js';
 import { newJoinRunState } from '../phases/join/state.js';
 import { realJoinDeps, type JoinDeps } from '../phases/join/deps.js';
-import type { JoinCtx } from './context.js';
-import { baseContext, readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
+import type { JoinCtx } from '../run/context.js';
+import { baseContext, readConfigFile, type CommandEnv, type Runtime } from '../run/runtime.js';
 import { runWorkflow } from './run-workflow.js';
 
 /**
@@ -39,7 +39,7 @@ export function joinPhases(versions: VersionProfile): Phase<JoinCtx>[] {
   const { workflow } = versions;
   return [
     // tsadm's own, opt-in (withHostOptIn in src/workflows/init.ts); its inputs are the cluster's (discovery first).
-    hostPhase<JoinCtx>(async (ctx) => {
+    hostPhase<JoinCtx>('join', async (ctx) => {
       const view = await initView(ctx, 'host');
       return hostPrepInput(view.cfg, view.versions, ctx.flags);
     }, (ctx) => ctx.flags['prepare-host'] === true),

@@ -6,20 +6,20 @@
  * values as its cluster (give the cluster's version and configuration), or `join phase host`,
  * which reads them from the cluster.
  */
-import { FLAG_NAMES } from '../cli/flags.js';
+import { FLAG_NAMES } from '../flags.js';
 import type { WorkflowRequest, WorkflowSpec } from '../cli/workflow-command.js';
 import type { ResolvedInitConfig } from '../config/types.js';
 import { validateTree, type Phase } from '../engine/phase.js';
 import { runPhases } from '../engine/runner.js';
 import { hostLeaves, type HostPhaseOptions } from '../phases/host/phase.js';
 import { hostPrepInput } from '../phases/host/input.js';
-import type { InitCtx } from './context.js';
+import type { InitCtx } from '../run/context.js';
 import { initContext, resolveInit } from './init.js';
-import type { CommandEnv } from './runtime.js';
+import type { CommandEnv } from '../run/runtime.js';
 import { runWorkflow } from './run-workflow.js';
 
 function preparePhases(opts: HostPhaseOptions = {}): Phase<InitCtx>[] {
-  return hostLeaves<InitCtx>((ctx) => Promise.resolve(hostPrepInput(ctx.cfg, ctx.versions, ctx.options.flags)), opts);
+  return hostLeaves<InitCtx>((ctx) => Promise.resolve(hostPrepInput(ctx.cfg, ctx.versions, ctx.options.flags)), 'tsadm prepare phase', opts);
 }
 
 export function prepareWorkflow(env: CommandEnv): WorkflowSpec<InitCtx> {

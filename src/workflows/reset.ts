@@ -1,4 +1,4 @@
-import { FLAG_NAMES, type FlagValues } from '../cli/flags.js';
+import { FLAG_NAMES, type FlagValues } from '../flags.js';
 import type { WorkflowRequest, WorkflowSpec } from '../cli/workflow-command.js';
 import { resolveResetConfig } from '../config/load.js';
 import type { ResolvedResetConfig } from '../config/types.js';
@@ -12,8 +12,8 @@ import { realResetDeps, type ResetDeps } from '../phases/reset/deps.js';
 import { removeEtcdMemberPhase } from '../phases/reset/remove-etcd-member.js';
 import { resetPreflightPhase } from '../phases/reset/preflight.js';
 import { updateClusterStatusPhase } from '../phases/reset/update-cluster-status.js';
-import type { ResetCtx } from './context.js';
-import { baseContext, readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
+import type { ResetCtx } from '../run/context.js';
+import { baseContext, readConfigFile, type CommandEnv, type Runtime } from '../run/runtime.js';
 import { runWorkflow } from './run-workflow.js';
 
 /** kubeadm 1.20's reset phases, in its order. */

@@ -1,8 +1,8 @@
-import type { FlagValues } from '../cli/flags.js';
+import type { FlagValues } from '../flags.js';
 import { errorData } from '../log/events.js';
-import type { BaseCtx } from './context.js';
-import { reportDryRun } from './dry-run-report.js';
-import { createRuntime, type CommandEnv, type Runtime, type RuntimeOptions } from './runtime.js';
+import type { BaseCtx } from '../run/context.js';
+import { reportDryRun } from '../run/dry-run-report.js';
+import { createRuntime, type CommandEnv, type Runtime, type RuntimeOptions } from '../run/runtime.js';
 
 /** What differs between init, join and reset; runWorkflow does the rest the same way for all three. */
 export interface WorkflowRun<Cfg, C extends BaseCtx> {

@@ -4,7 +4,7 @@
  * them as phases for every version), so each can run alone (`upgrade apply phase addon coredns`),
  * be skipped (--skip-phases), planned (--dry-run --plan) and resumed.
  */
-import { FLAG_NAMES, type FlagValues } from '../cli/flags.js';
+import { FLAG_NAMES, type FlagValues } from '../flags.js';
 import type { WorkflowRequest, WorkflowSpec } from '../cli/workflow-command.js';
 import { resolveUpgradeConfig } from '../config/load-upgrade.js';
 import type { ResolvedUpgradeConfig } from '../config/types.js';
@@ -20,13 +20,13 @@ import { upgradeControlPlanePhase } from '../phases/upgrade/control-plane.js';
 import { realUpgradeDeps, type UpgradeDeps } from '../phases/upgrade/deps.js';
 import { upgradePreflightPhase } from '../phases/upgrade/preflight.js';
 import { DEFAULT_UPGRADE_KUBECONFIG, newUpgradeRunState, targetVersion } from '../phases/upgrade/state.js';
-import type { UpgradeCtx } from './context.js';
+import type { UpgradeCtx } from '../run/context.js';
 import { startUpgradeResume } from '../resume/upgrade.js';
 import { KUBECONFIG_FILES, KUBERNETES_DIR } from '../constants.js';
 import { APISERVER_MANIFEST } from '../upgrade/cluster-view.js';
 import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../versions/resolve.js';
 import type { VersionProfile } from '../versions/table.js';
-import { baseContext, readConfigFile, type CommandEnv, type Runtime } from './runtime.js';
+import { baseContext, readConfigFile, type CommandEnv, type Runtime } from '../run/runtime.js';
 import { runWorkflow } from './run-workflow.js';
 
 /** `upgrade apply`'s phases, in kubeadm's order. Each leaf takes the [version] argument as the command does. */

@@ -2,7 +2,7 @@
  * The order gopkg.in/yaml.v2 writes map keys in (sorter.go keyList.Less). kubeadm's manifests
  * are JSON objects turned into Go maps, so every object comes out in this order.
  */
-import type { JsonValue } from '../manifest/json.js';
+import type { JsonValue } from '../json.js';
 
 export function sortedKeys(map: Readonly<Record<string, JsonValue | undefined>>): string[] {
   return Object.keys(map).filter((k) => map[k] !== undefined).sort(compareKeys);

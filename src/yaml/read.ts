@@ -7,14 +7,14 @@
  * - at most MAX_ALIASES alias nodes per document (js-yaml's documented `maxAliases` option);
  * - the value with every alias expanded is at most MAX_EXPANDED_SIZE (a bomb of nested aliases
  *   stays under any alias count), measured by expansionProblem before anyone walks the value.
- * The limits themselves are defined once, in src/config/yaml-alias-limits.ts.
+ * The limits themselves are defined once, in src/yaml/alias-limits.ts.
  *
  * Errors: js-yaml's YAMLException for syntax and the alias count (callers that report line
  * numbers read its mark), YamlLimitError for the size bounds. Both are plain Errors whose message
  * is one line fit for a TsadmError.
  */
 import * as yaml from 'js-yaml';
-import { MAX_ALIASES, MAX_EXPANDED_SIZE, expansionProblem } from '../config/yaml-alias-limits.js';
+import { MAX_ALIASES, MAX_EXPANDED_SIZE, expansionProblem } from './alias-limits.js';
 
 /** The largest YAML text tsadm parses: 1 MiB, as for --config. */
 const MAX_YAML_BYTES = 1024 * 1024;

@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonValue } from '../manifest/json.js';
+import { isJsonObject, type JsonValue } from '../json.js';
 import { sortedKeys } from './key-order.js';
 import { analyzeScalar, escapeFor, isBreak, isPrintable, scalarOf, type ScalarAnalysis, type ScalarStyle } from './scalar.js';
 

@@ -1,8 +1,8 @@
 /**
  * The one gate of every test that needs an oracle this machine may lack: the reference kubeadm,
  * a real kube-apiserver/etcd, etcd 3.4/3.5, containerd 1/2, the built CLI, openssl, strace, man,
- * zsh, an older Node, postject. A suite (or a single test) names what it needs; when something is
- * missing it
+ * zsh, systemd-analyze, an older Node, postject. A suite (or a single test) names what it needs;
+ * when something is missing it
  *   - FAILS under CI=true, with a test named after the missing oracles whose error says where it
  *     was looked for and how to get it (a CI run can never pass with its oracle suites skipped);
  *   - otherwise registers one skipped test whose name says the same (visible in jest's output).
@@ -106,6 +106,8 @@ export const oracles = {
   strace: commandOracle('strace', ['strace'], 'apt-get install -y strace', ['strace', '-f', '-o', '/dev/null', 'true']),
   man: commandOracle('man and groff', ['man', 'groff'], 'apt-get install -y man-db groff'),
   zsh: commandOracle('zsh', ['zsh'], 'apt-get install -y zsh'),
+  /** systemd's unit parser (systemd-analyze verify); the package, not systemd as PID 1. */
+  systemdAnalyze: commandOracle('systemd-analyze', ['systemd-analyze'], 'apt-get install -y systemd', ['systemd-analyze', '--version']),
   /** The project's Node 24 (the `node` devDependency). */
   projectNode: fileOracle('the project\'s Node 24', () => path.join(REPO, 'node_modules', 'node', 'bin', 'node'), 'npm ci'),
   /** postject, which scripts/build-sea.mjs injects the single executable with. */

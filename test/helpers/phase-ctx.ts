@@ -4,7 +4,7 @@ import { PhaseLogger } from '../../src/log/logger.js';
 import type { Reporter, TsadmEvent } from '../../src/log/events.js';
 import { profileFor } from '../../src/versions/resolve.js';
 import type { ResolvedInitConfig } from '../../src/config/types.js';
-import type { InitCtx } from '../../src/workflows/context.js';
+import type { InitCtx } from '../../src/run/context.js';
 import { createApiSeam, type ApiSeam } from '../../src/kube/seam.js';
 import { newPkiRunState } from '../../src/phases/certs/run-state.js';
 import { newPatchCache } from '../../src/patches/run.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { runPhases } from '../../src/engine/runner.js';
 import { certsPhase } from '../../src/phases/certs/phase.js';
 import { kubeconfigPhase } from '../../src/phases/kubeconfig/phase.js';
-import type { InitCtx } from '../../src/workflows/context.js';
+import type { InitCtx } from '../../src/run/context.js';
 import type { ClusterConfiguration, InitConfiguration, ResolvedInitConfig } from '../../src/config/types.js';
 import { fixtureInitConfig } from './config-fixture.js';
 

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../src/manifest/json.js';
+import type { JsonObject } from '../../src/json.js';
 
 /**
  * A small Pod for the patch tests: one container with a command, an env var and a volume mount,

@@ -4,12 +4,12 @@ import { PhaseLogger } from '../../src/log/logger.js';
 import { createApiSeam, type ApiSeam } from '../../src/kube/seam.js';
 import { resolveUpgradeConfig } from '../../src/config/load-upgrade.js';
 import type { UpgradeSettings } from '../../src/config/types.js';
-import type { FlagValues } from '../../src/cli/flags.js';
+import type { FlagValues } from '../../src/flags.js';
 import { realUpgradeDeps, type UpgradeDeps } from '../../src/phases/upgrade/deps.js';
-import { realSystem } from '../../src/phases/preflight/system.js';
+import { realSystem } from '../../src/host/system-probe.js';
 import { newUpgradeRunState } from '../../src/phases/upgrade/state.js';
 import type { UpgradeClusterView } from '../../src/upgrade/cluster-view.js';
-import type { UpgradeCtx } from '../../src/workflows/context.js';
+import type { UpgradeCtx } from '../../src/run/context.js';
 import { MemoryReporter } from './phase-ctx.js';
 
 export interface UpgradeCtxOptions {

@@ -9,7 +9,7 @@ import { fixtureText } from '../helpers/kubeadm-fixtures.js';
 import type { TsadmEvent } from '../../src/log/events.js';
 import { runPhases } from '../../src/engine/runner.js';
 import type { Phase } from '../../src/engine/phase.js';
-import type { InitCtx, UpgradeCtx } from '../../src/workflows/context.js';
+import type { InitCtx, UpgradeCtx } from '../../src/run/context.js';
 import { addonPhase } from '../../src/phases/addons/addon-phase.js';
 import { bootstrapTokenPhase } from '../../src/phases/cluster/bootstrap-token.js';
 import { markControlPlanePhase } from '../../src/phases/cluster/mark-control-plane.js';

@@ -6,7 +6,7 @@
  */
 import { TsadmError } from '../../errors.js';
 import type { KubeObject } from '../../kube/types.js';
-import { isJsonObject, type JsonObject } from '../../manifest/json.js';
+import { isJsonObject, type JsonObject } from '../../json.js';
 import { patchTargetsFor } from '../../patches/filename.js';
 import { patchTarget, type PatchCtx } from '../../patches/run.js';
 import type { PatchSchema } from '../../patches/schema.js';

@@ -1,5 +1,5 @@
 import type { Phase } from '../../engine/phase.js';
-import type { InitCtx } from '../../workflows/context.js';
+import type { InitCtx } from '../../run/context.js';
 import { clusterApi } from '../cluster/api.js';
 import { controlPlaneEndpointFor } from '../kubeconfig/endpoint.js';
 import { corednsManifests, ensureCoredns } from './coredns.js';

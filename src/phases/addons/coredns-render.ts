@@ -1,9 +1,9 @@
 import type { ConfigMapObject, KubeObject } from '../../kube/types.js';
 import type { VersionProfile } from '../../versions/table.js';
 import { clusterRole, clusterRoleBinding, serviceAccount } from '../cluster/rbac.js';
+import { KUBE_SYSTEM } from '../../constants.js';
 
 /** Pure builders of the CoreDNS addon (docs/kubeadm-reference.md §7.1; 1.20 objects as observed in kubeadm's dry-run). */
-export const KUBE_SYSTEM = 'kube-system';
 export const COREDNS = 'coredns';
 const DNS_SERVICE = 'kube-dns';
 export const DNS_LABELS = { 'k8s-app': 'kube-dns' } as const;

@@ -1,6 +1,7 @@
 import type { Logger } from '../../log/events.js';
 import type { ConfigMapObject, KubeApi, KubeObject } from '../../kube/types.js';
-import { COREDNS, DEFAULT_COREDNS_REPLICAS, DNS_LABELS, KUBE_SYSTEM, corednsObjects, isDefaultCorefile, type CorednsInput } from './coredns-render.js';
+import { COREDNS, DEFAULT_COREDNS_REPLICAS, DNS_LABELS, corednsObjects, isDefaultCorefile, type CorednsInput } from './coredns-render.js';
+import { KUBE_SYSTEM } from '../../constants.js';
 
 /**
  * The CoreDNS addon: create what is missing, update what kubeadm owns, keep what the user owns.

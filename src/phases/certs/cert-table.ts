@@ -3,7 +3,7 @@
  * before the certificates they sign. The rows drive the `certs` phase tree, generation, the
  * reuse checks and the help text. Subjects that changed between versions come from versions.pki.
  */
-import type { FlagName } from '../../cli/flags.js';
+import type { FlagName } from '../../flags.js';
 import type { ResolvedInitConfig } from '../../config/types.js';
 import type { DistinguishedName } from '../../pki/name.js';
 import type { ExtKeyUsage } from '../../pki/oids.js';

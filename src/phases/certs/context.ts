@@ -2,7 +2,7 @@ import type { ResolvedInitConfig } from '../../config/types.js';
 import type { Host } from '../../host/host.js';
 import type { Logger } from '../../log/events.js';
 import type { VersionProfile } from '../../versions/table.js';
-import type { InitOptions } from '../../workflows/context.js';
+import type { InitOptions } from '../../run/context.js';
 import type { PkiRunState } from './run-state.js';
 
 /** What the certs and kubeconfig phases read from the run (InitCtx satisfies it). */

@@ -8,7 +8,7 @@
  * Dry-run: the same code on a DryRunHost; nothing reaches the disk.
  */
 import type { Phase } from '../../engine/phase.js';
-import type { InitCtx } from '../../workflows/context.js';
+import type { InitCtx } from '../../run/context.js';
 import { ensureCA } from './ca.js';
 import { CERT_ROWS, SA_BASE_NAME, type CertRow } from './cert-table.js';
 import type { PkiCtx } from './context.js';

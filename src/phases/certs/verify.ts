@@ -2,7 +2,7 @@ import { createPublicKey } from 'node:crypto';
 import { errorMessage } from '../../errors.js';
 import { signedByProblem, validityProblem, keyMatchesCertificate } from '../../pki/verify.js';
 import type { CheckFinding } from '../../engine/phase.js';
-import type { InitCtx } from '../../workflows/context.js';
+import type { InitCtx } from '../../run/context.js';
 import { CERT_ROWS, SA_BASE_NAME, type CertRow } from './cert-table.js';
 import { leafProblems } from './leaf-problems.js';
 import { pkiFiles, publicKeyPath } from './paths.js';

@@ -4,7 +4,7 @@ import { TsadmError } from '../../errors.js';
 import { isForbidden } from '../../kube/errors.js';
 import { DEFAULT_RETRY } from '../../kube/retry.js';
 import type { KubeApi } from '../../kube/types.js';
-import type { InitCtx } from '../../workflows/context.js';
+import type { InitCtx } from '../../run/context.js';
 import { clusterRoleBinding, group } from './rbac.js';
 
 /**

@@ -7,7 +7,7 @@ import { parseToken, tokenSecretName } from '../../token/bootstrap-token.js';
 import { parseRfc3339 } from '../../token/rfc3339.js';
 import { tokenToSecret, TOKEN_NAMESPACE } from '../../token/secret.js';
 import type { Phase } from '../../engine/phase.js';
-import type { InitCtx } from '../../workflows/context.js';
+import type { InitCtx } from '../../run/context.js';
 import { clusterAdminsBinding, clusterApi } from './api.js';
 import { CLUSTER_INFO_CM, KUBE_PUBLIC, clusterInfoConfigMap, clusterInfoKubeconfig, clusterInfoRbac, clusterInfoSignatures, kubeletApiAdminRbac, nodeBootstrapRbac } from './bootstrap-token-render.js';
 import { controlPlaneEndpointFor } from '../kubeconfig/endpoint.js';

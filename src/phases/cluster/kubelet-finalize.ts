@@ -5,7 +5,7 @@ import { KUBECONFIG_FILES, KUBELET_DIR, MODES } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
 import type { VersionProfile } from '../../versions/table.js';
 import type { Phase } from '../../engine/phase.js';
-import type { InitCtx } from '../../workflows/context.js';
+import type { InitCtx } from '../../run/context.js';
 
 /**
  * kubelet-finalize: once the kubelet has its own rotating client certificate, kubelet.conf is

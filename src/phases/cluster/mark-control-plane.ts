@@ -3,7 +3,7 @@ import type { Logger } from '../../log/events.js';
 import type { KubeApi, NodeMutation, PatchNodeOptions, Taint } from '../../kube/types.js';
 import type { VersionProfile } from '../../versions/table.js';
 import type { Phase } from '../../engine/phase.js';
-import type { InitCtx } from '../../workflows/context.js';
+import type { InitCtx } from '../../run/context.js';
 import { clusterApi } from './api.js';
 import { PATCH_NODE_OPTIONS } from './node-patch.js';
 

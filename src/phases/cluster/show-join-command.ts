@@ -2,7 +2,7 @@ import path from 'node:path';
 import { TsadmError } from '../../errors.js';
 import { joinTargetFromKubeconfig, renderJoinCommand, type JoinTarget } from '../../token/join-command.js';
 import type { Phase } from '../../engine/phase.js';
-import type { InitCtx } from '../../workflows/context.js';
+import type { InitCtx } from '../../run/context.js';
 
 /** kubeadm's initDoneTempl (cmd/init.go), "kubeadm" replaced by "tsadm". */
 export interface InitDoneInput {

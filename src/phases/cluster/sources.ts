@@ -1,7 +1,7 @@
 import { KUBELET_CONFIG_FILE } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
 import { serializeClusterConfiguration } from '../../config/print.js';
-import type { InitCtx } from '../../workflows/context.js';
+import type { InitCtx } from '../../run/context.js';
 import { criSocketFor } from '../kubelet/flags-env.js';
 
 /**

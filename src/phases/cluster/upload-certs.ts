@@ -1,17 +1,16 @@
-import { DEFAULTS } from '../../constants.js';
+import { DEFAULTS, KUBE_SYSTEM } from '../../constants.js';
 import type { Logger } from '../../log/events.js';
 import { NO_RETRY } from '../../kube/retry.js';
 import type { KubeApi } from '../../kube/types.js';
 import { generateToken, type RandomSource } from '../../token/bootstrap-token.js';
 import { tokenToSecret } from '../../token/secret.js';
 import type { CheckFinding, Phase } from '../../engine/phase.js';
-import type { InitCtx } from '../../workflows/context.js';
+import type { InitCtx } from '../../run/context.js';
 import { clusterApi } from './api.js';
 import {
   KUBEADM_CERTS_SECRET, PROXY_TOKEN_DESCRIPTION, certFilesToUpload, decodeCertificateKey, generateCertificateKey, kubeadmCertsRbac, kubeadmCertsSecret,
   secretControllerRef,
 } from './upload-certs-render.js';
-import { KUBE_SYSTEM } from './upload-config-render.js';
 
 /**
  * upload-certs (only with --upload-certs): the cluster CAs and SA keys, encrypted with the

@@ -1,17 +1,14 @@
 import { loadYaml } from '../../yaml/read.js';
 import { toKubeYaml } from '../../yaml/write.js';
 import type { APIEndpoint } from '../../config/types.js';
-import { NODE_BOOTSTRAP_TOKEN_GROUP } from '../../constants.js';
+import { KUBEADM_CONFIG_CM, KUBE_SYSTEM, NODE_BOOTSTRAP_TOKEN_GROUP } from '../../constants.js';
 import { COMPONENT_CONFIG_HASH_ANNOTATION, configMapHash } from '../../kube/configmap-hash.js';
 import type { ConfigMapObject, KubeObject } from '../../kube/types.js';
 import type { VersionProfile } from '../../versions/table.js';
 import { getNamed, group, role, roleBinding } from './rbac.js';
 
 /** Pure builders of what upload-config writes (docs/kubeadm-reference.md §6.1, §6.2). */
-export const KUBEADM_CONFIG_CM = 'kubeadm-config';
-export const KUBE_SYSTEM = 'kube-system';
 export const NODES_GROUP = 'system:nodes';
-export const CRI_SOCKET_ANNOTATION = 'kubeadm.alpha.kubernetes.io/cri-socket';
 const NODES_KUBEADM_CONFIG = 'kubeadm:nodes-kubeadm-config';
 
 export function kubeadmConfigMap(clusterConfigurationYaml: string, clusterStatusYaml: string | undefined): ConfigMapObject {

@@ -1,15 +1,16 @@
 import type { APIEndpoint } from '../../config/types.js';
+import { CRI_SOCKET_ANNOTATION, KUBEADM_CONFIG_CM, KUBE_SYSTEM } from '../../constants.js';
 import type { Logger } from '../../log/events.js';
 import type { ConfigMapObject, KubeApi, PatchNodeOptions } from '../../kube/types.js';
 import type { VersionProfile } from '../../versions/table.js';
 import type { Phase } from '../../engine/phase.js';
-import type { InitCtx } from '../../workflows/context.js';
+import type { InitCtx } from '../../run/context.js';
 import { usesNodeLocalCriSocket } from '../kubelet/settings.js';
 import { clusterApi } from './api.js';
 import { PATCH_NODE_OPTIONS } from './node-patch.js';
 import { clusterConfigurationYaml, kubeletConfigurationYaml, nodeCriSocket } from './sources.js';
 import {
-  CRI_SOCKET_ANNOTATION, KUBE_SYSTEM, KUBEADM_CONFIG_CM, clusterStatusYaml, kubeadmConfigMap, kubeadmConfigRbac, kubeletConfigMap, kubeletConfigRbac,
+  clusterStatusYaml, kubeadmConfigMap, kubeadmConfigRbac, kubeletConfigMap, kubeletConfigRbac,
 } from './upload-config-render.js';
 
 /**

@@ -8,7 +8,7 @@
  * alone (the write is reported `unchanged`); a changed config rewrites only what changed.
  * Dry-run: the same code on a DryRunHost; nothing reaches the disk.
  */
-import type { FlagName } from '../../cli/flags.js';
+import type { FlagName } from '../../flags.js';
 import { MANIFESTS_DIR } from '../../constants.js';
 import { gatherHostFacts } from '../../manifest/host-facts.js';
 import { staticPodConfigFromInit } from '../../manifest/inputs.js';
@@ -16,7 +16,7 @@ import type { StaticPodComponent } from '../../manifest/pod.js';
 import { patchedManifest, writeManifest } from '../../manifest/write.js';
 import type { Phase } from '../../engine/phase.js';
 import { unchangedAndAnswering } from '../../verify/exit-check.js';
-import type { InitCtx } from '../../workflows/context.js';
+import type { InitCtx } from '../../run/context.js';
 import { controlPlaneHealthTargets } from '../kubelet/targets.js';
 import { apiServerWarnings } from './apiserver.js';
 import { renderStaticPod } from './render.js';

@@ -12,7 +12,7 @@ import { staticPodConfigFromInit } from '../../manifest/inputs.js';
 import { patchedManifest, writeManifest } from '../../manifest/write.js';
 import type { Phase } from '../../engine/phase.js';
 import { unchangedAndAnswering } from '../../verify/exit-check.js';
-import type { InitCtx } from '../../workflows/context.js';
+import type { InitCtx } from '../../run/context.js';
 import { renderEtcdPod } from './render.js';
 
 async function runLocalEtcd(ctx: InitCtx): Promise<void> {

@@ -3,7 +3,7 @@
  * cluster's for join) and the flags: pure, no I/O. The pause image and the kubelet's cgroup
  * driver come from the version row and the KubeletConfiguration, as kubelet-start renders them.
  */
-import type { FlagValues } from '../../cli/flags.js';
+import type { FlagValues } from '../../flags.js';
 import type { ResolvedInitConfig } from '../../config/types.js';
 import { imageRepository } from '../../manifest/inputs.js';
 import { imageRef } from '../../manifest/static-pod.js';

@@ -227,11 +227,6 @@ export function sysctlFileMissing(text: string): string | undefined {
   return wrong.length === 0 ? undefined : `it does not set ${wrong.join(', ')}`;
 }
 
-/** Active swap areas from /proc/swaps (its first line is a header). */
-export function parseProcSwaps(text: string): string[] {
-  return text.split('\n').slice(1).map((l) => l.trim().split(/\s+/)[0] ?? '').filter((s) => s !== '');
-}
-
 /** Swap entries of /etc/fstab (not commented out): they turn swap on again at boot. */
 export function fstabSwapEntries(text: string): string[] {
   return text.split('\n').filter((l) => {

@@ -6,7 +6,7 @@ import { isForbidden } from '../../kube/errors.js';
 import type { ConfigMapObject, KubeApi } from '../../kube/types.js';
 import { profileFor } from '../../versions/resolve.js';
 import type { VersionProfile } from '../../versions/table.js';
-import { KUBE_SYSTEM, KUBEADM_CONFIG_CM } from '../cluster/upload-config-render.js';
+import { KUBEADM_CONFIG_CM, KUBE_SYSTEM } from '../../constants.js';
 
 /**
  * The cluster's configuration as a joining node reads it with its bootstrap credentials

@@ -7,7 +7,7 @@
  * Idempotency: a member already announced is not added again; objects are compared first.
  * Dry-run: no member is added and nothing is waited for; the manifest and API writes are listed.
  */
-import { formatDuration } from '../../config/duration.js';
+import { formatDuration } from '../../duration.js';
 import { MODES } from '../../constants.js';
 import type { EndpointStatus } from '../../etcd-client/client.js';
 import { memberIdHex, quorumOf, type EtcdMember } from '../../etcd-client/members.js';
@@ -15,7 +15,7 @@ import { etcdClientURL, etcdPeerURL } from '../../etcd-client/urls.js';
 import { staticPodConfigFromInit } from '../../manifest/inputs.js';
 import { patchedManifest, writeManifest } from '../../manifest/write.js';
 import type { Phase } from '../../engine/phase.js';
-import type { JoinCtx } from '../../workflows/context.js';
+import type { JoinCtx } from '../../run/context.js';
 import { controlPlaneTaints, markControlPlane } from '../cluster/mark-control-plane.js';
 import { uploadKubeadmConfig } from '../cluster/upload-config.js';
 import { renderEtcdPod } from '../etcd/render.js';

@@ -4,8 +4,7 @@ import { EtcdClient } from '../../etcd-client/client.js';
 import type { EtcdTls } from '../../etcd-client/transport.js';
 import { discover, type DiscoverDeps, type JoinDiscovery } from '../../join/discover.js';
 import { connectCri, type CriClient } from '../../host/cri-client.js';
-import type { SystemProbe } from '../preflight/check.js';
-import { realSystem } from '../preflight/system.js';
+import { realSystem, type SystemProbe } from '../../host/system-probe.js';
 import { localAddressTowards } from './local-address.js';
 import { kubeletServing } from './tls-bootstrap.js';
 

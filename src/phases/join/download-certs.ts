@@ -5,15 +5,14 @@
  * discovery established trust in the cluster.
  * Idempotency: identical files are not rewritten. Dry-run: writes are listed.
  */
-import { MODES } from '../../constants.js';
+import { KUBE_SYSTEM, MODES } from '../../constants.js';
 import type { Etcd } from '../../config/types.js';
 import { TsadmError } from '../../errors.js';
 import type { FileKind } from '../../host/host.js';
 import { isForbidden } from '../../kube/errors.js';
 import type { SecretObject } from '../../kube/types.js';
-import { KUBE_SYSTEM } from '../cluster/upload-config-render.js';
 import { KUBEADM_CERTS_SECRET, certFilesToUpload, decodeCertificateKey, decryptBytes } from '../cluster/upload-certs-render.js';
-import type { JoinCtx } from '../../workflows/context.js';
+import type { JoinCtx } from '../../run/context.js';
 import { bootstrapApi, clusterConfig } from './state.js';
 
 /** One decrypted file to write. */

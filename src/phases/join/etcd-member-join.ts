@@ -10,7 +10,7 @@
  * manifest again and promotes it; a learner found for this node is promoted whatever the gate says
  * now, so no learner is left behind. Dry-run: nothing is added, promoted or waited for.
  */
-import { formatDuration } from '../../config/duration.js';
+import { formatDuration } from '../../duration.js';
 import { featureEnabled } from '../../config/feature-gates.js';
 import type { EtcdClient } from '../../etcd-client/client.js';
 import { initialClusterFor, memberByPeerURL, memberIdHex, type EtcdMember } from '../../etcd-client/members.js';

@@ -1,4 +1,4 @@
-import type { FlagName } from '../../cli/flags.js';
+import type { FlagName } from '../../flags.js';
 
 /** Every flag that decides how this node finds and trusts the cluster. */
 export const DISCOVERY_FLAGS: readonly FlagName[] = [

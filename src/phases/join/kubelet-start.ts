@@ -10,8 +10,8 @@
  * a control plane's bootstrap-kubelet.conf points at its own API endpoint and kubelet-start stops
  * after starting the kubelet: kubelet-wait-bootstrap (after etcd-join) waits and cleans up.
  */
-import { formatDuration } from '../../config/duration.js';
-import { KUBECONFIG_FILES, KUBERNETES_DIR, MODES } from '../../constants.js';
+import { formatDuration } from '../../duration.js';
+import { CRI_SOCKET_ANNOTATION, KUBECONFIG_FILES, KUBERNETES_DIR, MODES } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
 import { readClientCredentials } from '../../certs-lifecycle/kubeconfig-credentials.js';
 import { bootstrapKubeconfig } from '../../join/discover.js';
@@ -20,9 +20,8 @@ import { signedByProblem, validityProblem } from '../../pki/verify.js';
 import { isForbidden } from '../../kube/errors.js';
 import type { KubeApi, NodeObject } from '../../kube/types.js';
 import type { Phase } from '../../engine/phase.js';
-import type { JoinCtx } from '../../workflows/context.js';
+import type { JoinCtx } from '../../run/context.js';
 import { PATCH_NODE_OPTIONS } from '../cluster/node-patch.js';
-import { CRI_SOCKET_ANNOTATION } from '../cluster/upload-config-render.js';
 import { localAPIEndpointURL } from '../kubeconfig/endpoint.js';
 import { criSocketFor } from '../kubelet/flags-env.js';
 import { assertKubeletFilesWritable, prepareKubeletFiles, usesNodeLocalCriSocket, writeKubeletFilesAndRestart, type KubeletSettings, type PreparedKubelet } from '../kubelet/settings.js';

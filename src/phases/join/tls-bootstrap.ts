@@ -1,5 +1,5 @@
 import { loadYaml } from '../../yaml/read.js';
-import { formatDuration } from '../../config/duration.js';
+import { formatDuration } from '../../duration.js';
 import { TsadmError } from '../../errors.js';
 import type { Host } from '../../host/host.js';
 import { httpHealthCheck, type HealthCheck } from '../kubelet/http-check.js';

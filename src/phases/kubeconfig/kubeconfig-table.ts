@@ -3,7 +3,7 @@
  * identity (certificate CN/O, per version) and which API endpoint it talks to.
  */
 import { featureEnabled } from '../../config/feature-gates.js';
-import type { FlagName } from '../../cli/flags.js';
+import type { FlagName } from '../../flags.js';
 import type { ResolvedInitConfig } from '../../config/types.js';
 import { KUBECONFIG_FILES } from '../../constants.js';
 import type { DistinguishedName } from '../../pki/name.js';

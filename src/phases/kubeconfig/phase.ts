@@ -6,7 +6,7 @@
  * Dry-run: the same code on a DryRunHost; nothing reaches the disk.
  */
 import type { Phase } from '../../engine/phase.js';
-import type { InitCtx } from '../../workflows/context.js';
+import type { InitCtx } from '../../run/context.js';
 import type { PkiCtx } from '../certs/context.js';
 import { resolveControlPlaneEndpoint } from './endpoint.js';
 import { ensureKubeconfig } from './ensure.js';

@@ -5,10 +5,10 @@
  */
 import path from 'node:path';
 import { clusterDnsIp } from '../../config/component-defaults.js';
-import { formatDuration, parseDuration } from '../../config/duration.js';
+import { formatDuration, parseDuration } from '../../duration.js';
 import type { ClusterConfiguration } from '../../config/types.js';
 import { MANIFESTS_DIR, PORTS } from '../../constants.js';
-import { cloneJson, isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../manifest/json.js';
+import { cloneJson, isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../json.js';
 import type { VersionProfile } from '../../versions/table.js';
 import { DUAL_STACK_GATE } from '../controlplane/feature-gates.js';
 import { DOCKERSHIM_SOCKET } from './flags-env.js';

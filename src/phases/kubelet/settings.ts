@@ -17,7 +17,7 @@ import { TsadmError } from '../../errors.js';
 import type { Host } from '../../host/host.js';
 import type { Logger } from '../../log/events.js';
 import { imageRepository } from '../../manifest/inputs.js';
-import { isJsonObject, type JsonObject } from '../../manifest/json.js';
+import { isJsonObject, type JsonObject } from '../../json.js';
 import { imageRef } from '../../manifest/static-pod.js';
 import { toKubeYaml } from '../../yaml/write.js';
 import { KUBELET_CONFIG_PATCH_TARGET, patchTargetsFor } from '../../patches/filename.js';

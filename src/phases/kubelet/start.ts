@@ -13,7 +13,7 @@
 import { hostname as osHostname } from 'node:os';
 import type { Phase } from '../../engine/phase.js';
 import { unchangedAndAnswering } from '../../verify/exit-check.js';
-import type { InitCtx } from '../../workflows/context.js';
+import type { InitCtx } from '../../run/context.js';
 import { kubeletHealthTarget } from './targets.js';
 import { assertKubeletFilesWritable, prepareKubeletFiles, writeKubeletFilesAndRestart } from './settings.js';
 

@@ -6,7 +6,7 @@ import { featureEnabled } from '../../config/feature-gates.js';
 import type { Arg, ResolvedInitConfig } from '../../config/types.js';
 import { PORTS } from '../../constants.js';
 import { argValue } from '../../manifest/args.js';
-import { joinHostPort } from '../../manifest/inputs.js';
+import { joinHostPort } from '../../net/host-port.js';
 import type { VersionProfile } from '../../versions/table.js';
 import type { HealthTarget } from './wait-loop.js';
 

@@ -6,11 +6,11 @@
  * Neither writes anything. In a dry run there is nothing to wait for: both are skipped with a
  * reason (kubeadm's dry-run waiter likewise returns at once).
  */
-import { formatDuration } from '../../config/duration.js';
+import { formatDuration } from '../../duration.js';
 import { MANIFESTS_DIR } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
 import type { Phase } from '../../engine/phase.js';
-import type { InitCtx } from '../../workflows/context.js';
+import type { InitCtx } from '../../run/context.js';
 import { DOCKERSHIM_SOCKET, criSocketFor } from './flags-env.js';
 import { httpHealthCheck, type HealthCheck } from './http-check.js';
 import { kubeletHealthTarget, waitControlPlaneTargets } from './targets.js';

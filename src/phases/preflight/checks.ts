@@ -4,9 +4,10 @@ import type { Arg, ExternalEtcd } from '../../config/types.js';
 import { MANIFESTS_DIR, PORTS } from '../../constants.js';
 import { socketPath } from '../../host/cri.js';
 import type { Host } from '../../host/host.js';
+import { activeSwaps, PROC_SWAPS, type SystemProbe } from '../../host/system-probe.js';
 import { cidrContains, formatIp, indexedIp, isLoopback, parseCidr, parseIp } from '../../net/ip.js';
 import { NEWEST_MINOR, type VersionProfile } from '../../versions/table.js';
-import { type Check, type CheckEnv, type CheckResult, fail, ok, pathCheckName, type SystemProbe, warn } from './check.js';
+import { type Check, type CheckEnv, type CheckResult, fail, ok, pathCheckName, warn } from './check.js';
 import { verifySystem } from './system-verification.js';
 
 /** Facts the checks need, resolved from the configuration beforehand. */
@@ -96,9 +97,7 @@ export function fileExisting(program: string, mandatory: boolean): Check {
 
 export function swapCheck(allowed: boolean): Check {
   return check('Swap', async ({ system }) => {
-    const swaps = (await system.readProc('/proc/swaps')) ?? '';
-    const active = swaps.trim().split('\n').length > 1;
-    if (!active) return ok;
+    if (activeSwaps((await system.readProc(PROC_SWAPS)) ?? '').length === 0) return ok;
     return allowed ? warn('swap is enabled; production deployments should disable swap') : fail('running with swap on is not supported. Please disable swap');
   });
 }

@@ -1,9 +1,8 @@
 import type { Phase } from '../../engine/phase.js';
-import type { InitCtx } from '../../workflows/context.js';
+import type { InitCtx } from '../../run/context.js';
 import { bindAddressesOf, initChecks, type ConnectRuntimeConfig } from './checks.js';
 import { runChecks } from './run-checks.js';
-import { realSystem } from './system.js';
-import type { SystemProbe } from './check.js';
+import { realSystem, type SystemProbe } from '../../host/system-probe.js';
 import { connectCri } from '../../host/cri-client.js';
 import { controlPlaneImages, skippedAddons } from '../controlplane/images.js';
 import { pullRequiredImages, type ConnectRuntime } from './pull-images.js';

@@ -3,7 +3,7 @@ import { socketPath } from '../../host/cri.js';
 import type { Host } from '../../host/host.js';
 import type { Logger } from '../../log/events.js';
 import type { VersionProfile } from '../../versions/table.js';
-import type { SystemProbe } from './check.js';
+import type { SystemProbe } from '../../host/system-probe.js';
 import { imagePullCheck, type ImageRuntime } from './image-pull.js';
 import { runChecks } from './run-checks.js';
 

@@ -12,7 +12,7 @@
  * cgroup v1 unless its configuration sets failCgroupV1: false; the message names the opt-out.
  */
 import semver from 'semver';
-import type { SystemProbe } from './check.js';
+import type { SystemProbe } from '../../host/system-probe.js';
 
 interface KernelConfig {
   readonly name: string;

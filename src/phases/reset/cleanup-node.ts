@@ -10,11 +10,11 @@ import { KUBELET_DIR } from '../../constants.js';
 import { errorMessage } from '../../errors.js';
 import { detectCriSocket, socketPath } from '../../host/cri.js';
 import type { Phase } from '../../engine/phase.js';
-import type { ResetCtx } from '../../workflows/context.js';
+import type { ResetCtx } from '../../run/context.js';
 import { DEFAULT_CERT_DIR } from '../../constants.js';
 import { NOT_CLEANED_TEXT, cleanupPlan, mountsUnder } from './plan.js';
 import { localEtcd } from './state.js';
-import { umountInvocation } from './unmount-flags.js';
+import { umountInvocation } from '../../config/unmount-flags.js';
 
 async function stopKubelet(ctx: ResetCtx): Promise<void> {
   ctx.log.info('Stopping the kubelet service', { prefix: 'reset' });

@@ -5,8 +5,7 @@ import { connectCri, type CriClient } from '../../host/cri-client.js';
 import { EtcdClient } from '../../etcd-client/client.js';
 import type { EtcdTls } from '../../etcd-client/transport.js';
 import type { RetryPolicy } from '../../kube/retry.js';
-import type { SystemProbe } from '../preflight/check.js';
-import { realSystem } from '../preflight/system.js';
+import { realSystem, type SystemProbe } from '../../host/system-probe.js';
 
 /** The seams of a reset run beyond the host and the API (ctx.api); the defaults are the real machine. */
 export interface ResetDeps {

@@ -6,10 +6,11 @@
 import { errorMessage } from '../../errors.js';
 import type { ConfigMapObject } from '../../kube/types.js';
 import type { Phase } from '../../engine/phase.js';
-import type { ResetCtx } from '../../workflows/context.js';
-import { KUBE_SYSTEM, KUBEADM_CONFIG_CM, kubeadmConfigMap } from '../cluster/upload-config-render.js';
+import type { ResetCtx } from '../../run/context.js';
+import { kubeadmConfigMap } from '../cluster/upload-config-render.js';
 import { clusterStatusWithout, kubeadmConfigWithout } from './cluster-status.js';
 import { APISERVER_MANIFEST, adminApi, nodeName } from './state.js';
+import { KUBEADM_CONFIG_CM, KUBE_SYSTEM } from '../../constants.js';
 
 async function runUpdateClusterStatus(ctx: ResetCtx): Promise<void> {
   const api = await adminApi(ctx);

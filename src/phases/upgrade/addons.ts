@@ -10,14 +10,15 @@ import type { Phase } from '../../engine/phase.js';
 import { TsadmError, errorMessage } from '../../errors.js';
 import { COMPONENT_CONFIG_HASH_ANNOTATION, configMapHash } from '../../kube/configmap-hash.js';
 import type { ConfigMapObject, KubeApi, KubeObject } from '../../kube/types.js';
-import type { InitCtx, UpgradeCtx } from '../../workflows/context.js';
+import type { InitCtx, UpgradeCtx } from '../../run/context.js';
 import { applyCoredns, applyKubeProxy } from '../addons/addon-phase.js';
 import { corednsImage } from '../addons/images.js';
-import { COREDNS, KUBE_SYSTEM } from '../addons/coredns-render.js';
+import { COREDNS } from '../addons/coredns-render.js';
 import { clusterApi } from '../cluster/api.js';
 import { corefileDecision, imageTag } from './corefile-migration.js';
 import { clusterView, initView } from './state.js';
 import { unupgradedControlPlanes } from './unupgraded.js';
+import { KUBE_SYSTEM } from '../../constants.js';
 
 const KUBE_DNS = 'kube-dns';
 const KUBE_PROXY = 'kube-proxy';

@@ -1,8 +1,7 @@
 import { hostname as osHostname } from 'node:os';
 import { readAnswer } from '../../cli/confirm.js';
 import type { HealthCheck } from '../kubelet/http-check.js';
-import type { SystemProbe } from '../preflight/check.js';
-import { realSystem } from '../preflight/system.js';
+import { realSystem, type SystemProbe } from '../../host/system-probe.js';
 import type { ConnectRuntimeConfig } from '../preflight/checks.js';
 import { connectCri } from '../../host/cri-client.js';
 

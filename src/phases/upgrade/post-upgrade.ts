@@ -10,14 +10,14 @@
 import type { Phase } from '../../engine/phase.js';
 import type { KubeApi, NodeMutation, NodeObject, Taint } from '../../kube/types.js';
 import type { PhaseLogger } from '../../log/logger.js';
-import type { UpgradeCtx } from '../../workflows/context.js';
+import type { UpgradeCtx } from '../../run/context.js';
 import { clusterApi } from '../cluster/api.js';
 import { PATCH_NODE_OPTIONS } from '../cluster/node-patch.js';
 import { nodeCriSocket } from '../cluster/sources.js';
-import { CRI_SOCKET_ANNOTATION } from '../cluster/upload-config-render.js';
 import { usesNodeLocalCriSocket } from '../kubelet/settings.js';
 import { cleanKubeletFlagsEnv } from './kubelet-flags-env.js';
 import { clusterView, initView } from './state.js';
+import { CRI_SOCKET_ANNOTATION } from '../../constants.js';
 
 const OLD_LABEL = 'node-role.kubernetes.io/master';
 const NEW_LABEL = 'node-role.kubernetes.io/control-plane';

@@ -9,7 +9,7 @@ import { KUBERNETES_DIR } from '../../constants.js';
 import type { LifecycleCtx } from '../../certs-lifecycle/context.js';
 import { applyRenewal, planRenewal, selectEntries } from '../../certs-lifecycle/renew.js';
 import type { PhaseLogger } from '../../log/logger.js';
-import type { InitCtx } from '../../workflows/context.js';
+import type { InitCtx } from '../../run/context.js';
 
 /** Renews each named certificate (certs renew names: "apiserver", "scheduler.conf"), logging as kubeadm. */
 export async function renewCertificates(view: InitCtx, names: readonly string[], log: PhaseLogger, announce: boolean): Promise<void> {

@@ -12,15 +12,15 @@
  * it, as kubeadm's DryRunStaticPodUpgrade prints the manifests) and nothing is waited for.
  */
 import path from 'node:path';
-import { formatDuration } from '../../config/duration.js';
+import { formatDuration } from '../../duration.js';
 import { MODES, PORTS, TMP_DIR } from '../../constants.js';
 import { TsadmError, errorMessage } from '../../errors.js';
 import { NO_RETRY } from '../../kube/retry.js';
 import type { KubeApi } from '../../kube/types.js';
 import type { PhaseLogger } from '../../log/logger.js';
 import { manifestPath } from '../../manifest/write.js';
-import { journalOf } from '../../plan/journal.js';
-import type { InitCtx, UpgradeCtx } from '../../workflows/context.js';
+import { journalOf } from '../../host/journal.js';
+import type { InitCtx, UpgradeCtx } from '../../run/context.js';
 import { httpHealthCheck, type HealthCheck } from '../kubelet/http-check.js';
 import { controlPlaneHealthTargets } from '../kubelet/targets.js';
 import { waitForHealthy, type HealthTarget } from '../kubelet/wait-loop.js';

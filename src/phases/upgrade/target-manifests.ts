@@ -8,7 +8,7 @@ import { gatherHostFacts } from '../../manifest/host-facts.js';
 import { staticPodConfigFromInit } from '../../manifest/inputs.js';
 import { patchedManifest } from '../../manifest/write.js';
 import { toKubeYaml } from '../../yaml/write.js';
-import type { InitCtx } from '../../workflows/context.js';
+import type { InitCtx } from '../../run/context.js';
 import { renderStaticPod } from '../controlplane/render.js';
 import { renderEtcdPod } from '../etcd/render.js';
 import type { UpgradedComponent } from './static-pod-plan.js';

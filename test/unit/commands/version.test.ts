@@ -1,5 +1,5 @@
 import { formatVersion } from '../../../src/commands/version.js';
-import type { VersionInfo } from '../../../src/commands/version-info.js';
+import type { VersionInfo } from '../../../src/version.js';
 
 const INFO: VersionInfo = {
   major: '1',

@@ -1,5 +1,5 @@
-import type { FlagName, FlagValues } from '../../../src/cli/flags.js';
-import { FLAGS } from '../../../src/cli/flags.js';
+import type { FlagName, FlagValues } from '../../../src/flags.js';
+import { FLAGS } from '../../../src/flags.js';
 import { ALLOWED_WITH_CONFIG, isAllowedWithConfig } from '../../../src/config/flag-overlay.js';
 import { resolveInitConfig, resolveJoinConfig, resolveResetConfig } from '../../../src/config/load.js';
 import { configError, ENV, errorLines, V1BETA3_TARGET, withConfig } from './support.js';

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FlagValues } from '../../../src/cli/flags.js';
+import type { FlagValues } from '../../../src/flags.js';
 import { resolveInitConfig, resolveJoinConfig, resolveResetConfig } from '../../../src/config/load.js';
 import { isTsadmError } from '../../../src/errors.js';
 

@@ -1,5 +1,5 @@
 /** Shared fixtures of the config loader tests. */
-import type { FlagValues } from '../../../src/cli/flags.js';
+import type { FlagValues } from '../../../src/flags.js';
 import type { ConfigEnv } from '../../../src/config/env.js';
 import { isTsadmError, type TsadmError } from '../../../src/errors.js';
 

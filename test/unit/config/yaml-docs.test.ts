@@ -1,4 +1,4 @@
-import { MAX_ALIASES, MAX_EXPANDED_SIZE } from '../../../src/config/yaml-alias-limits.js';
+import { MAX_ALIASES, MAX_EXPANDED_SIZE } from '../../../src/yaml/alias-limits.js';
 import { MAX_CONFIG_BYTES, parseYamlDocuments } from '../../../src/config/yaml-docs.js';
 import { resolveInitConfig } from '../../../src/config/load.js';
 import { configError, withConfig } from './support.js';

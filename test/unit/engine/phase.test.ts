@@ -1,5 +1,5 @@
 import { flatten, flagsOf, validateTree, type Phase } from '../../../src/engine/phase.js';
-import { FLAG_NAMES } from '../../../src/cli/flags.js';
+import { FLAG_NAMES } from '../../../src/flags.js';
 import { leaf, phaseTree, type TreeCtx } from '../../helpers/phase-tree.js';
 
 describe('tree', () => {

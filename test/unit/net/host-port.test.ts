@@ -1,5 +1,5 @@
 /** Expected values are Go's net.SplitHostPort results and error texts, as a Go program printed them. */
-import { isValidPort, splitHostPort } from '../../../src/net/host-port.js';
+import { isValidPort, joinHostPort, splitHostPort } from '../../../src/net/host-port.js';
 
 describe('splitHostPort: net.SplitHostPort', () => {
   test.each([
@@ -30,5 +30,18 @@ describe('splitHostPort: net.SplitHostPort', () => {
 describe('isValidPort: kubeadm ParsePort', () => {
   test.each([['1', true], ['65535', true], [6443, true], ['0', false], ['65536', false], ['', false], ['-1', false], ['8a', false]])('%j → %s', (port, valid) => {
     expect(isValidPort(port)).toBe(valid);
+  });
+});
+
+/** Go's net.JoinHostPort (net/ipsock.go): brackets exactly when the host contains a colon. */
+describe('joinHostPort: net.JoinHostPort', () => {
+  test.each([
+    ['10.0.0.1', 6443, '10.0.0.1:6443'],
+    ['example.com', '443', 'example.com:443'],
+    ['::1', 2379, '[::1]:2379'],
+    ['fe80::1%eth0', '2380', '[fe80::1%eth0]:2380'],
+    ['', 80, ':80'],
+  ] as const)('%s and %s → %s', (host, port, joined) => {
+    expect(joinHostPort(host, port)).toBe(joined);
   });
 });

@@ -24,3 +24,21 @@ describe('createCsr', () => {
     expect(openssl(['req', '-in', tempFile('x.csr', csr.pem), '-noout', '-verify', '-text'])).toContain('Attributes:');
   });
 });
+
+describe('parseCsrPem: the requested extensions', () => {
+  test('SANs of a CSR made by openssl, other kinds than DNS and IP listed apart', () => {
+    const key = tempFile('req.key', openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout']));
+    const pem = openssl(['req', '-new', '-key', key, '-subj', '/O=system:nodes/CN=system:node:w1', '-addext', 'subjectAltName=DNS:w1,IP:10.0.0.11,IP:fd00::11,email:a@example.com,URI:spiffe://x/y']);
+    const csr = parseCsrPem(pem);
+    expect(csr.subject).toMatchObject({ commonName: 'system:node:w1', organization: ['system:nodes'] });
+    expect(csr.requested.dnsNames).toEqual(['w1']);
+    expect(csr.requested.ipAddresses).toEqual(['10.0.0.11', 'fd00::11']);
+    expect(csr.requested.otherNames).toEqual(['email:a@example.com', 'URI:spiffe://x/y']);
+  });
+
+  test('a CSR without an extensionRequest asks for no SANs', () => {
+    const key = tempFile('req2.key', openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout']));
+    const csr = parseCsrPem(openssl(['req', '-new', '-key', key, '-subj', '/CN=plain']));
+    expect(csr.requested).toMatchObject({ dnsNames: [], ipAddresses: [], otherNames: [] });
+  });
+});

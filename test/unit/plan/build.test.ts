@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { buildPlan } from '../../../src/plan/build.js';
 import { diffNode, diffObject, nodePatchConflicts, replayNodePatch } from '../../../src/plan/diff.js';
 import { validatePlan } from '../../../src/plan/file.js';
-import { PlanJournal } from '../../../src/plan/journal.js';
+import { PlanJournal } from '../../../src/host/journal.js';
 import type { MutableNode } from '../../../src/kube/types.js';
 import type { NodeView } from '../../../src/plan/types.js';
 

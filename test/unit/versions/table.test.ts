@@ -29,7 +29,7 @@ import { serverFor } from '../../../src/phases/kubeconfig/ensure.js';
 import { KUBECONFIG_ROWS } from '../../../src/phases/kubeconfig/kubeconfig-table.js';
 import type { Host } from '../../../src/host/host.js';
 import type { KubeObject } from '../../../src/kube/types.js';
-import type { SystemProbe } from '../../../src/phases/preflight/check.js';
+import type { SystemProbe } from '../../../src/host/system-probe.js';
 import { kubeletVersionCheck } from '../../../src/phases/preflight/checks.js';
 import { profileFor } from '../../../src/versions/resolve.js';
 import type { VersionProfile } from '../../../src/versions/table.js';

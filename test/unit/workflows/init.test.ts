@@ -4,12 +4,12 @@
  * cmd/kubeadm/app/cmd/init.go and cmd/kubeadm/app/cmd/phases/init/*.go, and the generated
  * `kubeadm init` reference of the modern releases (docs/kubeadm-reference.md §1.1).
  */
-import { FLAG_NAMES } from '../../../src/cli/flags.js';
+import { FLAG_NAMES } from '../../../src/flags.js';
 import { flatten, validateTree, type Phase } from '../../../src/engine/phase.js';
 import { computeSelection } from '../../../src/engine/selection.js';
 import { SUPPORTED_MINORS, VERSION_TABLE, type SupportedMinor } from '../../../src/versions/table.js';
 import { initPhases } from '../../../src/workflows/init.js';
-import type { InitCtx } from '../../../src/workflows/context.js';
+import type { InitCtx } from '../../../src/run/context.js';
 
 const treeOf = (minor: SupportedMinor): Phase<InitCtx>[] => initPhases(VERSION_TABLE[minor]);
 const paths = (tree: readonly Phase<InitCtx>[]): string[] => flatten(tree).map((f) => f.path);

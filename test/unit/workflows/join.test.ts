@@ -27,8 +27,8 @@ import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../../../src/versions/re
 import { runPhases } from '../../../src/engine/runner.js';
 import { buildJoinContext, joinPhases } from '../../../src/workflows/join.js';
 import { realJoinDeps } from '../../../src/phases/join/deps.js';
-import type { Runtime } from '../../../src/workflows/runtime.js';
-import type { FlagValues } from '../../../src/cli/flags.js';
+import type { Runtime } from '../../../src/run/runtime.js';
+import type { FlagValues } from '../../../src/flags.js';
 import { TsadmError } from '../../../src/errors.js';
 
 const TOKEN = 'abcdef.0123456789abcdef';

@@ -10,8 +10,8 @@ import { captureIo, runCli } from '../../helpers/cli.js';
 import { main } from '../../../src/main.js';
 import { DryRunHost } from '../../../src/host/dry-run-host.js';
 import { runWorkflow } from '../../../src/workflows/run-workflow.js';
-import type { BaseCtx } from '../../../src/workflows/context.js';
-import type { Runtime } from '../../../src/workflows/runtime.js';
+import type { BaseCtx } from '../../../src/run/context.js';
+import type { Runtime } from '../../../src/run/runtime.js';
 import { listTree } from '../../helpers/pki-test-utils.js';
 
 const roots: string[] = [];

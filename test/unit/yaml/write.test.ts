@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as yaml from 'js-yaml';
-import type { JsonValue } from '../../../src/manifest/json.js';
+import type { JsonValue } from '../../../src/json.js';
 import { toKubeYaml, toKubeYamlDocuments } from '../../../src/yaml/write.js';
 
 const MANIFESTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/manifests');

@@ -499,7 +499,7 @@ describe('phase tree', () => {
     const { certsPhase } = await import('../../../../src/phases/certs/phase.js');
     const { kubeconfigPhase } = await import('../../../../src/phases/kubeconfig/phase.js');
     const { validateTree, flagsOf } = await import('../../../../src/engine/phase.js');
-    const { FLAG_NAMES } = await import('../../../../src/cli/flags.js');
+    const { FLAG_NAMES } = await import('../../../../src/flags.js');
     expect(() => validateTree([certsPhase, kubeconfigPhase], FLAG_NAMES)).not.toThrow();
     expect(certsPhase.children?.map((c) => c.name)).toEqual([
       'ca', 'apiserver', 'apiserver-kubelet-client', 'front-proxy-ca', 'front-proxy-client',

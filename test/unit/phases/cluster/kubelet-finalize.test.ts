@@ -7,7 +7,7 @@ import type { ServiceAction, ServiceResult } from '../../../../src/host/host.js'
 import { pointAtRotatingCert } from '../../../../src/phases/cluster/kubelet-finalize.js';
 import { runPhases } from '../../../../src/engine/runner.js';
 import type { Phase } from '../../../../src/engine/phase.js';
-import type { InitCtx } from '../../../../src/workflows/context.js';
+import type { InitCtx } from '../../../../src/run/context.js';
 import { initPhases } from '../../../../src/workflows/init.js';
 import { kubeletFinalizePhaseFor } from '../../../../src/phases/cluster/kubelet-finalize.js';
 import { VERSION_TABLE } from '../../../../src/versions/table.js';

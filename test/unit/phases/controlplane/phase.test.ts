@@ -111,7 +111,7 @@ describe('control-plane and etcd phases on a temp root', () => {
 
 describe('phase trees', () => {
   test('are valid (kebab-case names, leaves with run, known flags)', async () => {
-    const { FLAG_NAMES } = await import('../../../../src/cli/flags.js');
+    const { FLAG_NAMES } = await import('../../../../src/flags.js');
     const { validateTree } = await import('../../../../src/engine/phase.js');
     const kubelet = { ...(await import('../../../../src/phases/kubelet/start.js')), ...(await import('../../../../src/phases/kubelet/wait.js')) };
     expect(() => validateTree([controlPlanePhase, etcdPhase, kubelet.kubeletStartPhase, kubelet.waitForKubeletPhase, kubelet.waitControlPlanePhase], FLAG_NAMES)).not.toThrow();

@@ -1,10 +1,10 @@
 /**
  * The pure readings of the host phases: modules-load and sysctl files as systemd and procps read
  * them, the order `sysctl --system` applies files in (procps: a name in /etc/sysctl.d hides the
- * same name further down, files by name, /etc/sysctl.conf last), /proc/swaps and fstab.
+ * same name further down, files by name, /etc/sysctl.conf last), fstab.
  */
 import {
-  fstabSwapEntries, isPackagedConffile, parseModulesLoad, parseProcSwaps, parseSysctlFile, sysctlApplyOrder, sysctlConflicts,
+  fstabSwapEntries, isPackagedConffile, parseModulesLoad, parseSysctlFile, sysctlApplyOrder, sysctlConflicts,
 } from '../../../../src/phases/host/render.js';
 
 test('modules-load.d: one module a line, # and ; comments', () => {
@@ -39,9 +39,7 @@ test('conflicts: a file after k8s.conf wins at boot, one before it does not', ()
   ]);
 });
 
-test('/proc/swaps and /etc/fstab swap entries', () => {
-  expect(parseProcSwaps('Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n/swap.img                               file\t\t2097148\t\t0\t\t-2\n')).toEqual(['/swap.img']);
-  expect(parseProcSwaps('Filename\tType\tSize\tUsed\tPriority\n')).toEqual([]);
+test('/etc/fstab swap entries (/proc/swaps: test/unit/host/system-probe.test.ts)', () => {
   expect(fstabSwapEntries('UUID=a / ext4 defaults 0 1\n#/old none swap sw 0 0\n/swap.img none swap sw 0 0\n')).toEqual(['/swap.img']);
 });
 

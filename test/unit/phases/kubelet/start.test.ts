@@ -6,7 +6,7 @@ import { makeKubeletStartPhase } from '../../../../src/phases/kubelet/start.js';
 import { runPhases } from '../../../../src/engine/runner.js';
 import { DEFAULT_PATCH } from '../../../../src/versions/table.js';
 import { profileFor } from '../../../../src/versions/resolve.js';
-import type { InitCtx } from '../../../../src/workflows/context.js';
+import type { InitCtx } from '../../../../src/run/context.js';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
 import { initCtxFor } from '../../../helpers/phase-ctx.js';
 import { tempRoot, type TempRoot } from '../../../helpers/temp-root.js';

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { RootedHost } from '../../../../src/host/rooted-host.js';
-import type { SystemProbe } from '../../../../src/phases/preflight/check.js';
+import type { SystemProbe } from '../../../../src/host/system-probe.js';
 import {
   bindAddressesOf, commonChecks, containerRuntimeVersionCheck, criCheck, dirAvailable, externalEtcdVersionCheck, fileAvailable, fileContent, fileExisting,
   firewalldCheck, hostnameCheck, httpProxyCheck, httpProxyCidrCheck, initChecks, isPrivilegedUser, joinChecks, kubeletVersionCheck,
@@ -9,7 +9,7 @@ import {
   type ConnectRuntimeConfig,
 } from '../../../../src/phases/preflight/checks.js';
 import { runChecks } from '../../../../src/phases/preflight/run-checks.js';
-import { realSystem } from '../../../../src/phases/preflight/system.js';
+import { realSystem } from '../../../../src/host/system-probe.js';
 import { profileFor } from '../../../../src/versions/resolve.js';
 import { tempRoot } from '../../../helpers/temp-root.js';
 import { MemoryReporter } from '../../../helpers/phase-ctx.js';

@@ -2,7 +2,7 @@ import { resolveInitConfig } from '../../../../src/config/load.js';
 import { RootedHost } from '../../../../src/host/rooted-host.js';
 import type { Logger } from '../../../../src/log/events.js';
 import { pullRequiredImages } from '../../../../src/phases/preflight/pull-images.js';
-import { realSystem } from '../../../../src/phases/preflight/system.js';
+import { realSystem } from '../../../../src/host/system-probe.js';
 import { profileFor } from '../../../../src/versions/resolve.js';
 
 function recordingLog(): Logger & { lines: string[] } {

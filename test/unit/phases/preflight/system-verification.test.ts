@@ -4,7 +4,7 @@
  * kernel; "unexpected kernel config: CONFIG_CPUSETS" from a kubeadm 1.12 init; "missing optional
  * cgroups: blkio" from kubernetes/system-validators#31).
  */
-import type { SystemProbe } from '../../../../src/phases/preflight/check.js';
+import type { SystemProbe } from '../../../../src/host/system-probe.js';
 import { CGROUP_V1_MAINTENANCE, CGROUP_V1_UNSUPPORTED, cgroupV1DisabledInKubelet, verifySystem } from '../../../../src/phases/preflight/system-verification.js';
 
 const CONFIG = ['NAMESPACES', 'NET_NS', 'PID_NS', 'IPC_NS', 'UTS_NS', 'CPUSETS', 'MEMCG', 'INET', 'EXT4_FS', 'PROC_FS', 'IP_NF_TARGET_REDIRECT',

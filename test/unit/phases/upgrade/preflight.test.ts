@@ -2,7 +2,7 @@ import { tempRoot, type TempRoot } from '../../../helpers/temp-root.js';
 import { upgradeCtxFor } from '../../../helpers/upgrade-ctx.js';
 import { jest } from '@jest/globals';
 import { tsadmErrorOf } from '../../../helpers/tsadm-error.js';
-import { realSystem } from '../../../../src/phases/preflight/system.js';
+import { realSystem } from '../../../../src/host/system-probe.js';
 import type { NodeObject } from '../../../../src/kube/types.js';
 import { upgradePreflightPhase } from '../../../../src/phases/upgrade/preflight.js';
 import type { UpgradeClusterView } from '../../../../src/upgrade/cluster-view.js';

@@ -1,4 +1,4 @@
-import type { FlagValues } from '../cli/flags.js';
+import type { FlagValues } from '../flags.js';
 import type { ResolvedInitConfig, ResolvedJoinConfig, ResolvedResetConfig, ResolvedUpgradeConfig } from '../config/types.js';
 import type { Host } from '../host/host.js';
 import type { JoinDiscovery } from '../join/discover.js';

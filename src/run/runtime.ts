@@ -1,5 +1,5 @@
 import type { CliIO } from '../cli/io.js';
-import type { FlagValues } from '../cli/flags.js';
+import type { FlagValues } from '../flags.js';
 import { TsadmError } from '../errors.js';
 import { DryRunHost } from '../host/dry-run-host.js';
 import type { Host } from '../host/host.js';
@@ -14,7 +14,7 @@ import { PlainReporter } from '../log/plain-reporter.js';
 import { PlanReporter } from '../plan/reporter.js';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { TSADM_VERSION } from '../commands/version-info.js';
+import { TSADM_VERSION } from '../version.js';
 import type { BaseCtx } from './context.js';
 
 export interface CommandEnv {

@@ -4,7 +4,7 @@
  * kubeadm's YAML reader accepts anchors and aliases and refuses only "excessive aliasing", so
  * tsadm accepts them too, within two bounds:
  * - MAX_ALIASES alias nodes per document, enforced by js-yaml's documented `maxAliases` load
- *   option (./yaml-docs.ts passes it; a test proves the installed js-yaml honours it);
+ *   option (src/config/yaml-docs.ts passes it; a test proves the installed js-yaml honours it);
  * - the value with every alias expanded must be no larger than the largest file tsadm reads
  *   (MAX_EXPANDED_SIZE). A count alone cannot stop a bomb: nine aliases of nine aliases of …
  *   grow exponentially with few aliases. A file without aliases always stays under this bound,

@@ -1,4 +1,4 @@
-import { umountInvocation } from '../../../../src/phases/reset/unmount-flags.js';
+import { umountInvocation } from '../../../src/config/unmount-flags.js';
 
 // Oracle: umount(8) of util-linux and BusyBox: -f is MNT_FORCE, -l is MNT_DETACH (lazy).
 describe('umountInvocation', () => {

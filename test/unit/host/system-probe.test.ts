@@ -1,12 +1,13 @@
 /**
  * The real machine's probe against independent oracles on this machine: coreutils' `stat -fc %T`
  * for the cgroup filesystem, `uname -r` for the kernel release, zcat of /proc/config.gz for the
- * kernel configuration.
+ * kernel configuration. /proc/swaps as the kernel prints it (mm/swapfile.c: a header line, then
+ * one tab-separated line per active area).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { realSystem } from '../../../../src/phases/preflight/system.js';
-import { testOnHost } from '../../../helpers/oracle.js';
+import { activeSwaps, realSystem } from '../../../src/host/system-probe.js';
+import { testOnHost } from '../../helpers/oracle.js';
 
 describe('realSystem', () => {
   test('kernelRelease is uname -r', () => {
@@ -28,4 +29,9 @@ describe('realSystem', () => {
   noInitSystem('without an init system or TSADM_SERVICE_MANAGER, services are not checked (kubeadm\'s warning)', async () => {
     expect(await realSystem.service('kubelet')).toEqual({ error: 'no supported init system detected, skipping checking for services' });
   });
+});
+
+test('/proc/swaps: the active areas, the header skipped (the one reading for preflight\'s Swap and the swap phase)', () => {
+  expect(activeSwaps('Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n/swap.img                               file\t\t2097148\t\t0\t\t-2\n')).toEqual(['/swap.img']);
+  expect(activeSwaps('Filename\tType\tSize\tUsed\tPriority\n')).toEqual([]);
 });

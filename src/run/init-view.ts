@@ -1,4 +1,4 @@
-import type { FlagValues } from '../cli/flags.js';
+import type { FlagValues } from '../flags.js';
 import type { ResolvedInitConfig } from '../config/types.js';
 import { KUBERNETES_DIR } from '../constants.js';
 import { prefixedLogger } from '../log/prefixed-logger.js';

@@ -1,4 +1,4 @@
-import { checkDuration, formatDuration, parseDuration } from '../../../src/config/duration.js';
+import { checkDuration, formatDuration, parseDuration } from '../../src/duration.js';
 
 const H = 3_600_000;
 

@@ -1,3 +1,9 @@
+/**
+ * The one probe of the machine tsadm runs on: what preflight's checks (src/phases/preflight) and
+ * the host phases' live state and exit checks (src/host/running-system.ts, src/phases/host) read
+ * from it. Not --rootfs: ports, CPUs, /proc, PATH and the init system are the running machine's.
+ * Tests substitute a SystemProbe; the real one is `realSystem`.
+ */
 import { execFile } from 'node:child_process';
 import { existsSync, promises as fs, constants as fsc } from 'node:fs';
 import http from 'node:http';
@@ -7,8 +13,75 @@ import os from 'node:os';
 import path from 'node:path';
 import dns from 'node:dns/promises';
 import { gunzipSync } from 'node:zlib';
-import type { HttpTls, ServiceFacts, SystemProbe } from './check.js';
-import { unixSocketAnswers } from '../../host/running-system.js';
+
+/** What tsadm reads from the running machine (preflight's checks and the host phases' live state). */
+export interface SystemProbe {
+  uid(): number;
+  cpus(): number;
+  memoryMB(): number;
+  /** Resolves true when the TCP port can be bound on the address (all addresses when omitted). */
+  portFree(port: number, address?: string): Promise<boolean>;
+  /** A file of /proc or /sys as read, or undefined when it does not exist. */
+  readProc(path: string): Promise<string | undefined>;
+  /** Absolute path of an executable program on PATH, or undefined (Go's exec.LookPath, as kubeadm's InPathCheck). */
+  which(program: string): Promise<string | undefined>;
+  /** Resolves true when a unix socket accepts a connection. */
+  socketReachable(path: string): Promise<boolean>;
+  resolveHost(name: string): Promise<boolean>;
+  env(name: string): string | undefined;
+  /** The running kernel's release (uname -r), e.g. "6.1.0-13-amd64". */
+  kernelRelease(): string;
+  /** The filesystem type of /sys/fs/cgroup: "cgroup2fs" is cgroup v2, anything else v1 (kubeadm statfs's it). */
+  cgroupFsType(): Promise<string | undefined>;
+  /** The kernel's build configuration (from /proc/config.gz or /boot/config-<release>, …), or why it could not be read. */
+  kernelConfig(): Promise<{ text: string } | { error: string }>;
+  /** The init system's view of a unit (kubeadm's initsystem), or the reason none was found. */
+  service(unit: string): Promise<ServiceFacts | { error: string }>;
+  /** GET an HTTPS/HTTP URL with optional TLS material (external etcd's /version); rejects on a connection error. */
+  httpGet(url: string, tls: HttpTls, timeoutMs: number): Promise<{ status: number; body: string }>;
+}
+
+/** What kubeadm's initsystem tells about a unit. */
+export interface ServiceFacts {
+  readonly exists: boolean;
+  readonly enabled: boolean;
+  readonly active: boolean;
+  /** How to enable the unit ("systemctl enable kubelet.service"). */
+  readonly enableCommand: string;
+}
+
+/** PEM texts (read through the host seam, so --rootfs applies to the files). */
+interface HttpTls {
+  readonly ca?: string;
+  readonly cert?: string;
+  readonly key?: string;
+}
+
+/** Where /proc/swaps is; its swap devices are activeSwaps of its text. */
+export const PROC_SWAPS = '/proc/swaps';
+
+/**
+ * The active swap areas of /proc/swaps (its first column, the header line skipped): the one
+ * reading of swap, for preflight's Swap check and the host swap phase alike. kubeadm's SwapCheck
+ * counts the lines of the file and fails on more than one (the header).
+ */
+export function activeSwaps(procSwaps: string): string[] {
+  return procSwaps.split('\n').slice(1).map((l) => l.trim().split(/\s+/)[0] ?? '').filter((s) => s !== '');
+}
+
+/** True when a unix socket accepts a connection within 2 s (a runtime's CRI socket: preflight's CRI check, the host phases). */
+function unixSocketAnswers(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = net.createConnection({ path: socket });
+    const done = (v: boolean): void => {
+      sock.destroy();
+      resolve(v);
+    };
+    sock.setTimeout(2000, () => done(false));
+    sock.once('connect', () => done(true));
+    sock.once('error', () => done(false));
+  });
+}
 
 /** statfs(2) magic numbers of /sys/fs/cgroup (linux/magic.h). */
 const CGROUP2_SUPER_MAGIC = 0x63677270;
@@ -72,7 +145,7 @@ function httpGet(url: string, tls: HttpTls, timeoutMs: number): Promise<{ status
   });
 }
 
-/** The real machine, for preflight. */
+/** The real machine. */
 export const realSystem: SystemProbe = {
   uid: () => (typeof process.getuid === 'function' ? process.getuid() : 0),
   cpus: () => os.cpus().length,

@@ -1,5 +1,4 @@
-import { TSADM_VERSION } from '../../src/commands/version-info.js';
-import { USER_AGENT } from '../../src/user-agent.js';
+import { TSADM_VERSION, USER_AGENT } from '../../src/version.js';
 
 test('the User-Agent names tsadm, its version and the platform in Go\'s spelling', () => {
   expect(USER_AGENT).toMatch(/^tsadm\/v\S+ \(linux\/(amd64|arm64|386|arm|ppc64|s390x|riscv64)\)$/);

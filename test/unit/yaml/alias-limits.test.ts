@@ -1,4 +1,4 @@
-import { MAX_EXPANDED_SIZE, expansionProblem } from '../../../src/config/yaml-alias-limits.js';
+import { MAX_EXPANDED_SIZE, expansionProblem } from '../../../src/yaml/alias-limits.js';
 
 describe('expansionProblem', () => {
   test('counts one per node plus the characters of strings and keys', () => {

@@ -1,9 +1,11 @@
 /**
- * What `tsadm version` prints, kept free of heavy imports: the launcher answers `version`
- * (text, short, json) from this module alone, without loading the CLI (src/fast-path.ts).
+ * The tool's version, what `tsadm version` prints, and the User-Agent of every request. Kept free
+ * of heavy imports: the launcher answers `version` (text, short, json) from this module alone,
+ * without loading the CLI (src/fast-path.ts); the network transports (API, discovery, etcd) import
+ * it for USER_AGENT. It sits in the lowest layer (docs/architecture.md, "Layers").
  */
-import { TsadmError } from '../errors.js';
-import { DEFAULT_PATCH, NEWEST_MINOR, SUPPORTED_MINORS } from '../versions/table.js';
+import { TsadmError } from './errors.js';
+import { DEFAULT_PATCH, NEWEST_MINOR, SUPPORTED_MINORS } from './versions/table.js';
 
 declare const __TSADM_VERSION__: string | undefined;
 declare const __TSADM_BUILD__: BuildStamp | undefined;
@@ -32,9 +34,17 @@ const BUILD: BuildStamp =
 const GO_ARCH: Readonly<Record<string, string>> = { x64: 'amd64', ia32: '386' };
 
 /** This machine as Go names it: "linux/amd64", "linux/arm64". */
-export function goPlatform(): string {
+function goPlatform(): string {
   return `${process.platform}/${GO_ARCH[process.arch] ?? process.arch}`;
 }
+
+/**
+ * The User-Agent of every request tsadm sends (API server, discovery, etcd), in the form
+ * kubeadm uses ("kubeadm/v1.20.2 (linux/amd64) …"). The API server names the field manager of
+ * what a request writes after the part before the first "/", so managedFields and audit logs
+ * show "tsadm" rather than "unknown".
+ */
+export const USER_AGENT = `tsadm/v${TSADM_VERSION} (${goPlatform()})`;
 
 export interface VersionInfo {
   readonly major: string;

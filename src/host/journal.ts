@@ -1,4 +1,4 @@
-import type { FileKind } from '../host/host.js';
+import type { FileKind } from './host.js';
 import type { KubeObject, MutableNode } from '../kube/types.js';
 
 /**
@@ -47,7 +47,7 @@ export type HostStep =
   | { readonly type: 'mkdir'; readonly path: string; readonly mode: number }
   | { readonly type: 'remove'; readonly path: string }
   | { readonly type: 'exec'; readonly command: string; readonly args: readonly string[] }
-  | { readonly type: 'service'; readonly action: 'start' | 'stop' | 'restart' | 'enable' | 'daemon-reload'; readonly unit: string }
+  | { readonly type: 'service'; readonly action: 'start' | 'stop' | 'restart' | 'enable' | 'disable' | 'daemon-reload'; readonly unit: string }
   | StaticPodWait;
 
 /**

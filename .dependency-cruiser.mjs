@@ -1,0 +1,111 @@
+// The layers of src/ (docs/architecture.md, "Layers"), checked by `npm run lint:layers`.
+//
+// LAYERS runs from the bottom up. A module may import modules of its own layer and of the layers
+// below it, never of a layer above. Type-only imports count: a type names what a module depends on.
+// Every module of src/ belongs to exactly one layer; a new folder must be added to one (rule
+// `layer-unassigned`). Cycles between files are dpdm's check (`npm run lint:cycles`).
+
+/** @type {{ name: string, holds: string, paths: string[] }[]} */
+const LAYERS = [
+  {
+    name: 'base',
+    holds: 'errors, fixed names, version and User-Agent, flag vocabulary, JSON values, Go-style parsing, YAML, logging events, per-minor facts',
+    paths: [
+      '^src/errors\\.ts$',
+      '^src/constants\\.ts$',
+      '^src/version\\.ts$',
+      '^src/flags\\.ts$',
+      '^src/json\\.ts$',
+      '^src/duration\\.ts$',
+      '^src/types/',
+      '^src/net/',
+      '^src/yaml/',
+      '^src/log/',
+      '^src/versions/',
+    ],
+  },
+  {
+    name: 'seams',
+    holds: 'the host, API, etcd and PKI seams, and the dry-run journal they share',
+    paths: ['^src/host/', '^src/kube/', '^src/etcd-client/', '^src/pki/'],
+  },
+  {
+    name: 'model',
+    holds: "kubeadm's configuration API, tokens, static pods, patches, the phase engine, the command-line kit",
+    paths: ['^src/config/', '^src/token/', '^src/manifest/', '^src/patches/', '^src/engine/', '^src/cli/(?!app\\.ts$)'],
+  },
+  {
+    name: 'phases',
+    holds: 'one run (runtime and contexts), the phases and the libraries they share with the commands',
+    paths: [
+      '^src/run/',
+      '^src/phases/',
+      '^src/join/',
+      '^src/verify/',
+      '^src/plan/',
+      '^src/resume/',
+      '^src/upgrade/',
+      '^src/certs-lifecycle/',
+      '^src/membership/',
+      '^src/csr-approval/',
+    ],
+  },
+  {
+    name: 'workflows',
+    holds: 'the phase trees in kubeadm order and the one skeleton that runs them',
+    paths: ['^src/workflows/'],
+  },
+  {
+    name: 'commands',
+    holds: 'the commands that are not phase workflows',
+    paths: ['^src/commands/'],
+  },
+  {
+    name: 'app',
+    holds: 'the composition root: every command registered with yargs',
+    paths: ['^src/cli/app\\.ts$'],
+  },
+  {
+    name: 'entry',
+    holds: 'the executable, the launcher fast path, parse-run-exit',
+    paths: ['^src/main\\.ts$', '^src/entry\\.ts$', '^src/fast-entry\\.ts$', '^src/fast-path\\.ts$'],
+  },
+];
+
+const any = (paths) => paths.join('|');
+const ALL = any(LAYERS.flatMap((l) => l.paths));
+
+const upward = LAYERS.slice(0, -1).map((layer, i) => ({
+  name: `layer-${layer.name}`,
+  comment: `a module of layer '${layer.name}' imports from a higher layer (${LAYERS.slice(i + 1).map((l) => l.name).join(', ')}); move the shared part down or the importer up`,
+  severity: 'error',
+  from: { path: any(layer.paths) },
+  to: { path: any(LAYERS.slice(i + 1).flatMap((l) => l.paths)) },
+}));
+
+export default {
+  forbidden: [
+    ...upward,
+    {
+      name: 'layer-unassigned',
+      comment: 'a module of src/ that belongs to no layer of .dependency-cruiser.mjs; add its folder to one',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^src/', pathNot: ALL },
+    },
+    {
+      name: 'layer-unassigned-importer',
+      comment: 'a module of src/ that belongs to no layer of .dependency-cruiser.mjs; add its folder to one',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ALL },
+      to: { path: '^src/' },
+    },
+  ],
+  options: {
+    // Type-only imports are dependencies too (TypeScript removes them; the layering does not).
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '\\.d\\.ts$' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};

@@ -1,0 +1,151 @@
+/**
+ * The effects of `tsadm certs approve-kubelet-serving`: list the CSRs, look up the Node each
+ * kubelet-serving request names, decide (policy.ts), and write the decision through the
+ * certificates.k8s.io/v1 `approval` subresource. One pass is one list; --watch repeats passes
+ * (runApprover) until it is stopped.
+ *
+ * The pass runs inside an optional guard (`PassGuard`): on clusters with several control planes
+ * the caller wraps it in a Lease lock (kube-system), so two approvers never decide the same
+ * request at once. The guard is injected; this module takes no lock of its own.
+ */
+import { TsadmError, errorMessage } from '../errors.js';
+import { isApiError } from '../kube/errors.js';
+import type { KubeApi, NodeObject } from '../kube/types.js';
+import type { Logger } from '../log/events.js';
+import { decide, KUBELET_SERVING_SIGNER, requestingNode, withDecision, type CsrObject, type Decision } from './policy.js';
+
+/** Runs FN while holding whatever makes this approver the only one acting (e.g. a Lease lock); undefined when it could not. */
+export type PassGuard = <T>(fn: () => Promise<T>) => Promise<T | undefined>;
+
+interface DecisionRecord {
+  readonly csr: string;
+  readonly node?: string;
+  readonly reason: string;
+  readonly message: string;
+}
+
+export interface PassSummary {
+  readonly approved: readonly DecisionRecord[];
+  readonly denied: readonly DecisionRecord[];
+  /** kubelet-serving requests already approved, denied or failed. */
+  readonly alreadyDecided: number;
+  /** Requests to other signers (left alone). */
+  readonly otherSigners: number;
+  /** Requests whose decision could not be written (changed meanwhile, or the write failed): the next pass decides again. */
+  readonly unwritten: readonly { readonly csr: string; readonly error: string }[];
+  /** False when the guard did not let this pass run (another approver holds the lock). */
+  readonly ran: boolean;
+}
+
+export interface PassOptions {
+  readonly log: Logger;
+  /** Only say what would be approved or denied (the API client is a dry-run one too). */
+  readonly dryRun: boolean;
+  readonly now?: () => Date;
+  readonly guard?: PassGuard;
+}
+
+/** One pass over every CSR in the cluster. */
+export async function approvalPass(api: KubeApi, opts: PassOptions): Promise<PassSummary> {
+  const run = (): Promise<PassSummary> => decideAll(api, opts);
+  if (!opts.guard) return run();
+  const summary = await opts.guard(run);
+  if (summary === undefined) {
+    opts.log.info('another approver holds the lock; this pass changed nothing', { prefix: 'csr' });
+    return { approved: [], denied: [], alreadyDecided: 0, otherSigners: 0, unwritten: [], ran: false };
+  }
+  return summary;
+}
+
+async function decideAll(api: KubeApi, opts: PassOptions): Promise<PassSummary> {
+  const now = opts.now ?? (() => new Date());
+  const csrs = await listCsrs(api);
+  const approved: DecisionRecord[] = [];
+  const denied: DecisionRecord[] = [];
+  const unwritten: { csr: string; error: string }[] = [];
+  let alreadyDecided = 0;
+  let otherSigners = 0;
+  const nodes = new Map<string, Promise<NodeObject | undefined>>();
+  for (const csr of csrs) {
+    if (csr.spec.signerName !== KUBELET_SERVING_SIGNER) {
+      otherSigners++;
+      continue;
+    }
+    const nodeName = requestingNode(csr);
+    let node: NodeObject | undefined;
+    if (nodeName !== undefined) {
+      if (!nodes.has(nodeName)) nodes.set(nodeName, api.get<NodeObject>('Node', nodeName));
+      node = await nodes.get(nodeName);
+    }
+    const decision: Decision = decide(csr, node);
+    if (decision.action === 'skip') {
+      alreadyDecided++;
+      continue;
+    }
+    const record: DecisionRecord = { csr: csr.metadata.name, ...(decision.node ? { node: decision.node } : {}), reason: decision.reason, message: decision.message };
+    const verb = opts.dryRun ? `[dry-run] Would ${decision.action}` : decision.action === 'approve' ? 'Approving' : 'Denying';
+    opts.log.info(`${verb} CertificateSigningRequest "${csr.metadata.name}" (${decision.reason}): ${decision.message}`, { prefix: 'csr' });
+    try {
+      await api.updateSubresource(withDecision(csr, decision, now()), 'approval');
+    } catch (err) {
+      // Someone else decided it, or it changed: the next pass reads it again.
+      const error = isApiError(err) && err.status === 409 ? 'it changed since it was read (conflict)' : errorMessage(err);
+      opts.log.warn(`CertificateSigningRequest "${csr.metadata.name}": the decision was not written: ${error}`, { prefix: 'csr' });
+      unwritten.push({ csr: csr.metadata.name, error });
+      continue;
+    }
+    (decision.action === 'approve' ? approved : denied).push(record);
+  }
+  return { approved, denied, alreadyDecided, otherSigners, unwritten, ran: true };
+}
+
+async function listCsrs(api: KubeApi): Promise<CsrObject[]> {
+  try {
+    return await api.list<CsrObject>('CertificateSigningRequest', undefined);
+  } catch (err) {
+    if (isApiError(err) && err.status === 404) {
+      throw new TsadmError('E_API', `the API server at ${api.server} does not serve certificates.k8s.io/v1 CertificateSigningRequests`, {
+        hint: 'approving kubelet serving certificates needs Kubernetes 1.19 or later',
+      });
+    }
+    throw err;
+  }
+}
+
+export interface WatchOptions extends PassOptions {
+  /** Time between passes. */
+  readonly intervalMs: number;
+  /** Resolves when the approver should stop (SIGTERM/SIGINT in the command); checked between passes. */
+  readonly stopped: Promise<void>;
+  /** After a pass; the command prints its summary. */
+  readonly onPass?: (summary: PassSummary) => void;
+}
+
+/**
+ * --watch: a pass every intervalMs until `stopped` resolves. A pass that fails (API server
+ * restarting, network gone, a control plane upgraded) is logged and the next one tries again:
+ * the approver outlives its API server. Returns the number of passes.
+ */
+export async function runApprover(api: KubeApi, opts: WatchOptions): Promise<number> {
+  let stop = false;
+  void opts.stopped.then(() => { stop = true; });
+  let passes = 0;
+  let failing = false;
+  while (!stop) {
+    try {
+      const summary = await approvalPass(api, opts);
+      passes++;
+      if (failing) opts.log.info('the API server answers again', { prefix: 'csr' });
+      failing = false;
+      opts.onPass?.(summary);
+    } catch (err) {
+      if (!failing) opts.log.warn(`a pass failed, trying again every ${Math.round(opts.intervalMs / 1000)}s: ${errorMessage(err)}`, { prefix: 'csr' });
+      failing = true;
+    }
+    if (stop) break;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([opts.stopped, new Promise<void>((resolve) => { timer = setTimeout(resolve, opts.intervalMs); })]);
+    clearTimeout(timer);
+  }
+  return passes;
+}

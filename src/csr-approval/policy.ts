@@ -1,0 +1,179 @@
+/**
+ * Which kubelet serving-certificate requests tsadm approves (pure: a CSR and the Node it names in,
+ * a decision out). With `serverTLSBootstrap: true` the kubelet asks the signer
+ * kubernetes.io/kubelet-serving for its port-10250 certificate, and nothing in a kubeadm cluster
+ * approves those (kubernetes/kubeadm#1223). Approving blindly would let any node credential get
+ * a cluster-CA certificate for any name or IP, so a request is approved only when everything in
+ * it is something the cluster already says about the requesting node (docs/safety.md,
+ * "Kubelet serving certificates"):
+ *
+ * - the requester is the node itself: spec.username `system:node:<name>`, groups include system:nodes;
+ * - the subject is exactly CN=system:node:<name>, O=system:nodes;
+ * - at least one DNS or IP SAN, no e-mail, URI or other SANs (Kubernetes' own rule), and every DNS
+ *   SAN is one of the Node's Hostname/InternalDNS/ExternalDNS addresses, every IP SAN one of its
+ *   InternalIP/ExternalIP addresses (status.addresses; the Node must exist);
+ * - the usages are the serving ones. Kubernetes' rule (ValidateKubeletServingCSR in
+ *   pkg/apis/certificates/helpers.go, which kube-controller-manager's kubelet-serving signer
+ *   applies before it signs) takes exactly {digital signature, key encipherment, server auth} or
+ *   exactly {digital signature, server auth} (no key encipherment, for ECDSA/Ed25519 keys), and
+ *   O exactly [system:nodes], CN beginning with system:node:. Anything else the signer would not
+ *   sign anyway, so denying it loses nothing.
+ *
+ * Every other kubelet-serving request is denied, with the rule it broke; other signers' requests
+ * and requests already approved, denied or failed are left alone.
+ */
+import { parseIp, formatIp } from '../net/ip.js';
+import { parseCsrPem, type CertificateRequest } from '../pki/csr.js';
+import { errorMessage } from '../errors.js';
+import type { KubeObject, NodeObject } from '../kube/types.js';
+
+export const KUBELET_SERVING_SIGNER = 'kubernetes.io/kubelet-serving';
+const NODE_USER_PREFIX = 'system:node:';
+const NODES_GROUP = 'system:nodes';
+
+/** The two usage sets ValidateKubeletServingCSR accepts (compared as sets). */
+const SERVING_USAGES: readonly (readonly string[])[] = [
+  ['digital signature', 'key encipherment', 'server auth'],
+  ['digital signature', 'server auth'],
+];
+
+const DNS_ADDRESS_TYPES: ReadonlySet<string> = new Set(['Hostname', 'InternalDNS', 'ExternalDNS']);
+const IP_ADDRESS_TYPES: ReadonlySet<string> = new Set(['InternalIP', 'ExternalIP']);
+
+interface CsrCondition {
+  readonly type: string;
+  readonly status?: string;
+  readonly reason?: string;
+  readonly message?: string;
+  readonly lastUpdateTime?: string;
+  readonly lastTransitionTime?: string;
+}
+
+/** certificates.k8s.io/v1 CertificateSigningRequest: the fields tsadm reads. */
+export interface CsrObject extends KubeObject {
+  readonly kind: 'CertificateSigningRequest';
+  readonly spec: {
+    /** Base64 of the PEM request, as on the wire. */
+    readonly request: string;
+    readonly signerName: string;
+    readonly usages?: readonly string[];
+    readonly username?: string;
+    readonly groups?: readonly string[];
+    readonly [field: string]: unknown;
+  };
+  readonly status?: { readonly conditions?: readonly CsrCondition[]; readonly certificate?: string; readonly [field: string]: unknown };
+}
+
+interface NodeAddress {
+  readonly type: string;
+  readonly address: string;
+}
+
+/** Why a request is denied: the rule it broke. `reason` is the condition's CamelCase reason. */
+type DenyReason =
+  | 'RequesterNotNode'
+  | 'InvalidRequest'
+  | 'SubjectMismatch'
+  | 'SubjectAltNames'
+  | 'Usages'
+  | 'NodeNotFound'
+  | 'NameNotNodeAddress';
+
+export type Decision =
+  | { readonly action: 'approve'; readonly node: string; readonly reason: 'TsadmNodeAddressesMatch'; readonly message: string }
+  | { readonly action: 'deny'; readonly node?: string; readonly reason: DenyReason; readonly message: string }
+  | { readonly action: 'skip'; readonly why: 'other-signer' | 'decided' };
+
+/** The node a CSR's requester is ("w1" for system:node:w1), or undefined when the requester is no node. */
+export function requestingNode(csr: CsrObject): string | undefined {
+  const user = csr.spec.username ?? '';
+  if (!user.startsWith(NODE_USER_PREFIX)) return undefined;
+  const name = user.slice(NODE_USER_PREFIX.length);
+  return name === '' ? undefined : name;
+}
+
+/** True when the CSR already carries an Approved, Denied or Failed condition. */
+export function isDecided(csr: CsrObject): boolean {
+  return (csr.status?.conditions ?? []).some((c) => (c.type === 'Approved' || c.type === 'Denied' || c.type === 'Failed') && c.status !== 'False');
+}
+
+/**
+ * The decision on CSR, given NODE: the Node object named by the requester (undefined when it
+ * does not exist). Callers look the Node up by requestingNode(csr).
+ */
+export function decide(csr: CsrObject, node: NodeObject | undefined): Decision {
+  if (csr.spec.signerName !== KUBELET_SERVING_SIGNER) return { action: 'skip', why: 'other-signer' };
+  if (isDecided(csr)) return { action: 'skip', why: 'decided' };
+  const deny = (reason: DenyReason, message: string, name?: string): Decision => ({ action: 'deny', reason, message: `tsadm: ${message}`, ...(name ? { node: name } : {}) });
+
+  const name = requestingNode(csr);
+  if (name === undefined || !(csr.spec.groups ?? []).includes(NODES_GROUP)) {
+    return deny('RequesterNotNode', `the requester "${csr.spec.username ?? ''}" is not a node (a kubelet-serving request must come from system:node:<name> in group ${NODES_GROUP})`);
+  }
+  let req: CertificateRequest;
+  try {
+    req = parseCsrPem(Buffer.from(csr.spec.request, 'base64'), `CSR ${csr.metadata.name}`);
+  } catch (err) {
+    return deny('InvalidRequest', `spec.request is not a PEM certificate request (${errorMessage(err)})`, name);
+  }
+  const user = `${NODE_USER_PREFIX}${name}`;
+  const { commonName, organization } = req.subject;
+  if (commonName !== user || organization.length !== 1 || organization[0] !== NODES_GROUP) {
+    return deny('SubjectMismatch', `the subject "${req.subject.text}" is not CN=${user}, O=${NODES_GROUP} (the requesting node)`, name);
+  }
+  const { dnsNames, ipAddresses, otherNames } = req.requested;
+  if (otherNames.length > 0) return deny('SubjectAltNames', `subject alternative names other than DNS names and IPs are not allowed: ${otherNames.join(', ')}`, name);
+  if (dnsNames.length === 0 && ipAddresses.length === 0) return deny('SubjectAltNames', 'a DNS or IP subject alternative name is required', name);
+  const usages = csr.spec.usages ?? [];
+  if (!SERVING_USAGES.some((set) => sameSet(set, usages))) {
+    return deny('Usages', `usages [${usages.join(', ')}] are not the serving ones (digital signature, server auth, optionally key encipherment)`, name);
+  }
+  if (!node) return deny('NodeNotFound', `Node "${name}" does not exist, so its addresses cannot vouch for the names asked for`, name);
+
+  const addresses = nodeAddresses(node);
+  const dnsAllowed = new Set(addresses.filter((a) => DNS_ADDRESS_TYPES.has(a.type)).map((a) => a.address.toLowerCase()));
+  const ipAllowed = new Set(addresses.filter((a) => IP_ADDRESS_TYPES.has(a.type)).map((a) => canonical(a.address)));
+  const strangers = [
+    ...dnsNames.filter((d) => !dnsAllowed.has(d.toLowerCase())).map((d) => `DNS:${d}`),
+    ...ipAddresses.filter((ip) => !ipAllowed.has(canonical(ip))).map((ip) => `IP:${ip}`),
+  ];
+  if (strangers.length > 0) {
+    return deny('NameNotNodeAddress', `${strangers.join(', ')} ${strangers.length === 1 ? 'is' : 'are'} not among Node "${name}"'s status.addresses`, name);
+  }
+  const names = [...dnsNames.map((d) => `DNS:${d}`), ...ipAddresses.map((ip) => `IP:${ip}`)];
+  return { action: 'approve', node: name, reason: 'TsadmNodeAddressesMatch', message: `tsadm: requested by Node "${name}" for its own addresses (${names.join(', ')})` };
+}
+
+/**
+ * CSR with the decision's condition added (Approved or Denied, status True), for the approval
+ * subresource. NOW: the condition's timestamps (RFC 3339, seconds).
+ */
+export function withDecision(csr: CsrObject, decision: Extract<Decision, { action: 'approve' | 'deny' }>, now: Date): CsrObject {
+  const ts = `${now.toISOString().slice(0, 19)}Z`;
+  const condition: CsrCondition = {
+    type: decision.action === 'approve' ? 'Approved' : 'Denied',
+    status: 'True',
+    reason: decision.reason,
+    message: decision.message,
+    lastUpdateTime: ts,
+    lastTransitionTime: ts,
+  };
+  return { ...csr, status: { ...(csr.status ?? {}), conditions: [...(csr.status?.conditions ?? []), condition] } };
+}
+
+function nodeAddresses(node: NodeObject): NodeAddress[] {
+  const list = (node as { status?: { addresses?: unknown } }).status?.addresses;
+  if (!Array.isArray(list)) return [];
+  return list.filter((a): a is NodeAddress => typeof (a as NodeAddress | null)?.type === 'string' && typeof (a as NodeAddress).address === 'string');
+}
+
+function canonical(ip: string): string {
+  const parsed = parseIp(ip);
+  return parsed ? formatIp(parsed) : ip;
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const sa = new Set(a);
+  const sb = new Set(b);
+  return sa.size === sb.size && [...sa].every((x) => sb.has(x));
+}

@@ -1,0 +1,139 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describeWithApiServer, startApiServer, type TestApiServer } from '../../helpers/apiserver.js';
+import { MemoryReporter } from '../../helpers/phase-ctx.js';
+import { openssl } from '../../helpers/pki-test-utils.js';
+import { approvalPass, runApprover, type PassGuard } from '../../../src/csr-approval/pass.js';
+import { createApiSeam } from '../../../src/kube/seam.js';
+import type { KubeApi, KubeObject } from '../../../src/kube/types.js';
+import { PhaseLogger } from '../../../src/log/logger.js';
+
+/**
+ * The approval pass against a real kube-apiserver v1.20.2 (Node and RBAC authorizers,
+ * NodeRestriction): the Nodes carry status.addresses, the CSRs are created by the node users
+ * themselves (client certificates system:node:<name>, O=system:nodes), and the API server's
+ * stored conditions are the oracle.
+ */
+describeWithApiServer('approve-kubelet-serving pass on a real API server', () => {
+  let server: TestApiServer;
+  let admin: KubeApi;
+  let dryAdmin: KubeApi;
+  let w1: KubeApi;
+  let dir: string;
+  let reporter: MemoryReporter;
+  let log: PhaseLogger;
+
+  const openAs = (text: string, source: string, dryRun = false): Promise<KubeApi> =>
+    createApiSeam({ readFile: () => Promise.resolve(undefined) }, dryRun).open({ text, source }, { log });
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'tsadm-csr-pass-'));
+    openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', path.join(dir, 'k.key')]);
+    server = await startApiServer();
+    reporter = new MemoryReporter();
+    log = new PhaseLogger(reporter);
+    admin = await openAs(server.adminKubeconfig, 'admin');
+    dryAdmin = await openAs(server.adminKubeconfig, 'admin (dry run)', true);
+    w1 = await openAs(server.clientKubeconfig('system:node:w1', 'system:nodes'), 'node w1');
+    for (const [name, ip] of [['w1', '10.0.0.11'], ['w2', '10.0.0.12']] as const) {
+      expect((await server.request('POST', '/api/v1/nodes', { auth: 'admin', body: { apiVersion: 'v1', kind: 'Node', metadata: { name } } })).status).toBe(201);
+      const patched = await server.request('PATCH', `/api/v1/nodes/${name}/status`, {
+        auth: 'admin', contentType: 'application/merge-patch+json',
+        body: { status: { addresses: [{ type: 'InternalIP', address: ip }, { type: 'Hostname', address: name }] } },
+      });
+      expect(patched.status).toBe(200);
+    }
+  }, 120_000);
+  afterAll(async () => {
+    admin?.close();
+    dryAdmin?.close();
+    w1?.close();
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }, 30_000);
+
+  function request(subject: string, san: string): string {
+    return Buffer.from(openssl(['req', '-new', '-key', path.join(dir, 'k.key'), '-subj', subject, '-addext', `subjectAltName=${san}`])).toString('base64');
+  }
+
+  function csrObject(name: string, san: string, o: { signerName?: string; usages?: string[]; subject?: string } = {}): KubeObject {
+    return {
+      apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name },
+      spec: {
+        request: request(o.subject ?? '/O=system:nodes/CN=system:node:w1', san),
+        signerName: o.signerName ?? 'kubernetes.io/kubelet-serving',
+        usages: o.usages ?? ['digital signature', 'key encipherment', 'server auth'],
+      },
+    };
+  }
+
+  /** The conditions the API server stored, read with raw admin requests. */
+  async function conditions(name: string): Promise<{ type: string; status: string; reason?: string; message?: string }[]> {
+    const res = await server.request('GET', `/apis/certificates.k8s.io/v1/certificatesigningrequests/${name}`, { auth: 'admin' });
+    expect(res.status).toBe(200);
+    return ((res.body as unknown as { status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] } }).status?.conditions) ?? [];
+  }
+
+  test('approves the node\'s own request, denies forged ones, leaves other signers alone; a second pass changes nothing', async () => {
+    await w1.create(csrObject('w1-good', 'DNS:w1,IP:10.0.0.11'));
+    await w1.create(csrObject('w1-forged-ip', 'DNS:w1,IP:10.0.0.12'));
+    await w1.create(csrObject('w1-client-usage', 'DNS:w1', { usages: ['digital signature', 'key encipherment', 'client auth'] }));
+    await admin.create(csrObject('admin-for-w1', 'DNS:w1,IP:10.0.0.11'));
+    await admin.create(csrObject('other-signer', 'DNS:w1', { signerName: 'kubernetes.io/kube-apiserver-client', usages: ['digital signature', 'client auth'], subject: '/CN=someone' }));
+
+    const summary = await approvalPass(admin, { log, dryRun: false });
+    expect(summary.approved.map((r) => r.csr)).toEqual(['w1-good']);
+    expect(summary.denied.map((r) => `${r.csr} ${r.reason}`).sort()).toEqual(['admin-for-w1 RequesterNotNode', 'w1-client-usage Usages', 'w1-forged-ip NameNotNodeAddress']);
+    expect(summary.otherSigners).toBe(1);
+
+    expect(await conditions('w1-good')).toMatchObject([{ type: 'Approved', status: 'True', reason: 'TsadmNodeAddressesMatch' }]);
+    const forged = await conditions('w1-forged-ip');
+    expect(forged).toMatchObject([{ type: 'Denied', status: 'True', reason: 'NameNotNodeAddress' }]);
+    expect(forged[0]?.message).toContain('IP:10.0.0.12');
+    expect(await conditions('admin-for-w1')).toMatchObject([{ type: 'Denied', status: 'True', reason: 'RequesterNotNode' }]);
+    expect(await conditions('other-signer')).toEqual([]);
+
+    const again = await approvalPass(admin, { log, dryRun: false });
+    expect(again).toMatchObject({ approved: [], denied: [], alreadyDecided: 4, otherSigners: 1, ran: true });
+  }, 60_000);
+
+  test('--dry-run says what it would do and writes nothing', async () => {
+    await w1.create(csrObject('w1-dry', 'DNS:w1'));
+    reporter.events.length = 0;
+    const summary = await approvalPass(dryAdmin, { log, dryRun: true });
+    expect(summary.approved.map((r) => r.csr)).toEqual(['w1-dry']);
+    expect(await conditions('w1-dry')).toEqual([]);
+    const lines = reporter.events.flatMap((e) => (e.type === 'log' ? [e.message] : []));
+    expect(lines.some((l) => l.includes('[dry-run] Would approve CertificateSigningRequest "w1-dry"'))).toBe(true);
+    await approvalPass(admin, { log, dryRun: false });
+    expect(await conditions('w1-dry')).toMatchObject([{ type: 'Approved', status: 'True' }]);
+  }, 60_000);
+
+  test('a guard that does not grant the lock keeps the pass from acting; one that does lets it', async () => {
+    await w1.create(csrObject('w1-guarded', 'IP:10.0.0.11'));
+    const refused: PassGuard = () => Promise.resolve(undefined);
+    expect(await approvalPass(admin, { log, dryRun: false, guard: refused })).toMatchObject({ ran: false, approved: [] });
+    expect(await conditions('w1-guarded')).toEqual([]);
+    let held = 0;
+    const granted: PassGuard = async (fn) => { held++; return fn(); };
+    expect((await approvalPass(admin, { log, dryRun: false, guard: granted })).approved.map((r) => r.csr)).toEqual(['w1-guarded']);
+    expect(held).toBe(1);
+  }, 60_000);
+
+  test('--watch approves a request made while it runs and stops when told', async () => {
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => { stop = resolve; });
+    let approvedWhileWatching = '';
+    const watching = runApprover(admin, {
+      log, dryRun: false, intervalMs: 200, stopped,
+      onPass: (s) => { if (s.approved.length > 0) { approvedWhileWatching = s.approved[0]!.csr; stop(); } },
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    await w1.create(csrObject('w1-watched', 'DNS:w1'));
+    const passes = await watching;
+    expect(passes).toBeGreaterThan(1);
+    expect(approvedWhileWatching).toBe('w1-watched');
+    expect(await conditions('w1-watched')).toMatchObject([{ type: 'Approved', status: 'True' }]);
+  }, 60_000);
+});

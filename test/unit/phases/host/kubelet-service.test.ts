@@ -1,0 +1,33 @@
+/**
+ * The kubelet-service host leaf (src/phases/host/kubelet-service.ts) on a --rootfs temp tree with
+ * a fake running system (test/helpers/host-phase.ts): packaged units used as they are, a user's
+ * different drop-in kept.
+ */
+import { existsSync } from 'node:fs';
+import { bare, readUnder, runHost, type FakeState } from '../../../helpers/host-phase.js';
+import { tempRoot, type TempRoot } from '../../../helpers/temp-root.js';
+
+let root: TempRoot;
+beforeEach(() => {
+  root = tempRoot({ '/usr/bin/kubelet': '' });
+});
+afterEach(() => root.cleanup());
+
+const run = (state: FakeState, o: Parameters<typeof runHost>[2] = {}) => runHost(root, state, o);
+const read = (p: string): string => readUnder(root, p);
+
+test('kubelet-service: a packaged unit and drop-in are used as they are; a different drop-in of the user is kept', async () => {
+  root.cleanup();
+  root = tempRoot({
+    '/usr/bin/kubelet': '',
+    '/lib/systemd/system/kubelet.service': '[Service]\nExecStart=/usr/bin/kubelet\n',
+    '/etc/systemd/system/kubelet.service.d/10-kubeadm.conf': '[Service]\nExecStart=\nExecStart=/usr/bin/kubelet --mine\n',
+  });
+  const state = bare();
+  const { changed, reporter } = await run(state, { only: 'host/kubelet-service' });
+  expect(changed).toEqual([]);
+  expect(existsSync(root.at('/etc/systemd/system/kubelet.service'))).toBe(false);
+  expect(read('/etc/systemd/system/kubelet.service.d/10-kubeadm.conf')).toContain('--mine');
+  expect(reporter.lines().join('\n')).toMatch(/Keeping \/etc\/systemd\/system\/kubelet.service.d\/10-kubeadm.conf/);
+  expect(state.calls).toEqual(['enable kubelet']);
+});
