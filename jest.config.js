@@ -12,6 +12,8 @@ const common = {
   testEnvironment: 'node',
 };
 export default {
+  // The default reporter, then a table of seconds per test file, slowest first (scripts/jest-file-times.mjs).
+  reporters: ['default', '<rootDir>/scripts/jest-file-times.mjs'],
   projects: [
     {
       ...common,

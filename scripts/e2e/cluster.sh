@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A real two-node Kubernetes v1.20.2 cluster on this host (npm run cluster / cluster:down):
-#   cluster.sh up      provision if needed, machines cp1 (10.250.0.11) + w1 (10.250.0.12), init, join,
-#                      wait until Ready, print nodes/pods and a KUBECONFIG line
+#   cluster.sh up      provision what it needs (provision.sh cluster), machines cp1 (10.250.0.11)
+#                      + w1 (10.250.0.12), init, join, wait until Ready, print nodes/pods and a KUBECONFIG line
 #   cluster.sh down    remove the machines and the switch (leaves the provisioning cache)
 #   cluster.sh status  nodes and pods of a running cluster
 #
@@ -68,7 +68,8 @@ run_logged() {
 }
 
 # --- stages ----------------------------------------------------------------------------------
-do_provision() { bash "$E2E_DIR/provision.sh"; }
+# Only what the cluster needs (profile cluster): no relabelled v1.20.3, no stand-ins, no debian-sid.
+do_provision() { bash "$E2E_DIR/provision.sh" cluster; }
 
 do_machines() {
   "$MACHINE" up "$CP" "$CP_IP"

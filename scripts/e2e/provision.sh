@@ -2,12 +2,18 @@
 # Provision the real Kubernetes components the e2e tests and `npm run cluster` need, offline,
 # from Debian packages only (scripts/e2e/README.md describes what comes from where).
 #
-#   bash scripts/e2e/provision.sh            # everything (idempotent; seconds when cached)
+#   bash scripts/e2e/provision.sh            # everything the tests use (idempotent; seconds when cached)
+#   bash scripts/e2e/provision.sh cluster    # only what `npm run cluster` needs (packages, source, build,
+#                                            # images of v1.20.2): no v1.20.3, no stand-ins, no debian-sid
+#   bash scripts/e2e/provision.sh unit       # only what the unit project (test/unit, test/integration) uses
+#   bash scripts/e2e/provision.sh [PROFILE] --list   # the stages PROFILE runs, cached or not, and who
+#                                            # uses each; runs nothing (also the packages it would install)
 #   TSADM_CACHE_DIR=/somewhere bash ...      # cache elsewhere (default /var/cache/tsadm)
 #   TSADM_KEEP_BUILD=1 bash ...              # keep the Kubernetes build tree after success
 #
-# Stages (each leaves a stamp file <stage>-<version>, so a re-run skips it):
-#   packages          apt packages (checked with dpkg every run: cheap, and the cache may outlive them)
+# Stages (each leaves a stamp file <stage>-<version>, so a re-run skips it), with their users:
+#   packages          apt packages (checked with dpkg every run: cheap, and the cache may outlive them);
+#                     per profile: the cluster's, plus the unit project's oracles, plus the e2e tools
 #   source            Debian's kubernetes source package, downloaded into the cache
 #   build             kubeadm, control-plane binaries, kubelet, kube-proxy, kubectl (Go 1.19, GOPATH mode)
 #   images            OCI archives registry.local/k8s/{kube-*,pause,etcd} for `ctr images import`
@@ -59,9 +65,19 @@ SID_ETCD_MIN=3.5
 SID_CONTAINERD_MIN=2
 GO_BIN=/usr/lib/go-1.19/bin
 COMPONENTS=(kubeadm kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl)
-APT_PACKAGES=(containerd runc containernetworking-plugins etcd-server etcd-client iproute2 iptables
-  conntrack socat ebtables ethtool util-linux gcc libc6-dev make golang-1.19-go rsync jq
-  golang-github-modern-go-reflect2-dev time docker-registry skopeo haproxy)
+# apt packages by who needs them. The cluster: the machines' runtime and the tools kubeadm's
+# preflight looks for (socat, ebtables, ethtool, conntrack), etcd for the etcd image, the build.
+CLUSTER_PACKAGES=(containerd runc containernetworking-plugins etcd-server etcd-client iproute2 iptables
+  conntrack socat ebtables ethtool util-linux gcc libc6-dev make golang-1.19-go jq
+  golang-github-modern-go-reflect2-dev)
+# The unit project's oracles besides the built components (test/helpers/oracle.ts): openssl
+# everywhere, strace (test/integration/safety/write-syscalls.test.ts), man and groff
+# (test/integration/man-pages.test.ts), zsh (test/unit/cli/completion.test.ts), systemd for
+# systemd-analyze (test/unit/csr-approval/service-unit.test.ts; the package, not an init system).
+UNIT_PACKAGES=(openssl strace man-db groff-base zsh systemd)
+# e2e only: a registry and skopeo (test/e2e/images.e2e.test.ts), haproxy (test/e2e/ha.e2e.test.ts);
+# GNU time for bench/ (npm run bench).
+E2E_PACKAGES=(docker-registry skopeo haproxy time)
 
 T0=$(date +%s)
 log() { printf '[provision %4ds] %s\n' "$(($(date +%s) - T0))" "$*"; }
@@ -506,28 +522,109 @@ stage_debian_sid() {
   rm -rf "$work" "$SID_DIR/apt/lists" "$SID_DIR/apt/cache"
 }
 
+# --- profiles --------------------------------------------------------------------------------
+# Which stages a profile runs, in order (a later stage may read what an earlier one made).
+#   cluster  what `npm run cluster` needs: the v1.20.2 components and their images
+#   unit     what the unit project uses: the reference kubeadm, kube-apiserver and kubectl of
+#            v1.20.2, kubelet 1.20's CRI schema, etcd 3.5 and containerd 2 (no images: no machine)
+#   all      everything the tests use (npm test runs the unit and e2e projects): also the
+#            relabelled v1.20.3 and its images (test/e2e/upgrade.e2e.test.ts) and the CoreDNS
+#            stand-in (test/e2e/upgrade.e2e.test.ts, test/e2e/images.e2e.test.ts)
+PROFILE=all
+LIST=''
+STAGES=()
+# Who uses each stage (for --list).
+declare -A USED_BY=(
+  [packages]='everything'
+  [source]='stage build'
+  [build]='npm run cluster; every e2e test; the unit oracles (kubeadm, kube-apiserver, kubectl)'
+  [cri-proto]='test/unit/host/cri-client.test.ts'
+  [images]='npm run cluster; every e2e test'
+  [build-relabelled]='test/e2e/upgrade.e2e.test.ts (the second version)'
+  [images-v1.20.3]='test/e2e/upgrade.e2e.test.ts'
+  [standins]='test/e2e/upgrade.e2e.test.ts, test/e2e/images.e2e.test.ts'
+  [debian-sid]='etcd 3.5 for the real-etcd unit tests (test/helpers/etcd-process.ts), containerd 2 (test/unit/phases/host/containerd.real-containerd.test.ts)'
+)
+
+parse_args() {
+  local a
+  for a in "$@"; do
+    case $a in
+      all | cluster | unit) PROFILE=$a ;;
+      --list) LIST=1 ;;
+      -h | --help) sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+      *) die "unknown argument '$a': use [all|cluster|unit] [--list]" ;;
+    esac
+  done
+  case $PROFILE in
+    cluster)
+      STAGES=(packages source build images)
+      APT_PACKAGES=("${CLUSTER_PACKAGES[@]}") ;;
+    unit)
+      STAGES=(packages source build cri-proto debian-sid)
+      APT_PACKAGES=("${CLUSTER_PACKAGES[@]}" "${UNIT_PACKAGES[@]}") ;;
+    all)
+      STAGES=(packages source build cri-proto images build-relabelled images-v1.20.3 standins debian-sid)
+      APT_PACKAGES=("${CLUSTER_PACKAGES[@]}" "${UNIT_PACKAGES[@]}" "${E2E_PACKAGES[@]}") ;;
+  esac
+}
+
+wants() { [[ " ${STAGES[*]} " == *" $1 "* ]]; }
+
+# stage NAME STAMP-NAME VERSION FUNCTION [ARG...]: run_stage when the profile has NAME; under
+# --list, one line saying whether it would run.
+stage() {
+  local name=$1 stamp_name=$2 version=$3
+  wants "$name" || return 0
+  if [[ -n $LIST ]]; then
+    local state='to run'
+    [[ -f $STAMPS/$stamp_name-$version ]] && state="cached ($(cat "$STAMPS/$stamp_name-$version"))"
+    printf '%-17s %-26s %s\n    used by: %s\n' "$name" "$stamp_name-$version" "$state" "${USED_BY[$name]}"
+    return 0
+  fi
+  shift 2
+  run_stage "$stamp_name" "$@"
+}
+
 main() {
-  mkdir -p "$CACHE/logs"
-  log "cache: $CACHE (Kubernetes $K8S_VERSION)"
-  stage_packages
-  run_stage source "$K8S_VERSION" stage_source
-  run_stage build "$K8S_VERSION" stage_build
-  run_stage cri-proto "$K8S_VERSION" stage_cri_proto
-  [[ -x $BIN_DIR/kubeadm ]] || die "$BIN_DIR/kubeadm missing although the build stamp exists; remove $STAMPS to rebuild"
-  run_stage images "$K8S_VERSION" stage_images "$K8S_VERSION"
-  log "ready: binaries in $BIN_DIR, images in $IMG_DIR"
-  run_stage build-relabelled "$UPGRADE_VERSION" stage_build_relabelled
-  [[ -x $UPGRADE_BIN_DIR/kubeadm ]] ||
-    die "$UPGRADE_BIN_DIR/kubeadm missing although its build stamp exists; remove $STAMPS/build-relabelled-$UPGRADE_VERSION to rebuild"
-  run_stage images "$UPGRADE_VERSION" stage_images "$UPGRADE_VERSION"
-  log "ready: $UPGRADE_VERSION (relabelled $K8S_VERSION) binaries in $UPGRADE_BIN_DIR, images in $UPGRADE_IMG_DIR"
+  parse_args "$@"
+  if [[ -n $LIST ]]; then
+    echo "profile $PROFILE, cache $CACHE:"
+    local missing
+    missing=$(missing_packages | tr '\n' ' ')
+    printf '%-17s %-26s %s\n    used by: %s\n' packages "${#APT_PACKAGES[@]} apt packages" \
+      "${missing:+to install: }${missing:-all installed}" "${USED_BY[packages]}"
+  else
+    mkdir -p "$CACHE/logs"
+    log "cache: $CACHE (Kubernetes $K8S_VERSION), profile $PROFILE: ${STAGES[*]}"
+    stage_packages
+  fi
+  stage source source "$K8S_VERSION" stage_source
+  stage build build "$K8S_VERSION" stage_build
+  stage cri-proto cri-proto "$K8S_VERSION" stage_cri_proto
+  if [[ -z $LIST ]]; then
+    [[ -x $BIN_DIR/kubeadm ]] || die "$BIN_DIR/kubeadm missing although the build stamp exists; remove $STAMPS to rebuild"
+  fi
+  stage images images "$K8S_VERSION" stage_images "$K8S_VERSION"
+  [[ -n $LIST ]] || ! wants images || log "ready: binaries in $BIN_DIR, images in $IMG_DIR"
+  stage build-relabelled build-relabelled "$UPGRADE_VERSION" stage_build_relabelled
+  if [[ -z $LIST ]] && wants build-relabelled; then
+    [[ -x $UPGRADE_BIN_DIR/kubeadm ]] ||
+      die "$UPGRADE_BIN_DIR/kubeadm missing although its build stamp exists; remove $STAMPS/build-relabelled-$UPGRADE_VERSION to rebuild"
+  fi
+  stage images-v1.20.3 images "$UPGRADE_VERSION" stage_images "$UPGRADE_VERSION"
+  [[ -n $LIST ]] || ! wants images-v1.20.3 ||
+    log "ready: $UPGRADE_VERSION (relabelled $K8S_VERSION) binaries in $UPGRADE_BIN_DIR, images in $UPGRADE_IMG_DIR"
   # Keyed by the stand-ins' source, so a changed stand-in is rebuilt.
-  run_stage standins "$(cat "$STANDIN_SRC_DIR"/*.c | sha256sum | cut -c1-12)" stage_standins
-  log "ready: stand-in images in $STANDIN_IMG_DIR"
-  run_stage debian-sid "etcd$SID_ETCD_MIN-containerd$SID_CONTAINERD_MIN" stage_debian_sid
-  [[ -x $SID_DIR/root/usr/bin/etcd && -x $SID_DIR/root/usr/bin/containerd ]] ||
-    die "$SID_DIR/root/usr/bin/{etcd,containerd} missing although the stamp exists; remove $STAMPS/debian-sid-* to fetch them again"
-  log "ready: $(cut -d' ' -f1,2 "$SID_DIR/packages.txt" | tr '\n' ' ')in $SID_DIR/root"
+  stage standins standins "$(cat "$STANDIN_SRC_DIR"/*.c | sha256sum | cut -c1-12)" stage_standins
+  [[ -n $LIST ]] || ! wants standins || log "ready: stand-in images in $STANDIN_IMG_DIR"
+  stage debian-sid debian-sid "etcd$SID_ETCD_MIN-containerd$SID_CONTAINERD_MIN" stage_debian_sid
+  if [[ -z $LIST ]] && wants debian-sid; then
+    [[ -x $SID_DIR/root/usr/bin/etcd && -x $SID_DIR/root/usr/bin/containerd ]] ||
+      die "$SID_DIR/root/usr/bin/{etcd,containerd} missing although the stamp exists; remove $STAMPS/debian-sid-* to fetch them again"
+    log "ready: $(cut -d' ' -f1,2 "$SID_DIR/packages.txt" | tr '\n' ' ')in $SID_DIR/root"
+  fi
+  [[ -n $LIST ]] || log "profile $PROFILE ready"
 }
 
 main "$@"

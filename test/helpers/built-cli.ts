@@ -4,20 +4,19 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describeWithOracles, oracles } from './oracle.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** The CLI under test: bin/tsadm (the built bundle), or $TSADM_TEST_BIN for a private build. */
 export const TSADM = process.env.TSADM_TEST_BIN ?? path.join(REPO, 'bin', 'tsadm');
-export const BUILT = process.env.TSADM_TEST_BIN !== undefined || existsSync(path.join(REPO, 'dist', 'tsadm.mjs'));
 
-/** `describe` that needs the built CLI (npm run build); otherwise one visible skipped test. */
+/** `describe` that needs the built CLI (npm run build), gated by test/helpers/oracle.ts. */
 export function describeBuilt(name: string, fn: () => void): void {
-  if (BUILT) describe(name, fn);
-  else describe(name, () => test.skip('SKIPPED (dist/tsadm.mjs missing: run npm run build)', () => undefined));
+  describeWithOracles([oracles.built])(name, fn);
 }
 
 export interface CliResult {

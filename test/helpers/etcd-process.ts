@@ -13,6 +13,7 @@ import path from 'node:path';
 import { EtcdClient } from '../../src/etcd-client/client.js';
 import type { EtcdTls } from '../../src/etcd-client/transport.js';
 import { cacheDir } from './components.js';
+import { describeWithOracles, type Oracle } from './oracle.js';
 import { issue, makeCA, type TestCA, type TestPair } from './tls-fixtures.js';
 
 /** The host's etcd (bookworm's etcd-server, 3.4), or $TSADM_ETCD_BIN. */
@@ -66,25 +67,16 @@ function etcdBinaries(): readonly EtcdBinary[] {
  * `describe(name, fn)` once per etcd binary (etcdBinaries), `fn` getting the binary, so every
  * real-etcd suite holds with etcd 3.4 and 3.5 alike. A missing binary is a failing test under
  * CI=true (a real-component suite never skips itself in CI) and a skipped one elsewhere, named
- * with how to get it. `outer` replaces `describe` (describeWithApiServer for suites that also
+ * with how to get it (test/helpers/oracle.ts). `outer` replaces `describe` (describeWithApiServer for suites that also
  * need a real API server).
  */
 export function describeEachEtcd(name: string, fn: (etcd: EtcdBinary) => void, outer: (name: string, fn: () => void) => void = describe): void {
   for (const etcd of etcdBinaries()) {
-    const title = `${name} [${etcd.title}]`;
-    if (etcd.version !== undefined) {
-      outer(title, () => fn(etcd));
-    } else if (process.env.CI === 'true') {
-      describe(title, () => {
-        test(`etcd ${etcd.wanted} is there to test against`, () => {
-          throw new Error(`etcd ${etcd.wanted} is missing or does not run (${etcd.path}); get it with: ${etcd.howToGet}`);
-        });
-      });
-    } else {
-      describe(title, () => {
-        test.skip(`SKIPPED (etcd ${etcd.wanted} missing at ${etcd.path}; ${etcd.howToGet})`, () => undefined);
-      });
-    }
+    const oracle: Oracle = {
+      name: `etcd ${etcd.wanted}`,
+      missing: () => (etcd.version !== undefined ? undefined : `etcd ${etcd.wanted} is missing or does not run (${etcd.path}); get it: ${etcd.howToGet}`),
+    };
+    describeWithOracles([oracle], outer)(`${name} [${etcd.title}]`, () => fn(etcd));
   }
 }
 

@@ -16,6 +16,7 @@ import type { ConfigEnv } from '../../src/config/env.js';
 import { resolveInitConfig, resolveJoinConfig } from '../../src/config/load.js';
 import { describeBuilt, tsadm } from '../helpers/built-cli.js';
 import { referenceKubeadmPath } from '../helpers/components.js';
+import { describeWithOracles, oracles } from '../helpers/oracle.js';
 
 jest.setTimeout(120_000);
 
@@ -185,7 +186,7 @@ describeBuilt('API versions by target: refused with the migrate hint, warned, mi
 
 const kubeadm = referenceKubeadmPath();
 if (!kubeadm) console.warn('reference kubeadm v1.20.2 is not built yet (scripts/e2e/provision.sh): the kubeadm migrate comparison is skipped');
-const describeWithKubeadm = kubeadm ? describeBuilt : describe.skip;
+const describeWithKubeadm = describeWithOracles([oracles.built, oracles.kubeadm]);
 
 describeWithKubeadm('tsadm\'s v1beta4 migration and kubeadm v1.20.2\'s v1beta2 one describe the same cluster', () => {
   beforeAll(async () => {

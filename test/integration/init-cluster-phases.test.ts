@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fixtureInitConfig } from '../helpers/config-fixture.js';
 import { describeWithApiServer, KUBE_BIN_DIR, registerNode, startApiServer, type TestApiServer } from '../helpers/apiserver.js';
@@ -19,6 +19,7 @@ import { decryptBytes } from '../../src/phases/cluster/upload-certs-render.js';
 import { uploadConfigPhase } from '../../src/phases/cluster/upload-config.js';
 import { clusterApi } from '../../src/phases/cluster/api.js';
 import { fixtureText } from '../helpers/kubeadm-fixtures.js';
+import { testWithOracles, oracles } from '../helpers/oracle.js';
 
 /**
  * The API phases of init against a real kube-apiserver v1.20.2: everything they create, run
@@ -218,7 +219,7 @@ describeWithApiServer('init API phases on a real cluster', () => {
   });
 
   const kubeadmBin = path.join(KUBE_BIN_DIR, 'kubeadm');
-  (existsSync(kubeadmBin) ? test : test.skip)('kubeadm v1.20.2\'s own kubeadm-certs Secret decrypts with tsadm (same AES-GCM layout)', () => {
+  testWithOracles([oracles.kubeadm])('kubeadm v1.20.2\'s own kubeadm-certs Secret decrypts with tsadm (same AES-GCM layout)', () => {
     const cfgPath = path.join(root.dir, 'kubeadm-upload-certs.yaml');
     writeFileSync(cfgPath, [
       'apiVersion: kubeadm.k8s.io/v1beta2',

@@ -7,16 +7,20 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { BUILT, REPO, scratchDir } from '../helpers/built-cli.js';
+import { REPO, scratchDir } from '../helpers/built-cli.js';
+import { describeWithOracles, oracles, type Oracle } from '../helpers/oracle.js';
 
 const OLD_NODE = ['/usr/bin/node', '/usr/local/bin/node'].find((p) => {
   if (!existsSync(p)) return false;
   return Number(execFileSync(p, ['-p', 'process.versions.node.split(".")[0]'], { encoding: 'utf8' }).trim()) < 24;
 });
 const OWN_NODE = path.join(REPO, 'node_modules', 'node', 'bin', 'node');
-const ready = OLD_NODE !== undefined && BUILT && existsSync(OWN_NODE);
+const olderNode: Oracle = {
+  name: 'a Node older than 24',
+  missing: () => (OLD_NODE === undefined ? 'no Node older than 24 at /usr/bin/node or /usr/local/bin/node; get it: apt-get install -y nodejs' : undefined),
+};
 
-(ready ? describe : describe.skip)(`bin/tsadm started by an older Node (${OLD_NODE ?? 'none here'})`, () => {
+describeWithOracles([olderNode, oracles.built, oracles.projectNode])(`bin/tsadm started by an older Node (${OLD_NODE ?? 'none here'})`, () => {
   const oldNode = OLD_NODE as string;
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', NO_COLOR: '1' };
 

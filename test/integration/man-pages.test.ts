@@ -7,9 +7,9 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { REPO, describeBuilt, scratchDir, tsadmSync } from '../helpers/built-cli.js';
+import { REPO,  scratchDir, tsadmSync } from '../helpers/built-cli.js';
+import { describeWithOracles, oracles } from '../helpers/oracle.js';
 
-const haveMan = spawnSync('sh', ['-c', 'command -v man groff'], { encoding: 'utf8' }).status === 0;
 
 /** roff for `words` from scripts/lib/man.mjs, run in a plain node (the script is not TypeScript). */
 function roffOf(words: string[], help: string, seeAlso: string[]): string {
@@ -20,7 +20,7 @@ function roffOf(words: string[], help: string, seeAlso: string[]): string {
   return r.stdout;
 }
 
-(haveMan ? describeBuilt : describe.skip)('man pages from --help', () => {
+describeWithOracles([oracles.built, oracles.man])('man pages from --help', () => {
   test.each([[['init']], [['certs']], [[]]])('tsadm %p renders without groff warnings and lists its flags', (args) => {
     const help = tsadmSync([...args, '--help']);
     expect(help.code).toBe(0);

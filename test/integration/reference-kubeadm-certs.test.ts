@@ -17,12 +17,13 @@ import { fixtureInitConfig } from '../helpers/config-fixture.js';
 import { initCtxFor } from '../helpers/phase-ctx.js';
 import { tempRoot, type TempRoot } from '../helpers/temp-root.js';
 import { listTree, opensslText, runCerts, runKubeconfigs, verifyWith } from '../helpers/pki-test-utils.js';
+import { describeWithOracles, oracles } from '../helpers/oracle.js';
 
 jest.setTimeout(120_000);
 
 const kubeadm = referenceKubeadmPath();
 if (!kubeadm) console.warn('reference kubeadm v1.20.2 is not built yet (scripts/e2e/provision.sh): the kubeadm comparison tests are skipped');
-const describeWithKubeadm = kubeadm ? describe : describe.skip;
+const describeWithKubeadm = describeWithOracles([oracles.kubeadm]);
 
 const KC = '/etc/kubernetes';
 const PKI = '/etc/kubernetes/pki';

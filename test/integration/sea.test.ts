@@ -6,22 +6,13 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describeWithOracles, oracles } from '../helpers/oracle.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const require = createRequire(import.meta.url);
-const why = ((): string | undefined => {
-  try {
-    require.resolve('postject', { paths: [REPO] });
-    return undefined;
-  } catch {
-    return 'postject is not installed (npm ci)';
-  }
-})();
-const describeSea = why === undefined ? describe : (n: string, _f: () => void) => describe(n, () => test.skip(`SKIPPED (${why})`, () => undefined));
+const describeSea = describeWithOracles([oracles.postject]);
 
 describeSea('dist/tsadm, the single executable', () => {
   let dir: string;

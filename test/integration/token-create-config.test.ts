@@ -5,10 +5,11 @@
  * refused with kubeadm's message.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describeWithApiServer, KUBE_BIN_DIR, startApiServer, type TestApiServer } from '../helpers/apiserver.js';
-import { BUILT, tsadm } from '../helpers/built-cli.js';
+import { KUBE_BIN_DIR, startApiServer, type TestApiServer } from '../helpers/apiserver.js';
+import { tsadm } from '../helpers/built-cli.js';
+import { describeWithOracles, oracles } from '../helpers/oracle.js';
 
 const KUBEADM = path.join(KUBE_BIN_DIR, 'kubeadm');
 
@@ -36,7 +37,7 @@ function configWith(ids: readonly [string, string]): string {
 
 type Data = Record<string, string>;
 
-(BUILT && existsSync(KUBEADM) ? describeWithApiServer : describe.skip)('token create --config (built CLI, real apiserver, kubeadm oracle)', () => {
+describeWithOracles([oracles.built, oracles.kubeadm, oracles.apiServer])('token create --config (built CLI, real apiserver, kubeadm oracle)', () => {
   let server: TestApiServer;
   beforeAll(async () => {
     server = await startApiServer();

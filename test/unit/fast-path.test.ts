@@ -4,11 +4,11 @@
  * other argv to the CLI.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fastPathOutput } from '../../src/fast-path.js';
 import { runCli } from '../helpers/cli.js';
+import { testWithOracles, oracles } from '../helpers/oracle.js';
 
 const TAKEN = [['version'], ['version', '-o', 'short'], ['version', '--output', 'json'], ['version', '-o=short'], ['version', '--output=json']];
 const PASSED_ON = [
@@ -37,8 +37,7 @@ describe('the version fast path', () => {
   });
 
   const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/tsadm');
-  const built = existsSync(path.resolve(path.dirname(bin), '../dist/tsadm.mjs'));
-  (built ? test : test.skip)('the built launcher prints through the fast path what its full CLI prints; other commands still work', () => {
+  testWithOracles([oracles.built])('the built launcher prints through the fast path what its full CLI prints; other commands still work', () => {
     const run = (argv: string[]) => spawnSync(process.execPath, [bin, ...argv], { encoding: 'utf8' });
     for (const argv of TAKEN) {
       const fast = run(argv);

@@ -7,13 +7,13 @@
 import { jest } from '@jest/globals';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describeWithApiServer } from '../../helpers/apiserver.js';
 import { NO_KUBELET, clusterSnapshot, startClusterRoot, type ClusterRoot } from './cluster-root.js';
-import { BUILT, diffSnapshots, snapshot, tsadm, type CliResult } from '../../helpers/built-cli.js';
+import { diffSnapshots, snapshot, tsadm, type CliResult } from '../../helpers/built-cli.js';
+import { describeWithOracles, oracles } from '../../helpers/oracle.js';
 
 jest.setTimeout(10 * 60_000);
 
-(BUILT ? describeWithApiServer : describe.skip)('dry runs change nothing', () => {
+describeWithOracles([oracles.built, oracles.apiServer])('dry runs change nothing', () => {
   let c: ClusterRoot;
   let calls: string;
   let recorder: string;

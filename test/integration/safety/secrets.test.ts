@@ -13,10 +13,11 @@ import { expect, jest } from '@jest/globals';
 import { createDecipheriv } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describeWithApiServer, type TestApiServer } from '../../helpers/apiserver.js';
+import { type TestApiServer } from '../../helpers/apiserver.js';
 import { NO_KUBELET, startClusterRoot, type ClusterRoot } from './cluster-root.js';
 import { listFiles } from '../../helpers/pki-check.js';
-import { BUILT, tsadm, type CliResult, type Scratch } from '../../helpers/built-cli.js';
+import { tsadm, type CliResult, type Scratch } from '../../helpers/built-cli.js';
+import { describeWithOracles, oracles } from '../../helpers/oracle.js';
 
 jest.setTimeout(10 * 60_000);
 
@@ -48,7 +49,7 @@ interface Run {
   readonly allowed: readonly string[];
 }
 
-(BUILT ? describeWithApiServer : describe.skip)('secret hygiene of every command at -v 2', () => {
+describeWithOracles([oracles.built, oracles.apiServer])('secret hygiene of every command at -v 2', () => {
   let server: TestApiServer;
   let s: Scratch;
   let root: string;

@@ -5,12 +5,12 @@
  * (the umask can only tighten it), only ever fchmod'ed to that mode, and reaches its name by
  * rename(2) — nothing opens a final path for writing, nothing chmods a path.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { TSADM, cliEnv, describeBuilt, localInitArgs, scratchDir, snapshot, type Scratch } from '../../helpers/built-cli.js';
+import { TSADM, cliEnv,  localInitArgs, scratchDir, snapshot, type Scratch } from '../../helpers/built-cli.js';
+import { describeWithOracles, oracles } from '../../helpers/oracle.js';
 
-const hasStrace = spawnSync('strace', ['-V']).status === 0 && spawnSync('strace', ['-f', '-o', '/dev/null', 'true']).status === 0;
 
 interface Call {
   readonly name: string;
@@ -41,7 +41,7 @@ beforeEach(() => {
 });
 afterEach(() => s.cleanup());
 
-(hasStrace ? describeBuilt : describe.skip)('the write path, seen by strace', () => {
+describeWithOracles([oracles.built, oracles.strace])('the write path, seen by strace', () => {
   test('temp file at the final mode from creation, then rename; nothing written in place', () => {
     const trace = path.join(s.dir, 'trace.txt');
     const root = path.join(s.dir, 'root');

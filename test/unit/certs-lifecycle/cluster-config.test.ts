@@ -8,7 +8,8 @@ import { jest } from '@jest/globals';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { describeWithApiServer, startApiServer, type TestApiServer } from '../../helpers/apiserver.js';
-import { KUBEADM, kubeadm, parseExpirationTable, runCli, tsadmPki } from '../../helpers/certs-lifecycle.js';
+import { kubeadm, parseExpirationTable, runCli, tsadmPki } from '../../helpers/certs-lifecycle.js';
+import { haveOracles, oracles } from '../../helpers/oracle.js';
 import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
 
 jest.setTimeout(120_000);
@@ -112,7 +113,7 @@ describeWithApiServer('certs commands read the ClusterConfiguration through --ku
     expect(lines.slice(0, 4)).toEqual([...READING, fallback, '']);
     // defaults: /etc/kubernetes/pki, which is empty here
     expect(parseExpirationTable(lines.slice(4).join('\n')).certificates.find((c) => c.name === 'apiserver')?.missing).toBe(true);
-    if (KUBEADM) {
+    if (haveOracles([oracles.kubeadm])) {
       const k = kubeadm(['certs', 'check-expiration', '--rootfs', root.dir, '--kubeconfig', '/srv/down.conf']);
       expect(k.stdout.split('\n').slice(0, 4)).toEqual(lines.slice(0, 4));
     }

@@ -15,10 +15,11 @@ import { signCertificate } from '../../../src/pki/sign.js';
 import { readFileSync } from 'node:fs';
 import { EXIT_EXPIRING } from '../../../src/certs-lifecycle/threshold.js';
 import { KC, KUBEADM, PKI, kubeadm, kubeadmExpiration, kubeadmPki, parseExpirationTable, runCli, tsadmPki, writeConfig, type ExpirationRow } from '../../helpers/certs-lifecycle.js';
+import { describeWithOracles, oracles } from '../../helpers/oracle.js';
 
 jest.setTimeout(120_000);
 
-const describeWithKubeadm = KUBEADM ? describe : describe.skip;
+const describeWithKubeadm = describeWithOracles([oracles.kubeadm]);
 if (!KUBEADM) console.warn('reference kubeadm v1.20.2 is not provisioned: the kubeadm comparisons are skipped');
 
 async function tsadmRows(root: TempRoot, extra: string[] = []): Promise<{ text: string; certificates: ExpirationRow[]; cas: ExpirationRow[] }> {

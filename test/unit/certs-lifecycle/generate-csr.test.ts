@@ -13,11 +13,12 @@ import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
 import { fixtureInitConfig } from '../../helpers/config-fixture.js';
 import { initCtxFor } from '../../helpers/phase-ctx.js';
 import { listTree, openssl, runCerts, runKubeconfigs, verifyWith } from '../../helpers/pki-test-utils.js';
-import { KC, KUBEADM, PKI, kubeadm, runCli, writeConfig } from '../../helpers/certs-lifecycle.js';
+import { KC,  PKI, kubeadm, runCli, writeConfig } from '../../helpers/certs-lifecycle.js';
+import { describeWithOracles, oracles } from '../../helpers/oracle.js';
 
 jest.setTimeout(180_000);
 
-const describeWithKubeadm = KUBEADM ? describe : describe.skip;
+const describeWithKubeadm = describeWithOracles([oracles.kubeadm]);
 
 /** What the outside CA puts in each certificate: kubeadm's usages (docs/kubeadm-reference.md §2.1). */
 const LEAF_EKU: Record<string, string> = {

@@ -12,10 +12,11 @@ import { readClientCredentials, withClientCredentials } from '../../../src/certs
 import { renewalTemplate } from '../../../src/certs-lifecycle/renew-template.js';
 import { renderKubeconfig } from '../../../src/phases/kubeconfig/render.js';
 import { profileFor } from '../../../src/versions/resolve.js';
-import { KUBEADM, kubeadm } from '../../helpers/certs-lifecycle.js';
+import { kubeadm } from '../../helpers/certs-lifecycle.js';
+import { testWithOracles, oracles } from '../../helpers/oracle.js';
 
 describe('inventory', () => {
-  (KUBEADM ? test : test.skip)('renewable names are kubeadm 1.20\'s `certs renew` subcommands (+ super-admin.conf of 1.29+)', () => {
+  testWithOracles([oracles.kubeadm])('renewable names are kubeadm 1.20\'s `certs renew` subcommands (+ super-admin.conf of 1.29+)', () => {
     const help = kubeadm(['certs', 'renew', '--help']).stdout;
     const theirs = [...help.matchAll(/^ {2}(\S+)\s+Renew/gm)].map((m) => m[1]).filter((n) => n !== 'all');
     expect(theirs).toHaveLength(10);

@@ -10,7 +10,8 @@ import { parseCertificatePem } from '../../../src/pki/certificate.js';
 import { parsePrivateKeyPem } from '../../../src/pki/keys.js';
 import { keyMatchesCertificate } from '../../../src/pki/verify.js';
 import { openssl, verifyWith } from '../../helpers/pki-test-utils.js';
-import { KUBEADM, PKI, kubeadm, runCli, tsadmPki } from '../../helpers/certs-lifecycle.js';
+import { PKI, kubeadm, runCli, tsadmPki } from '../../helpers/certs-lifecycle.js';
+import { testWithOracles, oracles } from '../../helpers/oracle.js';
 
 jest.setTimeout(120_000);
 
@@ -84,7 +85,7 @@ describe('kubeconfig user', () => {
     expect(r.stderr).toContain('client-name');
   });
 
-  (KUBEADM ? test : test.skip)('the same document as kubeadm alpha kubeconfig user (data masked), also under "alpha"', async () => {
+  testWithOracles([oracles.kubeadm])('the same document as kubeadm alpha kubeconfig user (data masked), also under "alpha"', async () => {
     const ours = await runCli(['alpha', 'kubeconfig', 'user', '--rootfs', root.dir, '--config', root.at('/kubeadm.yaml'), '--client-name', 'foo', '--org', 'a']);
     const theirs = kubeadm(['alpha', 'kubeconfig', 'user', '--rootfs', root.dir, '--config', '/kubeadm.yaml', '--client-name', 'foo', '--org', 'a']);
     expect(theirs.code).toBe(0);

@@ -14,11 +14,12 @@ import { parseCertificatePem, type Certificate } from '../../../src/pki/certific
 import { kubeadmDate } from '../../../src/certs-lifecycle/expiration-format.js';
 import { acquireMachineLock } from '../../../src/host/lock.js';
 import { listTree, opensslText, verifyWith } from '../../helpers/pki-test-utils.js';
-import { KC, KUBEADM, PKI, kubeadm, kubeadmExpiration, kubeadmPki, runCli, tsadmPki } from '../../helpers/certs-lifecycle.js';
+import { KC,  PKI, kubeadm, kubeadmExpiration, kubeadmPki, runCli, tsadmPki } from '../../helpers/certs-lifecycle.js';
+import { describeWithOracles, oracles } from '../../helpers/oracle.js';
 
 jest.setTimeout(180_000);
 
-const describeWithKubeadm = KUBEADM ? describe : describe.skip;
+const describeWithKubeadm = describeWithOracles([oracles.kubeadm]);
 
 const LEAVES: Record<string, string> = {
   apiserver: 'ca', 'apiserver-kubelet-client': 'ca', 'front-proxy-client': 'front-proxy-ca', 'apiserver-etcd-client': 'etcd/ca',

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { completionScript } from '../../../src/cli/completion.js';
 import { TsadmError } from '../../../src/errors.js';
 import { runCli } from '../../helpers/cli.js';
+import { testWithOracles, oracles } from '../../helpers/oracle.js';
 
-const hasZsh = spawnSync('sh', ['-c', 'command -v zsh'], { stdio: 'ignore' }).status === 0;
 
 describe('tsadm completion SHELL (kubeadm takes the shell as an argument)', () => {
   test.each(['bash', 'zsh'])('tsadm completion %s prints a script for tsadm', async (shell) => {
@@ -22,7 +22,7 @@ describe('tsadm completion SHELL (kubeadm takes the shell as an argument)', () =
     expect([r.status, r.stderr]).toEqual([0, '']);
   });
 
-  (hasZsh ? test : test.skip)('the zsh script is valid zsh (zsh -n)', () => {
+  testWithOracles([oracles.zsh])('the zsh script is valid zsh (zsh -n)', () => {
     const r = spawnSync('zsh', ['-n'], { input: completionScript('zsh'), encoding: 'utf8' });
     expect([r.status, r.stderr]).toEqual([0, '']);
   });

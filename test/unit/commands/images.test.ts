@@ -3,9 +3,10 @@ import { formatImagesList, imagesOf, pullControlPlaneImages, requireRuntime, res
 import { connectCri } from '../../../src/host/cri-client.js';
 import { profileFor } from '../../../src/versions/resolve.js';
 import { referenceKubeadmPath } from '../../helpers/components.js';
+import { testWithOracles, oracles } from '../../helpers/oracle.js';
 
 const kubeadm = referenceKubeadmPath();
-const refTest = kubeadm ? test : test.skip;
+const refTest = testWithOracles([oracles.kubeadm]);
 
 describe('config images list output', () => {
   const list = (flags: Record<string, string>) => imagesOf(resolveImagesConfig(flags, undefined));

@@ -8,6 +8,7 @@ import { resolveInitConfig, resolveJoinConfig } from '../../../src/config/load.j
 import { printInitDefaults, printJoinDefaults, serializeClusterConfiguration } from '../../../src/config/print.js';
 import { DEFAULT_PATCH, SUPPORTED_MINORS, VERSION_TABLE } from '../../../src/versions/table.js';
 import { referenceKubeadmPath } from '../../helpers/components.js';
+import { describeWithOracles, oracles } from '../../helpers/oracle.js';
 import { ENV, withConfig } from './support.js';
 
 const BOTH = ['KubeletConfiguration', 'KubeProxyConfiguration'];
@@ -266,7 +267,7 @@ scheduler: {}
 
 /** The reference kubeadm v1.20.2 (when provisioned) must accept tsadm's v1beta2 documents strictly. */
 const kubeadm = referenceKubeadmPath();
-(kubeadm ? describe : describe.skip)('kubeadm v1.20.2 accepts tsadm\'s v1beta2 documents', () => {
+describeWithOracles([oracles.kubeadm])('kubeadm v1.20.2 accepts tsadm\'s v1beta2 documents', () => {
   const migrate = (text: string): string => {
     const dir = mkdtempSync(path.join(tmpdir(), 'tsadm-config-'));
     try {

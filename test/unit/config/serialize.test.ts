@@ -13,6 +13,7 @@ import * as yaml from 'js-yaml';
 import { resolveInitConfig } from '../../../src/config/load.js';
 import { clusterToExternal, initToExternal } from '../../../src/config/serialize.js';
 import { referenceKubeadmPath } from '../../helpers/components.js';
+import { describeWithOracles, oracles } from '../../helpers/oracle.js';
 import { ENV, withConfig } from './support.js';
 
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/config/good');
@@ -26,7 +27,7 @@ test.each(files.map((f) => [f]))('%s resolves without errors or warnings', (file
   expect(cfg.warnings).toEqual([]);
 });
 
-(kubeadm ? describe : describe.skip)('kubeadm v1.20.2 defaults these files the same way', () => {
+describeWithOracles([oracles.kubeadm])('kubeadm v1.20.2 defaults these files the same way', () => {
   test.each(files.map((f) => [f]))('%s', (file) => {
     const full = path.join(dir, file);
     const run = spawnSync(kubeadm as string, ['config', 'migrate', '--old-config', full], { encoding: 'utf8' });

@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { APPROVER_UNIT, APPROVER_UNIT_PATH, approverStatus, disableApprover, enableApprover, renderApproverUnit } from '../../../src/csr-approval/service-unit.js';
 import { RootedHost } from '../../../src/host/rooted-host.js';
+import { oracles, testWithOracles } from '../../helpers/oracle.js';
 
 const SPEC = { tsadm: [process.execPath, path.resolve('bin/tsadm')], kubeconfig: '/etc/kubernetes/admin.conf', interval: '10s' };
 
 /** systemd's own parser (systemd-analyze verify) is the oracle of the unit's syntax, where it is installed. */
-const analyze = spawnSync('systemd-analyze', ['--version']).status === 0 ? test : test.skip;
+const analyze = testWithOracles([oracles.systemdAnalyze]);
 
 analyze('systemd-analyze verify accepts the unit without a warning', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'tsadm-unit-'));

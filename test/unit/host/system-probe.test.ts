@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { activeSwaps, realSystem } from '../../../src/host/system-probe.js';
+import { testOnHost } from '../../helpers/oracle.js';
 
 describe('realSystem', () => {
   test('kernelRelease is uname -r', () => {
@@ -18,13 +19,13 @@ describe('realSystem', () => {
     expect(await realSystem.cgroupFsType()).toBe(want);
   });
 
-  const withConfig = existsSync('/proc/config.gz') ? test : test.skip;
+  const withConfig = testOnHost(existsSync('/proc/config.gz'), 'the kernel has no /proc/config.gz');
   withConfig('kernelConfig reads /proc/config.gz, unzipped, as zcat does', async () => {
     const got = await realSystem.kernelConfig();
     expect('text' in got && got.text).toBe(execFileSync('zcat', ['/proc/config.gz'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }));
   });
 
-  const noInitSystem = existsSync('/run/systemd/system') || process.env.TSADM_SERVICE_MANAGER ? test.skip : test;
+  const noInitSystem = testOnHost(!existsSync('/run/systemd/system') && !process.env.TSADM_SERVICE_MANAGER, 'an init system (systemd) or TSADM_SERVICE_MANAGER is present');
   noInitSystem('without an init system or TSADM_SERVICE_MANAGER, services are not checked (kubeadm\'s warning)', async () => {
     expect(await realSystem.service('kubelet')).toEqual({ error: 'no supported init system detected, skipping checking for services' });
   });

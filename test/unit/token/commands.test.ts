@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describeWithApiServer, KUBE_BIN_DIR, startApiServer, type TestApiServer } from '../../helpers/apiserver.js';
 import { MemoryReporter } from '../../helpers/phase-ctx.js';
+import { testWithOracles, oracles } from '../../helpers/oracle.js';
 import { PhaseLogger } from '../../../src/log/logger.js';
 import { DryRunKubeApi } from '../../../src/kube/dry-run-api.js';
 import { createApiSeam } from '../../../src/kube/seam.js';
@@ -38,7 +38,7 @@ describeWithApiServer('token commands on a real cluster', () => {
   }, 30_000);
 
   const kubeadm = (...args: string[]): string => execFileSync(KUBEADM, [...args, '--kubeconfig', server.adminKubeconfigPath], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  const oracle = existsSync(KUBEADM) ? test : test.skip;
+  const oracle = testWithOracles([oracles.kubeadm]);
 
   test('create prints the token and writes a Secret the API server and kubeadm understand', async () => {
     const printed = await tokenCreate({ ...defaults, token: 'aaaaaa.0123456789abcdef', description: 'made by tsadm' }, api, log);

@@ -13,7 +13,7 @@
  * (no CRI v1alpha2), so containerd 2 is proven up to its configuration here.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
@@ -21,6 +21,7 @@ import type { Host } from '../../../../src/host/host.js';
 import { runningSystem } from '../../../../src/host/running-system.js';
 import { CONTAINERD_DROPIN, planContainerd, type ContainerdInput } from '../../../../src/phases/host/containerd.js';
 import { debianSidRoot } from '../../../helpers/etcd-process.js';
+import { describeWithOracles, fileOracle } from '../../../helpers/oracle.js';
 
 const PAUSE = 'registry.local/k8s/pause:3.2';
 /** The drop-in directory as tsadm writes it into the imports line. */
@@ -60,21 +61,7 @@ function effective(dump: Table): { sandbox: unknown; runtimeType: unknown; syste
 }
 
 for (const ctd of CONTAINERDS) {
-  const present = existsSync(ctd.bin);
-  if (!present) {
-    describe(`tsadm's containerd configuration read by the real ${ctd.title}`, () => {
-      if (process.env.CI === 'true') {
-        test('the binary is there to test against', () => {
-          throw new Error(`${ctd.bin} is missing; get it with: ${ctd.howToGet}`);
-        });
-      } else {
-        test.skip(`SKIPPED (${ctd.bin} missing; ${ctd.howToGet})`, () => undefined);
-      }
-    });
-    continue;
-  }
-
-  describe(`tsadm's containerd configuration read by the real ${ctd.title}`, () => {
+  describeWithOracles([fileOracle(`containerd ${ctd.wantedMajor}`, () => ctd.bin, ctd.howToGet)])(`tsadm's containerd configuration read by the real ${ctd.title}`, () => {
     let dir: string;
     let n = 0;
     let major: number | undefined;

@@ -22,13 +22,14 @@ import { upgradeControlPlanePhase } from '../../../../src/phases/upgrade/control
 import { realUpgradeDeps } from '../../../../src/phases/upgrade/deps.js';
 import { newUpgradeRunState } from '../../../../src/phases/upgrade/state.js';
 import type { UpgradeCtx } from '../../../../src/run/context.js';
-import { describeWithApiServer, startApiServer, type TestApiServer } from '../../../helpers/apiserver.js';
-import { KUBEADM, kubeadm } from '../../../helpers/certs-lifecycle.js';
+import { startApiServer, type TestApiServer } from '../../../helpers/apiserver.js';
+import { kubeadm } from '../../../helpers/certs-lifecycle.js';
 import { MemoryReporter } from '../../../helpers/phase-ctx.js';
 import { openssl } from '../../../helpers/pki-test-utils.js';
 import { tempRoot, type TempRoot } from '../../../helpers/temp-root.js';
 import { tsadmErrorOf } from '../../../helpers/tsadm-error.js';
 import { FakeKubelet, manifestHash } from '../../../helpers/fake-kubelet.js';
+import { describeWithOracles, oracles } from '../../../helpers/oracle.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURE = path.join(here, '../../../fixtures/manifests/v1.20.2/default');
@@ -112,10 +113,8 @@ const kubeconfigCertSerial = (root: TempRoot, file: string): string => {
 const manifest = (root: TempRoot, c: Component): string => readFileSync(root.at(`/etc/kubernetes/manifests/${c}.yaml`), 'utf8');
 const tmpEntries = (root: TempRoot): string[] => (existsSync(root.at('/etc/kubernetes/tmp')) ? readdirSync(root.at('/etc/kubernetes/tmp')).sort() : []);
 
-/** The node's PKI comes from the reference kubeadm: without it, say so rather than fail. */
-const describeReal = KUBEADM
-  ? describeWithApiServer
-  : (name: string, _fn: () => void): void => describe(name, () => test.skip('SKIPPED (reference kubeadm v1.20.2 not provisioned)', () => undefined));
+/** The node's PKI comes from the reference kubeadm, the cluster is a real API server. */
+const describeReal = describeWithOracles([oracles.kubeadm, oracles.apiServer]);
 
 describeReal('upgrade control-plane on a --rootfs node against a real API server', () => {
   let server: TestApiServer;
