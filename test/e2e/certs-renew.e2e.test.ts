@@ -4,6 +4,10 @@
  * and `tsadm certs renew all --restart` renews every certificate, restarts etcd, the API server,
  * the controller-manager and the scheduler through the kubelet, after which the API server serves
  * the renewed certificate and every component works with its renewed credentials.
+ * `certs check-expiration --kubeconfig` follows the certificatesDir of the real kubeadm-config
+ * ConfigMap exactly as the reference kubeadm v1.20.2 does on the same node. Last, the same machine's
+ * `tsadm reset` honours ResetConfiguration unmountFlags on a real busy mount (one init serves both:
+ * these tests were a file of their own, with an init of their own, before).
  * Needs `npm run build` (machines run bin/tsadm).
  */
 import { expect } from '@jest/globals';
@@ -112,4 +116,60 @@ describe('certificate lifecycle on a tsadm control plane', () => {
     }
     expect(await kubectl(CP.name, ['get', '--raw', '/readyz'])).toBe('ok');
   }, 15 * MIN);
+
+  test('check-expiration --kubeconfig: the ClusterConfiguration of kubeadm-config decides, as for the reference kubeadm', async () => {
+    // The stored certificatesDir is what both tools follow: point it at a copy of the PKI that
+    // lacks the API server's certificate.
+    await machineExec(CP.name, ['sh', '-c', 'rm -rf /etc/kubernetes/pki-copy && cp -a /etc/kubernetes/pki /etc/kubernetes/pki-copy && rm /etc/kubernetes/pki-copy/apiserver.crt /etc/kubernetes/pki-copy/apiserver.key']);
+    const cm = await kubectl(CP.name, ['-n', 'kube-system', 'get', 'cm', 'kubeadm-config', '-o', 'jsonpath={.data.ClusterConfiguration}']);
+    expect(cm).toContain('certificatesDir: /etc/kubernetes/pki');
+    const moved = cm.replace('certificatesDir: /etc/kubernetes/pki', 'certificatesDir: /etc/kubernetes/pki-copy');
+    const patch = JSON.stringify({ data: { ClusterConfiguration: moved } });
+    await kubectl(CP.name, ['-n', 'kube-system', 'patch', 'cm', 'kubeadm-config', '--type', 'merge', '-p', patch]);
+    try {
+      const ours = (await tsadm(CP.name, ['certs', 'check-expiration', '--kubeconfig', '/etc/kubernetes/admin.conf'])).stdout;
+      const theirs = (await machineExec(CP.name, ['kubeadm', 'certs', 'check-expiration', '--kubeconfig', '/etc/kubernetes/admin.conf'])).stdout;
+      expect(ours.split('\n').slice(0, 3)).toEqual([
+        '[check-expiration] Reading configuration from the cluster...',
+        "[check-expiration] FYI: You can look at this config file with 'kubectl -n kube-system get cm kubeadm-config -o yaml'",
+        '',
+      ]);
+      expect(ours.split('\n').slice(0, 3)).toEqual(theirs.split('\n').slice(0, 3));
+      const o = parseExpirationTable(ours.split('\n').slice(3).join('\n'));
+      const t = parseExpirationTable(theirs.split('\n').slice(3).join('\n'));
+      expect(o.certificates.find((c) => c.name === 'apiserver')?.missing).toBe(true);
+      expect(o.certificates.filter((c) => c.missing).map((c) => c.name)).toEqual(['apiserver']);
+      expect(o.certificates.map((c) => [c.name, c.missing, c.expires])).toEqual(t.certificates.map((c) => [c.name, c.missing, c.expires]));
+      expect(o.cas).toEqual(t.cas);
+      // --config wins over the cluster: the file's default certificatesDir has every certificate.
+      const file = writeSharedFile('certs-check-expiration-defaults.yaml', 'apiVersion: kubeadm.k8s.io/v1beta2\nkind: ClusterConfiguration\nkubernetesVersion: v1.20.2\n');
+      const withConfig = (await tsadm(CP.name, ['certs', 'check-expiration', '--config', file])).stdout;
+      expect(withConfig).not.toContain('Reading configuration');
+      expect(parseExpirationTable(withConfig).certificates.every((c) => !c.missing)).toBe(true);
+    } finally {
+      await kubectl(CP.name, ['-n', 'kube-system', 'patch', 'cm', 'kubeadm-config', '--type', 'merge', '-p', JSON.stringify({ data: { ClusterConfiguration: cm } })]);
+    }
+  }, 3 * MIN);
+});
+
+describe('reset of the same control plane', () => {
+  test('reset with unmountFlags [MNT_DETACH]: a busy mount under /var/lib/kubelet is detached (plain umount would fail) and the directory cleaned', async () => {
+    const point = '/var/lib/kubelet/pods/reset-unmount-test/volumes/kubernetes.io~empty-dir/busy';
+    await machineExec(CP.name, ['sh', '-c', `mkdir -p ${point} && mount -t tmpfs reset-busy-tmpfs ${point} && touch ${point}/x`]);
+    // A process working inside keeps the mount busy.
+    const holder = await machineExec(CP.name, ['sh', '-c', `cd ${point} && (setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $!)`]);
+    const holderPid = holder.stdout.trim();
+    expect(holderPid).toMatch(/^\d+$/);
+    const busy = await machineExec(CP.name, ['umount', point], { reject: false });
+    expect(busy.exitCode).not.toBe(0);
+    const cfg = writeSharedFile('reset-unmount-flags.yaml', 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: ResetConfiguration\nforce: true\nunmountFlags: [MNT_DETACH]\n');
+    const r = await tsadm(CP.name, ['reset', '--config', cfg], { timeoutMs: 4 * MIN });
+    expect(r.stdout).toContain('Unmounting mounted directories in "/var/lib/kubelet"');
+    expect(r.all).not.toContain(`failed to unmount ${point}`);
+    const mounts = (await machineExec(CP.name, ['cat', '/proc/mounts'])).stdout;
+    expect(mounts).not.toContain('reset-busy-tmpfs');
+    const left = await machineExec(CP.name, ['sh', '-c', 'ls -A /var/lib/kubelet | wc -l']);
+    expect(left.stdout.trim()).toBe('0');
+    await machineExec(CP.name, ['kill', holderPid], { reject: false });
+  }, 6 * MIN);
 });

@@ -24,8 +24,7 @@ beforeAll(async () => {
   await provision();
   requireComponents();
   for (const m of [CP, WORKER]) await destroyMachine(m.name).catch(() => undefined);
-  await createMachine(CP.name, CP.ip);
-  await createMachine(WORKER.name, WORKER.ip);
+  await Promise.all([CP, WORKER].map((m) => createMachine(m.name, m.ip)));
   // A fixed token: without one, every `init phase bootstrap-token` makes a new token (as kubeadm).
   const config = (await kubeadmConfig(CP.ip, CP.name)).replace('kind: InitConfiguration\n', `kind: InitConfiguration\nbootstrapTokens:\n- token: ${TOKEN}\n  ttl: 2h0m0s\n`);
   configPath = writeSharedFile(`tsadm-${CP.name}.yaml`, config);
