@@ -79,6 +79,6 @@ export async function globalTeardown() {
     for (const i of new Set([...extra, ...stale])) problems.push(`${what}: ${i}`);
   }
   if (problems.length > 0) {
-    throw new Error(`the e2e harness left traces on the host after the run (scripts/e2e/README.md, "cleanup"):\n  ${problems.join('\n  ')}`);
+    throw new Error(`the e2e harness left traces on the host after the run (scripts/e2e/README.md, "Sharing clusters between test files, and the end of a run"):\n  ${problems.join('\n  ')}`);
   }
 }

@@ -4,7 +4,7 @@
  * accepted, `init phase addon coredns` and `upgrade apply phase addon coredns` take --patches,
  * and a ResetConfiguration with MNT_EXPIRE is refused before anything is touched while one with
  * MNT_DETACH is accepted (a dry run; the umount options themselves are proven in
- * test/unit/phases/reset/cleanup-node.test.ts and on a real busy mount in test/e2e/certs-renew.e2e.test.ts).
+ * test/unit/phases/reset/cleanup-node.test.ts and on a real busy mount in test/e2e/tsadm-init.e2e.test.ts).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { describeBuilt, tsadm } from '../helpers/built-cli.js';
