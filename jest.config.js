@@ -24,6 +24,10 @@ export default {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e.test.ts'],
+      // Nothing of the harness outlives the run, and a run that leaves something fails
+      // (test/e2e/harness-lifecycle.mjs).
+      globalSetup: '<rootDir>/test/e2e/global-setup.mjs',
+      globalTeardown: '<rootDir>/test/e2e/global-teardown.mjs',
     },
   ],
 };

@@ -2,8 +2,8 @@
  * join and reset on harness machines j1..j4 (10.250.0.21–24), each step a "Done when" of issue 6:
  *   tsadm init j1 + tsadm join j2 → both Ready;
  *   a wrong CA hash / a wrong token on j3 fail in discovery and leave nothing behind;
- *   tsadm join --control-plane --certificate-key on j3 → 2 healthy etcd members, a second
- *   apiserver, the Node labelled and tainted;
+ *   tsadm join --control-plane --certificate-key on j3 → 2 healthy etcd members, both voters (on
+ *   v1.20 no learner is added and nothing promoted), a second apiserver, the Node labelled and tainted;
  *   tsadm reset --force on j3 (control plane) and j2 (worker) → the etcd member and ClusterStatus
  *   entry are gone, and both machines join again;
  *   tsadm reset of j1, the reference kubeadm v1.20.2 inits a cluster there, tsadm joins worker j4 → Ready.
@@ -119,13 +119,21 @@ describe('tsadm join and reset on the harness', () => {
     expect(await stateFiles(J3)).toBe(before);
   }, 10 * MIN);
 
-  test('tsadm join --control-plane --certificate-key on j3: 2 healthy etcd members, a second apiserver, the Node labelled and tainted', async () => {
-    const r = await tsadmOk(J3, [...workerJoinArgs(joinInfo), '--control-plane', '--certificate-key', joinInfo.certificateKey as string, '--apiserver-advertise-address', J3.ip, ...CP_IMAGES]);
+  test('tsadm join --control-plane --certificate-key on j3: 2 healthy etcd members, both voters (v1.20 has no learner step), a second apiserver, the Node labelled and tainted', async () => {
+    // -v 1: a learner add or a promotion would be logged at this level.
+    const r = await tsadmOk(J3, [...workerJoinArgs(joinInfo), '--control-plane', '--certificate-key', joinInfo.certificateKey as string, '--apiserver-advertise-address', J3.ip, '-v', '1', ...CP_IMAGES]);
     expect(r.stdout).toContain('[etcd] Announced new etcd member joining to the existing etcd cluster');
+    expect(r.stdout).toContain('[etcd] Waiting for the new etcd member to join the cluster. This can take up to 40s');
     expect(r.stdout).toContain('This node has joined the cluster and a new control plane instance was created:');
+    // Kubernetes 1.20 has no EtcdLearnerMode gate (kubeadm added it in 1.27): the member is added
+    // as a voter and nothing is promoted. The learner path itself is proven against real etcd in
+    // test/unit/phases/join/etcd-member-join.test.ts (no newer kubelet here).
+    expect(r.all).not.toContain('learner');
+    expect(r.all).not.toContain('Promoting');
 
-    const members = (await etcd(J3, `https://${J3.ip}:2379`, '/v3/cluster/member/list')).members as { name: string; clientURLs: string[] }[];
+    const members = (await etcd(J3, `https://${J3.ip}:2379`, '/v3/cluster/member/list')).members as { name: string; clientURLs: string[]; isLearner?: boolean }[];
     expect(members.map((m) => m.name).sort()).toEqual(['j1', 'j3']);
+    expect(members.every((m) => m.isLearner !== true)).toBe(true);
     const statuses = await Promise.all([J1, J3].map((m) => etcd(J3, `https://${m.ip}:2379`, '/v3/maintenance/status')));
     expect(new Set(statuses.map((s) => s.leader)).size).toBe(1);
     expect(statuses[0]?.leader).not.toBe('0');

@@ -38,8 +38,7 @@ afterAll(async () => {
 
 describe('reference kubeadm on harness machines', () => {
   test('init cp1 + join w1: 2 nodes Ready, control-plane pods and kube-proxy Running', async () => {
-    await createMachine(CP.name, CP.ip);
-    await createMachine(WORKER.name, WORKER.ip);
+    await Promise.all([CP, WORKER].map((m) => createMachine(m.name, m.ip)));
 
     const init = await referenceInit(CP);
     expect(init.output).toContain('Your Kubernetes control-plane has initialized successfully!');

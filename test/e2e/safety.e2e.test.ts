@@ -86,8 +86,7 @@ beforeAll(async () => {
   await provision();
   requireComponents();
   for (const m of [CP, WORKER]) await destroyMachine(m.name).catch(() => undefined);
-  await createMachine(CP.name, CP.ip);
-  await createMachine(WORKER.name, WORKER.ip);
+  await Promise.all([CP, WORKER].map((m) => createMachine(m.name, m.ip)));
   // A fixed bootstrap token: a re-run must end with the same objects as one clean run.
   const config = (await kubeadmConfig(CP.ip, CP.name)).replace('kind: InitConfiguration\n', `kind: InitConfiguration\nbootstrapTokens:\n- token: ${TOKEN}\n`);
   configPath = writeSharedFile(`safety-${CP.name}.yaml`, config);

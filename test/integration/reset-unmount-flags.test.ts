@@ -2,7 +2,7 @@
  * ResetConfiguration.unmountFlags through the built CLI: MNT_EXPIRE is refused naming the field
  * before anything is touched, MNT_DETACH and MNT_FORCE are accepted (a dry run; the umount options
  * themselves are proven in test/unit/phases/reset/cleanup-node.test.ts and on a real busy mount in
- * test/e2e/gaps.e2e.test.ts).
+ * test/e2e/tsadm-init.e2e.test.ts).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { describeBuilt, tsadm } from '../helpers/built-cli.js';

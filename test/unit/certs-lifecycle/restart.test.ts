@@ -2,7 +2,7 @@
  * Restarting a static pod by taking its manifest out until the component stops: against a
  * stand-in kubelet that runs a real HTTP "component" on loopback while the manifest is present,
  * probed through the manifest's own liveness probe. The real kubelet is exercised by
- * test/e2e/certs-renew.e2e.test.ts.
+ * test/e2e/tsadm-init.e2e.test.ts.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
