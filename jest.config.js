@@ -4,6 +4,8 @@
 // and a real apiserver/etcd as oracles, never a machine. `e2e`: the real-component harness
 // (test/e2e), which `npm test` runs with --runInBand because its tests share machines.
 // tsconfig's isolatedModules makes ts-jest transpile only (fast); `npm run typecheck` checks types.
+import { availableParallelism } from 'node:os';
+
 const tsJest = ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }];
 const common = {
   extensionsToTreatAsEsm: ['.ts'],
@@ -12,6 +14,13 @@ const common = {
   testEnvironment: 'node',
 };
 export default {
+  // Two workers even on 2 cores (jest's default there is one; e2e runs --runInBand anyway): most
+  // of the unit project's time is spent waiting on real oracles (kube-apiserver and etcd start-up,
+  // etcd's reconfiguration, child CLIs), not on CPU. Measured in BENCHMARKS.md, "Test suite duration".
+  maxWorkers: Math.max(2, availableParallelism() - 1),
+  // Time is never asserted (performance is a benchmark, not a test); jest's 5 s default failed
+  // tests that were right but slow on a loaded 2-core machine.
+  testTimeout: 30_000,
   // The default reporter, then a table of seconds per test file, slowest first (scripts/jest-file-times.mjs).
   reporters: ['default', '<rootDir>/scripts/jest-file-times.mjs'],
   projects: [
