@@ -1,0 +1,142 @@
+import path from 'node:path';
+import type { Argv, ArgumentsCamelCase } from 'yargs';
+import { etcdTlsFromDir } from '../etcd-client/urls.js';
+import { checkSnapshotFile, listSnapshots, pruneSnapshots } from '../etcd-snapshot/files.js';
+import { DEFAULT_SNAPSHOT_DIR, snapshotFileName } from '../etcd-snapshot/names.js';
+import { MANIFESTS_DIR, parseEtcdPod } from '../etcd-snapshot/restore-plan.js';
+import { badSnapshot, saveSnapshot } from '../etcd-snapshot/save.js';
+import type { Host } from '../host/host.js';
+import { errorData } from '../log/events.js';
+import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
+import { createRuntime, type CommandEnv, type Runtime } from '../workflows/runtime.js';
+
+const DEFAULT_CERT_DIR = '/etc/kubernetes/pki';
+const LOCAL_ETCD = 'https://127.0.0.1:2379';
+
+type Args = ArgumentsCamelCase<Record<string, unknown>>;
+
+function common<T>(c: Argv<T>, dryRun = true): Argv<T> {
+  const withDry = dryRun ? c.option('dry-run', { type: 'boolean', describe: 'Print what would happen; change nothing' }) : c;
+  return withDry
+    .option('rootfs', { type: 'string', requiresArg: true, describe: 'Path to the real host root filesystem.' })
+    .option('output', { alias: 'o', type: 'string', choices: ['text', 'json'], default: 'text', describe: 'Output format: text, or json (one event per line, the result last)' })
+    .option('v', { ...VERBOSITY_OPTION, describe: 'Log level verbosity.' });
+}
+
+function dirOption<T>(c: Argv<T>): Argv<T> {
+  return c.option('dir', { type: 'string', requiresArg: true, describe: 'The snapshot directory.', defaultDescription: DEFAULT_SNAPSHOT_DIR });
+}
+
+/** Runs `fn` in a runtime and reports its result event (ok or the error), as every tsadm command does. */
+async function run(argv: Args, env: CommandEnv, command: string, fn: (rt: Runtime) => Promise<Record<string, unknown>>): Promise<void> {
+  const flags = {
+    ...(argv['dry-run'] === true ? { 'dry-run': true } : {}),
+    ...(typeof argv.rootfs === 'string' ? { rootfs: argv.rootfs } : {}),
+    ...(typeof argv.v === 'number' ? { v: argv.v } : {}),
+    output: String(argv.output),
+  };
+  const rt = await createRuntime(flags, env);
+  try {
+    const data = await fn(rt);
+    rt.log.event({ type: 'result', ts: rt.log.ts(), command, ok: true, data });
+  } catch (err) {
+    rt.log.event({ type: 'result', ts: rt.log.ts(), command, ok: false, error: errorData(err) });
+    throw err;
+  } finally {
+    rt.api.close();
+    await rt.reporter.close();
+  }
+}
+
+function dirOf(argv: Args): string {
+  return path.resolve(typeof argv.dir === 'string' ? argv.dir : DEFAULT_SNAPSHOT_DIR);
+}
+
+/** This control plane's etcd: --endpoint, else the first listen-client-urls of its manifest (the loopback one), else 127.0.0.1:2379. */
+async function localEndpoint(host: Host, given: unknown): Promise<string> {
+  if (typeof given === 'string') return given;
+  const text = (await host.readFile(path.posix.join(MANIFESTS_DIR, 'etcd.yaml')))?.toString('utf8');
+  if (text === undefined) return LOCAL_ETCD;
+  try {
+    return parseEtcdPod(text, 'etcd.yaml').clientURL ?? LOCAL_ETCD;
+  } catch {
+    return LOCAL_ETCD;
+  }
+}
+
+function mib(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+/**
+ * `tsadm etcd snapshot save|list|prune|schedule|restore` (src/etcd-snapshot/). kubeadm has none
+ * of these; k3s, k0s and Talos each have their own.
+ */
+export const SNAPSHOT_COMMAND_DESCRIPTION = 'Save, verify, list, prune, schedule and restore snapshots of this control plane\'s etcd';
+
+export function snapshotCommands(s: Argv, env: CommandEnv): Argv {
+  return s
+      .command(
+        'save [file]',
+        'Stream a snapshot of this control plane\'s etcd to FILE (verified, mode 0600)',
+        (c) => dirOption(common(c))
+          .positional('file', { type: 'string', describe: `The snapshot file (default: a timestamped name under --dir, ${DEFAULT_SNAPSHOT_DIR})` })
+          .option('endpoint', { type: 'string', requiresArg: true, describe: 'The etcd client URL.', defaultDescription: 'the first --listen-client-urls of /etc/kubernetes/manifests/etcd.yaml (loopback)' })
+          .option('cert-dir', { type: 'string', requiresArg: true, describe: 'Where the etcd CA and healthcheck-client certificate are (etcd/ under it).', defaultDescription: DEFAULT_CERT_DIR })
+          .usage('tsadm etcd snapshot save [FILE]\n\nStreams etcd\'s Maintenance.Snapshot into FILE (temp file, fsync, rename; mode 0600) and checks its SHA-256 '
+            + 'and bbolt header on the way: a damaged transfer never replaces FILE. The file holds every Secret of the cluster: keep it like a key.')
+          .example('tsadm etcd snapshot save', `Save to ${DEFAULT_SNAPSHOT_DIR}/etcd-snapshot-<UTC time>.db`)
+          .strict(),
+        (argv) => run(argv, env, 'etcd snapshot save', async (rt) => {
+          const file = typeof argv.file === 'string' ? path.resolve(argv.file) : path.posix.join(dirOf(argv), snapshotFileName(new Date()));
+          const endpoint = await localEndpoint(rt.host, argv.endpoint);
+          const tls = await etcdTlsFromDir(rt.host, path.resolve(typeof argv['cert-dir'] === 'string' ? argv['cert-dir'] : DEFAULT_CERT_DIR));
+          if (rt.dryRun) {
+            rt.log.info(`would save a snapshot of etcd at ${endpoint} to ${file} (mode 0600)`, { prefix: 'snapshot' });
+            return { path: file, endpoint, dryRun: true };
+          }
+          const result = await saveSnapshot(rt.host, { endpoint, tls, file });
+          rt.log.info(`saved ${file} (${mib(result.size)}, sha256 ${result.sha256}) from ${endpoint}`, { prefix: 'snapshot' });
+          return { ...result, endpoint };
+        }),
+      )
+      .command(
+        'verify <file>',
+        'Check a snapshot file\'s SHA-256 and bbolt header without changing anything',
+        (c) => common(c, false).positional('file', { type: 'string', describe: 'The snapshot file' }).strict(),
+        (argv) => run(argv, env, 'etcd snapshot verify', async (rt) => {
+          const file = path.resolve(String(argv.file));
+          const check = await checkSnapshotFile(rt.host, file);
+          if (!check.ok) throw badSnapshot(file, check);
+          rt.log.info(`${file} is a whole etcd snapshot (${mib(check.size)}, sha256 ${check.fileSha256})`, { prefix: 'snapshot' });
+          return { path: file, size: check.size, sha256: check.fileSha256 };
+        }),
+      )
+      .command(
+        'list',
+        'List tsadm\'s snapshots in the snapshot directory, newest first',
+        (c) => dirOption(common(c, false)).strict(),
+        (argv) => run(argv, env, 'etcd snapshot list', async (rt) => {
+          const dir = dirOf(argv);
+          const snapshots = await listSnapshots(rt.host, dir);
+          if (!rt.json) rt.log.output(snapshots.length === 0 ? `no snapshots in ${dir}` : snapshots.map((s) => `${s.takenAt}  ${mib(s.size).padStart(10)}  ${s.path}`).join('\n'));
+          return { dir, snapshots };
+        }),
+      )
+      .command(
+        'prune',
+        'Delete tsadm\'s oldest snapshots beyond the newest --keep (nothing else in the directory)',
+        (c) => dirOption(common(c)).option('keep', { type: 'number', requiresArg: true, demandOption: true, describe: 'How many of the newest snapshots to keep (at least 1)' }).strict(),
+        (argv) => run(argv, env, 'etcd snapshot prune', async (rt) => {
+          const dir = dirOf(argv);
+          const keep = Number(argv.keep);
+          const deleted = await pruneSnapshots(rt.host, dir, keep);
+          for (const d of deleted) rt.log.info(`${rt.dryRun ? 'would delete' : 'deleted'} ${d}`, { prefix: 'snapshot' });
+          if (deleted.length === 0) rt.log.info(`nothing to prune in ${dir} (keeping ${keep})`, { prefix: 'snapshot' });
+          return { dir, keep, deleted };
+        }),
+      )
+      .demandCommand(1, 'specify a subcommand: save, verify, list, prune, schedule or restore')
+      .strict();
+}
+
