@@ -5,6 +5,7 @@ import { checkSnapshotFile, listSnapshots, pruneSnapshots } from '../etcd-snapsh
 import { DEFAULT_SNAPSHOT_DIR, snapshotFileName } from '../etcd-snapshot/names.js';
 import { MANIFESTS_DIR, parseEtcdPod } from '../etcd-snapshot/restore-plan.js';
 import { badSnapshot, saveSnapshot } from '../etcd-snapshot/save.js';
+import { installSnapshotTimer, removeSnapshotTimer, SNAPSHOT_UNIT } from '../etcd-snapshot/schedule.js';
 import type { Host } from '../host/host.js';
 import { errorData } from '../log/events.js';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
@@ -136,6 +137,46 @@ export function snapshotCommands(s: Argv, env: CommandEnv): Argv {
           return { dir, keep, deleted };
         }),
       )
+      .command(
+        'schedule',
+        'Install a systemd timer that saves a snapshot and prunes old ones (--disable removes it)',
+        (c) => dirOption(common(c))
+          .option('every', { type: 'string', requiresArg: true, default: '12h', describe: 'How often (a period that divides a day: 30m, 1h, 6h, 12h, 24h)' })
+          .option('keep', { type: 'number', requiresArg: true, default: 5, describe: 'How many snapshots to keep' })
+          .option('randomized-delay', { type: 'string', requiresArg: true, describe: 'systemd RandomizedDelaySec= (default: a tenth of the period, at most 15min)' })
+          .option('disable', { type: 'boolean', default: false, describe: 'Stop and remove the timer and its service' })
+          .usage(`tsadm etcd snapshot schedule [--every 12h] [--keep 5]\n\nWrites ${SNAPSHOT_UNIT}.service and .timer to /etc/systemd/system (OnCalendar with Persistent=true, `
+            + 'so a run missed while the machine was off happens at boot; RandomizedDelaySec so control planes do not snapshot at once), '
+            + 'then daemon-reload, enable and start the timer. Run again to change the period; --disable to turn it off.')
+          .example('tsadm etcd snapshot schedule --every 12h --keep 5', 'k3s\'s default schedule')
+          .example('tsadm etcd snapshot schedule --disable', 'Turn the timer off')
+          .strict(),
+        (argv) => run(argv, env, 'etcd snapshot schedule', async (rt) => {
+          const note = (r: { ok: boolean; via: string; message?: string }, what: string): void => {
+            if (!r.ok) rt.log.warn(`could not ${what} (${r.via}): ${r.message ?? ''}`, { prefix: 'snapshot' });
+          };
+          if (argv.disable === true) {
+            const removed = await removeSnapshotTimer(rt.host);
+            removed.service.forEach((r) => note(r, `tell systemd about ${SNAPSHOT_UNIT}.timer`));
+            rt.log.info(removed.files.length === 0 ? 'no snapshot timer installed' : `removed ${removed.files.join(', ')}`, { prefix: 'snapshot' });
+            return { disabled: true, removed: removed.files };
+          }
+          const tsadm = path.resolve(process.argv[1] ?? '/usr/local/bin/tsadm');
+          const spec = {
+            tsadm, every: String(argv.every), keep: Number(argv.keep), dir: dirOf(argv),
+            ...(typeof argv['randomized-delay'] === 'string' ? { randomizedDelaySec: argv['randomized-delay'] } : {}),
+          };
+          const installed = await installSnapshotTimer(rt.host, spec);
+          installed.service.forEach((r) => note(r, `enable ${SNAPSHOT_UNIT}.timer`));
+          rt.log.info(`${rt.dryRun ? 'would schedule' : 'scheduled'} a snapshot every ${spec.every} to ${spec.dir}, keeping ${spec.keep} (${SNAPSHOT_UNIT}.timer)`, { prefix: 'snapshot' });
+          return { files: installed.files, every: spec.every, keep: spec.keep, dir: spec.dir };
+        }),
+      )
+      .command('unschedule', 'Same as schedule --disable', (c) => common(c).strict(), (argv) => run(argv, env, 'etcd snapshot unschedule', async (rt) => {
+        const removed = await removeSnapshotTimer(rt.host);
+        rt.log.info(removed.files.length === 0 ? 'no snapshot timer installed' : `removed ${removed.files.join(', ')}`, { prefix: 'snapshot' });
+        return { disabled: true, removed: removed.files };
+      }))
       .demandCommand(1, 'specify a subcommand: save, verify, list, prune, schedule or restore')
       .strict();
 }
