@@ -1,10 +1,15 @@
 import path from 'node:path';
 import type { Argv, ArgumentsCamelCase } from 'yargs';
+import { TsadmError } from '../errors.js';
 import { etcdTlsFromDir } from '../etcd-client/urls.js';
 import { checkSnapshotFile, listSnapshots, pruneSnapshots } from '../etcd-snapshot/files.js';
 import { DEFAULT_SNAPSHOT_DIR, snapshotFileName } from '../etcd-snapshot/names.js';
 import { MANIFESTS_DIR, parseEtcdPod } from '../etcd-snapshot/restore-plan.js';
 import { badSnapshot, saveSnapshot } from '../etcd-snapshot/save.js';
+import { restoreSnapshot, type RestoreDeps } from '../etcd-snapshot/restore.js';
+import { machineRestoreDeps } from '../etcd-snapshot/runner.js';
+import { connectCri, type CriClient } from '../host/cri-client.js';
+import { detectCriSocket, socketPath } from '../host/cri.js';
 import { installSnapshotTimer, removeSnapshotTimer, SNAPSHOT_UNIT } from '../etcd-snapshot/schedule.js';
 import type { Host } from '../host/host.js';
 import { errorData } from '../log/events.js';
@@ -63,6 +68,10 @@ async function localEndpoint(host: Host, given: unknown): Promise<string> {
   } catch {
     return LOCAL_ETCD;
   }
+}
+
+function notInDryRun(): Promise<never> {
+  return Promise.reject(new TsadmError('E_INTERNAL', 'a dry run reached a machine step'));
 }
 
 function mib(bytes: number): string {
@@ -177,6 +186,52 @@ export function snapshotCommands(s: Argv, env: CommandEnv): Argv {
         rt.log.info(removed.files.length === 0 ? 'no snapshot timer installed' : `removed ${removed.files.join(', ')}`, { prefix: 'snapshot' });
         return { disabled: true, removed: removed.files };
       }))
+      .command(
+        'restore <file>',
+        'Restore this control plane\'s etcd from FILE as a new one-member cluster (stops and restarts the control plane)',
+        (c) => common(c)
+          .positional('file', { type: 'string', describe: 'The snapshot file' })
+          .option('cert-dir', { type: 'string', requiresArg: true, describe: 'Where the cluster CA and the etcd client certificates are.', defaultDescription: DEFAULT_CERT_DIR })
+          .option('cri-socket', { type: 'string', requiresArg: true, describe: 'The container runtime socket.', defaultDescription: 'detected' })
+          .option('timeout', { type: 'number', requiresArg: true, default: 300, describe: 'Seconds to wait for each step (containers gone, restore, control plane back)' })
+          .usage('tsadm etcd snapshot restore FILE\n\nChecks FILE first (a damaged or truncated snapshot changes nothing), moves the control-plane '
+            + 'manifests aside and waits until their containers are gone, runs the etcd image\'s own `etcdutl`/`etcdctl snapshot restore` '
+            + '(as a one-off static Pod) into a new data directory as a one-member cluster made of this member, keeps the old data '
+            + 'directory as <data-dir>.tsadm-<time>, moves the manifests back and waits for etcd and the API server. Safe to run again '
+            + 'after a crash: it continues where it stopped. In an HA cluster, restore on one control plane; `tsadm reset` the others '
+            + 'and join them again (docs/safety.md).')
+          .example('tsadm etcd snapshot restore /var/lib/tsadm/etcd-snapshots/etcd-snapshot-20261127T000000.000Z.db', 'Roll the cluster back to that snapshot')
+          .strict(),
+        (argv) => run(argv, env, 'etcd snapshot restore', async (rt) => {
+          const file = path.resolve(String(argv.file));
+          const certDir = path.resolve(typeof argv['cert-dir'] === 'string' ? argv['cert-dir'] : DEFAULT_CERT_DIR);
+          const timeoutMs = Number(argv.timeout) * 1000;
+          const closers: Array<() => void> = [];
+          const deps: RestoreDeps = rt.dryRun
+            ? { runTool: notInDryRun, waitContainersGone: notInDryRun, waitControlPlane: notInDryRun }
+            : await (async () => {
+              const apiCa = await rt.host.readFile(path.posix.join(certDir, 'ca.crt'));
+              if (!apiCa) throw new TsadmError('E_PRECONDITION', `missing ${certDir}/ca.crt`, { hint: 'run the restore on a control plane (or point --cert-dir at its pki directory)' });
+              let cri: Promise<CriClient> | undefined;
+              const connect = (): Promise<CriClient> => {
+                cri ??= (async () => {
+                  const socket = typeof argv['cri-socket'] === 'string' ? argv['cri-socket'] : await detectCriSocket(rt.host, { dockershimEra: false, asUrl: false });
+                  const client = await connectCri(rt.host.resolve(socketPath(socket)));
+                  closers.push(() => client.close());
+                  return client;
+                })();
+                return cri;
+              };
+              return machineRestoreDeps({ host: rt.host, cri: connect, etcdTls: await etcdTlsFromDir(rt.host, certDir), apiCa, timeoutMs });
+            })();
+          try {
+            const result = await restoreSnapshot(rt.host, rt.log, file, deps);
+            return { ...result };
+          } finally {
+            closers.forEach((c) => c());
+          }
+        }),
+      )
       .demandCommand(1, 'specify a subcommand: save, verify, list, prune, schedule or restore')
       .strict();
 }

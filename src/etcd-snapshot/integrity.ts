@@ -11,7 +11,7 @@ import { createHash, type Hash } from 'node:crypto';
  * struct after the 16-byte page header) so that a file that is not an etcd database at all is
  * named as such.
  */
-export const BBOLT_MAGIC = 0xed0cdaed;
+const BBOLT_MAGIC = 0xed0cdaed;
 const HASH_SIZE = 32;
 
 export interface SnapshotCheck {

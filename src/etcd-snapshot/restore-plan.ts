@@ -42,7 +42,7 @@ interface PodDoc {
 export function parseEtcdPod(text: string, file: string): EtcdPodFacts {
   let doc: PodDoc;
   try {
-    doc = (loadYaml(text) ?? {}) as PodDoc;
+    doc = (loadYaml(text) ?? {});
   } catch (err) {
     throw new TsadmError('E_PRECONDITION', `cannot read ${file}: ${(err as Error).message.split('\n')[0]}`);
   }
@@ -103,4 +103,41 @@ export function stagingDir(dataDir: string): string {
 /** Where the old data directory is kept: /var/lib/etcd.tsadm-20261127T115500Z. */
 export function oldDataDir(dataDir: string, at: Date): string {
   return `${dataDir}.tsadm-${at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
+}
+
+/**
+ * The one-off static Pod that runs the restore tool from the etcd image (pure): host network, the
+ * host directories mounted at the same paths, `restartPolicy: Never` so the kubelet runs it once.
+ */
+export function restorePod(podName: string, image: string, command: readonly string[], mounts: ReadonlyArray<{ hostPath: string; readOnly: boolean }>): Record<string, unknown> {
+  const vols = mounts.map((m, i) => ({ name: `dir-${i}`, ...m }));
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: podName, namespace: 'kube-system', labels: { component: 'tsadm-etcd-restore', tier: 'control-plane' } },
+    spec: {
+      hostNetwork: true,
+      restartPolicy: 'Never',
+      priorityClassName: 'system-node-critical',
+      containers: [{
+        name: RESTORE_CONTAINER,
+        image,
+        imagePullPolicy: 'IfNotPresent',
+        command: [...command],
+        env: [{ name: 'ETCDCTL_API', value: '3' }],
+        volumeMounts: vols.map((v) => ({ name: v.name, mountPath: v.hostPath, readOnly: v.readOnly })),
+      }],
+      volumes: vols.map((v) => ({ name: v.name, hostPath: { path: v.hostPath, type: 'DirectoryOrCreate' } })),
+    },
+  };
+}
+
+/** --advertise-address and --secure-port of kube-apiserver.yaml: where to ask /readyz. */
+export function apiServerEndpoint(text: string): { host: string; port: number } | undefined {
+  const doc = (loadYaml(text) ?? {}) as PodDoc;
+  const command = doc.spec?.containers?.[0]?.command ?? [];
+  const flag = (name: string): string | undefined => command.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const host = flag('advertise-address');
+  if (!host) return undefined;
+  return { host, port: Number(flag('secure-port') ?? 6443) };
 }

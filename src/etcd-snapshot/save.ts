@@ -6,7 +6,7 @@ import type { FileRecord, Host } from '../host/host.js';
 import { SnapshotVerifier, verifying, type SnapshotCheck } from './integrity.js';
 
 /** A snapshot holds every Secret of the cluster: root only, as etcd's own data directory. */
-export const SNAPSHOT_MODE = 0o600;
+const SNAPSHOT_MODE = 0o600;
 
 export interface SaveOptions {
   readonly endpoint: string;

@@ -9,7 +9,7 @@ import { everyToOnCalendar, renderTimerUnits, systemdQuote, type TimerUnits } fr
  * $TSADM_SERVICE_MANAGER where there is no systemd).
  */
 export const SNAPSHOT_UNIT = 'tsadm-etcd-snapshot';
-export const UNIT_DIR = '/etc/systemd/system';
+const UNIT_DIR = '/etc/systemd/system';
 
 export interface ScheduleSpec {
   /** The tsadm executable the service runs (absolute). */
