@@ -1,86 +1,84 @@
-import https from 'node:https';
-import type { IncomingMessage } from 'node:http';
 import { TsadmError } from '../errors.js';
 import { USER_AGENT } from '../user-agent.js';
 import { EtcdRequestError, type EtcdTls } from './transport.js';
 
 /**
- * etcd's Maintenance.Snapshot through the JSON gateway (`POST /v3/maintenance/snapshot`, mutual
- * TLS): the gateway streams one JSON object per line, `{"result":{"blob":"<base64>",...}}`, about
- * 32 KiB of the database each, or `{"error":{...}}` when etcd fails mid-stream. Yields the decoded
- * bytes as they arrive, so a snapshot of any size goes to disk without being held in memory. The
- * bytes are etcd's snapshot as `etcdctl snapshot save` writes it: the bbolt file followed by the
- * SHA-256 of it (src/etcd-snapshot/integrity.ts checks that). `idleTimeoutMs` bounds the silence
- * between two chunks, not the whole transfer (a large database takes as long as it takes).
+ * etcd's Maintenance.Snapshot over native gRPC (@grpc/grpc-js + protobufjs, as the CRI client;
+ * mutual TLS with the healthcheck-client identity). A server stream of SnapshotResponse messages,
+ * each up to 32 KiB of the database (`blob`); yields the bytes as they arrive, so a snapshot of
+ * any size goes to disk without being held in memory. The bytes are etcd's snapshot as
+ * `etcdctl snapshot save` writes it: the bbolt file followed by its SHA-256
+ * (src/etcd-snapshot/integrity.ts checks that).
+ *
+ * Why not the JSON gateway the membership calls use (transport.ts): the gateway re-encodes every
+ * chunk as base64 inside JSON, and on a 59 MiB database that made the save 3.8× slower than
+ * etcdctl (docs/decisions.md, BENCHMARKS.md "etcd snapshot save").
+ * `idleTimeoutMs` bounds the silence between two chunks, not the whole transfer.
  */
-export async function* snapshotStream(endpoint: string, tls: EtcdTls, idleTimeoutMs = 30_000): AsyncGenerator<Buffer> {
-  const url = new URL('/v3/maintenance/snapshot', endpoint.endsWith('/') ? endpoint : `${endpoint}/`);
+const PROTO = `
+syntax = "proto3";
+package etcdserverpb;
+message SnapshotRequest {}
+message ResponseHeader { uint64 cluster_id = 1; uint64 member_id = 2; int64 revision = 3; uint64 raft_term = 4; }
+message SnapshotResponse { ResponseHeader header = 1; uint64 remaining_bytes = 2; bytes blob = 3; }
+`;
+
+/** "https://10.0.0.1:2379" → "10.0.0.1:2379" (gRPC target); brackets kept for IPv6. */
+function grpcTarget(endpoint: string): string {
+  const url = new URL(endpoint);
   if (url.protocol !== 'https:') {
     throw new TsadmError('E_INTERNAL', `refusing to talk to etcd over ${url.protocol} (${endpoint}): stacked etcd serves https only`);
   }
-  const payload = Buffer.from('{}');
-  const res = await new Promise<IncomingMessage>((resolve, reject) => {
-    const req = https.request(url, {
-      method: 'POST', ca: tls.ca, cert: tls.cert, key: tls.key, rejectUnauthorized: true, agent: false,
-      headers: { 'Content-Type': 'application/json', 'Content-Length': payload.length, 'User-Agent': USER_AGENT },
-      timeout: idleTimeoutMs,
-    }, resolve);
-    req.on('timeout', () => req.destroy(new EtcdRequestError(`no answer within ${idleTimeoutMs} ms`, endpoint)));
-    req.on('error', (err) => reject(err instanceof EtcdRequestError ? err : new EtcdRequestError(err.message, endpoint)));
-    req.end(payload);
+  return `${url.hostname}:${url.port || '2379'}`;
+}
+
+export async function* snapshotStream(endpoint: string, tls: EtcdTls, idleTimeoutMs = 30_000): AsyncGenerator<Buffer> {
+  const target = grpcTarget(endpoint);
+  const [grpcModule, protobufModule] = await Promise.all([import('@grpc/grpc-js'), import('protobufjs')]);
+  const grpc = cjs(grpcModule);
+  const protobuf = cjs(protobufModule);
+  const Response = protobuf.parse(PROTO, { keepCase: true }).root.lookupType('etcdserverpb.SnapshotResponse');
+  const buf = (v: string | Buffer): Buffer => (typeof v === 'string' ? Buffer.from(v) : v);
+  const client = new grpc.Client(target, grpc.credentials.createSsl(buf(tls.ca), buf(tls.key), buf(tls.cert)), {
+    'grpc.primary_user_agent': USER_AGENT,
+    'grpc.max_receive_message_length': 8 * 1024 * 1024,
+    // HTTP/2's default 64 KiB window lets etcd send two 32 KiB messages per round trip; the Go
+    // client etcdctl grows its window (BDP) to megabytes. 16 MiB here (grpc-js's option).
+    'grpc-node.flow_control_window': 16 * 1024 * 1024,
   });
+  const call = client.makeServerStreamRequest(
+    '/etcdserverpb.Maintenance/Snapshot',
+    () => Buffer.alloc(0),
+    (b: Buffer) => (Response.decode(b) as unknown as { blob?: Uint8Array }).blob ?? new Uint8Array(0),
+    {},
+    new grpc.Metadata(),
+  );
+  let idle: NodeJS.Timeout | undefined;
+  const arm = (): void => {
+    clearTimeout(idle);
+    idle = setTimeout(() => call.cancel(), idleTimeoutMs);
+  };
+  let timedOut = false;
+  call.on('status', () => clearTimeout(idle));
   try {
-    if ((res.statusCode ?? 0) >= 400) {
-      const chunks: Buffer[] = [];
-      for await (const c of res) chunks.push(c as Buffer);
-      throw lineError(Buffer.concat(chunks).toString('utf8'), endpoint, res.statusCode);
+    arm();
+    for await (const blob of call as AsyncIterable<Uint8Array>) {
+      arm();
+      yield Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
     }
-    let pending = '';
-    for await (const c of res) {
-      pending += (c as Buffer).toString('latin1');
-      let nl: number;
-      while ((nl = pending.indexOf('\n')) >= 0) {
-        const line = pending.slice(0, nl);
-        pending = pending.slice(nl + 1);
-        if (line.trim() !== '') yield decodeLine(line, endpoint);
-      }
-    }
-    if (pending.trim() !== '') yield decodeLine(pending, endpoint);
-    if (!res.complete) throw new EtcdRequestError('the snapshot stream ended early', endpoint);
   } catch (err) {
-    throw err instanceof EtcdRequestError || err instanceof TsadmError ? err : new EtcdRequestError((err as Error).message, endpoint);
+    const e = err as { code?: number; details?: string; message?: string };
+    timedOut = e.code === grpc.status.CANCELLED;
+    throw new EtcdRequestError(timedOut ? `no data for ${idleTimeoutMs} ms` : (e.details ?? e.message ?? String(err)), endpoint, e.code);
   } finally {
-    res.destroy();
+    clearTimeout(idle);
+    call.cancel();
+    client.close();
   }
 }
 
-interface SnapshotLine {
-  result?: { blob?: string };
-  error?: { message?: string; grpc_code?: number; code?: number } | string;
-  message?: string;
-  code?: number;
-}
-
-function decodeLine(line: string, endpoint: string): Buffer {
-  let parsed: SnapshotLine;
-  try {
-    parsed = JSON.parse(line) as SnapshotLine;
-  } catch {
-    throw new EtcdRequestError(`unexpected line in the snapshot stream: ${line.slice(0, 120)}`, endpoint);
-  }
-  if (parsed.error !== undefined) throw lineError(line, endpoint);
-  return Buffer.from(parsed.result?.blob ?? '', 'base64');
-}
-
-function lineError(text: string, endpoint: string, status?: number): EtcdRequestError {
-  let parsed: SnapshotLine | undefined;
-  try {
-    parsed = JSON.parse(text) as SnapshotLine;
-  } catch {
-    parsed = undefined;
-  }
-  const e = parsed?.error;
-  const message = typeof e === 'object' ? e.message : parsed?.message ?? e;
-  const code = typeof e === 'object' ? e.grpc_code ?? e.code : parsed?.code;
-  return new EtcdRequestError(message ?? `unexpected answer${status !== undefined ? ` (HTTP ${status})` : ''}: ${text.slice(0, 200)}`, endpoint, code);
+/** The CommonJS module object behind a dynamic import, bundled or not. */
+function cjs<T extends object>(mod: T): T {
+  const fallback = (mod as { default?: T }).default;
+  return fallback !== undefined && typeof fallback === 'object' ? fallback : mod;
 }

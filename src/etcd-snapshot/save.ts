@@ -38,7 +38,7 @@ export async function saveSnapshot(host: Host, opts: SaveOptions): Promise<SaveR
   if (st?.isDirectory) throw new TsadmError('E_USAGE', `${opts.file} is a directory`, { hint: 'name the snapshot file, or leave FILE out for a timestamped name in the default directory' });
   const dir = path.posix.dirname(opts.file);
   if (dir !== '/' && !(await host.stat(dir))) await host.mkdir(dir, 0o700);
-  const verifier = new SnapshotVerifier();
+  const verifier = new SnapshotVerifier({ fileHash: false });
   const source = opts.source ?? snapshotStream(opts.endpoint, opts.tls, opts.idleTimeoutMs);
   let record: FileRecord;
   try {

@@ -59,10 +59,20 @@ export async function writeStreamAtomic(target: string, source: AsyncIterable<Ui
   let size = 0;
   try {
     await handle.chmod(mode);
+    // Chunks gathered to 1 MiB per write: a snapshot arrives in 32 KiB messages.
+    let pending: Uint8Array[] = [];
+    let pendingBytes = 0;
     for await (const chunk of source) {
-      await handle.write(chunk);
+      pending.push(chunk);
+      pendingBytes += chunk.length;
       size += chunk.length;
+      if (pendingBytes >= 1 << 20) {
+        await handle.write(Buffer.concat(pending, pendingBytes));
+        pending = [];
+        pendingBytes = 0;
+      }
     }
+    if (pendingBytes > 0) await handle.write(Buffer.concat(pending, pendingBytes));
     await handle.sync();
   } catch (err) {
     await handle.close().catch(() => undefined);
