@@ -58,7 +58,6 @@ export async function* snapshotStream(endpoint: string, tls: EtcdTls, idleTimeou
     clearTimeout(idle);
     idle = setTimeout(() => call.cancel(), idleTimeoutMs);
   };
-  let timedOut = false;
   call.on('status', () => clearTimeout(idle));
   try {
     arm();
@@ -68,7 +67,7 @@ export async function* snapshotStream(endpoint: string, tls: EtcdTls, idleTimeou
     }
   } catch (err) {
     const e = err as { code?: number; details?: string; message?: string };
-    timedOut = e.code === grpc.status.CANCELLED;
+    const timedOut = e.code === grpc.status.CANCELLED;
     throw new EtcdRequestError(timedOut ? `no data for ${idleTimeoutMs} ms` : (e.details ?? e.message ?? String(err)), endpoint, e.code);
   } finally {
     clearTimeout(idle);
