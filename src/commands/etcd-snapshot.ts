@@ -207,11 +207,13 @@ export function snapshotCommands(s: Argv, env: CommandEnv): Argv {
           const certDir = path.resolve(typeof argv['cert-dir'] === 'string' ? argv['cert-dir'] : DEFAULT_CERT_DIR);
           const timeoutMs = Number(argv.timeout) * 1000;
           const closers: Array<() => void> = [];
-          const deps: RestoreDeps = rt.dryRun
-            ? { runTool: notInDryRun, waitContainersGone: notInDryRun, waitControlPlane: notInDryRun }
-            : await (async () => {
+          // Built on first use: the snapshot's check comes first, whatever else is missing on this machine.
+          let machine: Promise<RestoreDeps> | undefined;
+          const real = (): Promise<RestoreDeps> => {
+            machine ??= (async () => {
               const apiCa = await rt.host.readFile(path.posix.join(certDir, 'ca.crt'));
               if (!apiCa) throw new TsadmError('E_PRECONDITION', `missing ${certDir}/ca.crt`, { hint: 'run the restore on a control plane (or point --cert-dir at its pki directory)' });
+              const etcdTls = await etcdTlsFromDir(rt.host, certDir);
               let cri: Promise<CriClient> | undefined;
               const connect = (): Promise<CriClient> => {
                 cri ??= (async () => {
@@ -222,8 +224,17 @@ export function snapshotCommands(s: Argv, env: CommandEnv): Argv {
                 })();
                 return cri;
               };
-              return machineRestoreDeps({ host: rt.host, cri: connect, etcdTls: await etcdTlsFromDir(rt.host, certDir), apiCa, timeoutMs });
+              return machineRestoreDeps({ host: rt.host, cri: connect, etcdTls, apiCa, timeoutMs });
             })();
+            return machine;
+          };
+          const deps: RestoreDeps = rt.dryRun
+            ? { runTool: notInDryRun, waitContainersGone: notInDryRun, waitControlPlane: notInDryRun }
+            : {
+              runTool: async (r) => (await real()).runTool(r),
+              waitContainersGone: async (n) => (await real()).waitContainersGone(n),
+              waitControlPlane: async (f) => (await real()).waitControlPlane(f),
+            };
           try {
             const result = await restoreSnapshot(rt.host, rt.log, file, deps);
             return { ...result };
