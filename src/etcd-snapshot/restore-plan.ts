@@ -95,9 +95,17 @@ export function restoreCommand(tool: 'etcdutl' | 'etcdctl', snapshot: string, da
   ];
 }
 
-/** Where the restore tool writes (beside the data directory, so the final swap is a rename). */
-export function stagingDir(dataDir: string): string {
+/**
+ * tsadm's directory beside the data directory (same filesystem, so the final swap is a rename); the
+ * only writable directory the restore Pod gets.
+ */
+export function stagingParent(dataDir: string): string {
   return `${dataDir}.tsadm-restoring`;
+}
+
+/** Where the restore tool writes its data directory (the tools refuse one that exists). */
+export function stagingDir(dataDir: string): string {
+  return `${stagingParent(dataDir)}/data`;
 }
 
 /** Where the old data directory is kept: /var/lib/etcd.tsadm-20261127T115500Z. */

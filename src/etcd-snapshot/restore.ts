@@ -5,7 +5,7 @@ import type { Logger } from '../log/events.js';
 import { checkSnapshotFile } from './files.js';
 import {
   ASIDE_DIR, CONTROL_PLANE_CONTAINERS, CONTROL_PLANE_MANIFESTS, MANIFESTS_DIR, RESTORE_STATE_FILE,
-  oldDataDir, parseEtcdPod, restoreCommand, restoreTool, stagingDir, type EtcdPodFacts,
+  oldDataDir, parseEtcdPod, restoreCommand, restoreTool, stagingDir, stagingParent, type EtcdPodFacts,
 } from './restore-plan.js';
 import { badSnapshot } from './save.js';
 
@@ -16,7 +16,7 @@ import { badSnapshot } from './save.js';
  *   1. move the four control-plane manifests from /etc/kubernetes/manifests to ASIDE_DIR and wait
  *      (CRI) until their containers are gone;
  *   2. run the etcd image's own `etcdutl` (3.5+) / `etcdctl` (3.4) `snapshot restore` into a
- *      staging directory beside the data directory, as a new one-member cluster made of this
+ *      staging directory beside the data directory (the only directory it may write), as a new one-member cluster made of this
  *      member (name and peer URL from etcd.yaml) — tsadm never writes etcd's files itself;
  *   3. rename the data directory to `<dir>.tsadm-<time>` (kept) and the staging one into place;
  *   4. move the manifests back (etcd first) and wait until etcd and the API server answer.
@@ -74,6 +74,7 @@ export async function restoreSnapshot(host: Host, log: Logger, file: string, dep
   const now = deps.now ?? (() => new Date());
   let state: RestoreState = previous ?? { snapshot: file, sha256: check.fileSha256, oldDataDir: oldDataDir(facts.dataDir, now()), step: 'stopping' };
   const staging = stagingDir(facts.dataDir);
+  const stagingRoot = stagingParent(facts.dataDir);
   const command = restoreCommand(tool, file, staging, facts);
   const base = { snapshot: file, dataDir: facts.dataDir, oldDataDir: state.oldDataDir, member: facts.name, tool, resumed: previous !== undefined };
 
@@ -103,14 +104,15 @@ export async function restoreSnapshot(host: Host, log: Logger, file: string, dep
 
   // 2. Restore into the staging directory with etcd's own tool.
   if (state.step === 'stopping') {
-    if (await host.stat(staging)) await host.remove(staging); // tsadm's own, from a run that stopped mid-restore
+    if (await host.stat(stagingRoot)) await host.remove(stagingRoot); // tsadm's own, from a run that stopped mid-restore
+    await host.mkdir(stagingRoot, 0o700);
     log.info(`restoring with ${tool} from ${facts.image} as a new one-member cluster (${facts.name}=${facts.peerURL})`, { prefix });
     await deps.runTool({
       image: facts.image,
       command,
       mounts: [
         { hostPath: path.posix.dirname(file), readOnly: true },
-        { hostPath: path.posix.dirname(facts.dataDir), readOnly: false },
+        { hostPath: stagingRoot, readOnly: false },
       ],
     });
     if (!(await host.stat(path.posix.join(staging, 'member')))?.isDirectory) {
@@ -130,6 +132,7 @@ export async function restoreSnapshot(host: Host, log: Logger, file: string, dep
       if (await host.stat(facts.dataDir)) throw new TsadmError('E_CONFLICT', `${facts.dataDir} exists next to the restored ${staging}`, { hint: `move ${facts.dataDir} away and run again` });
       await host.rename(staging, facts.dataDir);
     }
+    if (await host.stat(stagingRoot)) await host.remove(stagingRoot);
     state = { ...state, step: 'swapped' };
     await writeState(host, state);
   }

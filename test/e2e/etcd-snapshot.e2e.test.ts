@@ -31,7 +31,8 @@ async function configMapData(): Promise<Record<string, string>> {
 }
 
 async function machineState(): Promise<string> {
-  const r = await machineExec(CP.name, ['sh', '-c', 'sha256sum /etc/kubernetes/manifests/*.yaml; ls -la --time-style=+%s /var/lib/etcd/member /var/lib/etcd/member/snap; ls /var/lib | grep etcd; ls /etc/kubernetes']);
+  // Manifests by content, the data directory by inode (not renamed, not replaced), no new directories or state file.
+  const r = await machineExec(CP.name, ['sh', '-c', 'sha256sum /etc/kubernetes/manifests/*; stat -c "%i %n" /var/lib/etcd /var/lib/etcd/member; ls /var/lib | grep etcd; ls /etc/kubernetes; ls /var/lib/tsadm']);
   return r.stdout;
 }
 
@@ -51,7 +52,7 @@ test('save, delete half, refuse a truncated copy, restore: all 200 ConfigMaps ba
   expect(result).toMatchObject({ ok: true, data: { path: '/var/lib/tsadm/etcd-snapshots/e2e.db' } });
   expect((await machineExec(CP.name, ['stat', '-c', '%a', '/var/lib/tsadm/etcd-snapshots/e2e.db'])).stdout.trim()).toBe('600');
 
-  for (let i = 0; i < 100; i++) await kubectl(CP.name, ['delete', 'configmap', '-n', NS, `cm-${i}`, '--wait=false']).catch(() => undefined);
+  await kubectl(CP.name, ['delete', 'configmap', '-n', NS, ...Array.from({ length: 100 }, (_, i) => `cm-${i}`)]);
   expect(Object.keys(await configMapData())).toHaveLength(100);
 
   // A truncated copy: refused before anything changes.
