@@ -26,21 +26,20 @@ export interface SnapshotCheck {
 
 export class SnapshotVerifier {
   private readonly dbHash: Hash = createHash('sha256');
-  /** Hash of the whole file, unless the caller has it another way (the host's streamed write hashes what it writes). */
-  private readonly fileHash: Hash | undefined;
+  /** Whether to report the whole file's hash (derived from the database hash's state: one pass over the bytes). */
+  private readonly wantFileHash: boolean;
   private tail: Buffer = Buffer.alloc(0);
   private head: Buffer = Buffer.alloc(0);
   private size = 0;
   private result: SnapshotCheck | undefined;
 
   constructor(opts: { fileHash?: boolean } = {}) {
-    this.fileHash = opts.fileHash === false ? undefined : createHash('sha256');
+    this.wantFileHash = opts.fileHash !== false;
   }
 
   update(chunk: Uint8Array): void {
     const buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     this.size += buf.length;
-    this.fileHash?.update(buf);
     if (this.head.length < 24) this.head = Buffer.concat([this.head, buf.subarray(0, 24 - this.head.length)]);
     // Everything but the last 32 bytes seen so far goes into the database hash.
     if (buf.length >= HASH_SIZE) {
@@ -62,7 +61,9 @@ export class SnapshotVerifier {
   }
 
   private verdict(): SnapshotCheck {
-    const base = { size: this.size, fileSha256: this.fileHash?.digest('hex') ?? '' };
+    // The file is the database then the 32-byte tail: its hash continues the database's.
+    const fileSha256 = this.wantFileHash ? this.dbHash.copy().update(this.tail).digest('hex') : '';
+    const base = { size: this.size, fileSha256 };
     const dbSha = this.dbHash.digest();
     if (this.size === 0) return { ...base, ok: false, problem: 'it is empty' };
     if (this.head.length < 24 || this.head.readUInt32LE(16) !== BBOLT_MAGIC) return { ...base, ok: false, problem: 'it is not an etcd (bbolt) database' };
