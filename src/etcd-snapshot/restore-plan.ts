@@ -96,11 +96,12 @@ export function restoreCommand(tool: 'etcdutl' | 'etcdctl', snapshot: string, da
 }
 
 /**
- * tsadm's directory beside the data directory (same filesystem, so the final swap is a rename); the
- * only writable directory the restore Pod gets.
+ * tsadm's directory inside the data directory — the only writable directory the restore Pod gets.
+ * Inside, not beside: the data directory is often a mount point of its own (a dedicated disk; the
+ * e2e machines bind-mount it), and renames do not cross mount points.
  */
 export function stagingParent(dataDir: string): string {
-  return `${dataDir}.tsadm-restoring`;
+  return `${dataDir}/tsadm-restoring`;
 }
 
 /** Where the restore tool writes its data directory (the tools refuse one that exists). */

@@ -124,15 +124,36 @@ export async function restoreSnapshot(host: Host, log: Logger, file: string, dep
 
   // 3. Swap the data directories (the old one is kept).
   if (state.step === 'restored') {
-    if ((await host.stat(facts.dataDir)) && !(await host.stat(state.oldDataDir))) {
-      await host.rename(facts.dataDir, state.oldDataDir);
-      log.info(`kept the old data directory as ${state.oldDataDir}`, { prefix });
+    const member = path.posix.join(facts.dataDir, 'member');
+    // a) Keep the old data: the whole directory renamed; when it is a mount point (EBUSY, EXDEV),
+    //    its member/ directory renamed inside it (etcd ignores other names in its data directory).
+    if (!(await host.stat(state.oldDataDir))) {
+      if (!isInside(state.oldDataDir, facts.dataDir)) {
+        try {
+          await host.rename(facts.dataDir, state.oldDataDir);
+        } catch (err) {
+          if (!isMountPointRefusal(err)) throw err;
+          state = { ...state, oldDataDir: `${member}.tsadm-${path.posix.basename(state.oldDataDir).split('.tsadm-')[1] ?? 'old'}` };
+          await writeState(host, state);
+        }
+      }
+      if (isInside(state.oldDataDir, facts.dataDir) && (await host.stat(member))) await host.rename(member, state.oldDataDir);
+      if (await host.stat(state.oldDataDir)) log.info(`kept the old data as ${state.oldDataDir}`, { prefix });
     }
-    if (await host.stat(staging)) {
-      if (await host.stat(facts.dataDir)) throw new TsadmError('E_CONFLICT', `${facts.dataDir} exists next to the restored ${staging}`, { hint: `move ${facts.dataDir} away and run again` });
-      await host.rename(staging, facts.dataDir);
+    // b) The restored data into place.
+    if (isInside(state.oldDataDir, facts.dataDir)) {
+      const restored = path.posix.join(staging, 'member');
+      if (await host.stat(restored)) await host.rename(restored, member);
+      if (await host.stat(stagingRoot)) await host.remove(stagingRoot);
+    } else {
+      const movedRoot = path.posix.join(state.oldDataDir, path.posix.relative(facts.dataDir, stagingRoot));
+      const restored = path.posix.join(movedRoot, path.posix.basename(staging));
+      if (await host.stat(restored)) {
+        if (await host.stat(facts.dataDir)) throw new TsadmError('E_CONFLICT', `${facts.dataDir} exists next to the restored ${restored}`, { hint: `move ${facts.dataDir} away and run again` });
+        await host.rename(restored, facts.dataDir);
+      }
+      if (await host.stat(movedRoot)) await host.remove(movedRoot);
     }
-    if (await host.stat(stagingRoot)) await host.remove(stagingRoot);
     state = { ...state, step: 'swapped' };
     await writeState(host, state);
   }
@@ -160,6 +181,16 @@ async function etcdFacts(host: Host): Promise<EtcdPodFacts> {
   throw new TsadmError('E_PRECONDITION', `no ${MANIFESTS_DIR}/etcd.yaml: this is not a control plane with stacked etcd`, {
     hint: 'run the restore on a control plane set up by tsadm or kubeadm with local etcd',
   });
+}
+
+function isInside(p: string, dir: string): boolean {
+  return p.startsWith(`${dir}/`);
+}
+
+/** rename(2) refusing a mount point (EBUSY) or a move across mounts (EXDEV). */
+function isMountPointRefusal(err: unknown): boolean {
+  const code = ((err as { cause?: { code?: string } } | undefined)?.cause)?.code;
+  return code === 'EBUSY' || code === 'EXDEV';
 }
 
 async function readState(host: Host): Promise<RestoreState | undefined> {

@@ -65,7 +65,8 @@ test('save, delete half, refuse a truncated copy, restore: all 200 ConfigMaps ba
 
   const restored = await tsadm(CP.name, ['etcd', 'snapshot', 'restore', '/var/lib/tsadm/etcd-snapshots/e2e.db'], { timeoutMs: 8 * MIN, reject: false });
   expect(`${restored.exitCode}\n${restored.all}`).toMatch(/^0\n/);
-  expect(restored.all).toMatch(/kept the old data directory as \/var\/lib\/etcd\.tsadm-\d{8}T\d{6}Z/);
+  // The harness bind-mounts /var/lib/etcd: the old data is kept inside it (member.tsadm-<time>).
+  expect(restored.all).toMatch(/kept the old data as \/var\/lib\/etcd(\.tsadm-|\/member\.tsadm-)\d{8}T\d{6}Z/);
   const after = await waitFor(async () => {
     const d = await configMapData().catch(() => ({}));
     return Object.keys(d).length === 200 ? d : undefined;

@@ -64,7 +64,7 @@ describe('restore plan', () => {
   test('a one-member cluster of this member, into the staging dir; the old dir named by time', () => {
     const facts = parseEtcdPod(KUBEADM_ETCD, 'etcd.yaml');
     expect(restoreCommand('etcdctl', '/s/a.db', stagingDir(facts.dataDir), facts)).toEqual([
-      'etcdctl', 'snapshot', 'restore', '/s/a.db', '--data-dir=/var/lib/etcd.tsadm-restoring/data', '--name=cp1',
+      'etcdctl', 'snapshot', 'restore', '/s/a.db', '--data-dir=/var/lib/etcd/tsadm-restoring/data', '--name=cp1',
       '--initial-cluster=cp1=https://10.0.0.11:2380', '--initial-advertise-peer-urls=https://10.0.0.11:2380',
     ]);
     expect(oldDataDir('/var/lib/etcd', new Date('2026-11-27T12:00:05.123Z'))).toBe('/var/lib/etcd.tsadm-20261127T120005Z');
