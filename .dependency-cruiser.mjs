@@ -49,6 +49,7 @@ const LAYERS = [
       '^src/certs-lifecycle/',
       '^src/membership/',
       '^src/csr-approval/',
+      '^src/etcd-snapshot/',
     ],
   },
   {

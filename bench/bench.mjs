@@ -2,7 +2,7 @@
 // `npm run bench`: tsadm side by side with the reference kubeadm v1.20.2 (issue 8).
 //
 //   node bench/bench.mjs [--quick] [--runs N] [--cluster-runs N] [--upgrade-runs N] [--limits-runs N] [--only PART[,PART…]] [--baseline REF] [--no-join] [--out FILE]
-//   (PART: micro, runtime, cluster, upgrade, limits, baseline)
+//   (PART: micro, runtime, cluster, upgrade, limits, baseline, snapshot)
 //   node bench/bench.mjs --render [FILE]   the report and waterfall.svg again from saved raw runs
 //
 // micro   (host, temp dirs): init phase certs all / kubeconfig all with RSA-2048 and ECDSA-P256,
@@ -24,6 +24,8 @@
 //         v1.20.3 is v1.20.2's source relabelled); default 3 pairs (--quick: 1). tsadm's side is
 //         measured only when this build has `upgrade apply` ("n/a" otherwise).
 // limits  (harness machines b2, b4): L_init and L_join (bench/limits.mjs); default 5 runs (--quick: 1).
+// snapshot (host, temp dirs; issue 30): `tsadm etcd snapshot save` against `etcdctl snapshot save`
+//         on the same real etcd holding ~40 MiB (bench/snapshot.mjs); default 7 pairs (--quick: 3).
 // baseline (with --baseline REF, a git ref of this repository): certs all + kubeconfig all with
 //         RSA-2048 keys by kubeadm, the tsadm of REF and this tsadm, rotating (bench/baseline.mjs).
 // Runs alternate kubeadm/tsadm (order swapped each pair); reported are medians and the median of
@@ -41,6 +43,7 @@ import { runCluster } from './cluster.mjs';
 import { runBaseline } from './baseline.mjs';
 import { runLimits } from './limits.mjs';
 import { runRuntime } from './runtime.mjs';
+import { runSnapshot } from './snapshot.mjs';
 import { hasUpgradeApply, runUpgrade, upgradeKubeadmVersion } from './upgrade.mjs';
 
 function parseArgs(argv) {
@@ -126,6 +129,7 @@ try {
     results.coldStart = await runColdStart({ tsadmArgv, seaPath: buildSea(log), runs: opts.runs * 3, log });
   }
   if (runs('runtime')) results.runtime = await runRuntime({ runs: opts.runs, log, seaPath: buildSea(log) });
+  if (runs('snapshot')) results.snapshot = await runSnapshot({ tsadmArgv, runs: opts.runs ?? (opts.quick ? 3 : 7), log });
   if (opts.baseline) results.baseline = await runBaseline({ tsadmArgv, ref: opts.baseline, runs: opts.runs, log });
   if (runs('cluster')) {
     const tsadmJoin = opts.join && hasJoin(tsadmArgv);

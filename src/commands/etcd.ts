@@ -8,6 +8,7 @@ import { errorData } from '../log/events.js';
 import { removeMember } from '../membership/remove-member.js';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
 import { createRuntime, type CommandEnv } from '../run/runtime.js';
+import { SNAPSHOT_COMMAND_DESCRIPTION, snapshotCommands } from './etcd-snapshot.js';
 
 const DEFAULT_CERT_DIR = '/etc/kubernetes/pki';
 
@@ -74,7 +75,8 @@ export function registerEtcdCommand(y: Argv, env: CommandEnv): Argv {
           }
         },
       )
-      .demandCommand(1, 'specify a subcommand: remove-member')
+      .command('snapshot', SNAPSHOT_COMMAND_DESCRIPTION, (s) => snapshotCommands(s, env))
+      .demandCommand(1, 'specify a subcommand: remove-member, snapshot')
       .strict(),
   );
 }

@@ -35,6 +35,9 @@ message ImageStatusResponse { Image image = 1; map<string, string> info = 2; }
 message AuthConfig { string username = 1; string password = 2; string auth = 3; string server_address = 4; string identity_token = 5; string registry_token = 6; }
 message PullImageRequest { ImageSpec image = 1; AuthConfig auth = 2; }
 message PullImageResponse { string image_ref = 1; }
+message ContainerStatusRequest { string container_id = 1; bool verbose = 2; }
+message ContainerStatus { string id = 1; ContainerMetadata metadata = 2; int32 state = 3; int64 created_at = 4; int64 started_at = 5; int64 finished_at = 6; int32 exit_code = 7; string reason = 10; string message = 11; }
+message ContainerStatusResponse { ContainerStatus status = 1; }
 message RuntimeConfigRequest {}
 message LinuxRuntimeConfiguration { int32 cgroup_driver = 1; }
 message RuntimeConfigResponse { LinuxRuntimeConfiguration linux = 1; }
@@ -67,6 +70,8 @@ export interface CriClient {
   listPodSandboxes(): Promise<PodSandboxInfo[]>;
   listContainers(): Promise<ContainerInfo[]>;
   stopAndRemovePodSandbox(id: string): Promise<void>;
+  /** RuntimeService.ContainerStatus: the state and, once exited, the exit code (a one-off job's result). */
+  containerStatus(id: string): Promise<{ state: string; exitCode: number; reason: string; message: string }>;
   /** ImageService.ImageStatus: whether the runtime has the image (kubeadm's ImageExists). */
   imageExists(image: string): Promise<boolean>;
   /** ImageService.PullImage; resolves to the image reference the runtime reports. */
@@ -140,6 +145,11 @@ export async function connectCri(endpoint: string, timeoutMs = 10_000): Promise<
     async stopAndRemovePodSandbox(id: string) {
       await call('StopPodSandbox', 'StopPodSandboxRequest', 'StopPodSandboxResponse', { pod_sandbox_id: id });
       await call('RemovePodSandbox', 'RemovePodSandboxRequest', 'RemovePodSandboxResponse', { pod_sandbox_id: id });
+    },
+    async containerStatus(id: string) {
+      const res = await call<{ status: { state: number; exit_code: number; reason: string; message: string } | null }>('ContainerStatus', 'ContainerStatusRequest', 'ContainerStatusResponse', { container_id: id });
+      const st = res.status;
+      return { state: CONTAINER_STATES[st?.state ?? 3] ?? 'UNKNOWN', exitCode: st?.exit_code ?? -1, reason: st?.reason ?? '', message: st?.message ?? '' };
     },
     async imageExists(image: string) {
       const res = await call<{ image: { id: string } | null }>('ImageStatus', 'ImageStatusRequest', 'ImageStatusResponse', { image: { image } }, 'ImageService');

@@ -93,6 +93,24 @@ export class DryRunHost implements Host {
     return record;
   }
 
+  async writeFileFrom(hostPath: string, _source: AsyncIterable<Uint8Array>, options: WriteOptions): Promise<FileRecord> {
+    const key = path.posix.normalize(hostPath);
+    await this.inner.assertWritable(key);
+    this.actions.push(`write ${key} (streamed)`);
+    const record: FileRecord = { ...options, path: key, size: 0, sha256: '', unchanged: false };
+    this.writes.push(record);
+    return record;
+  }
+
+  /** Recorded, not done: later reads in this run still see `from` (a dry run of a restore only lists its steps). */
+  rename(from: string, to: string): Promise<void> {
+    const a = path.posix.normalize(from);
+    const b = path.posix.normalize(to);
+    this.actions.push(`rename ${a} ${b}`);
+    this.journal.record({ type: 'exec', command: 'mv', args: [a, b] });
+    return Promise.resolve();
+  }
+
   mkdir(hostPath: string, mode: number): Promise<void> {
     const key = path.posix.normalize(hostPath);
     this.journal.record({ type: 'mkdir', path: key, mode });

@@ -84,6 +84,18 @@ export interface Host {
    * files checks them all first, so a refusal leaves none of them changed.
    */
   assertWritable(hostPath: string): Promise<void>;
+  /**
+   * writeFile for content streamed in chunks (too large to hold: an etcd snapshot). Written to a
+   * temp file beside the target, fsynced, renamed; when `source` throws, nothing is left behind.
+   * Never "unchanged": the content is only known once written. Dry-run drains nothing and
+   * records the write with size 0.
+   */
+  writeFileFrom(hostPath: string, source: AsyncIterable<Uint8Array>, options: WriteOptions): Promise<FileRecord>;
+  /**
+   * Renames a file or directory within the host (moving a static Pod manifest aside, keeping an
+   * old data directory); refuses when `to` exists. The directory of `to` must exist.
+   */
+  rename(from: string, to: string): Promise<void>;
   mkdir(hostPath: string, mode: number): Promise<void>;
   /** Removes a file or directory tree. */
   remove(hostPath: string): Promise<void>;

@@ -2,7 +2,7 @@ import { promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { TsadmError, errorMessage } from '../errors.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic, writeStreamAtomic } from './atomic-write.js';
 import { checkFault } from './fault.js';
 import { MAX_READ_BYTES, assertInsideRoot, readRegularFile } from './safe-fs.js';
 import { runService } from './service.js';
@@ -116,6 +116,41 @@ export class RootedHost implements Host {
     return record;
   }
 
+  async writeFileFrom(hostPath: string, source: AsyncIterable<Uint8Array>, options: WriteOptions): Promise<FileRecord> {
+    const { real } = await this.writableTarget(hostPath);
+    await this.ensureParent(path.dirname(hostPath));
+    const hash = createHash('sha256');
+    const failed: { err?: unknown } = {};
+    let size: number;
+    try {
+      size = await writeStreamAtomic(real, hashing(source, hash, failed), options.mode, { beforeRename: () => checkFault('write', hostPath, 'before-rename') });
+    } catch (err) {
+      // The source's own failure (the transfer, a check at its end) is the caller's to report.
+      if (err instanceof TsadmError || ('err' in failed && failed.err === err)) throw err;
+      throw ioError('write', hostPath, err);
+    }
+    checkFault('write', hostPath);
+    const record: FileRecord = { ...options, path: hostPath, size, sha256: hash.digest('hex'), unchanged: false };
+    this.writes.push(record);
+    return record;
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    const realFrom = this.resolve(from);
+    const realTo = this.resolve(to);
+    await assertInsideRoot(this.root, realFrom, from, { followFinal: false });
+    await assertInsideRoot(this.root, realTo, to, { followFinal: false });
+    if (await fs.lstat(realTo).catch(() => undefined)) {
+      throw new TsadmError('E_CONFLICT', `cannot move ${from} to ${to}: ${to} already exists`, { hint: `move ${to} away and run again` });
+    }
+    try {
+      await fs.rename(realFrom, realTo);
+    } catch (err) {
+      throw ioError(`move ${from} to`, to, err);
+    }
+    this.actions.push(`rename ${from} ${to}`);
+  }
+
   async mkdir(hostPath: string, mode: number): Promise<void> {
     const real = this.resolve(hostPath);
     await assertInsideRoot(this.root, real, hostPath, { followFinal: false });
@@ -177,6 +212,18 @@ export class RootedHost implements Host {
     if (st?.isDirectory()) return;
     await this.ensureParent(path.dirname(hostDir));
     await this.mkdir(hostDir, 0o755);
+  }
+}
+
+async function* hashing(source: AsyncIterable<Uint8Array>, hash: ReturnType<typeof createHash>, failed: { err?: unknown }): AsyncIterable<Uint8Array> {
+  try {
+    for await (const chunk of source) {
+      hash.update(chunk);
+      yield chunk;
+    }
+  } catch (err) {
+    failed.err = err;
+    throw err;
   }
 }
 

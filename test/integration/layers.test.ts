@@ -22,7 +22,7 @@ const DOCUMENTED: readonly { layer: string; modules: readonly string[] }[] = [
   { layer: 'base', modules: ['src/errors.ts', 'src/constants.ts', 'src/version.ts', 'src/flags.ts', 'src/json.ts', 'src/duration.ts', 'src/yaml/p.ts', 'src/net/p.ts', 'src/log/p.ts', 'src/versions/p.ts'] },
   { layer: 'seams', modules: ['src/host/p.ts', 'src/kube/p.ts', 'src/etcd-client/p.ts', 'src/pki/p.ts'] },
   { layer: 'model', modules: ['src/config/p.ts', 'src/token/p.ts', 'src/manifest/p.ts', 'src/patches/p.ts', 'src/engine/p.ts', 'src/cli/p.ts'] },
-  { layer: 'phases', modules: ['src/run/p.ts', 'src/phases/cluster/p.ts', 'src/join/p.ts', 'src/verify/p.ts', 'src/plan/p.ts', 'src/resume/p.ts', 'src/upgrade/p.ts', 'src/certs-lifecycle/p.ts', 'src/membership/p.ts', 'src/csr-approval/p.ts'] },
+  { layer: 'phases', modules: ['src/run/p.ts', 'src/phases/cluster/p.ts', 'src/join/p.ts', 'src/verify/p.ts', 'src/plan/p.ts', 'src/resume/p.ts', 'src/upgrade/p.ts', 'src/certs-lifecycle/p.ts', 'src/membership/p.ts', 'src/csr-approval/p.ts', 'src/etcd-snapshot/p.ts'] },
   { layer: 'workflows', modules: ['src/workflows/p.ts'] },
   { layer: 'commands', modules: ['src/commands/p.ts'] },
   { layer: 'app', modules: ['src/cli/app.ts'] },

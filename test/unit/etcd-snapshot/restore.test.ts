@@ -1,0 +1,176 @@
+/**
+ * `snapshot restore`'s steps on a --rootfs with real etcd: a snapshot of a real etcd holding keys,
+ * a control plane's manifests, an old data directory. The restore tool is the real etcdctl (3.4) /
+ * etcdutl (3.5) binary run on the rootfs paths (standing in for the static Pod that runs it from
+ * the etcd image on a machine), and "the control plane comes back" is a real etcd started on the
+ * restored data directory, which must answer with every key as a one-member cluster. A damaged
+ * snapshot changes nothing; a run that fails midway is finished by the next one.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { EtcdClient } from '../../../src/etcd-client/client.js';
+import { postJson } from '../../../src/etcd-client/transport.js';
+import { restoreSnapshot, type RestoreDeps, type ToolRun } from '../../../src/etcd-snapshot/restore.js';
+import { ASIDE_DIR, RESTORE_STATE_FILE } from '../../../src/etcd-snapshot/restore-plan.js';
+import { saveSnapshot } from '../../../src/etcd-snapshot/save.js';
+import { RootedHost } from '../../../src/host/rooted-host.js';
+import type { Logger } from '../../../src/log/events.js';
+import { describeEachEtcd, etcdLab, type EtcdLab, type EtcdMemberProcess } from '../../helpers/etcd-process.js';
+import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
+import { tsadmErrorOf } from '../../helpers/tsadm-error.js';
+
+const b64 = (s: string): string => Buffer.from(s).toString('base64');
+const quiet: Logger = { info: () => undefined, warn: () => undefined, debug: () => undefined, output: () => undefined, event: () => undefined };
+const MANIFESTS = ['etcd.yaml', 'kube-apiserver.yaml', 'kube-controller-manager.yaml', 'kube-scheduler.yaml'];
+
+function etcdManifest(image: string, name: string, peer: string): string {
+  return `apiVersion: v1
+kind: Pod
+metadata:
+  name: etcd
+  namespace: kube-system
+spec:
+  containers:
+  - command:
+    - etcd
+    - --name=${name}
+    - --data-dir=/var/lib/etcd
+    - --initial-advertise-peer-urls=${peer}
+    - --initial-cluster=${name}=${peer}
+    - --listen-client-urls=https://127.0.0.1:2379
+    image: ${image}
+    name: etcd
+  volumes:
+  - hostPath:
+      path: /var/lib/etcd
+      type: DirectoryOrCreate
+    name: etcd-data
+`;
+}
+
+describeEachEtcd('etcd snapshot restore on a rootfs with real etcd', (etcd) => {
+  let lab: EtcdLab;
+  let source: EtcdMemberProcess;
+  const utl = path.join(path.dirname(etcd.path), 'etcdutl');
+  // The image tag decides the tool (etcdutl from 3.5); the binary beside this etcd is that tool.
+  const image = `registry.k8s.io/etcd:${etcd.version ?? '3.4.0'}-0`;
+  const toolBin = existsSync(utl) ? utl : path.join(path.dirname(etcd.path), 'etcdctl');
+
+  beforeAll(async () => {
+    lab = await etcdLab(etcd.path);
+    source = await lab.member('src');
+    await lab.startSingle(source);
+    for (let i = 0; i < 50; i++) await postJson(source.client, '/v3/kv/put', { key: b64(`cm/${i}`), value: b64(`data-${i}`) }, lab.tls, 10_000);
+  }, 60_000);
+
+  afterAll(async () => {
+    await lab?.close();
+  }, 30_000);
+
+  async function machine(member: EtcdMemberProcess): Promise<{ root: TempRoot; host: RootedHost; snapshot: string }> {
+    const root = tempRoot({
+      '/etc/kubernetes/manifests/etcd.yaml': etcdManifest(image, member.name, member.peer),
+      '/etc/kubernetes/manifests/kube-apiserver.yaml': 'apiserver\n',
+      '/etc/kubernetes/manifests/kube-controller-manager.yaml': 'cm\n',
+      '/etc/kubernetes/manifests/kube-scheduler.yaml': 'sched\n',
+      '/var/lib/etcd/member/old-marker': 'old data\n',
+    });
+    const host = new RootedHost(root.dir);
+    const snapshot = '/var/lib/tsadm/etcd-snapshots/s.db';
+    await saveSnapshot(host, { endpoint: source.client, tls: lab.tls, file: snapshot });
+    return { root, host, snapshot };
+  }
+
+  function deps(root: TempRoot, member: EtcdMemberProcess, seen: string[], failTool = false): RestoreDeps {
+    return {
+      runTool: (run: ToolRun) => {
+        seen.push(`tool ${run.command.slice(0, 3).join(' ')} ${run.image}`);
+        if (failTool) return Promise.reject(new Error('tool crashed'));
+        // Host paths in the command are rootfs paths here (the Pod mounts them at the same paths).
+        const args = run.command.slice(1).map((a) => a.replace(/(^|=)\/(var|etc)\//, (_m, p: string, d: string) => `${p}${root.dir}/${d}/`));
+        execFileSync(toolBin, args, { env: { ...process.env, ETCDCTL_API: '3' }, stdio: 'pipe' });
+        return Promise.resolve();
+      },
+      waitContainersGone: (names) => {
+        seen.push(`gone ${names.join(',')} manifests=${readdirSync(root.at('/etc/kubernetes/manifests')).join(',')}`);
+        return Promise.resolve();
+      },
+      waitControlPlane: async () => {
+        seen.push(`back manifests=${readdirSync(root.at('/etc/kubernetes/manifests')).sort().join(',')}`);
+        symlinkSync(root.at('/var/lib/etcd'), path.join(lab.dir, `${member.name}.data`));
+        await lab.startSingle(member);
+      },
+      now: () => new Date('2026-11-27T12:00:00Z'),
+    };
+  }
+
+  test('restores as a new one-member cluster, keeps the old data, brings the manifests back', async () => {
+    const member = await lab.member('cp1');
+    const { root, host, snapshot } = await machine(member);
+    try {
+      const seen: string[] = [];
+      const result = await restoreSnapshot(host, quiet, snapshot, deps(root, member, seen));
+      expect(seen[0]).toBe('gone etcd,kube-apiserver,kube-controller-manager,kube-scheduler manifests=');
+      expect(seen[1]).toBe(`tool ${existsSync(utl) ? 'etcdutl' : 'etcdctl'} snapshot restore ${image}`);
+      expect(seen[2]).toBe(`back manifests=${MANIFESTS.join(',')}`);
+      expect(result).toMatchObject({ dataDir: '/var/lib/etcd', oldDataDir: '/var/lib/etcd.tsadm-20261127T120000Z', member: 'cp1' });
+      expect(readFileSync(root.at('/var/lib/etcd.tsadm-20261127T120000Z/member/old-marker'), 'utf8')).toBe('old data\n');
+      expect(existsSync(root.at(RESTORE_STATE_FILE)) || existsSync(root.at(ASIDE_DIR))).toBe(false);
+      const range = await postJson(member.client, '/v3/kv/range', { key: b64('cm/'), range_end: b64('cm0') }, lab.tls, 10_000) as { count?: string; kvs?: Array<{ key: string; value: string }> };
+      expect(Number(range.count)).toBe(50);
+      expect(range.kvs?.map((kv) => Buffer.from(kv.value, 'base64').toString())).toContain('data-49');
+      const members = await new EtcdClient([member.client], { tls: lab.tls }).memberList();
+      expect(members.map((m) => [m.name, m.peerURLs])).toEqual([['cp1', [member.peer]]]);
+    } finally {
+      await lab.stop(member);
+      root.cleanup();
+    }
+  }, 90_000);
+
+  test('a damaged or truncated snapshot is refused with nothing changed', async () => {
+    const member = await lab.member('cp2');
+    const { root, host, snapshot } = await machine(member);
+    try {
+      const good = readFileSync(root.at(snapshot));
+      writeFileSync(root.at('/cut.db'), good.subarray(0, good.length - 1000));
+      const seen: string[] = [];
+      const err = await tsadmErrorOf(restoreSnapshot(host, quiet, '/cut.db', deps(root, member, seen)));
+      expect(err.message).toMatch(/^\/cut\.db is not a whole etcd snapshot: it is truncated/);
+      expect(seen).toEqual([]);
+      expect(readdirSync(root.at('/etc/kubernetes/manifests')).sort()).toEqual(MANIFESTS);
+      expect(readdirSync(root.at('/var/lib'))).toEqual(['etcd', 'tsadm']);
+      expect(readdirSync(root.at('/var/lib/tsadm'))).toEqual(['etcd-snapshots']);
+      expect(readFileSync(root.at('/var/lib/etcd/member/old-marker'), 'utf8')).toBe('old data\n');
+    } finally {
+      root.cleanup();
+    }
+  });
+
+  test('a run that fails after stopping the control plane is finished by the next run', async () => {
+    const member = await lab.member('cp3');
+    const { root, host, snapshot } = await machine(member);
+    try {
+      const seen: string[] = [];
+      await expect(restoreSnapshot(host, quiet, snapshot, deps(root, member, seen, true))).rejects.toThrow('tool crashed');
+      expect(readdirSync(root.at(ASIDE_DIR)).sort()).toEqual(MANIFESTS);
+      expect(JSON.parse(readFileSync(root.at(RESTORE_STATE_FILE), 'utf8'))).toMatchObject({ step: 'stopping' });
+      // Another snapshot is refused while this one is unfinished.
+      mkdirSync(root.at('/other'), { recursive: true });
+      await saveSnapshot(host, { endpoint: source.client, tls: lab.tls, file: '/other/o.db' });
+      await postJson(source.client, '/v3/kv/put', { key: b64('later'), value: b64('x') }, lab.tls, 10_000);
+      await saveSnapshot(host, { endpoint: source.client, tls: lab.tls, file: '/other/o.db' });
+      expect((await tsadmErrorOf(restoreSnapshot(new RootedHost(root.dir), quiet, '/other/o.db', deps(root, member, [])))).message).toMatch(/was interrupted/);
+      const again: string[] = [];
+      const result = await restoreSnapshot(new RootedHost(root.dir), quiet, snapshot, deps(root, member, again));
+      expect(result.resumed).toBe(true);
+      expect(again[2]).toBe(`back manifests=${MANIFESTS.join(',')}`);
+      const range = await postJson(member.client, '/v3/kv/range', { key: b64('cm/'), range_end: b64('cm0'), count_only: true }, lab.tls, 10_000) as { count?: string };
+      expect(Number(range.count)).toBe(50);
+      expect(existsSync(root.at(RESTORE_STATE_FILE))).toBe(false);
+    } finally {
+      await lab.stop(member);
+      root.cleanup();
+    }
+  }, 90_000);
+});
