@@ -40,7 +40,7 @@ export interface ExecOptions {
 }
 
 /** `enable` and `daemon-reload` (the unit is then ignored by systemctl) are used by the host phases. */
-export type ServiceAction = 'start' | 'stop' | 'restart' | 'enable' | 'daemon-reload' | 'is-active';
+export type ServiceAction = 'start' | 'stop' | 'restart' | 'enable' | 'disable' | 'daemon-reload' | 'is-active';
 
 export interface ServiceResult {
   readonly ok: boolean;

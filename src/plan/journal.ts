@@ -47,7 +47,7 @@ export type HostStep =
   | { readonly type: 'mkdir'; readonly path: string; readonly mode: number }
   | { readonly type: 'remove'; readonly path: string }
   | { readonly type: 'exec'; readonly command: string; readonly args: readonly string[] }
-  | { readonly type: 'service'; readonly action: 'start' | 'stop' | 'restart' | 'enable' | 'daemon-reload'; readonly unit: string }
+  | { readonly type: 'service'; readonly action: 'start' | 'stop' | 'restart' | 'enable' | 'disable' | 'daemon-reload'; readonly unit: string }
   | StaticPodWait;
 
 /**

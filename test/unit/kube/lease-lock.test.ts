@@ -1,5 +1,7 @@
 import { describeWithApiServer, startApiServer, type TestApiServer } from '../../helpers/apiserver.js';
 import { tsadmErrorOf } from '../../helpers/tsadm-error.js';
+import { MemoryReporter } from '../../helpers/phase-ctx.js';
+import { PhaseLogger } from '../../../src/log/logger.js';
 import { createApiSeam } from '../../../src/kube/seam.js';
 import { withLeaseLock, type LeaseLockOptions } from '../../../src/kube/lease-lock.js';
 import type { KubeApi } from '../../../src/kube/types.js';
@@ -14,7 +16,7 @@ describeWithApiServer('withLeaseLock on a real API server', () => {
   let apis: KubeApi[];
 
   const open = (): Promise<KubeApi> =>
-    createApiSeam({ readFile: () => Promise.resolve(Buffer.from(server.adminKubeconfig)) }, false).open({ path: '/etc/kubernetes/admin.conf' }, {});
+    createApiSeam({ readFile: () => Promise.resolve(Buffer.from(server.adminKubeconfig)) }, false).open({ path: '/etc/kubernetes/admin.conf' }, { log: new PhaseLogger(new MemoryReporter()) });
 
   beforeAll(async () => {
     server = await startApiServer();

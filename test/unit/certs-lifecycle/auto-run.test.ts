@@ -1,0 +1,241 @@
+/**
+ * `tsadm certs renew --auto` on a PKI made by tsadm 355 days ago (every leaf expires in 10 days),
+ * of which some were renewed since (not due): exactly the due ones are renewed (openssl reads the
+ * dates), nothing else changes (bytes and mtimes), the Lease on a real kube-apiserver is taken
+ * and released, a Lease held by another control plane stops the run before any write, and the
+ * unreachable-API rule holds both ways. kube-scheduler is restarted through a stand-in kubelet
+ * (a real HTTP liveness endpoint on loopback that exists while its manifest does).
+ */
+import { jest } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { describeWithApiServer, startApiServer, type TestApiServer } from '../../helpers/apiserver.js';
+import { KC, PKI, runCli, tsadmPki } from '../../helpers/certs-lifecycle.js';
+import { listFiles } from '../../helpers/pki-check.js';
+import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
+
+jest.setTimeout(180_000);
+
+const DAY = 86_400_000;
+const SCHEDULER_MANIFEST = '/etc/kubernetes/manifests/kube-scheduler.yaml';
+/** Renewed just before the test: not due within 30 days. */
+const FRESH = ['apiserver', 'apiserver-kubelet-client', 'apiserver-etcd-client', 'front-proxy-client', 'etcd-server', 'etcd-peer', 'controller-manager.conf'];
+/** Left at 10 days: due within 30 days. */
+const DUE = ['admin.conf', 'etcd-healthcheck-client', 'scheduler.conf'];
+const FILE_OF: Record<string, string> = {
+  'admin.conf': `${KC}/admin.conf`, 'scheduler.conf': `${KC}/scheduler.conf`, 'controller-manager.conf': `${KC}/controller-manager.conf`,
+  'etcd-healthcheck-client': `${PKI}/etcd/healthcheck-client.crt`, 'etcd-server': `${PKI}/etcd/server.crt`, 'etcd-peer': `${PKI}/etcd/peer.crt`,
+};
+const fileOf = (name: string): string => FILE_OF[name] ?? `${PKI}/${name}.crt`;
+
+/** NotAfter by openssl (the oracle), for a .crt or a kubeconfig's client certificate. */
+function notAfter(root: TempRoot, name: string): number {
+  const file = root.at(fileOf(name));
+  let pem = readFileSync(file, 'utf8');
+  if (file.endsWith('.conf')) pem = Buffer.from(/client-certificate-data: (\S+)/.exec(pem)?.[1] ?? '', 'base64').toString('utf8');
+  const out = execFileSync('openssl', ['x509', '-noout', '-enddate'], { input: pem, encoding: 'utf8' });
+  return Date.parse(out.replace('notAfter=', '').trim());
+}
+
+/** Every file under the root with its hash and mtime. */
+function fingerprint(root: TempRoot): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const f of listFiles(root.dir)) {
+    const real = path.join(root.dir, f);
+    m.set(f, `${createHash('sha256').update(readFileSync(real)).digest('hex')} ${statSync(real).mtimeMs}`);
+  }
+  return m;
+}
+
+const schedulerManifest = (port: number): string => [
+  'apiVersion: v1', 'kind: Pod', 'metadata:', '  name: kube-scheduler', '  namespace: kube-system', 'spec:', '  containers:', '  - name: kube-scheduler',
+  '    livenessProbe:', '      httpGet:', '        host: 127.0.0.1', '        path: /healthz', `        port: ${port}`, '        scheme: HTTP', '',
+].join('\n');
+
+/** Serves the probe while the manifest exists, like the kubelet running the static pod. */
+class StandInKubelet {
+  starts = 0;
+  private server: http.Server | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  constructor(private readonly root: TempRoot, readonly port: number) {}
+  async start(): Promise<void> {
+    await this.sync();
+    this.timer = setInterval(() => void this.sync(), 20);
+  }
+  private async sync(): Promise<void> {
+    const present = existsSync(this.root.at(SCHEDULER_MANIFEST));
+    if (present && !this.server) {
+      this.starts++;
+      const server = http.createServer((_q, res) => res.end('ok'));
+      this.server = server;
+      await new Promise<void>((r) => server.listen(this.port, '127.0.0.1', r));
+    } else if (!present && this.server) {
+      const server = this.server;
+      this.server = undefined;
+      await new Promise((r) => server.close(r));
+    }
+  }
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    const s = this.server;
+    this.server = undefined;
+    if (s) await new Promise((r) => s.close(r));
+  }
+}
+
+async function freePort(): Promise<number> {
+  const s = http.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as AddressInfo;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+/** A PKI whose leaves expire in `daysLeft` days, FRESH ones renewed now; kube-scheduler's manifest in place. */
+async function makeRoot(daysLeft: number, port: number): Promise<TempRoot> {
+  const root = tempRoot();
+  await tsadmPki(root, new Date(Date.now() - (365 - daysLeft) * DAY));
+  for (const name of FRESH) {
+    const r = await runCli(['certs', 'renew', name, '--rootfs', root.dir, '--config', root.at('/kubeadm.yaml')]);
+    if (r.code !== 0) throw new Error(r.stderr);
+  }
+  mkdirSync(path.dirname(root.at(SCHEDULER_MANIFEST)), { recursive: true });
+  writeFileSync(root.at(SCHEDULER_MANIFEST), schedulerManifest(port), { mode: 0o600 });
+  return root;
+}
+
+const auto = (root: TempRoot, ...args: string[]) =>
+  runCli(['certs', 'renew', '--auto', '--rootfs', root.dir, '--config', root.at('/kubeadm.yaml'), '--kubeconfig', '/lease.conf', ...args]);
+
+describeWithApiServer('renew --auto under the Lease of a real API server', () => {
+  let server: TestApiServer;
+  let root: TempRoot;
+  let kubelet: StandInKubelet;
+
+  beforeAll(async () => {
+    server = await startApiServer();
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+  }, 30_000);
+  beforeEach(async () => {
+    const port = await freePort();
+    root = await makeRoot(10, port);
+    writeFileSync(root.at('/lease.conf'), server.adminKubeconfig, { mode: 0o600 });
+    kubelet = new StandInKubelet(root, port);
+    await kubelet.start();
+  });
+  afterEach(async () => {
+    await kubelet.stop();
+    root.cleanup();
+  });
+
+  const lease = async () => {
+    const r = await server.request('GET', '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/tsadm-certs-renew', { auth: 'admin' });
+    return { status: r.status, spec: (JSON.parse(r.text) as { spec?: { holderIdentity?: string; leaseTransitions?: number } }).spec ?? {} };
+  };
+
+  test('renews exactly what expires within the window, restarts kube-scheduler once, releases the Lease; a re-run renews nothing', async () => {
+    const before = fingerprint(root);
+    const dates = Object.fromEntries([...FRESH, ...DUE].map((n) => [n, notAfter(root, n)]));
+    const r = await auto(root, '--within', '30d');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    for (const n of DUE) expect(notAfter(root, n)).toBeGreaterThan(Date.now() + 360 * DAY);
+    for (const n of FRESH) expect(notAfter(root, n)).toBe(dates[n]);
+    const after = fingerprint(root);
+    const changed = [...after.keys()].filter((f) => after.get(f) !== before.get(f)).sort();
+    // the due certificates' files and the restarted static pod's manifest (put back byte for byte), nothing else (keys kept)
+    expect(changed).toEqual([...DUE.map(fileOf), SCHEDULER_MANIFEST].sort());
+    const hash = (m: Map<string, string>) => m.get(SCHEDULER_MANIFEST)?.split(' ')[0];
+    expect(hash(after)).toBe(hash(before));
+    expect(kubelet.starts).toBe(2);
+    expect(r.stdout).toContain('Holding the Lease kube-system/tsadm-certs-renew as "cp1"');
+    expect(r.stdout).toContain('kube-scheduler restarted and healthy');
+    expect(existsSync(root.at('/etc/kubernetes/tmp/tsadm-renew-pending.json'))).toBe(false);
+    const l = await lease();
+    expect(l.spec.holderIdentity).toBeUndefined();
+
+    const again = fingerprint(root);
+    const second = await auto(root, '--within', '30d');
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('Nothing to renew');
+    expect(fingerprint(root)).toEqual(again);
+    expect(kubelet.starts).toBe(2);
+  });
+
+  test('a Lease held by another control plane stops the run before anything is written', async () => {
+    const now = new Date().toISOString().replace(/Z$/, '000Z');
+    const body = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'tsadm-certs-renew', namespace: 'kube-system' }, spec: { holderIdentity: 'cp2', leaseDurationSeconds: 900, acquireTime: now, renewTime: now } };
+    const existing = await lease();
+    const put = existing.status === 200
+      ? await server.request('PUT', '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/tsadm-certs-renew', { auth: 'admin', body: { ...body, metadata: { ...body.metadata, resourceVersion: (await server.request('GET', '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/tsadm-certs-renew', { auth: 'admin' })).body.metadata.resourceVersion } } })
+      : await server.request('POST', '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases', { auth: 'admin', body });
+    expect([200, 201]).toContain(put.status);
+    const before = fingerprint(root);
+    const r = await auto(root, '--within', '30d');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/the Lease kube-system\/tsadm-certs-renew is held by "cp2" until 20\d\d-/);
+    expect(fingerprint(root)).toEqual(before);
+    expect(kubelet.starts).toBe(1);
+    await server.request('DELETE', '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/tsadm-certs-renew', { auth: 'admin' });
+  });
+
+  test('--dry-run says what it would renew and restart, and writes nothing', async () => {
+    const before = fingerprint(root);
+    const r = await auto(root, '--within', '30d', '--dry-run');
+    expect(r.code).toBe(0);
+    for (const n of DUE) expect(r.stdout).toMatch(new RegExp(`would be renewed`));
+    expect(r.stdout).toContain('Would restart kube-scheduler');
+    expect(r.stdout).toContain('Would take the Lease kube-system/tsadm-certs-renew');
+    expect(fingerprint(root)).toEqual(before);
+    expect(kubelet.starts).toBe(1);
+  });
+
+  test('-o json: one JSON event per line', async () => {
+    const r = await auto(root, '--within', '30d', '-o', 'json');
+    expect(r.code).toBe(0);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; message?: string });
+    expect(events.some((e) => e.message?.includes('certificate embedded in the kubeconfig file for the admin to use and for kubeadm itself renewed'))).toBe(true);
+  });
+});
+
+describe('renew --auto when the API cannot be reached (no Lease)', () => {
+  let root: TempRoot;
+  let kubelet: StandInKubelet;
+  afterEach(async () => {
+    await kubelet.stop();
+    root.cleanup();
+  });
+  async function setup(daysLeft: number): Promise<void> {
+    const port = await freePort();
+    root = await makeRoot(daysLeft, port);
+    // a kubeconfig of this cluster whose server refuses connections (a closed loopback port)
+    const admin = readFileSync(root.at(`${KC}/admin.conf`), 'utf8').replace(/server: \S+/, `server: https://127.0.0.1:${await freePort()}`);
+    writeFileSync(root.at('/lease.conf'), admin, { mode: 0o600 });
+    kubelet = new StandInKubelet(root, port);
+    await kubelet.start();
+  }
+
+  test('nothing within 7 days of expiry: refuses with a one-line error and writes nothing', async () => {
+    await setup(10);
+    const before = fingerprint(root);
+    const r = await auto(root, '--within', '30d');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/not renewing: the Lease kube-system\/tsadm-certs-renew .* could not be taken .* nothing expires within 7 days/);
+    expect(fingerprint(root)).toEqual(before);
+  });
+
+  test('a certificate within 7 days of expiry: renews this machine\'s due files anyway, with a loud warning', async () => {
+    await setup(5);
+    const r = await auto(root, '--within', '30d');
+    expect(r.stderr).toContain('RENEWING WITHOUT THE CLUSTER-WIDE LOCK');
+    expect(r.code).toBe(0);
+    for (const n of DUE) expect(notAfter(root, n)).toBeGreaterThan(Date.now() + 360 * DAY);
+    expect(kubelet.starts).toBe(2);
+  });
+});
