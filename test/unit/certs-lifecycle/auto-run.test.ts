@@ -7,106 +7,14 @@
  * (a real HTTP liveness endpoint on loopback that exists while its manifest does).
  */
 import { jest } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describeWithApiServer, startApiServer, type TestApiServer } from '../../helpers/apiserver.js';
-import { KC, PKI, runCli, tsadmPki } from '../../helpers/certs-lifecycle.js';
-import { listFiles } from '../../helpers/pki-check.js';
-import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
+import { KC, runCli } from '../../helpers/certs-lifecycle.js';
+import { DAY, DUE, FRESH, fileOf, fingerprint, makeRoot, notAfter } from '../../helpers/auto-renew.js';
+import type { TempRoot } from '../../helpers/temp-root.js';
+import { SCHEDULER_MANIFEST, StandInKubelet, freePort } from '../../helpers/stand-in-kubelet.js';
 
 jest.setTimeout(180_000);
-
-const DAY = 86_400_000;
-const SCHEDULER_MANIFEST = '/etc/kubernetes/manifests/kube-scheduler.yaml';
-/** Renewed just before the test: not due within 30 days. */
-const FRESH = ['apiserver', 'apiserver-kubelet-client', 'apiserver-etcd-client', 'front-proxy-client', 'etcd-server', 'etcd-peer', 'controller-manager.conf'];
-/** Left at 10 days: due within 30 days. */
-const DUE = ['admin.conf', 'etcd-healthcheck-client', 'scheduler.conf'];
-const FILE_OF: Record<string, string> = {
-  'admin.conf': `${KC}/admin.conf`, 'scheduler.conf': `${KC}/scheduler.conf`, 'controller-manager.conf': `${KC}/controller-manager.conf`,
-  'etcd-healthcheck-client': `${PKI}/etcd/healthcheck-client.crt`, 'etcd-server': `${PKI}/etcd/server.crt`, 'etcd-peer': `${PKI}/etcd/peer.crt`,
-};
-const fileOf = (name: string): string => FILE_OF[name] ?? `${PKI}/${name}.crt`;
-
-/** NotAfter by openssl (the oracle), for a .crt or a kubeconfig's client certificate. */
-function notAfter(root: TempRoot, name: string): number {
-  const file = root.at(fileOf(name));
-  let pem = readFileSync(file, 'utf8');
-  if (file.endsWith('.conf')) pem = Buffer.from(/client-certificate-data: (\S+)/.exec(pem)?.[1] ?? '', 'base64').toString('utf8');
-  const out = execFileSync('openssl', ['x509', '-noout', '-enddate'], { input: pem, encoding: 'utf8' });
-  return Date.parse(out.replace('notAfter=', '').trim());
-}
-
-/** Every file under the root with its hash and mtime. */
-function fingerprint(root: TempRoot): Map<string, string> {
-  const m = new Map<string, string>();
-  for (const f of listFiles(root.dir)) {
-    const real = path.join(root.dir, f);
-    m.set(f, `${createHash('sha256').update(readFileSync(real)).digest('hex')} ${statSync(real).mtimeMs}`);
-  }
-  return m;
-}
-
-const schedulerManifest = (port: number): string => [
-  'apiVersion: v1', 'kind: Pod', 'metadata:', '  name: kube-scheduler', '  namespace: kube-system', 'spec:', '  containers:', '  - name: kube-scheduler',
-  '    livenessProbe:', '      httpGet:', '        host: 127.0.0.1', '        path: /healthz', `        port: ${port}`, '        scheme: HTTP', '',
-].join('\n');
-
-/** Serves the probe while the manifest exists, like the kubelet running the static pod. */
-class StandInKubelet {
-  starts = 0;
-  private server: http.Server | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  constructor(private readonly root: TempRoot, readonly port: number) {}
-  async start(): Promise<void> {
-    await this.sync();
-    this.timer = setInterval(() => void this.sync(), 20);
-  }
-  private async sync(): Promise<void> {
-    const present = existsSync(this.root.at(SCHEDULER_MANIFEST));
-    if (present && !this.server) {
-      this.starts++;
-      const server = http.createServer((_q, res) => res.end('ok'));
-      this.server = server;
-      await new Promise<void>((r) => server.listen(this.port, '127.0.0.1', r));
-    } else if (!present && this.server) {
-      const server = this.server;
-      this.server = undefined;
-      await new Promise((r) => server.close(r));
-    }
-  }
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    const s = this.server;
-    this.server = undefined;
-    if (s) await new Promise((r) => s.close(r));
-  }
-}
-
-async function freePort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-/** A PKI whose leaves expire in `daysLeft` days, FRESH ones renewed now; kube-scheduler's manifest in place. */
-async function makeRoot(daysLeft: number, port: number): Promise<TempRoot> {
-  const root = tempRoot();
-  await tsadmPki(root, new Date(Date.now() - (365 - daysLeft) * DAY));
-  for (const name of FRESH) {
-    const r = await runCli(['certs', 'renew', name, '--rootfs', root.dir, '--config', root.at('/kubeadm.yaml')]);
-    if (r.code !== 0) throw new Error(r.stderr);
-  }
-  mkdirSync(path.dirname(root.at(SCHEDULER_MANIFEST)), { recursive: true });
-  writeFileSync(root.at(SCHEDULER_MANIFEST), schedulerManifest(port), { mode: 0o600 });
-  return root;
-}
 
 const auto = (root: TempRoot, ...args: string[]) =>
   runCli(['certs', 'renew', '--auto', '--rootfs', root.dir, '--config', root.at('/kubeadm.yaml'), '--kubeconfig', '/lease.conf', ...args]);
