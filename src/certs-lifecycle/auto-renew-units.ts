@@ -14,17 +14,17 @@ import { reportDryRun } from '../workflows/dry-run-report.js';
 import type { Runtime } from '../workflows/runtime.js';
 import { prefixed } from './context.js';
 
-export const AUTO_RENEW_UNIT = 'tsadm-certs-renew';
+const AUTO_RENEW_UNIT = 'tsadm-certs-renew';
 const SYSTEMD_DIR = '/etc/systemd/system';
 const UNIT_MODE = 0o644;
 
 /** The tsadm the service runs: the running executable (the single executable, or bin/tsadm). */
-export function currentTsadm(): string {
+function currentTsadm(): string {
   const script = process.argv[1];
   return script && path.basename(script) === 'tsadm' ? path.resolve(script) : process.execPath;
 }
 
-export function autoRenewUnits(o: { tsadm: string; within: string }): TimerUnits {
+function autoRenewUnits(o: { tsadm: string; within: string }): TimerUnits {
   if (/\s/.test(o.tsadm) || !o.tsadm.startsWith('/')) {
     throw new TsadmError('E_USAGE', `the tsadm executable for the timer must be an absolute path without spaces (got "${o.tsadm}")`, { hint: 'install tsadm as /usr/bin/tsadm (the Debian package does)' });
   }

@@ -37,11 +37,11 @@ import { recoverInterruptedRestarts, restartStaticPod, type RestartDeps } from '
 import { clusterConfigFor, humanList, type ClusterOptions, type PathOptions } from './run.js';
 
 /** The Lease every control plane takes before renewing (kube-system). */
-export const RENEW_LEASE = 'tsadm-certs-renew';
+const RENEW_LEASE = 'tsadm-certs-renew';
 /** Long enough for four restarts, each bounded by restart.ts's 3-minute wait, with renewals every 5 min. */
 const LEASE_SECONDS = 900;
 /** The components a killed run still has to restart: written before any certificate. */
-export const PENDING_FILE = `${TMP_DIR}/tsadm-renew-pending.json`;
+const PENDING_FILE = `${TMP_DIR}/tsadm-renew-pending.json`;
 const ORDER: readonly Component[] = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'];
 /** Taking the Lease must not hang on a cluster that is down. */
 const SHORT_RETRY: RetryPolicy = { initialDelayMs: 250, maxDelayMs: 1000, factor: 2, deadlineMs: 5000 };

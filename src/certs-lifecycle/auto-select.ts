@@ -11,7 +11,7 @@ import type { ExpirationItem, ExpirationReport } from './expiration.js';
 export const DEFAULT_WINDOW_SECONDS = 90 * 86_400;
 
 /** A CA with less left than this is warned about by check-expiration and renew --auto. */
-export const CA_WARNING_SECONDS = 365 * 86_400;
+const CA_WARNING_SECONDS = 365 * 86_400;
 
 /**
  * Without the API (so without the cluster-wide Lease), this machine's own files are still

@@ -21,7 +21,7 @@ import { TsadmError } from '../errors.js';
 import { isTransient } from './errors.js';
 import type { KubeApi, KubeObject } from './types.js';
 
-export interface LeaseSpec {
+interface LeaseSpec {
   readonly holderIdentity?: string;
   readonly leaseDurationSeconds?: number;
   /** MicroTime: RFC 3339 with microseconds. */
@@ -57,12 +57,12 @@ export interface LeaseLockOptions {
 const DEFAULT_NAMESPACE = 'kube-system';
 
 /** Go's metav1.MicroTime format: 2006-01-02T15:04:05.000000Z07:00 (UTC here). */
-export function microTime(d: Date): string {
+function microTime(d: Date): string {
   return d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
 /** When the Lease stops protecting its holder, or undefined when it has no holder or no times. */
-export function leaseExpiry(lease: LeaseObject): Date | undefined {
+function leaseExpiry(lease: LeaseObject): Date | undefined {
   const spec = lease.spec ?? {};
   if (!spec.holderIdentity) return undefined;
   const base = spec.renewTime ?? spec.acquireTime;

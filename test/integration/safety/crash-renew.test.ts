@@ -38,7 +38,7 @@ describeBuilt('kill renew --auto at every write, re-run', () => {
     let n = 1;
     for (; n <= 30; n++) {
       const s: Scratch = scratchDir('tsadm-crash-renew-');
-      const root = { dir: s.dir, at: (p: string) => path.join(s.dir, p), cleanup: s.cleanup };
+      const root = { dir: s.dir, at: (p: string) => path.join(s.dir, p), cleanup: () => s.cleanup() };
       for (const e of readdirSync(base.dir)) cpSync(path.join(base.dir, e), path.join(s.dir, e), { recursive: true, preserveTimestamps: true });
       const kubelet = new StandInKubelet(root, port);
       await kubelet.start();
