@@ -76,6 +76,34 @@ describeWithApiServer('renew --auto under the Lease of a real API server', () =>
     expect(kubelet.starts).toBe(2);
   });
 
+  test('two control planes due at once: one renews and restarts while the other is refused naming it; the other then goes', async () => {
+    const port2 = await freePort();
+    const root2 = await makeRoot(10, port2);
+    writeFileSync(root2.at('/lease.conf'), server.adminKubeconfig, { mode: 0o600 });
+    writeFileSync(root2.at('/kubeadm.yaml'), readFileSync(root2.at('/kubeadm.yaml'), 'utf8').replace('name: cp1', 'name: cp2'));
+    const kubelet2 = new StandInKubelet(root2, port2);
+    await kubelet2.start();
+    try {
+      const [a, b] = await Promise.all([auto(root, '--within', '30d'), auto(root2, '--within', '30d')]);
+      const ran = [a, b].filter((r) => r.code === 0);
+      const refused = [a, b].filter((r) => r.code !== 0);
+      expect(ran).toHaveLength(1);
+      expect(refused).toHaveLength(1);
+      const winner = a.code === 0 ? 'cp1' : 'cp2';
+      expect(refused[0]!.stderr).toContain(`is held by "${winner}"`);
+      // only the winner's scheduler restarted
+      expect(kubelet.starts + kubelet2.starts).toBe(3);
+      const loser = winner === 'cp1' ? root2 : root;
+      const again = await auto(loser, '--within', '30d');
+      expect(again.code).toBe(0);
+      expect(kubelet.starts).toBe(2);
+      expect(kubelet2.starts).toBe(2);
+    } finally {
+      await kubelet2.stop();
+      root2.cleanup();
+    }
+  });
+
   test('a Lease held by another control plane stops the run before anything is written', async () => {
     const now = new Date().toISOString().replace(/Z$/, '000Z');
     const body = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'tsadm-certs-renew', namespace: 'kube-system' }, spec: { holderIdentity: 'cp2', leaseDurationSeconds: 900, acquireTime: now, renewTime: now } };
