@@ -71,7 +71,7 @@ describe('certs renew --auto on a tsadm control plane', () => {
       }
     })();
     const r = await tsadm(CP.name, ['certs', 'renew', '--auto', '--within', '3h'], { timeoutMs: 10 * MIN });
-    await waitFor(async () => downSince === undefined, 2 * MIN, 'the API to answer after the renewal');
+    await waitFor(() => Promise.resolve(downSince === undefined), 2 * MIN, 'the API to answer after the renewal');
     polling = false;
     await poller;
 
