@@ -91,7 +91,9 @@ describe('certs renew --auto on a tsadm control plane', () => {
     expect(await startedAt('kube-apiserver')).toBeGreaterThan(started['kube-apiserver']!);
     expect(await startedAt('kube-scheduler')).toBeGreaterThan(started['kube-scheduler']!);
     expect(await startedAt('etcd')).toBe(started.etcd);
-    expect(await startedAt('kube-controller-manager')).toBe(started['kube-controller-manager']);
+    // (kube-controller-manager is not restarted by tsadm, as its output says, but with one control
+    // plane it loses its leader-election lease while the API server restarts and exits by itself;
+    // the kubelet starts it again, so its start time is no oracle here)
     // one control plane: the API server's restart is the only outage, and a short one
     expect(outages.every((ms) => ms < 90_000)).toBe(true);
 
