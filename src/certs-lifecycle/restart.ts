@@ -35,6 +35,10 @@ export interface RestartDeps {
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
+/** The copies of manifests being restarted: /etc/kubernetes/tmp/tsadm-restart-<ms>/<component>.yaml. */
+const BACKUP_PREFIX = 'tsadm-restart-';
+const STATIC_POD_COMPONENTS: readonly Component[] = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'];
+
 const defaultSleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 async function until(d: RestartDeps, what: string, check: () => Promise<boolean>): Promise<void> {
@@ -67,7 +71,7 @@ export async function restartStaticPod(d: RestartDeps, component: Component): Pr
       hint: `restart ${component} yourself`,
     });
   }
-  const backupDir = path.posix.join(TMP_DIR, `tsadm-restart-${Date.now()}`);
+  const backupDir = path.posix.join(TMP_DIR, `${BACKUP_PREFIX}${Date.now()}`);
   const mode = st.mode & 0o7777;
   await d.host.writeFile(path.posix.join(backupDir, `${component}.yaml`), content, { mode, kind: 'manifest', description: `copy of the ${component} manifest during its restart` });
   d.log.info(`Restarting ${component}: ${manifest} is moved out until the kubelet has stopped it`);
@@ -81,4 +85,29 @@ export async function restartStaticPod(d: RestartDeps, component: Component): Pr
   await until(d, `${component} to pass its liveness probe again (${probe.url})`, async () => (await d.probe(probe)) === 'up');
   await d.host.remove(backupDir);
   d.log.info(`${component} restarted and healthy`);
+}
+
+/**
+ * After a kill in the middle of a restart: every manifest still waiting in a tsadm-restart-*
+ * copy whose static pod manifest is absent is put back (byte for byte, same mode), and the
+ * copies are removed. Returns the components put back (they still need their health waited for).
+ */
+export async function recoverInterruptedRestarts(d: Pick<RestartDeps, 'host' | 'log'>): Promise<Component[]> {
+  const restored: Component[] = [];
+  const dirs = (await d.host.readdir(TMP_DIR)).filter((n) => n.startsWith(BACKUP_PREFIX)).sort();
+  for (const dir of dirs) {
+    const backupDir = path.posix.join(TMP_DIR, dir);
+    for (const file of (await d.host.readdir(backupDir)).filter((f) => f.endsWith('.yaml')).sort()) {
+      const component = file.slice(0, -'.yaml'.length) as Component;
+      if (!STATIC_POD_COMPONENTS.includes(component)) continue;
+      const manifest = manifestPath(component);
+      const [content, st, present] = await Promise.all([d.host.readFile(path.posix.join(backupDir, file)), d.host.stat(path.posix.join(backupDir, file)), d.host.stat(manifest)]);
+      if (present || !content || !st) continue;
+      d.log.warn(`${manifest} was left out by an interrupted restart; putting it back from ${backupDir}`);
+      await d.host.writeFile(manifest, content, { mode: st.mode & 0o7777, kind: 'manifest', description: `${component} static pod manifest` });
+      restored.push(component);
+    }
+    await d.host.remove(backupDir);
+  }
+  return restored;
 }

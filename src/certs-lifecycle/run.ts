@@ -9,6 +9,7 @@ import { TsadmError } from '../errors.js';
 import { reportDryRun } from '../run/dry-run-report.js';
 import type { Runtime } from '../run/runtime.js';
 import { buildLifecycleCtx, prefixed, type LifecycleCtx, type LifecycleOptions } from './context.js';
+import { caWarnings } from './auto-select.js';
 import { checkExpiration, expiringItems } from './expiration.js';
 import { formatExpiration, kubeadmDate, type ExpirationFormat } from './expiration-format.js';
 import { generateCsrs } from './generate-csr.js';
@@ -19,10 +20,10 @@ import { runProbe } from './probe.js';
 import { restartStaticPod } from './restart.js';
 import { ExpiringError } from './threshold.js';
 
-type PathOptions = Omit<LifecycleOptions, 'needsAdvertiseAddress' | 'clusterConfigText'>;
+export type PathOptions = Omit<LifecycleOptions, 'needsAdvertiseAddress' | 'clusterConfigText'>;
 
 /** --kubeconfig of renew and check-expiration (kubeadm's default: /etc/kubernetes/admin.conf). */
-interface ClusterOptions {
+export interface ClusterOptions {
   readonly kubeconfig?: string;
 }
 
@@ -31,7 +32,7 @@ interface ClusterOptions {
  * getInternalCfg); its "[prefix] Reading configuration…" lines are printed for text output only
  * (kubeadm's structured printers are silent there), followed by an empty line.
  */
-async function clusterConfigFor(rt: Runtime, o: PathOptions & ClusterOptions, prefix: string, print: boolean): Promise<string | undefined> {
+export async function clusterConfigFor(rt: Runtime, o: PathOptions & ClusterOptions, prefix: string, print: boolean): Promise<string | undefined> {
   if (o.config !== undefined) return undefined;
   const read = await readClusterConfiguration(rt, o.kubeconfig ?? DEFAULT_ADMIN_KUBECONFIG);
   if (print && read.lines.length > 0) {
@@ -53,6 +54,8 @@ export async function runCheckExpiration(rt: Runtime, o: PathOptions & ClusterOp
     ...(o.thresholdSeconds !== undefined ? { thresholdSeconds: o.thresholdSeconds } : {}),
   });
   rt.log.output(formatExpiration(report, o.format));
+  // A CA is never renewed by tsadm (nor kubeadm): say loudly, on stderr, when one has less than a year left.
+  for (const w of caWarnings(report)) rt.log.warn(`WARNING: ${w}`, { prefix: 'check-expiration' });
   const expiring = expiringItems(report);
   if (expiring.length > 0) {
     const cas = new Set(report.certificateAuthorities.map((c) => c.name));
@@ -122,7 +125,7 @@ async function restartComponents(ctx: LifecycleCtx, rt: Runtime, components: rea
   for (const c of components) await restartStaticPod({ host: ctx.host, log, probe: (p) => runProbe(p) }, c);
 }
 
-function humanList(items: readonly string[]): string {
+export function humanList(items: readonly string[]): string {
   return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 

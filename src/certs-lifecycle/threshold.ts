@@ -9,16 +9,16 @@ import { TsadmError } from '../errors.js';
 /** Exit status of `check-expiration --expiring-within` when something expires within it. */
 export const EXIT_EXPIRING = 4;
 
-export function parseThreshold(text: string): number {
+export function parseThreshold(text: string, flag = '--expiring-within'): number {
   const days = /^(\d+)d$/.exec(text.trim());
   if (days) return Number(days[1]) * 86_400;
   let ms: number;
   try {
     ms = parseDuration(text.trim());
   } catch (err) {
-    throw new TsadmError('E_USAGE', `--expiring-within: ${(err as Error).message}`, { hint: 'give a duration such as 720h or 30d' });
+    throw new TsadmError('E_USAGE', `${flag}: ${(err as Error).message}`, { hint: 'give a duration such as 720h or 30d' });
   }
-  if (ms < 0) throw new TsadmError('E_USAGE', `--expiring-within: negative duration "${text}"`, { hint: 'give a duration such as 720h or 30d' });
+  if (ms < 0) throw new TsadmError('E_USAGE', `${flag}: negative duration "${text}"`, { hint: 'give a duration such as 720h or 30d' });
   return Math.floor(ms / 1000);
 }
 

@@ -12,6 +12,10 @@ import { renewableNames } from '../certs-lifecycle/inventory.js';
 import type { ExpirationFormat } from '../certs-lifecycle/expiration-format.js';
 import { runCheckExpiration, runGenerateCsr, runRenew } from '../certs-lifecycle/run.js';
 import { approveKubeletServingCommand } from './approve-kubelet-serving.js';
+import { runRenewAuto } from '../certs-lifecycle/auto-run.js';
+import { DEFAULT_WINDOW_SECONDS } from '../certs-lifecycle/auto-select.js';
+import { runAutoRenewUnits } from '../certs-lifecycle/auto-renew-units.js';
+import { withLeaseLock } from '../kube/lease-lock.js';
 
 type Args = ArgumentsCamelCase<Record<string, unknown>>;
 
@@ -58,32 +62,79 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
       },
     )
     .command(
-      'renew <certificate>',
+      'renew [certificate]',
       'Renew certificates for a Kubernetes cluster',
       (o) =>
         pathOptions(o)
-          .positional('certificate', { type: 'string', describe: `"all", or one of: ${renewableNames().join(', ')}` })
+          .positional('certificate', { type: 'string', describe: `"all", or one of: ${renewableNames().join(', ')} (not with --auto)` })
+          .option('auto', { type: 'boolean', describe: 'Renew every certificate and kubeconfig of this node that expires within --within, and nothing else; restart what uses them one at a time, under the cluster-wide Lease kube-system/tsadm-certs-renew (README: "Certificates that renew themselves").' })
+          .option('within', { type: 'string', requiresArg: true, describe: 'With --auto: the window, a duration (2160h) or days (90d).', defaultDescription: '90d' })
           .option('dry-run', { type: 'boolean', describe: "Don't write anything; show what would be written." })
-          .option('new-key', { type: 'boolean', describe: 'Issue each certificate for a newly generated private key (kubeadm\'s behaviour) instead of keeping the existing key.' })
-          .option('restart', { type: 'boolean', describe: 'Restart the control-plane static pods that read the renewed certificates, one by one, each until its liveness probe passes again.' })
-          .option('kubeconfig', { type: 'string', requiresArg: true, describe: 'The kubeconfig file to read the cluster\'s ClusterConfiguration (kubeadm-config ConfigMap) through when --config is not given.', defaultDescription: DEFAULT_ADMIN_KUBECONFIG })
+          .option('new-key', { type: 'boolean', describe: 'Issue each certificate for a newly generated private key (kubeadm\'s behaviour) instead of keeping the existing key (not with --auto: it always keeps the key).' })
+          .option('restart', { type: 'boolean', describe: 'Restart the control-plane static pods that read the renewed certificates, one by one, each until its liveness probe passes again (on by default with --auto; --no-restart turns it off).' })
+          .option('output', { alias: 'o', type: 'string', requiresArg: true, default: 'text', describe: 'Output format: text, or json (one event per line, docs/events.md).' })
+          .option('kubeconfig', { type: 'string', requiresArg: true, describe: 'The kubeconfig file to read the cluster\'s ClusterConfiguration (kubeadm-config ConfigMap) through when --config is not given, and (--auto) to take the Lease with.', defaultDescription: DEFAULT_ADMIN_KUBECONFIG })
           .usage([
             'Renew the certificate(s), regardless of their expiration date. Subject, SANs and key usages',
             '(for kubeconfigs: the identity) come from the existing certificates; the CA on disk signs.',
             'The private key is kept unless --new-key is given. Certificates whose CA key is absent',
             '(external CA) are not renewed. Restart the components named at the end (or use --restart).',
+            '',
+            'With --auto, only what expires within --within (default 90d) is renewed, with the same key;',
+            'control planes take turns through a Lease; CAs are never renewed (a warning when one has',
+            'less than a year left). "tsadm certs auto-renew enable" runs it daily from a systemd timer.',
           ].join('\n'))
+          .example('tsadm certs renew all', 'renew everything now, as kubeadm does')
+          .example('tsadm certs renew --auto --within 30d --dry-run', 'what an automatic renewal would do now')
           .strict(),
       (argv) =>
         withRuntime(argv, env, async (rt) => {
+          const name = typeof argv.certificate === 'string' ? argv.certificate : undefined;
+          if (argv.auto === true) {
+            if (name !== undefined) throw new TsadmError('E_USAGE', `--auto renews what is due; it takes no certificate name (got "${name}")`, { hint: 'drop the name, or drop --auto to renew that certificate now' });
+            if (argv['new-key'] === true) throw new TsadmError('E_USAGE', '--auto always keeps the private keys; --new-key cannot be combined with it', { hint: 'run "tsadm certs renew <name> --new-key" for a new key' });
+            await runRenewAuto(rt, {
+              ...paths(argv),
+              ...kubeconfigOf(argv),
+              windowSeconds: typeof argv.within === 'string' ? parseWindow(argv.within) : DEFAULT_WINDOW_SECONDS,
+              restart: argv.restart !== false,
+            });
+            return;
+          }
+          if (name === undefined) throw new TsadmError('E_USAGE', 'specify "all", a certificate name, or --auto', { hint: `one of: all, ${renewableNames().join(', ')}` });
+          if (argv.within !== undefined) throw new TsadmError('E_USAGE', '--within goes with --auto', { hint: 'add --auto, or drop --within' });
           await runRenew(rt, {
             ...paths(argv),
             ...kubeconfigOf(argv),
-            name: String(argv.certificate),
+            name,
             newKey: argv['new-key'] === true,
             restart: argv.restart === true,
           });
-        }, 'certs renew'),
+        }, 'certs renew', { output: true }),
+    )
+    .command(
+      'auto-renew <action>',
+      'Turn the daily automatic renewal (a systemd timer running "tsadm certs renew --auto") on or off, or show it',
+      (o) =>
+        o
+          .positional('action', { type: 'string', choices: ['enable', 'disable', 'status'], describe: 'enable, disable or status' })
+          .option('within', { type: 'string', requiresArg: true, describe: 'enable: the window the timer renews with (a duration or days).', defaultDescription: '90d' })
+          .option('dry-run', { type: 'boolean', describe: "Don't write anything; show what would be written." })
+          .option('rootfs', { type: 'string', requiresArg: true, describe: 'Path to the real host root filesystem: every host path resolves under it.' })
+          .option('v', { ...VERBOSITY_OPTION, describe: 'Log level verbosity.' })
+          .usage([
+            'enable writes tsadm-certs-renew.service (a oneshot running "tsadm certs renew --auto") and',
+            'tsadm-certs-renew.timer (daily, randomized by up to an hour, catching up after downtime), then',
+            'reloads systemd and starts the timer. disable stops it and removes both units. status says whether',
+            'the units are installed and active. Off by default, as kubeadm renews only during upgrades.',
+          ].join('\n'))
+          .strict(),
+      (argv) => {
+        const action = String(argv.action) as 'enable' | 'disable' | 'status';
+        const within = typeof argv.within === 'string' ? argv.within : undefined;
+        if (within !== undefined) parseWindow(within);
+        return withRuntime(argv, env, (rt) => runAutoRenewUnits(rt, action, within !== undefined ? { within } : {}), action === 'status' ? undefined : 'certs auto-renew');
+      },
     )
     .command(
       'generate-csr',
@@ -101,14 +152,20 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
           .example('tsadm certs generate-csr --kubeconfig-dir /tmp/etc-k8s --cert-dir /tmp/etc-k8s/pki', '')
           .strict(),
       (argv) => withRuntime(argv, env, (rt) => runGenerateCsr(rt, paths(argv)), 'certs generate-csr'),
-    );
-  // The lead wires the Lease lock here: approveKubeletServingCommand(lifecycle, env, (api, holder) => guard).
-  return approveKubeletServingCommand(lifecycle, env)
-    .demandCommand(1, 'specify a subcommand: certificate-key, check-expiration, renew, generate-csr, approve-kubelet-serving')
+    )
+  return approveKubeletServingCommand(lifecycle, env, approverLease)
+    .demandCommand(1, 'specify a subcommand: certificate-key, check-expiration, renew, auto-renew, generate-csr, approve-kubelet-serving')
     .strict();
 }
 
 const EXPIRATION_FORMATS = ['table', 'text', 'json', 'yaml', 'kyaml'];
+
+/** --within of renew --auto and auto-renew: a Go duration or days, positive. */
+function parseWindow(text: string): number {
+  const seconds = parseThreshold(text, '--within');
+  if (seconds <= 0) throw new TsadmError('E_USAGE', `--within must be more than zero (got "${text}")`, { hint: 'e.g. --within 90d or --within 720h' });
+  return seconds;
+}
 
 function checkExpirationFormat(output: string): ExpirationFormat {
   refuseTemplateFormat(output);
@@ -146,13 +203,14 @@ export function paths(argv: Args): { config?: string; certDir?: string; kubeconf
 }
 
 /** `lock`: the command changes the machine, so it takes the machine lock (not in dry-run). */
-export async function withRuntime(argv: Args, env: CommandEnv, fn: (rt: Runtime) => Promise<void>, lock?: string): Promise<void> {
+export async function withRuntime(argv: Args, env: CommandEnv, fn: (rt: Runtime) => Promise<void>, lock?: string, opts: { output?: boolean } = {}): Promise<void> {
   const rootfs = argv.rootfs;
   if (rootfs !== undefined && typeof rootfs !== 'string') throw new TsadmError('E_USAGE', '--rootfs takes a path');
   const flags: FlagValues = {
     ...(argv['dry-run'] === true ? { 'dry-run': true } : {}),
     ...(typeof rootfs === 'string' ? { rootfs } : {}),
     ...(typeof argv.v === 'number' ? { v: argv.v } : {}),
+    ...(opts.output === true && typeof argv.output === 'string' ? { output: argv.output } : {}),
   };
   const rt = await createRuntime(flags, env, lock ? { lock } : {});
   try {
@@ -162,3 +220,17 @@ export async function withRuntime(argv: Args, env: CommandEnv, fn: (rt: Runtime)
     await rt.reporter.close();
   }
 }
+
+/**
+ * The approver's passes on several control planes take turns through one Lease
+ * (kube-system/tsadm-kubelet-serving-approver, src/kube/lease-lock.ts): a pass that finds it held
+ * by another control plane does not run (the pass reports `ran: false`) rather than failing.
+ */
+const approverLease: NonNullable<Parameters<typeof approveKubeletServingCommand>[2]> = (api, holder) => async (fn) => {
+  try {
+    return await withLeaseLock(api, { name: 'tsadm-kubelet-serving-approver', holder, durationSeconds: 60 }, fn);
+  } catch (err) {
+    if (err instanceof TsadmError && err.code === 'E_LOCKED') return undefined;
+    throw err;
+  }
+};

@@ -24,6 +24,7 @@ const RESOURCES: Readonly<Record<KindName, ResourceInfo>> = {
   DaemonSet: { group: 'apps', version: 'v1', plural: 'daemonsets', namespaced: true },
   Job: { group: 'batch', version: 'v1', plural: 'jobs', namespaced: true },
   CertificateSigningRequest: { group: 'certificates.k8s.io', version: 'v1', plural: 'certificatesigningrequests', namespaced: false },
+  Lease: { group: 'coordination.k8s.io', version: 'v1', plural: 'leases', namespaced: true },
 };
 
 export function resourceInfo(kind: string): ResourceInfo & { readonly kind: KindName } {

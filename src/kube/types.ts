@@ -102,7 +102,8 @@ export type KindName =
   | 'Deployment'
   | 'DaemonSet'
   | 'Job'
-  | 'CertificateSigningRequest';
+  | 'CertificateSigningRequest'
+  | 'Lease';
 
 /**
  * What to do when the object exists and differs: kubeadm's CreateOrUpdate ("update") or

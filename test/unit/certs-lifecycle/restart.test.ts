@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RootedHost } from '../../../src/host/rooted-host.js';
 import { probeFromManifest, runProbe } from '../../../src/certs-lifecycle/probe.js';
-import { restartStaticPod } from '../../../src/certs-lifecycle/restart.js';
+import { recoverInterruptedRestarts, restartStaticPod } from '../../../src/certs-lifecycle/restart.js';
 import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
 
 const MANIFEST = '/etc/kubernetes/manifests/kube-scheduler.yaml';
@@ -117,5 +117,32 @@ describe('restartStaticPod', () => {
     await expect(restartStaticPod({ host: new RootedHost(root.dir), log, probe: (p) => runProbe(p) }, 'etcd'))
       .rejects.toMatchObject({ code: 'E_PRECONDITION', message: 'etcd is not a static pod on this node (/etc/kubernetes/manifests/etcd.yaml does not exist)' });
     expect(existsSync(root.at('/etc/kubernetes/tmp'))).toBe(false);
+  });
+});
+
+describe('recoverInterruptedRestarts (a re-run after a kill in the middle of a restart)', () => {
+  let root: TempRoot;
+  afterEach(() => root.cleanup());
+  const lines: string[] = [];
+  const log = { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m) };
+
+  test('a manifest left out is put back byte for byte with its mode; one in place is left alone; the copies go', async () => {
+    const scheduler = manifest(10259);
+    root = tempRoot({
+      // killed while kube-scheduler's manifest was out: only the copy exists
+      '/etc/kubernetes/tmp/tsadm-restart-1700000000000/kube-scheduler.yaml': { content: scheduler, mode: 0o600 },
+      // killed after etcd's manifest came back, before its copy was removed
+      '/etc/kubernetes/tmp/tsadm-restart-1700000000001/etcd.yaml': { content: 'old copy\n', mode: 0o600 },
+      '/etc/kubernetes/manifests/etcd.yaml': { content: 'current\n', mode: 0o600 },
+      // something else's file in the tmp dir is not ours
+      '/etc/kubernetes/tmp/kubeadm-backup-etcd-x/etcd.yaml': 'not ours\n',
+    });
+    const restored = await recoverInterruptedRestarts({ host: new RootedHost(root.dir), log });
+    expect(restored).toEqual(['kube-scheduler']);
+    expect(readFileSync(root.at(MANIFEST), 'utf8')).toBe(scheduler);
+    expect(statSync(root.at(MANIFEST)).mode & 0o777).toBe(0o600);
+    expect(readFileSync(root.at('/etc/kubernetes/manifests/etcd.yaml'), 'utf8')).toBe('current\n');
+    expect(readdirSync(root.at('/etc/kubernetes/tmp'))).toEqual(['kubeadm-backup-etcd-x']);
+    expect(lines.some((l) => l.includes('kube-scheduler.yaml was left out by an interrupted restart'))).toBe(true);
   });
 });

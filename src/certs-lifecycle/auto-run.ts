@@ -1,0 +1,201 @@
+/**
+ * `tsadm certs renew --auto [--within 90d]`: renew, on this machine, every certificate and
+ * kubeconfig of the inventory that expires within the window, and nothing else, then restart the
+ * control-plane static pods that read them, one at a time, each until its liveness probe passes.
+ *
+ * Safety (docs/safety.md, "Certificate auto-renewal"):
+ * - cluster-wide, the work runs under the Lease kube-system/tsadm-certs-renew
+ *   (src/kube/lease-lock.ts), so no two control planes renew and restart at the same moment and
+ *   only this machine's components restart while it holds the Lease;
+ * - the API unreachable: no Lease can be taken, so nothing is done unless a due certificate has
+ *   expired or expires within 7 days, or restarts of an interrupted run are pending (the renewed
+ *   files are on disk but not in use) — then this machine's own files are renewed with a loud
+ *   warning, since otherwise a cluster whose certificates ran out could never recover;
+ * - kill-safe: private keys are kept (kubeadm's renewal re-signs the same key too, in effect),
+ *   so each renewal is one atomic file replacement and no key/certificate pair can mismatch; the
+ *   components still to restart are written to a journal before any certificate, and a re-run
+ *   first puts back a manifest left out by an interrupted restart, then restarts what the journal
+ *   names; the renewed certificates are not due any more, so they are not renewed twice.
+ * - a CA is never renewed; one with less than a year left is a loud warning.
+ */
+import { TMP_DIR } from '../constants.js';
+import { errorMessage, TsadmError } from '../errors.js';
+import { heldError, liveHolder, withLeaseLock, type LeaseObject } from '../kube/lease-lock.js';
+import type { RetryPolicy } from '../kube/retry.js';
+import type { KubeApi } from '../kube/types.js';
+import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
+import { reportDryRun } from '../run/dry-run-report.js';
+import type { Runtime } from '../run/runtime.js';
+import { caWarnings, isEmergency, selectDue, EMERGENCY_SECONDS, type AutoSelection } from './auto-select.js';
+import { buildLifecycleCtx, prefixed, type LifecycleCtx } from './context.js';
+import { checkExpiration, type ExpirationItem } from './expiration.js';
+import { kubeadmDate } from './expiration-format.js';
+import { inventory, type Component } from './inventory.js';
+import { runProbe, type HttpProbe, type ProbeState } from './probe.js';
+import { applyRenewal, planRenewal } from './renew.js';
+import { recoverInterruptedRestarts, restartStaticPod, type RestartDeps } from './restart.js';
+import { clusterConfigFor, humanList, type ClusterOptions, type PathOptions } from './run.js';
+
+/** The Lease every control plane takes before renewing (kube-system). */
+const RENEW_LEASE = 'tsadm-certs-renew';
+/** Long enough for four restarts, each bounded by restart.ts's 3-minute wait, with renewals every 5 min. */
+const LEASE_SECONDS = 900;
+/** The components a killed run still has to restart: written before any certificate. */
+const PENDING_FILE = `${TMP_DIR}/tsadm-renew-pending.json`;
+const ORDER: readonly Component[] = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'];
+/** Taking the Lease must not hang on a cluster that is down. */
+const SHORT_RETRY: RetryPolicy = { initialDelayMs: 250, maxDelayMs: 1000, factor: 2, deadlineMs: 5000 };
+
+export interface AutoRenewOptions extends PathOptions, ClusterOptions {
+  readonly windowSeconds: number;
+  /** Restart what reads the renewed certificates (default on; --no-restart turns it off). */
+  readonly restart: boolean;
+}
+
+export interface AutoRenewDeps {
+  readonly probe?: (p: HttpProbe) => Promise<ProbeState>;
+  readonly restartTiming?: Pick<RestartDeps, 'timeoutMs' | 'pollMs' | 'settleMs'>;
+}
+
+export interface AutoRenewResult {
+  readonly renewed: readonly string[];
+  readonly restarted: readonly Component[];
+  readonly selection: AutoSelection;
+  /** How the cluster-wide exclusion was had. */
+  readonly lock: 'lease' | 'none-api-unreachable' | 'dry-run' | 'not-needed';
+}
+
+const sortComponents = (cs: Iterable<Component>): Component[] => {
+  const set = new Set(cs);
+  return ORDER.filter((c) => set.has(c));
+};
+
+async function readPending(ctx: LifecycleCtx): Promise<Component[]> {
+  const data = await ctx.host.readFile(PENDING_FILE);
+  if (!data) return [];
+  try {
+    const parsed = JSON.parse(data.toString('utf8')) as { components?: unknown };
+    return sortComponents(Array.isArray(parsed.components) ? parsed.components.filter((c): c is Component => ORDER.includes(c as Component)) : []);
+  } catch {
+    return [...ORDER]; // unreadable journal: restart everything rather than leave an old certificate in use
+  }
+}
+
+async function writePending(ctx: LifecycleCtx, components: readonly Component[]): Promise<void> {
+  if (components.length === 0) {
+    await ctx.host.remove(PENDING_FILE);
+    return;
+  }
+  await ctx.host.writeFile(PENDING_FILE, `${JSON.stringify({ components })}\n`, { mode: 0o600, kind: 'other', description: 'components still to restart after a certificate renewal' });
+}
+
+function describeItem(c: ExpirationItem): string {
+  const when = c.expirationDate ? kubeadmDate(c.expirationDate) : 'unknown';
+  return c.residualSeconds <= 0 ? `${c.name} (EXPIRED ${when})` : `${c.name} (expires ${when})`;
+}
+
+export async function runRenewAuto(rt: Runtime, o: AutoRenewOptions, deps: AutoRenewDeps = {}): Promise<AutoRenewResult> {
+  const log = prefixed(rt.log, 'renew');
+  const clusterConfigText = await clusterConfigFor(rt, o, 'renew', !rt.json);
+  const base = await buildLifecycleCtx(rt, { ...o, needsAdvertiseAddress: false, ...(clusterConfigText !== undefined ? { clusterConfigText } : {}) });
+  const ctx: LifecycleCtx = { ...base, log };
+  const report = await checkExpiration({ host: ctx.host, certDir: ctx.certDir, kubeconfigDir: ctx.kubeconfigDir, externalEtcd: ctx.cfg.cluster.etcd.mode === 'external', now: rt.startTime });
+  for (const w of caWarnings(report)) log.warn(`WARNING: ${w}`);
+  const selection = selectDue(report, o.windowSeconds);
+  for (const e of selection.external) log.warn(`${describeItem(e)} is due, but its CA key is not on this node (external CA): not renewed; issue it with your CA`);
+
+  const interrupted = rt.dryRun ? [] : await recoverInterruptedRestarts({ host: ctx.host, log });
+  const pending = sortComponents([...(await readPending(ctx)), ...interrupted]);
+  const window = `${Math.round(o.windowSeconds / 3600)}h`;
+  if (selection.due.length === 0 && pending.length === 0) {
+    const next = [...selection.notDue].sort((a, b) => a.residualSeconds - b.residualSeconds)[0];
+    log.info(`Nothing to renew: no certificate of this node expires within ${window}${next ? `; the next to expire is ${describeItem(next)}` : ''}.`);
+    return { renewed: [], restarted: [], selection, lock: 'not-needed' };
+  }
+  log.info(`Due within ${window}: ${selection.due.map(describeItem).join(', ') || 'nothing'}${pending.length > 0 ? `; restarts left by an interrupted run: ${pending.join(', ')}` : ''}.`);
+
+  const work = (): Promise<Omit<AutoRenewResult, 'selection' | 'lock'>> => renewAndRestart(rt, ctx, o, selection, pending, deps);
+  if (rt.dryRun) {
+    await reportLeaseForDryRun(rt, ctx, o);
+    const r = await work();
+    reportDryRun(rt.host, rt.log);
+    return { ...r, selection, lock: 'dry-run' };
+  }
+
+  const kubeconfig = o.kubeconfig ?? DEFAULT_ADMIN_KUBECONFIG;
+  let api: KubeApi | undefined;
+  let unreachable: string | undefined;
+  try {
+    api = await rt.api.open({ path: kubeconfig }, { log: rt.log, retry: SHORT_RETRY, requestTimeoutMs: 5000 });
+  } catch (err) {
+    unreachable = errorMessage(err);
+  }
+  if (api) {
+    let started = false;
+    try {
+      const r = await withLeaseLock(api, { name: RENEW_LEASE, holder: ctx.cfg.init.nodeRegistration.name, durationSeconds: LEASE_SECONDS, onWarning: (m) => log.warn(m) }, () => {
+        started = true;
+        log.info(`Holding the Lease kube-system/${RENEW_LEASE} as "${ctx.cfg.init.nodeRegistration.name}": no other control plane renews or restarts meanwhile.`);
+        return work();
+      });
+      return { ...r, selection, lock: 'lease' };
+    } catch (err) {
+      if (started || (err instanceof TsadmError && err.code === 'E_LOCKED')) throw err;
+      unreachable = errorMessage(err);
+    }
+  }
+
+  // No Lease could be taken: the API is unreachable (or refuses this machine's credentials).
+  if (!isEmergency(selection.due) && pending.length === 0) {
+    throw new TsadmError('E_API', `not renewing: the Lease kube-system/${RENEW_LEASE} that keeps control planes from renewing at once could not be taken through ${kubeconfig} (${unreachable ?? 'unknown error'}), and nothing expires within ${EMERGENCY_SECONDS / 86_400} days`, {
+      hint: `fix the API access (or --kubeconfig); the timer tries again at its next run; without the API, renewal goes ahead once a certificate is within ${EMERGENCY_SECONDS / 86_400} days of expiry`,
+    });
+  }
+  log.warn(`WARNING: RENEWING WITHOUT THE CLUSTER-WIDE LOCK: the API could not be reached through ${kubeconfig} (${unreachable ?? 'unknown error'}), and ${pending.length > 0 ? 'an interrupted run left restarts to do' : 'certificates of this node have expired or expire within 7 days'}. Only this machine's files are renewed, and its components restart one at a time; make sure no other control plane is restarting now.`);
+  const r = await work();
+  return { ...r, selection, lock: 'none-api-unreachable' };
+}
+
+async function reportLeaseForDryRun(rt: Runtime, ctx: LifecycleCtx, o: AutoRenewOptions): Promise<void> {
+  try {
+    const api = await rt.api.open({ path: o.kubeconfig ?? DEFAULT_ADMIN_KUBECONFIG }, { log: rt.log, retry: SHORT_RETRY, dryRunRequestTimeoutMs: 5000 });
+    const lease = await api.get<LeaseObject>('Lease', RENEW_LEASE, 'kube-system');
+    const holder = liveHolder(lease, new Date());
+    if (lease && holder !== undefined && holder !== ctx.cfg.init.nodeRegistration.name) ctx.log.warn(`a real run would stop here: ${heldError({ name: RENEW_LEASE }, lease).message}`);
+    else ctx.log.info(`Would take the Lease kube-system/${RENEW_LEASE} as "${ctx.cfg.init.nodeRegistration.name}" (free now).`);
+  } catch (err) {
+    ctx.log.warn(`the Lease kube-system/${RENEW_LEASE} could not be read (${errorMessage(err)}); a real run would renew only certificates within 7 days of expiry`);
+  }
+}
+
+async function renewAndRestart(rt: Runtime, ctx: LifecycleCtx, o: AutoRenewOptions, selection: AutoSelection, pending: readonly Component[], deps: AutoRenewDeps): Promise<Omit<AutoRenewResult, 'selection' | 'lock'>> {
+  const dueNames = new Set(selection.due.map((c) => c.name));
+  const entries = inventory({ externalEtcd: ctx.cfg.cluster.etcd.mode === 'external' }).certificates.filter((e) => dueNames.has(e.name));
+  // Everything is read, checked and signed before the first write (planRenewal), keys kept.
+  const result = await planRenewal(ctx, entries, { newKey: false });
+  const toRestart = o.restart ? sortComponents([...pending, ...result.restart]) : [];
+  if (!rt.dryRun && toRestart.length > 0) await writePending(ctx, toRestart);
+  await applyRenewal(ctx, result);
+  for (const r of result.renewed) ctx.log.info(`${r.entry.longName} ${rt.dryRun ? 'would be renewed' : 'renewed'} (until ${kubeadmDate(r.renewed.notAfter)})`);
+  if (result.renewed.some((r) => r.entry.name === 'admin.conf' || r.entry.name === 'super-admin.conf')) {
+    ctx.log.info('Copies of admin.conf (such as $HOME/.kube/config) still hold the old client certificate; copy the file again.');
+  }
+  if (!o.restart) {
+    if (result.restart.length > 0) ctx.log.info(`Not restarting (--no-restart): restart ${humanList(result.restart)} so that they use the new certificates.`);
+    return { renewed: result.renewed.map((r) => r.entry.name), restarted: [] };
+  }
+  if (rt.dryRun) {
+    for (const c of toRestart) rt.log.info(`Would restart ${c} (its static pod manifest leaves and re-enters the manifests dir), then wait until its liveness probe passes`, { prefix: 'dryrun' });
+    return { renewed: result.renewed.map((r) => r.entry.name), restarted: [] };
+  }
+  const restartLog = prefixed(rt.log, 'restart');
+  const left = [...toRestart];
+  // One at a time, etcd first; each must pass its liveness probe before the next goes down.
+  for (const c of toRestart) {
+    await restartStaticPod({ host: ctx.host, log: restartLog, probe: deps.probe ?? ((p) => runProbe(p)), ...deps.restartTiming }, c);
+    left.shift();
+    await writePending(ctx, left);
+  }
+  ctx.log.info(`Done: ${result.renewed.length} renewed${toRestart.length > 0 ? `; restarted ${humanList(toRestart)}` : ''}.`);
+  return { renewed: result.renewed.map((r) => r.entry.name), restarted: toRestart };
+}

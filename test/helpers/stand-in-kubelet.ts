@@ -1,0 +1,70 @@
+/**
+ * A stand-in for the kubelet running one static pod: while the manifest exists under the root, a
+ * real HTTP server answers its liveness probe on a loopback port; each time the manifest comes
+ * back, a new "container" starts (counted, with its start time). For restart tests without a
+ * kubelet; the real kubelet is exercised by the e2e tests.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { TempRoot } from './temp-root.js';
+
+export const SCHEDULER_MANIFEST = '/etc/kubernetes/manifests/kube-scheduler.yaml';
+
+export const schedulerManifest = (port: number): string => [
+  'apiVersion: v1', 'kind: Pod', 'metadata:', '  name: kube-scheduler', '  namespace: kube-system', 'spec:', '  containers:', '  - name: kube-scheduler',
+  '    livenessProbe:', '      httpGet:', '        host: 127.0.0.1', '        path: /healthz', `        port: ${port}`, '        scheme: HTTP', '',
+].join('\n');
+
+export async function freePort(): Promise<number> {
+  const s = http.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as AddressInfo;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+export class StandInKubelet {
+  /** When each "container" started (ms). */
+  readonly startTimes: number[] = [];
+  private server: http.Server | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  constructor(private readonly root: Pick<TempRoot, 'at'>, readonly port: number, private readonly manifest = SCHEDULER_MANIFEST) {}
+
+  get starts(): number {
+    return this.startTimes.length;
+  }
+
+  /** Writes kube-scheduler's manifest (0600) with this stand-in's probe port. */
+  writeSchedulerManifest(): void {
+    mkdirSync(path.dirname(this.root.at(this.manifest)), { recursive: true });
+    writeFileSync(this.root.at(this.manifest), schedulerManifest(this.port), { mode: 0o600 });
+  }
+
+  async start(): Promise<void> {
+    await this.sync();
+    this.timer = setInterval(() => void this.sync(), 20);
+  }
+
+  private async sync(): Promise<void> {
+    const present = existsSync(this.root.at(this.manifest));
+    if (present && !this.server) {
+      this.startTimes.push(Date.now());
+      const server = http.createServer((_q, res) => res.end('ok'));
+      this.server = server;
+      await new Promise<void>((r) => server.listen(this.port, '127.0.0.1', r));
+    } else if (!present && this.server) {
+      const server = this.server;
+      this.server = undefined;
+      await new Promise((r) => server.close(r));
+    }
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    const s = this.server;
+    this.server = undefined;
+    if (s) await new Promise((r) => s.close(r));
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * `tsadm certs renew --auto` on a PKI made by tsadm 355 days ago (every leaf expires in 10 days),
+ * of which some were renewed since (not due): exactly the due ones are renewed (openssl reads the
+ * dates), nothing else changes (bytes and mtimes), the Lease on a real kube-apiserver is taken
+ * and released, a Lease held by another control plane stops the run before any write, and the
+ * unreachable-API rule holds both ways. kube-scheduler is restarted through a stand-in kubelet
+ * (a real HTTP liveness endpoint on loopback that exists while its manifest does).
+ */
+import { jest } from '@jest/globals';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { describeWithApiServer, startApiServer, type TestApiServer } from '../../helpers/apiserver.js';
+import { KC, runCli } from '../../helpers/certs-lifecycle.js';
+import { DAY, DUE, FRESH, fileOf, fingerprint, makeRoot, notAfter } from '../../helpers/auto-renew.js';
+import type { TempRoot } from '../../helpers/temp-root.js';
+import { SCHEDULER_MANIFEST, StandInKubelet, freePort } from '../../helpers/stand-in-kubelet.js';
+
+jest.setTimeout(180_000);
+
+const auto = (root: TempRoot, ...args: string[]) =>
+  runCli(['certs', 'renew', '--auto', '--rootfs', root.dir, '--config', root.at('/kubeadm.yaml'), '--kubeconfig', '/lease.conf', ...args]);
+
+describeWithApiServer('renew --auto under the Lease of a real API server', () => {
+  let server: TestApiServer;
+  let root: TempRoot;
+  let kubelet: StandInKubelet;
+
+  beforeAll(async () => {
+    server = await startApiServer();
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+  }, 30_000);
+  beforeEach(async () => {
+    const port = await freePort();
+    root = await makeRoot(10, port);
+    writeFileSync(root.at('/lease.conf'), server.adminKubeconfig, { mode: 0o600 });
+    kubelet = new StandInKubelet(root, port);
+    await kubelet.start();
+  });
+  afterEach(async () => {
+    await kubelet.stop();
+    root.cleanup();
+  });
+
+  const lease = async () => {
+    const r = await server.request('GET', '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/tsadm-certs-renew', { auth: 'admin' });
+    return { status: r.status, spec: (JSON.parse(r.text) as { spec?: { holderIdentity?: string; leaseTransitions?: number } }).spec ?? {} };
+  };
+
+  test('renews exactly what expires within the window, restarts kube-scheduler once, releases the Lease; a re-run renews nothing', async () => {
+    const before = fingerprint(root);
+    const dates = Object.fromEntries([...FRESH, ...DUE].map((n) => [n, notAfter(root, n)]));
+    const r = await auto(root, '--within', '30d');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    for (const n of DUE) expect(notAfter(root, n)).toBeGreaterThan(Date.now() + 360 * DAY);
+    for (const n of FRESH) expect(notAfter(root, n)).toBe(dates[n]);
+    const after = fingerprint(root);
+    const changed = [...after.keys()].filter((f) => after.get(f) !== before.get(f)).sort();
+    // the due certificates' files and the restarted static pod's manifest (put back byte for byte), nothing else (keys kept)
+    expect(changed).toEqual([...DUE.map(fileOf), SCHEDULER_MANIFEST].sort());
+    const hash = (m: Map<string, string>) => m.get(SCHEDULER_MANIFEST)?.split(' ')[0];
+    expect(hash(after)).toBe(hash(before));
+    expect(kubelet.starts).toBe(2);
+    expect(r.stdout).toContain('Holding the Lease kube-system/tsadm-certs-renew as "cp1"');
+    expect(r.stdout).toContain('kube-scheduler restarted and healthy');
+    expect(existsSync(root.at('/etc/kubernetes/tmp/tsadm-renew-pending.json'))).toBe(false);
+    const l = await lease();
+    expect(l.spec.holderIdentity).toBeUndefined();
+
+    const again = fingerprint(root);
+    const second = await auto(root, '--within', '30d');
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('Nothing to renew');
+    expect(fingerprint(root)).toEqual(again);
+    expect(kubelet.starts).toBe(2);
+  });
+
+  test('two control planes due at once: one renews and restarts while the other is refused naming it; the other then goes', async () => {
+    const port2 = await freePort();
+    const root2 = await makeRoot(10, port2);
+    writeFileSync(root2.at('/lease.conf'), server.adminKubeconfig, { mode: 0o600 });
+    writeFileSync(root2.at('/kubeadm.yaml'), readFileSync(root2.at('/kubeadm.yaml'), 'utf8').replace('name: cp1', 'name: cp2'));
+    const kubelet2 = new StandInKubelet(root2, port2);
+    await kubelet2.start();
+    try {
+      const [a, b] = await Promise.all([auto(root, '--within', '30d'), auto(root2, '--within', '30d')]);
+      const ran = [a, b].filter((r) => r.code === 0);
+      const refused = [a, b].filter((r) => r.code !== 0);
+      expect(ran).toHaveLength(1);
+      expect(refused).toHaveLength(1);
+      const winner = a.code === 0 ? 'cp1' : 'cp2';
+      expect(refused[0]!.stderr).toContain(`is held by "${winner}"`);
+      // only the winner's scheduler restarted
+      expect(kubelet.starts + kubelet2.starts).toBe(3);
+      const loser = winner === 'cp1' ? root2 : root;
+      const again = await auto(loser, '--within', '30d');
+      expect(again.code).toBe(0);
+      expect(kubelet.starts).toBe(2);
+      expect(kubelet2.starts).toBe(2);
+    } finally {
+      await kubelet2.stop();
+      root2.cleanup();
+    }
+  });
+
+  test('a Lease held by another control plane stops the run before anything is written', async () => {
+    const now = new Date().toISOString().replace(/Z$/, '000Z');
+    const body = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'tsadm-certs-renew', namespace: 'kube-system' }, spec: { holderIdentity: 'cp2', leaseDurationSeconds: 900, acquireTime: now, renewTime: now } };
+    const existing = await lease();
+    const put = existing.status === 200
+      ? await server.request('PUT', '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/tsadm-certs-renew', { auth: 'admin', body: { ...body, metadata: { ...body.metadata, resourceVersion: (await server.request('GET', '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/tsadm-certs-renew', { auth: 'admin' })).body.metadata.resourceVersion } } })
+      : await server.request('POST', '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases', { auth: 'admin', body });
+    expect([200, 201]).toContain(put.status);
+    const before = fingerprint(root);
+    const r = await auto(root, '--within', '30d');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/the Lease kube-system\/tsadm-certs-renew is held by "cp2" until 20\d\d-/);
+    expect(fingerprint(root)).toEqual(before);
+    expect(kubelet.starts).toBe(1);
+    await server.request('DELETE', '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/tsadm-certs-renew', { auth: 'admin' });
+  });
+
+  test('--dry-run says what it would renew and restart, and writes nothing', async () => {
+    const before = fingerprint(root);
+    const r = await auto(root, '--within', '30d', '--dry-run');
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').filter((l) => l.includes('would be renewed'))).toHaveLength(DUE.length);
+    expect(r.stdout).toContain('Would restart kube-scheduler');
+    expect(r.stdout).toContain('Would take the Lease kube-system/tsadm-certs-renew');
+    expect(fingerprint(root)).toEqual(before);
+    expect(kubelet.starts).toBe(1);
+  });
+
+  test('-o json: one JSON event per line', async () => {
+    const r = await auto(root, '--within', '30d', '-o', 'json');
+    expect(r.code).toBe(0);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; message?: string });
+    expect(events.some((e) => e.message?.includes('certificate embedded in the kubeconfig file for the admin to use and for kubeadm itself renewed'))).toBe(true);
+  });
+});
+
+describe('renew --auto when the API cannot be reached (no Lease)', () => {
+  let root: TempRoot;
+  let kubelet: StandInKubelet;
+  afterEach(async () => {
+    await kubelet.stop();
+    root.cleanup();
+  });
+  async function setup(daysLeft: number): Promise<void> {
+    const port = await freePort();
+    root = await makeRoot(daysLeft, port);
+    // a kubeconfig of this cluster whose server refuses connections (a closed loopback port)
+    const admin = readFileSync(root.at(`${KC}/admin.conf`), 'utf8').replace(/server: \S+/, `server: https://127.0.0.1:${await freePort()}`);
+    writeFileSync(root.at('/lease.conf'), admin, { mode: 0o600 });
+    kubelet = new StandInKubelet(root, port);
+    await kubelet.start();
+  }
+
+  test('nothing within 7 days of expiry: refuses with a one-line error and writes nothing', async () => {
+    await setup(10);
+    const before = fingerprint(root);
+    const r = await auto(root, '--within', '30d');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/not renewing: the Lease kube-system\/tsadm-certs-renew .* could not be taken .* nothing expires within 7 days/);
+    expect(fingerprint(root)).toEqual(before);
+  });
+
+  test('a certificate within 7 days of expiry: renews this machine\'s due files anyway, with a loud warning', async () => {
+    await setup(5);
+    const r = await auto(root, '--within', '30d');
+    expect(r.stderr).toContain('RENEWING WITHOUT THE CLUSTER-WIDE LOCK');
+    expect(r.code).toBe(0);
+    for (const n of DUE) expect(notAfter(root, n)).toBeGreaterThan(Date.now() + 360 * DAY);
+    expect(kubelet.starts).toBe(2);
+  });
+});
