@@ -54,4 +54,34 @@ describeWithApiServer('tsadm certs approve-kubelet-serving on a real API server'
     const stored = await server.request('GET', '/apis/certificates.k8s.io/v1/certificatesigningrequests/not-from-w1', { auth: 'admin' });
     expect((stored.body as unknown as { status: { conditions: { type: string; reason: string }[] } }).status.conditions).toMatchObject([{ type: 'Denied', reason: 'RequesterNotNode' }]);
   }, 60_000);
+  test('passes take turns through the Lease kube-system/tsadm-kubelet-serving-approver: held by another control plane, nothing is decided; once free, the pass runs', async () => {
+    const key = path.join(dir, 'k2.key');
+    openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', key]);
+    const pem = openssl(['req', '-new', '-key', key, '-subj', '/O=system:nodes/CN=system:node:w1', '-addext', 'subjectAltName=IP:10.0.0.11']);
+    expect((await server.request('POST', '/apis/certificates.k8s.io/v1/certificatesigningrequests', {
+      auth: 'admin',
+      body: { apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'while-locked' }, spec: { request: Buffer.from(pem).toString('base64'), signerName: 'kubernetes.io/kubelet-serving', usages: ['digital signature', 'server auth'] } },
+    })).status).toBe(201);
+    const leasePath = '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases';
+    // The first test's pass made the Lease and released it (no holder); another control plane takes it now.
+    const micro = (d: Date): string => d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+    const held = await server.request('PATCH', `${leasePath}/tsadm-kubelet-serving-approver`, {
+      auth: 'admin', contentType: 'application/merge-patch+json',
+      body: { spec: { holderIdentity: 'other-control-plane', leaseDurationSeconds: 600, acquireTime: micro(new Date()), renewTime: micro(new Date()) } },
+    });
+    expect(held.status).toBe(200);
+    const conditions = async (): Promise<unknown> => ((await server.request('GET', '/apis/certificates.k8s.io/v1/certificatesigningrequests/while-locked', { auth: 'admin' })).body as unknown as { status?: { conditions?: unknown } }).status?.conditions;
+
+    const locked = await runCli(['certs', 'approve-kubelet-serving', '--kubeconfig', server.adminKubeconfigPath, '-o', 'json']);
+    expect(locked.code).toBe(0);
+    const lockedResult = events(locked.stdout).at(-1);
+    expect(lockedResult).toMatchObject({ type: 'result', ok: true, data: { ran: false, approved: [], denied: [] } });
+    expect(await conditions()).toBeUndefined();
+
+    expect((await server.request('DELETE', `${leasePath}/tsadm-kubelet-serving-approver`, { auth: 'admin' })).status).toBe(200);
+    const free = await runCli(['certs', 'approve-kubelet-serving', '--kubeconfig', server.adminKubeconfigPath, '-o', 'json']);
+    expect(free.code).toBe(0);
+    expect(events(free.stdout).at(-1)).toMatchObject({ type: 'result', ok: true, data: { ran: true, denied: [{ csr: 'while-locked', reason: 'RequesterNotNode' }] } });
+    expect(await conditions()).toMatchObject([{ type: 'Denied', reason: 'RequesterNotNode' }]);
+  }, 60_000);
 });
