@@ -17,6 +17,11 @@
  *  7. `join --control-plane` of hc3 killed (SIGKILL) after the certificate download, the member
  *     add, the etcd manifest and the last API call: each re-run converges, one member for hc3;
  *  8. nothing lost: the 200 ConfigMaps unchanged, etcd members = live control planes, all Nodes Ready;
+ *  8a. certificates that renew themselves (issue 30): the API server and etcd serving certificates
+ *     and admin.conf of hc1, hc3 and hc4 made due (2 h left); `certs renew --auto --within 3h`
+ *     started on all three at once renews one machine at a time (the Lease); one run is killed
+ *     midway and its re-run converges (every key matches its certificate); the API answers through
+ *     the LB throughout with no gap over 2 s; the workers' credentials are untouched;
  *  9. two of three control planes lost (beyond what tsadm can guarantee): remove-member refuses for
  *     want of quorum; docs/safety.md §6's recovery brings hc1 back alone with every ConfigMap.
  * Only these machines are created and destroyed (never destroyAll: other suites share the host).
@@ -319,6 +324,79 @@ describe('a highly available cluster under faults', () => {
     await readyNodes(CP1, live);
     expect(Object.keys(await nodeReadiness(CP1.name)).sort()).toEqual(live.map((m) => m.name).sort());
   }, 10 * MIN);
+
+  test('certificates renew themselves on three control planes behind the LB: one machine at a time through the Lease, a run killed midway converges, the API answers through the LB with no gap over 2 s, workers untouched', async () => {
+    const cps = [CP1, CP3, CP4];
+    const due = ['apiserver', 'etcd-server', 'admin.conf'];
+    // As a cluster 2 hours before those expire: re-issued for 2 h (v1beta4 certificateValidityPeriod).
+    const short = writeSharedFile('ha-2h.yaml', ['apiVersion: kubeadm.k8s.io/v1beta4', 'kind: ClusterConfiguration', 'kubernetesVersion: v1.20.2', 'certificateValidityPeriod: 2h0m0s', ''].join('\n'));
+    for (const m of cps) for (const name of due) await tsadmOk(m, ['certs', 'renew', name, '--config', short]);
+    const workerCreds = 'md5sum /etc/kubernetes/kubelet.conf /var/lib/kubelet/pki/kubelet-client-current.pem';
+    const workersBefore = await Promise.all([...WORKERS, W5].map(async (w) => (await machineExec(w.name, ['sh', '-c', workerCreds])).stdout));
+
+    // A worker asks the LB for /healthz every 0.1 s and notes when it got "ok" (ms since the epoch).
+    const ok = '/tmp/ha-poll-ok';
+    const stop = '/tmp/ha-poll-stop';
+    await machineExec(WORKERS[0]!.name, ['rm', '-f', ok, stop]);
+    const polling = machineExec(WORKERS[0]!.name, ['sh', '-c',
+      `while [ ! -e ${stop} ]; do if [ "$(curl -sk --max-time 1 https://${ENDPOINT}/healthz)" = ok ]; then date +%s%3N >> ${ok}; fi; sleep 0.1; done`], { timeoutMs: 30 * MIN });
+    const renew = ['certs', 'renew', '--auto', '--within', '3h'];
+    const pairsMatch = 'cd /etc/kubernetes/pki && for c in *.crt etcd/*.crt; do k="${c%.crt}.key"; [ -f "$k" ] || continue; '
+      + 'a=$(openssl x509 -in "$c" -pubkey -noout | sha256sum); b=$(openssl pkey -in "$k" -pubout | sha256sum); [ "$a" = "$b" ] || echo "MISMATCH $c"; done; echo checked';
+    try {
+      // All three at once: the Lease lets one renew; the others are refused naming it, before any write.
+      const first = await Promise.all(cps.map((m) => tsadm(m.name, renew, { reject: false, timeoutMs: 10 * MIN, env: { TSADM_FAULT_TRACE: '1' } })));
+      const won = cps.filter((_, i) => first[i]!.exitCode === 0);
+      expect(won).toHaveLength(1);
+      const winner = won[0]!;
+      const winnerOut = first[cps.indexOf(winner)]!;
+      expect(winnerOut.stdout).toContain(`Holding the Lease kube-system/tsadm-certs-renew as "${winner.name}"`);
+      expect(winnerOut.stdout.match(/^\[renew\] .* renewed \(until /gm)).toHaveLength(due.length);
+      expect(winnerOut.stdout).toContain('[restart] kube-apiserver restarted and healthy');
+      expect(winnerOut.stdout).toContain('[restart] etcd restarted and healthy');
+      const losers = cps.filter((m) => m !== winner);
+      for (const m of losers) {
+        const r = first[cps.indexOf(m)]!;
+        expect([m.name, r.stderr]).toEqual([m.name, expect.stringMatching(/the Lease kube-system\/tsadm-certs-renew is held by "hc\d"/)]);
+        expect(r.stderr).not.toMatch(/fault point write /);
+      }
+      expect(await machineExec(winner.name, ['sh', '-c', pairsMatch]).then((r) => r.stdout.trim())).toBe('checked');
+
+      // The second, killed right after its first certificate is written (the point picked from the winner's trace).
+      const points = [...winnerOut.stderr.matchAll(/^tsadm: fault point (write|api) #(\d+) \((.*)\)$/gm)];
+      const firstCert = points.find((p) => p[1] === 'write' && /\/pki\/.*\.crt$/.test(p[3]!));
+      if (!firstCert) throw new Error(`no certificate write among the kill points:\n${winnerOut.stderr}`);
+      const [victim, last] = losers as [Machine, Machine];
+      const killed = await tsadm(victim.name, renew, { reject: false, timeoutMs: 10 * MIN, env: { TSADM_FAULT_AFTER: firstCert[2]! } });
+      expect(killed.exitCode).not.toBe(0);
+      // (the same numbering on every control plane: the same files and the same Lease calls)
+      expect(killed.stderr).toMatch(new RegExp(`fault injected after (write|api) #${firstCert[2]!} `));
+      expect(await machineExec(victim.name, ['sh', '-c', pairsMatch]).then((r) => r.stdout.trim())).toBe('checked');
+      // Its re-run takes its own Lease back and finishes the job; then the last machine's turn.
+      const again = await tsadmOk(victim, renew, { timeoutMs: 10 * MIN });
+      expect(again.stdout).toContain('[restart] kube-apiserver restarted and healthy');
+      await tsadmOk(last, renew, { timeoutMs: 10 * MIN });
+      for (const m of cps) {
+        expect(await machineExec(m.name, ['sh', '-c', pairsMatch]).then((r) => r.stdout.trim())).toBe('checked');
+        expect((await tsadmOk(m, renew)).stdout).toContain('Nothing to renew');
+        await controlPlaneHealthy(m);
+        // the renewed admin.conf works, through the LB
+        expect((await machineExec(m.name, ['kubectl', '--kubeconfig', '/etc/kubernetes/admin.conf', '-n', 'ha-data', 'get', 'cm', 'cm-000', '-o', 'name'])).stdout.trim()).toBe('configmap/cm-000');
+      }
+    } finally {
+      await machineExec(WORKERS[0]!.name, ['touch', stop]);
+      await polling;
+    }
+    const times = (await machineExec(WORKERS[0]!.name, ['cat', ok])).stdout.trim().split('\n').map(Number);
+    let gap = 0;
+    for (let i = 1; i < times.length; i++) gap = Math.max(gap, times[i]! - times[i - 1]!);
+    timings.push(`certificate renewal on three control planes: ${times.length} answers through the LB, longest gap ${gap} ms`);
+    expect(times.length).toBeGreaterThan(100);
+    expect(gap).toBeLessThan(2000);
+    expect(await Promise.all([...WORKERS, W5].map(async (w) => (await machineExec(w.name, ['sh', '-c', workerCreds])).stdout))).toEqual(workersBefore);
+    await readyNodes(CP1, [CP1, CP3, CP4, ...WORKERS, W5]);
+    expect(await configMaps(CP1)).toEqual(written);
+  }, 40 * MIN);
 
   /** What tsadm cannot guarantee, and the recovery docs/safety.md §6 gives for it, followed step by step. */
   test('two of three control planes lost: remove-member refuses (no quorum); the documented recovery (--force-new-cluster on the survivor) brings the cluster back with its data', async () => {
