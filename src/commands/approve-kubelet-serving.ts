@@ -6,10 +6,9 @@ import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
 import { approvalPass, runApprover, type PassGuard, type PassSummary } from '../csr-approval/pass.js';
 import { APPROVER_UNIT, APPROVER_UNIT_PATH, approverStatus, disableApprover, enableApprover } from '../csr-approval/service-unit.js';
 import { TsadmError } from '../errors.js';
-import { errorData } from '../log/events.js';
 import { nodeHostname } from '../host/network.js';
 import type { KubeApi } from '../kube/types.js';
-import { createRuntime, type CommandEnv } from '../run/runtime.js';
+import { createRuntime, finishCommand, type CommandEnv } from '../run/runtime.js';
 
 type Args = ArgumentsCamelCase<Record<string, unknown>>;
 
@@ -66,7 +65,7 @@ async function approve(argv: Args, env: CommandEnv, guardFactory: GuardFactory |
   };
   const rt = await createRuntime(flags, env);
   const kubeconfig = kubeconfigOf(argv);
-  try {
+  await finishCommand(rt, COMMAND, async () => {
     const api = await rt.api.open({ path: kubeconfig }, { log: rt.log, requestTimeoutMs: 10_000 });
     const guard = guardFactory?.(api, nodeHostname());
     const base = { log: rt.log, dryRun: rt.dryRun, ...(guard ? { guard } : {}) };
@@ -89,14 +88,8 @@ async function approve(argv: Args, env: CommandEnv, guardFactory: GuardFactory |
       }
       data = { ...summary, dryRun: rt.dryRun };
     }
-    rt.log.event({ type: 'result', ts: rt.log.ts(), command: COMMAND, ok: true, data });
-  } catch (err) {
-    rt.log.event({ type: 'result', ts: rt.log.ts(), command: COMMAND, ok: false, error: errorData(err) });
-    throw err;
-  } finally {
-    rt.api.close();
-    await rt.reporter.close();
-  }
+    return data;
+  });
 }
 
 /** enable|disable|status of the approver's systemd service (src/csr-approval/service-unit.ts). */
@@ -110,7 +103,7 @@ async function manageService(argv: Args, env: CommandEnv, action: string): Promi
   };
   const rt = await createRuntime(flags, env);
   const command = `certs approve-kubelet-serving ${action}`;
-  try {
+  await finishCommand(rt, command, async () => {
     let data: Record<string, unknown>;
     if (action === 'enable') {
       const r = await enableApprover(rt.host, { tsadm: tsadmInvocation(), kubeconfig: kubeconfigOf(argv), interval });
@@ -127,14 +120,8 @@ async function manageService(argv: Args, env: CommandEnv, action: string): Promi
       rt.log.output(st.installed ? `${APPROVER_UNIT}: installed, ${st.active ? 'active' : 'not active'}\nExecStart=${st.execStart ?? '(none)'}\n` : `${APPROVER_UNIT}: not installed\n`);
       data = { unit: APPROVER_UNIT, ...st };
     }
-    rt.log.event({ type: 'result', ts: rt.log.ts(), command, ok: true, data });
-  } catch (err) {
-    rt.log.event({ type: 'result', ts: rt.log.ts(), command, ok: false, error: errorData(err) });
-    throw err;
-  } finally {
-    rt.api.close();
-    await rt.reporter.close();
-  }
+    return data;
+  });
 }
 
 /** How this tsadm was started (the Node.js binary and the CLI script; a single executable alone), for the unit's ExecStart=. */

@@ -12,9 +12,8 @@ import { connectCri, type CriClient } from '../host/cri-client.js';
 import { detectCriSocket, socketPath } from '../host/cri.js';
 import { installSnapshotTimer, removeSnapshotTimer, SNAPSHOT_UNIT } from '../etcd-snapshot/schedule.js';
 import type { Host } from '../host/host.js';
-import { errorData } from '../log/events.js';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
-import { createRuntime, type CommandEnv, type Runtime } from '../run/runtime.js';
+import { createRuntime, finishCommand, type CommandEnv, type Runtime } from '../run/runtime.js';
 
 const DEFAULT_CERT_DIR = '/etc/kubernetes/pki';
 const LOCAL_ETCD = 'https://127.0.0.1:2379';
@@ -42,16 +41,7 @@ async function run(argv: Args, env: CommandEnv, command: string, fn: (rt: Runtim
     output: String(argv.output),
   };
   const rt = await createRuntime(flags, env);
-  try {
-    const data = await fn(rt);
-    rt.log.event({ type: 'result', ts: rt.log.ts(), command, ok: true, data });
-  } catch (err) {
-    rt.log.event({ type: 'result', ts: rt.log.ts(), command, ok: false, error: errorData(err) });
-    throw err;
-  } finally {
-    rt.api.close();
-    await rt.reporter.close();
-  }
+  await finishCommand(rt, command, () => fn(rt));
 }
 
 function dirOf(argv: Args): string {

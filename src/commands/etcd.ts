@@ -4,10 +4,9 @@ import { DEFAULT_TIMEOUTS } from '../config/defaults.js';
 import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
 import { TsadmError } from '../errors.js';
 import { EtcdClient } from '../etcd-client/client.js';
-import { errorData } from '../log/events.js';
 import { removeMember } from '../membership/remove-member.js';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
-import { createRuntime, type CommandEnv } from '../run/runtime.js';
+import { createRuntime, finishCommand, type CommandEnv } from '../run/runtime.js';
 import { SNAPSHOT_COMMAND_DESCRIPTION, snapshotCommands } from './etcd-snapshot.js';
 
 const DEFAULT_CERT_DIR = '/etc/kubernetes/pki';
@@ -53,7 +52,7 @@ export function registerEtcdCommand(y: Argv, env: CommandEnv): Argv {
           const nodeName = String(argv['node-name'] ?? '');
           if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(nodeName)) throw new TsadmError('E_USAGE', `"${nodeName}" is not a node name`, { hint: 'give the lost control plane\'s node name, as `kubectl get nodes` shows it' });
           const rt = await createRuntime(flags, env);
-          try {
+          await finishCommand(rt, 'etcd remove-member', async () => {
             const result = await removeMember(rt, {
               nodeName,
               kubeconfigPath: path.resolve(typeof argv.kubeconfig === 'string' ? argv.kubeconfig : DEFAULT_ADMIN_KUBECONFIG),
@@ -65,14 +64,8 @@ export function registerEtcdCommand(y: Argv, env: CommandEnv): Argv {
               // that joined less than 5 s ago makes etcd refuse removals for a moment).
               etcdClient: (endpoints, tls) => new EtcdClient(endpoints, { tls, callTimeoutMs: DEFAULT_TIMEOUTS.etcdAPICallMs }),
             });
-            rt.log.event({ type: 'result', ts: rt.log.ts(), command: 'etcd remove-member', ok: true, data: { ...result } });
-          } catch (err) {
-            rt.log.event({ type: 'result', ts: rt.log.ts(), command: 'etcd remove-member', ok: false, error: errorData(err) });
-            throw err;
-          } finally {
-            rt.api.close();
-            await rt.reporter.close();
-          }
+            return { ...result };
+          });
         },
       )
       .command('snapshot', SNAPSHOT_COMMAND_DESCRIPTION, (s) => snapshotCommands(s, env))

@@ -20,29 +20,7 @@ export interface AtomicWriteHooks {
  * kubeconfig behind for good.
  */
 export async function writeFileAtomic(target: string, data: Uint8Array | string, mode: number, hooks: AtomicWriteHooks = {}): Promise<void> {
-  const dir = path.dirname(target);
-  const tmp = path.join(dir, `${tempPrefix(target)}${process.pid}-${randomBytes(6).toString('hex')}`);
-  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-  const handle = await fs.open(tmp, flags, mode);
-  try {
-    await handle.chmod(mode); // the process umask must not loosen or tighten kubeadm's modes
-    await handle.writeFile(data);
-    await handle.sync();
-  } catch (err) {
-    await handle.close().catch(() => undefined);
-    await fs.rm(tmp, { force: true });
-    throw err;
-  }
-  await handle.close();
-  hooks.beforeRename?.();
-  try {
-    await fs.rename(tmp, target);
-  } catch (err) {
-    await fs.rm(tmp, { force: true });
-    throw err;
-  }
-  await syncDir(dir);
-  await removeStaleTemps(target);
+  await replaceAtomically(target, mode, hooks, (handle) => handle.writeFile(data));
 }
 
 /**
@@ -52,13 +30,8 @@ export async function writeFileAtomic(target: string, data: Uint8Array | string,
  * Resolves the number of bytes written.
  */
 export async function writeStreamAtomic(target: string, source: AsyncIterable<Uint8Array>, mode: number, hooks: AtomicWriteHooks = {}): Promise<number> {
-  const dir = path.dirname(target);
-  const tmp = path.join(dir, `${tempPrefix(target)}${process.pid}-${randomBytes(6).toString('hex')}`);
-  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-  const handle = await fs.open(tmp, flags, mode);
   let size = 0;
-  try {
-    await handle.chmod(mode);
+  await replaceAtomically(target, mode, hooks, async (handle) => {
     // Chunks gathered to 1 MiB per write: a snapshot arrives in 32 KiB messages.
     let pending: Uint8Array[] = [];
     let pendingBytes = 0;
@@ -73,6 +46,19 @@ export async function writeStreamAtomic(target: string, source: AsyncIterable<Ui
       }
     }
     if (pendingBytes > 0) await handle.write(Buffer.concat(pending, pendingBytes));
+  });
+  return size;
+}
+
+/** The one temp-file-then-rename sequence of both writers; `fill` writes the content. */
+async function replaceAtomically(target: string, mode: number, hooks: AtomicWriteHooks, fill: (handle: fs.FileHandle) => Promise<unknown>): Promise<void> {
+  const dir = path.dirname(target);
+  const tmp = path.join(dir, `${tempPrefix(target)}${process.pid}-${randomBytes(6).toString('hex')}`);
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+  const handle = await fs.open(tmp, flags, mode);
+  try {
+    await handle.chmod(mode); // the process umask must not loosen or tighten kubeadm's modes
+    await fill(handle);
     await handle.sync();
   } catch (err) {
     await handle.close().catch(() => undefined);
@@ -89,7 +75,6 @@ export async function writeStreamAtomic(target: string, source: AsyncIterable<Ui
   }
   await syncDir(dir);
   await removeStaleTemps(target);
-  return size;
 }
 
 /** `.<name>.tsadm-`: what every temp file of `target` starts with. */

@@ -6,7 +6,7 @@ import type { Host } from '../host/host.js';
 import { acquireMachineLock, type MachineLock } from '../host/lock.js';
 import { createApiSeam, type ApiSeam } from '../kube/seam.js';
 import { RootedHost } from '../host/rooted-host.js';
-import type { Reporter } from '../log/events.js';
+import { errorData, type Reporter } from '../log/events.js';
 import { JsonReporter } from '../log/json-reporter.js';
 import { LogFile, teeToLogFile, type LogFileSettings } from '../log/log-file.js';
 import { PhaseLogger } from '../log/logger.js';
@@ -118,6 +118,24 @@ async function resolveRootfs(rootfs: string | undefined): Promise<string> {
 
 /** Reads the --config file (from the real filesystem, relative to the working directory). */
 /** The seams every context carries, from the runtime of the run (BaseCtx in context.ts). */
+/**
+ * The end of a command that is not a workflow: its result event (ok with the body's data, or the
+ * error, which is rethrown for main's exit code), then the runtime closed (API clients, reporter,
+ * machine lock), whatever happened.
+ */
+export async function finishCommand(rt: Runtime, command: string, body: () => Promise<Readonly<Record<string, unknown>>>): Promise<void> {
+  try {
+    const data = await body();
+    rt.log.event({ type: 'result', ts: rt.log.ts(), command, ok: true, data });
+  } catch (err) {
+    rt.log.event({ type: 'result', ts: rt.log.ts(), command, ok: false, error: errorData(err) });
+    throw err;
+  } finally {
+    rt.api.close();
+    await rt.reporter.close();
+  }
+}
+
 export function baseContext(rt: Runtime): BaseCtx {
   return { host: rt.host, api: rt.api, log: rt.log, dryRun: rt.dryRun, clock: () => new Date(), startTime: rt.startTime };
 }
