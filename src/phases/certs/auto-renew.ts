@@ -20,7 +20,7 @@ import { TsadmError } from '../../errors.js';
 import { enableAutoRenew } from '../../certs-lifecycle/auto-renew-units.js';
 import type { BaseCtx } from '../../run/context.js';
 
-export const CERTS_AUTO_RENEW_PHASE = 'certs-auto-renew';
+const CERTS_AUTO_RENEW_PHASE = 'certs-auto-renew';
 
 /** Throws the usage error of --certificate-auto-renew on a node that is not a control plane. */
 export function checkAutoRenewTarget(asked: boolean, controlPlane: boolean): void {
