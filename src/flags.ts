@@ -54,6 +54,7 @@ export const FLAGS = {
   resume: { type: 'boolean', describe: 'Continue a failed init or upgrade apply: skip the phases a previous run completed whose inputs and results are unchanged, and run the rest (state in /etc/kubernetes/tmp/tsadm-state.json).' },
   'print-join-command': { type: 'boolean', describe: 'Print the full join command that can be used to join the cluster.' },
   'upload-config-kubeconfig': { type: 'string', hidden: true, describe: 'internal' },
+  'certificate-auto-renew': { type: 'boolean', describe: 'tsadm\'s own: end init (or join --control-plane) by installing the daily systemd timer that runs "tsadm certs renew --auto", as "tsadm certs auto-renew enable" does (off by default: kubeadm renews certificates only during upgrades).', defaultDescription: 'false' },
 
   // --- host preparation (src/phases/host, docs/host.md)
   'prepare-host': { type: 'boolean', describe: 'Run the host phase first: kernel modules, sysctls, swap, containerd\'s drop-in, the kubelet unit and crictl.yaml (off by default; `tsadm prepare` runs it alone).' },

@@ -4,13 +4,16 @@
  * start together, Persistent so a day missed while the machine was off is caught up at boot).
  * The units are written atomically through the host seam; systemd is driven through the service
  * seam (src/host/service.ts), and only on the running system: with --rootfs the units are
- * written under the root and nothing is started.
+ * written under the root and nothing is started. `init` and `join --control-plane` run the same
+ * enable as their opt-in `certs-auto-renew` phase (--certificate-auto-renew; src/phases/certs/auto-renew.ts).
  */
 import path from 'node:path';
 import { TsadmError } from '../errors.js';
+import type { Host } from '../host/host.js';
 import { runningSystem } from '../host/running-system.js';
 import { renderTimerUnits, type TimerUnits } from '../host/systemd-timer.js';
 import { reportDryRun } from '../run/dry-run-report.js';
+import type { Logger } from '../log/events.js';
 import type { Runtime } from '../run/runtime.js';
 import { prefixed } from './context.js';
 
@@ -46,17 +49,59 @@ export interface AutoRenewUnitOptions {
   readonly tsadm?: string;
 }
 
-export async function runAutoRenewUnits(rt: Runtime, action: 'enable' | 'disable' | 'status', o: AutoRenewUnitOptions = {}): Promise<void> {
-  const log = prefixed(rt.log, 'auto-renew');
+/** The seams `enableAutoRenew` needs: a runtime's, or a phase context's (init/join --certificate-auto-renew). */
+export interface AutoRenewSeams {
+  readonly host: Host;
+  readonly log: Pick<Logger, 'info' | 'warn'>;
+  readonly dryRun: boolean;
+}
+
+function unitPaths(o: AutoRenewUnitOptions): { units: TimerUnits; servicePath: string; timerPath: string } {
   const units = autoRenewUnits({ tsadm: o.tsadm ?? currentTsadm(), within: o.within ?? '90d' });
-  const servicePath = `${SYSTEMD_DIR}/${units.serviceName}`;
-  const timerPath = `${SYSTEMD_DIR}/${units.timerName}`;
-  const sys = runningSystem(rt.host);
-  const service = async (a: 'daemon-reload' | 'enable' | 'start' | 'stop' | 'disable', unit: string): Promise<boolean> => {
+  return { units, servicePath: `${SYSTEMD_DIR}/${units.serviceName}`, timerPath: `${SYSTEMD_DIR}/${units.timerName}` };
+}
+
+function serviceAction(host: Host, log: Pick<Logger, 'warn'>) {
+  const sys = runningSystem(host);
+  return async (a: 'daemon-reload' | 'enable' | 'start' | 'stop' | 'disable', unit: string): Promise<boolean> => {
     const r = await sys.service(a, unit);
     if (!r.ok) log.warn(`systemctl ${a}${a === 'daemon-reload' ? '' : ` ${unit}`} was not done (${r.message || r.via}); run it yourself on the machine`);
     return r.ok;
   };
+}
+
+/**
+ * `certs auto-renew enable`, and the `certs-auto-renew` phase of init and join: writes the two
+ * units, then (on the running system) reloads systemd, enables and starts the timer. Idempotent:
+ * when both files are already as they should be and the timer is active, nothing is written
+ * and nothing is run; unchanged files with an inactive timer only enable and start it.
+ * `prefix` is the "[prefix]" of its log lines (default: the runner's phase name).
+ */
+export async function enableAutoRenew(s: AutoRenewSeams, o: AutoRenewUnitOptions = {}, prefix?: string): Promise<void> {
+  const log = prefix !== undefined ? prefixed(s.log, prefix) : s.log;
+  const { units, servicePath, timerPath } = unitPaths(o);
+  const sys = runningSystem(s.host);
+  const service = serviceAction(s.host, log);
+  const svc = await s.host.writeFile(servicePath, units.service, { mode: UNIT_MODE, kind: 'config', description: `${units.serviceName} (runs tsadm certs renew --auto)` });
+  const tmr = await s.host.writeFile(timerPath, units.timer, { mode: UNIT_MODE, kind: 'config', description: `${units.timerName} (daily)` });
+  const changed = !svc.unchanged || !tmr.unchanged;
+  if (sys.live) {
+    if (!changed && (await sys.service('is-active', units.timerName)).ok) {
+      log.info(`Automatic renewal is already on (${units.timerName} installed and active); nothing to do.`);
+      return;
+    }
+    if ((!changed || (await service('daemon-reload', units.timerName))) && (await service('enable', units.timerName))) await service('start', units.timerName);
+  } else {
+    log.info(`--rootfs: the units are written under ${s.host.root}; nothing was started`);
+  }
+  log.info(`${s.dryRun ? 'Would turn' : 'Turned'} on automatic renewal: ${units.timerName} runs "tsadm certs renew --auto" daily (up to 1h later at random; a missed day runs at boot).`);
+}
+
+export async function runAutoRenewUnits(rt: Runtime, action: 'enable' | 'disable' | 'status', o: AutoRenewUnitOptions = {}): Promise<void> {
+  const log = prefixed(rt.log, 'auto-renew');
+  const { units, servicePath, timerPath } = unitPaths(o);
+  const sys = runningSystem(rt.host);
+  const service = serviceAction(rt.host, log);
 
   if (action === 'status') {
     const [svc, tmr] = await Promise.all([rt.host.readFile(servicePath), rt.host.readFile(timerPath)]);
@@ -70,14 +115,7 @@ export async function runAutoRenewUnits(rt: Runtime, action: 'enable' | 'disable
   }
 
   if (action === 'enable') {
-    await rt.host.writeFile(servicePath, units.service, { mode: UNIT_MODE, kind: 'config', description: `${units.serviceName} (runs tsadm certs renew --auto)` });
-    await rt.host.writeFile(timerPath, units.timer, { mode: UNIT_MODE, kind: 'config', description: `${units.timerName} (daily)` });
-    if (sys.live) {
-      if ((await service('daemon-reload', units.timerName)) && (await service('enable', units.timerName))) await service('start', units.timerName);
-    } else {
-      log.info(`--rootfs: the units are written under ${rt.host.root}; nothing was started`);
-    }
-    log.info(`${rt.dryRun ? 'Would turn' : 'Turned'} on automatic renewal: ${units.timerName} runs "tsadm certs renew --auto" daily (up to 1h later at random; a missed day runs at boot).`);
+    await enableAutoRenew(rt, o, 'auto-renew');
   } else {
     if (sys.live) {
       await service('stop', units.timerName);

@@ -26,6 +26,7 @@ import { showJoinCommandPhase } from '../phases/cluster/show-join-command.js';
 import { uploadCertsPhase } from '../phases/cluster/upload-certs.js';
 import { uploadConfigPhase } from '../phases/cluster/upload-config.js';
 import { addonPhase } from '../phases/addons/addon-phase.js';
+import { certsAutoRenewPhase } from '../phases/certs/auto-renew.js';
 import type { InitCtx } from '../run/context.js';
 import { startInitResume } from '../resume/init.js';
 import { baseContext, readConfigFile, type CommandEnv, type Runtime } from '../run/runtime.js';
@@ -37,10 +38,11 @@ import { newPatchCache } from '../patches/run.js';
  * The host phase group is opt-in in init and join: a full run skips it unless --prepare-host is
  * given (kubeadm leaves the host to the user, and an init must not start editing /etc/sysctl.d
  * unasked); `<cmd> phase …` counts as asked (only `phase host` selects it), and --skip-phases host
- * still skips it. The flags a context gets say so.
+ * still skips it. The flags a context gets say so. The certs-auto-renew phase is opt-in the same
+ * way (--certificate-auto-renew, or `<cmd> phase certs-auto-renew`; src/phases/certs/auto-renew.ts).
  */
 export function withHostOptIn(request: Pick<WorkflowRequest, 'flags' | 'single'>): FlagValues {
-  return request.single ? { ...request.flags, 'prepare-host': true } : request.flags;
+  return request.single ? { ...request.flags, 'prepare-host': true, 'certificate-auto-renew': true } : request.flags;
 }
 
 /**
@@ -70,6 +72,10 @@ export function initPhases(versions: VersionProfile): Phase<InitCtx>[] {
     bootstrapTokenPhase,
     kubeletFinalizePhaseFor(versions),
     addonPhase,
+    // tsadm's own: run only when asked (--certificate-auto-renew, or `init phase certs-auto-renew`).
+    // The last change of the run, just before show-join-command, so kubeadm's closing text (which
+    // scripts read the join command from) stays the last thing init prints.
+    certsAutoRenewPhase<InitCtx>({ workflow: 'init', asked: (ctx) => ctx.options.flags['certificate-auto-renew'] === true, controlPlane: () => true }),
     // Before 1.25 kubeadm printed the join command after its phases, not as a phase of its own.
     workflow.showJoinCommandPhase ? showJoinCommandPhase : { ...showJoinCommandPhase, hidden: true },
   ];

@@ -11,6 +11,8 @@ import { joinDoneText } from '../phases/join/closing.js';
 import { joinKubeletStartPhase } from '../phases/join/kubelet-start.js';
 import { joinPreflightPhase } from '../phases/join/preflight.js';
 import { hostPhase } from '../phases/host/phase.js';
+import { certsAutoRenewPhase, checkAutoRenewTarget } from '../phases/certs/auto-renew.js';
+import { DISCOVERY_FLAGS } from '../phases/join/flags.js';
 import { hostPrepInput } from '../phases/host/input.js';
 import { initView } from '../phases/join/state.js';
 import { withHostOptIn } from './init.js';
@@ -50,6 +52,15 @@ export function joinPhases(versions: VersionProfile): Phase<JoinCtx>[] {
     ...(workflow.joinLocalModePhases ? [etcdJoinPhase(workflow.joinLocalModeExperimental, workflow.joinEtcdJoinAlways), kubeletWaitBootstrapPhase(workflow.joinLocalModeExperimental)] : []),
     controlPlaneJoinPhase(workflow.joinEtcdJoinAlways, workflow.joinUpdateStatusRemoved),
     ...(workflow.joinWaitControlPlane ? [joinWaitControlPlanePhase(workflow.waitControlPlaneHidden)] : []),
+    // tsadm's own, last: only when asked (--certificate-auto-renew, or `join phase certs-auto-renew`),
+    // and only on a control plane (a worker join asking for it is refused up front, in runJoin).
+    certsAutoRenewPhase<JoinCtx>({
+      workflow: 'join',
+      asked: (ctx) => ctx.flags['certificate-auto-renew'] === true,
+      controlPlane: (ctx) => ctx.cfg.join.controlPlane !== undefined,
+      flags: [...DISCOVERY_FLAGS, 'control-plane'],
+      positional: '[api-server-endpoint]',
+    }),
   ];
 }
 
@@ -86,6 +97,8 @@ async function runJoin(request: WorkflowRequest, env: CommandEnv, opts: JoinWork
     buildContext: (rt, cfg) => Promise.resolve(joinContext(withHostOptIn(request), rt, realJoinDeps(opts.deps), cfg)),
     run: async (ctx, rt) => {
       for (const w of ctx.cfg.warnings) ctx.log.warn(w, { prefix: 'config' });
+      // Refused before any phase runs, not at the end of a join that already happened (src/phases/certs/auto-renew.ts).
+      checkAutoRenewTarget(request.flags['certificate-auto-renew'] === true, ctx.cfg.join.controlPlane !== undefined);
       await runPhases(runTree(), ctx, { filter: request.filter, skip: ctx.cfg.join.skipPhases });
       const controlPlane = ctx.cfg.join.controlPlane !== undefined;
       const stackedEtcd = (await ctx.state.cluster?.catch(() => undefined))?.init.cluster.etcd.mode === 'local';

@@ -169,8 +169,10 @@ function facts(golden: Golden, cfg: ResolvedInitConfig, v: VersionProfile): Arra
     }]);
   }
   const init = initPhases(v);
-  // The host group is tsadm's own opt-in host preparation (docs/host.md), not a kubeadm phase: left out of the comparison.
-  const visible = <T extends { hidden?: boolean; name: string }>(ps: readonly T[]): string[] => ps.filter((p) => !p.hidden && p.name !== 'host').map((p) => p.name);
+  // The host group (opt-in host preparation, docs/host.md) and certs-auto-renew (opt-in renewal timer,
+  // src/phases/certs/auto-renew.ts) are tsadm's own, not kubeadm phases: left out of the comparison.
+  const TSADM_OWN = ['host', 'certs-auto-renew'];
+  const visible = <T extends { hidden?: boolean; name: string }>(ps: readonly T[]): string[] => ps.filter((p) => !p.hidden && !TSADM_OWN.includes(p.name)).map((p) => p.name);
   // tsadm's own wait-for-kubelet phase is left out here and checked as a known divergence below.
   out.push(['phases.init', () => [visible(init).filter((n) => n !== 'wait-for-kubelet'), golden.phases.init]]);
   out.push(['phases.init.extra', () => [visible(init).filter((n) => !golden.phases.init.includes(n)), []]]);

@@ -421,27 +421,29 @@ describe('the join tree per minor', () => {
   const summary = (minor: string, name: string) => phasesOf(minor).find((p) => p.name === name)?.summary;
   // host: tsadm's own opt-in host preparation (src/phases/host), first.
   const BASE: Array<[string, boolean]> = [['host', false], ['preflight', false], ['control-plane-prepare', false], ['check-etcd', true], ['kubelet-start', false]];
+  // certs-auto-renew: tsadm's own opt-in renewal timer (src/phases/certs/auto-renew.ts), last.
+  const END: Array<[string, boolean]> = [['certs-auto-renew', false]];
 
   test.each(['1.20', '1.29'])('%s: no etcd-join, kubelet-wait-bootstrap or wait-control-plane', (minor) => {
-    expect(tree(minor)).toEqual([...BASE, ['control-plane-join', false]]);
+    expect(tree(minor)).toEqual([...BASE, ['control-plane-join', false], ...END]);
   });
   test('1.30: wait-control-plane, visible and EXPERIMENTAL, at the end', () => {
-    expect(tree('1.30')).toEqual([...BASE, ['control-plane-join', false], ['wait-control-plane', false]]);
+    expect(tree('1.30')).toEqual([...BASE, ['control-plane-join', false], ['wait-control-plane', false], ...END]);
     expect(summary('1.30', 'wait-control-plane')).toBe('EXPERIMENTAL: Wait for the control plane to start');
   });
   test.each(['1.31', '1.32'])('%s: etcd-join and kubelet-wait-bootstrap, hidden and EXPERIMENTAL, between kubelet-start and control-plane-join', (minor) => {
-    expect(tree(minor)).toEqual([...BASE, ['etcd-join', true], ['kubelet-wait-bootstrap', true], ['control-plane-join', false], ['wait-control-plane', false]]);
+    expect(tree(minor)).toEqual([...BASE, ['etcd-join', true], ['kubelet-wait-bootstrap', true], ['control-plane-join', false], ['wait-control-plane', false], ...END]);
     expect(summary(minor, 'etcd-join')).toBe('[EXPERIMENTAL] Join etcd for control plane nodes (only used when feature gate ControlPlaneKubeletLocalMode is enabled)');
     expect(summary(minor, 'kubelet-wait-bootstrap')).toBe('[EXPERIMENTAL] Wait for the kubelet to bootstrap itself (only used when feature gate ControlPlaneKubeletLocalMode is enabled)');
   });
   test('1.33: kubelet-wait-bootstrap shown, no EXPERIMENTAL prefixes on the local-mode phases; etcd-join still hidden', () => {
-    expect(tree('1.33')).toEqual([...BASE, ['etcd-join', true], ['kubelet-wait-bootstrap', false], ['control-plane-join', false], ['wait-control-plane', false]]);
+    expect(tree('1.33')).toEqual([...BASE, ['etcd-join', true], ['kubelet-wait-bootstrap', false], ['control-plane-join', false], ['wait-control-plane', false], ...END]);
     expect(summary('1.33', 'etcd-join')).toBe('Join etcd for control plane nodes');
     expect(summary('1.33', 'kubelet-wait-bootstrap')).toBe('Wait for the kubelet to bootstrap itself');
     expect(summary('1.33', 'wait-control-plane')).toBe('EXPERIMENTAL: Wait for the control plane to start');
   });
   test('1.34: wait-control-plane no longer EXPERIMENTAL', () => {
-    expect(tree('1.34')).toEqual([...BASE, ['etcd-join', true], ['kubelet-wait-bootstrap', false], ['control-plane-join', false], ['wait-control-plane', false]]);
+    expect(tree('1.34')).toEqual([...BASE, ['etcd-join', true], ['kubelet-wait-bootstrap', false], ['control-plane-join', false], ['wait-control-plane', false], ...END]);
     expect(summary('1.34', 'wait-control-plane')).toBe('Wait for the control plane to start');
   });
 });
