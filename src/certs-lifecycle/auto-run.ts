@@ -55,7 +55,19 @@ export interface AutoRenewOptions extends PathOptions, ClusterOptions {
 export interface AutoRenewDeps {
   readonly probe?: (p: HttpProbe) => Promise<ProbeState>;
   readonly restartTiming?: Pick<RestartDeps, 'timeoutMs' | 'pollMs' | 'settleMs'>;
+  /** How long to keep trying for the Lease through a failing API before renewing without it (default 2 min). */
+  readonly leaseGraceMs?: number;
 }
+
+/**
+ * How long an API that fails (not one that answers "held") is tried again before the renewal goes
+ * ahead without the Lease. On an HA control plane another machine's restart makes the API through
+ * the load balancer fail for seconds (an API server whose etcd restarts hangs until the balancer's
+ * health check drops it); renewing lockless then would restart two machines at once, the very
+ * thing the Lease is for (seen on the harness: two control planes renewed together).
+ */
+const LEASE_GRACE_MS = 120_000;
+const LEASE_RETRY_PAUSE_MS = 3000;
 
 export interface AutoRenewResult {
   readonly renewed: readonly string[];
@@ -123,26 +135,33 @@ export async function runRenewAuto(rt: Runtime, o: AutoRenewOptions, deps: AutoR
   }
 
   const kubeconfig = o.kubeconfig ?? DEFAULT_ADMIN_KUBECONFIG;
-  let api: KubeApi | undefined;
   let unreachable: string | undefined;
-  try {
-    api = await rt.api.open({ path: kubeconfig }, { log: rt.log, retry: SHORT_RETRY, requestTimeoutMs: 5000 });
-  } catch (err) {
-    unreachable = errorMessage(err);
-  }
-  if (api) {
-    let started = false;
+  const graceUntil = Date.now() + (deps.leaseGraceMs ?? LEASE_GRACE_MS);
+  for (let attempt = 0; ; attempt++) {
+    let api: KubeApi | undefined;
     try {
-      const r = await withLeaseLock(api, { name: RENEW_LEASE, holder: ctx.cfg.init.nodeRegistration.name, durationSeconds: LEASE_SECONDS, onWarning: (m) => log.warn(m) }, () => {
-        started = true;
-        log.info(`Holding the Lease kube-system/${RENEW_LEASE} as "${ctx.cfg.init.nodeRegistration.name}": no other control plane renews or restarts meanwhile.`);
-        return work();
-      });
-      return { ...r, selection, lock: 'lease' };
+      api = await rt.api.open({ path: kubeconfig }, { log: rt.log, retry: SHORT_RETRY, requestTimeoutMs: 5000 });
     } catch (err) {
-      if (started || (err instanceof TsadmError && err.code === 'E_LOCKED')) throw err;
       unreachable = errorMessage(err);
     }
+    if (api) {
+      let started = false;
+      try {
+        const r = await withLeaseLock(api, { name: RENEW_LEASE, holder: ctx.cfg.init.nodeRegistration.name, durationSeconds: LEASE_SECONDS, onWarning: (m) => log.warn(m) }, () => {
+          started = true;
+          log.info(`Holding the Lease kube-system/${RENEW_LEASE} as "${ctx.cfg.init.nodeRegistration.name}": no other control plane renews or restarts meanwhile.`);
+          return work();
+        });
+        return { ...r, selection, lock: 'lease' };
+      } catch (err) {
+        if (started || (err instanceof TsadmError && err.code === 'E_LOCKED')) throw err;
+        unreachable = errorMessage(err);
+      }
+    }
+    const left = graceUntil - Date.now();
+    if (left <= 0) break;
+    if (attempt === 0) log.warn(`the Lease kube-system/${RENEW_LEASE} could not be taken (${unreachable ?? 'unknown error'}); trying again until ${new Date(graceUntil).toISOString()}`);
+    await new Promise((resolve) => setTimeout(resolve, Math.min(LEASE_RETRY_PAUSE_MS, left)));
   }
 
   // No Lease could be taken: the API is unreachable (or refuses this machine's credentials).

@@ -347,7 +347,7 @@ describe('a highly available cluster under faults', () => {
       // All three at once: the Lease lets one renew; the others are refused naming it, before any write.
       const first = await Promise.all(cps.map((m) => tsadm(m.name, renew, { reject: false, timeoutMs: 10 * MIN, env: { TSADM_FAULT_TRACE: '1' } })));
       const won = cps.filter((_, i) => first[i]!.exitCode === 0);
-      expect(won).toHaveLength(1);
+      if (won.length !== 1) throw new Error(`expected one of three to renew, got ${won.length}:\n${cps.map((m, i) => `--- ${m.name} exit ${first[i]!.exitCode}\n${first[i]!.stdout}\n${first[i]!.stderr.split('\n').filter((l) => !l.startsWith('tsadm: fault point')).join('\n')}`).join('\n')}`);
       const winner = won[0]!;
       const winnerOut = first[cps.indexOf(winner)]!;
       expect(winnerOut.stdout).toContain(`Holding the Lease kube-system/tsadm-certs-renew as "${winner.name}"`);

@@ -160,7 +160,7 @@ describe('renew --auto when the API cannot be reached (no Lease)', () => {
   test('nothing within 7 days of expiry: refuses with a one-line error and writes nothing', async () => {
     await setup(10);
     const before = fingerprint(root);
-    const r = await auto(root, '--within', '30d');
+    const r = await auto(root, '--within', '30d', '--lease-wait', '0s');
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/not renewing: the Lease kube-system\/tsadm-certs-renew .* could not be taken .* nothing expires within 7 days/);
     expect(fingerprint(root)).toEqual(before);
@@ -168,10 +168,19 @@ describe('renew --auto when the API cannot be reached (no Lease)', () => {
 
   test('a certificate within 7 days of expiry: renews this machine\'s due files anyway, with a loud warning', async () => {
     await setup(5);
-    const r = await auto(root, '--within', '30d');
+    const r = await auto(root, '--within', '30d', '--lease-wait', '0s');
     expect(r.stderr).toContain('RENEWING WITHOUT THE CLUSTER-WIDE LOCK');
     expect(r.code).toBe(0);
     for (const n of DUE) expect(notAfter(root, n)).toBeGreaterThan(Date.now() + 360 * DAY);
     expect(kubelet.starts).toBe(2);
+  });
+  test('a failing API is tried again for --lease-wait before the renewal goes ahead without the Lease (another machine\'s restart makes the API fail for seconds)', async () => {
+    await setup(5);
+    const t0 = Date.now();
+    const r = await auto(root, '--within', '30d', '--lease-wait', '7s');
+    expect(r.stderr).toMatch(/the Lease kube-system\/tsadm-certs-renew could not be taken .*; trying again until /);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(6000);
+    expect(r.stderr).toContain('RENEWING WITHOUT THE CLUSTER-WIDE LOCK');
+    expect(r.code).toBe(0);
   });
 });
