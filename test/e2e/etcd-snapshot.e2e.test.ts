@@ -56,11 +56,11 @@ test('save, delete half, refuse a truncated copy, restore: all 200 ConfigMaps ba
   expect(Object.keys(await configMapData())).toHaveLength(100);
 
   // A truncated copy: refused before anything changes.
-  await machineExec(CP.name, ['sh', '-c', 'head -c $(( $(stat -c %s /var/lib/tsadm/etcd-snapshots/e2e.db) - 777 )) /var/lib/tsadm/etcd-snapshots/e2e.db > /root/cut.db']);
+  await machineExec(CP.name, ['sh', '-c', 'head -c $(( $(stat -c %s /var/lib/tsadm/etcd-snapshots/e2e.db) - 777 )) /var/lib/tsadm/etcd-snapshots/e2e.db > /var/lib/tsadm/etcd-snapshots/cut.db']);
   const stateBefore = await machineState();
-  const refused = await tsadm(CP.name, ['etcd', 'snapshot', 'restore', '/root/cut.db'], { reject: false });
+  const refused = await tsadm(CP.name, ['etcd', 'snapshot', 'restore', '/var/lib/tsadm/etcd-snapshots/cut.db'], { reject: false });
   expect(refused.exitCode).not.toBe(0);
-  expect(refused.all).toContain('/root/cut.db is not a whole etcd snapshot: it is truncated');
+  expect(refused.all).toContain('/var/lib/tsadm/etcd-snapshots/cut.db is not a whole etcd snapshot: it is truncated');
   expect(await machineState()).toBe(stateBefore);
 
   const restored = await tsadm(CP.name, ['etcd', 'snapshot', 'restore', '/var/lib/tsadm/etcd-snapshots/e2e.db'], { timeoutMs: 8 * MIN, reject: false });
