@@ -6,7 +6,10 @@
  * re-run then converges: every due certificate renewed, the others untouched, the manifest back
  * byte for byte, no journal or copy left, and kube-scheduler started after its new kubeconfig
  * was written (it runs with the new certificate). The API is unreachable (a closed loopback
- * port) and the certificates expire in 5 days, so the renewal goes ahead without the Lease.
+ * port) and the certificates expire in 5 days, so the renewal goes ahead without the Lease;
+ * `--lease-wait 0s` skips the default two minutes of retrying a failing API before that (the wait
+ * itself is tested in test/unit/certs-lifecycle/auto-run.test.ts), else every run here would
+ * spend them.
  */
 import { jest } from '@jest/globals';
 import { cpSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -30,7 +33,7 @@ describeBuilt('kill renew --auto at every write, re-run', () => {
   });
   afterAll(() => base?.cleanup());
 
-  const args = (root: string) => ['certs', 'renew', '--auto', '--within', '30d', '--rootfs', root, '--config', path.join(root, 'kubeadm.yaml'), '--kubeconfig', '/lease.conf'];
+  const args = (root: string) => ['certs', 'renew', '--auto', '--within', '30d', '--rootfs', root, '--config', path.join(root, 'kubeadm.yaml'), '--kubeconfig', '/lease.conf', '--lease-wait', '0s'];
 
   test.each(['done', 'before-rename'] as const)('stage %s: no key/certificate mismatch after any kill, and a re-run converges', async (stage) => {
     const baseFp = fingerprint(base);
