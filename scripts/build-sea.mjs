@@ -5,14 +5,18 @@
 // copy this node binary and inject the blob with postject (the sentinel fuse tells node to run it).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildDefines } from './lib/build-info.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const work = path.join(repo, 'dist', 'sea');
+// Per-process work dir and temp output, renamed onto dist/tsadm at the end: `npm test` runs the
+// unit and e2e projects at once, and both sea tests build the executable; a copy another process
+// is making or running must never be overwritten in place.
+const work = path.join(repo, 'dist', `sea-${process.pid}`);
 const out = path.join(repo, 'dist', 'tsadm');
+const partial = path.join(repo, 'dist', `.tsadm-${process.pid}`);
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
 // The executable embeds the Node.js that runs this script: tsadm needs 24 (package.json engines);
@@ -65,15 +69,17 @@ writeFileSync(config, JSON.stringify({ main, output: blob, disableExperimentalSE
 // The code cache is made under the same V8 flags, or V8 rejects it at start-up (its flag hash differs).
 execFileSync(process.execPath, [...execArgv, '--experimental-sea-config', config], { stdio: 'inherit' });
 
-rmSync(out, { force: true });
-copyFileSync(process.execPath, out);
-chmodSync(out, 0o755);
+rmSync(partial, { force: true });
+copyFileSync(process.execPath, partial);
+chmodSync(partial, 0o755);
 // The npm `node` package's binary carries its debug symbols (~18 MB of 126): drop them before the
 // blob goes in (binutils' strip; skipped where it is missing). Stack traces are V8's, not native.
 try {
-  execFileSync('strip', ['--strip-unneeded', '--remove-section=.comment', out], { stdio: 'ignore' });
+  execFileSync('strip', ['--strip-unneeded', '--remove-section=.comment', partial], { stdio: 'ignore' });
 } catch {
   // no strip here: the executable keeps the symbols
 }
-await inject(out, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: FUSE });
+await inject(partial, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: FUSE });
+renameSync(partial, out);
+rmSync(work, { recursive: true, force: true });
 console.log(`built ${path.relative(repo, out)} (${Math.round(readFileSync(out).length / 1e6)} MB, Node.js ${process.version} inside)`);

@@ -9,7 +9,7 @@ import { buildDefines } from './lib/build-info.mjs';
 const define = buildDefines();
 
 // Chunks of earlier builds (their names are content hashes) would otherwise pile up in dist/ and in
-// `npm pack`; the single executable (dist/tsadm, dist/sea/) and the .deb are left alone.
+// `npm pack`; the single executable (dist/tsadm; its work dirs dist/sea-<pid>/ go when it is built) and the .deb are left alone.
 mkdirSync('dist', { recursive: true });
 for (const name of readdirSync('dist')) if (/\.mjs(\.map)?$/.test(name)) rmSync(`dist/${name}`);
 await build({
