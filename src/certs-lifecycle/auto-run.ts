@@ -1,7 +1,7 @@
 /**
  * `tsadm certs renew --auto [--within 90d]`: renew, on this machine, every certificate and
  * kubeconfig of the inventory that expires within the window, and nothing else, then restart the
- * control-plane static pods that read them, together (etcd back first), until each liveness probe passes.
+ * control-plane static pods that read them, one at a time, each until its liveness probe passes.
  *
  * Safety (docs/safety.md, "Certificate auto-renewal"):
  * - cluster-wide, the work runs under the Lease kube-system/tsadm-certs-renew
@@ -33,7 +33,7 @@ import { kubeadmDate } from './expiration-format.js';
 import { inventory, type Component } from './inventory.js';
 import { runProbe, type HttpProbe, type ProbeState } from './probe.js';
 import { applyRenewal, planRenewal } from './renew.js';
-import { recoverInterruptedRestarts, restartStaticPods, type RestartDeps } from './restart.js';
+import { recoverInterruptedRestarts, restartStaticPod, type RestartDeps } from './restart.js';
 import { clusterConfigFor, humanList, type ClusterOptions, type PathOptions } from './run.js';
 
 /** The Lease every control plane takes before renewing (kube-system). */
@@ -170,7 +170,7 @@ export async function runRenewAuto(rt: Runtime, o: AutoRenewOptions, deps: AutoR
       hint: `fix the API access (or --kubeconfig); the timer tries again at its next run; without the API, renewal goes ahead once a certificate is within ${EMERGENCY_SECONDS / 86_400} days of expiry`,
     });
   }
-  log.warn(`WARNING: RENEWING WITHOUT THE CLUSTER-WIDE LOCK: the API could not be reached through ${kubeconfig} (${unreachable ?? 'unknown error'}), and ${pending.length > 0 ? 'an interrupted run left restarts to do' : 'certificates of this node have expired or expire within 7 days'}. Only this machine's files are renewed, and only its own components restart; make sure no other control plane is restarting now.`);
+  log.warn(`WARNING: RENEWING WITHOUT THE CLUSTER-WIDE LOCK: the API could not be reached through ${kubeconfig} (${unreachable ?? 'unknown error'}), and ${pending.length > 0 ? 'an interrupted run left restarts to do' : 'certificates of this node have expired or expire within 7 days'}. Only this machine's files are renewed, and its components restart one at a time; make sure no other control plane is restarting now.`);
   const r = await work();
   return { ...r, selection, lock: 'none-api-unreachable' };
 }
@@ -208,9 +208,13 @@ async function renewAndRestart(rt: Runtime, ctx: LifecycleCtx, o: AutoRenewOptio
     return { renewed: result.renewed.map((r) => r.entry.name), restarted: [] };
   }
   const restartLog = prefixed(rt.log, 'restart');
-  // Together, etcd back first (restartStaticPods says why); pending until every one is healthy.
-  await restartStaticPods({ host: ctx.host, log: restartLog, probe: deps.probe ?? ((p) => runProbe(p)), ...deps.restartTiming }, toRestart);
-  await writePending(ctx, []);
+  const left = [...toRestart];
+  // One at a time, etcd first; each must pass its liveness probe before the next goes down.
+  for (const c of toRestart) {
+    await restartStaticPod({ host: ctx.host, log: restartLog, probe: deps.probe ?? ((p) => runProbe(p)), ...deps.restartTiming }, c);
+    left.shift();
+    await writePending(ctx, left);
+  }
   ctx.log.info(`Done: ${result.renewed.length} renewed${toRestart.length > 0 ? `; restarted ${humanList(toRestart)}` : ''}.`);
   return { renewed: result.renewed.map((r) => r.entry.name), restarted: toRestart };
 }

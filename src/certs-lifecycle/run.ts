@@ -17,7 +17,7 @@ import type { Component } from './inventory.js';
 import { kubeconfigForUser, type KubeconfigUserOptions } from './kubeconfig-user.js';
 import { applyRenewal, planRenewal, selectEntries, type RenewResult } from './renew.js';
 import { runProbe } from './probe.js';
-import { restartStaticPods } from './restart.js';
+import { restartStaticPod } from './restart.js';
 import { ExpiringError } from './threshold.js';
 
 export type PathOptions = Omit<LifecycleOptions, 'needsAdvertiseAddress' | 'clusterConfigText'>;
@@ -121,8 +121,8 @@ async function restartComponents(ctx: LifecycleCtx, rt: Runtime, components: rea
     return;
   }
   const log = prefixed(rt.log, 'restart');
-  // Together, etcd back first (restartStaticPods says why).
-  await restartStaticPods({ host: ctx.host, log, probe: (p) => runProbe(p) }, components);
+  // One at a time, etcd first: the API server needs etcd, and each waits for the previous to be healthy.
+  for (const c of components) await restartStaticPod({ host: ctx.host, log, probe: (p) => runProbe(p) }, c);
 }
 
 export function humanList(items: readonly string[]): string {

@@ -9,8 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RootedHost } from '../../../src/host/rooted-host.js';
 import { probeFromManifest, runProbe } from '../../../src/certs-lifecycle/probe.js';
-import { recoverInterruptedRestarts, restartStaticPod, restartStaticPods } from '../../../src/certs-lifecycle/restart.js';
-import { StandInKubelet as NamedStandIn, schedulerManifest } from '../../helpers/stand-in-kubelet.js';
+import { recoverInterruptedRestarts, restartStaticPod } from '../../../src/certs-lifecycle/restart.js';
 import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
 
 const MANIFEST = '/etc/kubernetes/manifests/kube-scheduler.yaml';
@@ -117,62 +116,6 @@ describe('restartStaticPod', () => {
     await setup();
     await expect(restartStaticPod({ host: new RootedHost(root.dir), log, probe: (p) => runProbe(p) }, 'etcd'))
       .rejects.toMatchObject({ code: 'E_PRECONDITION', message: 'etcd is not a static pod on this node (/etc/kubernetes/manifests/etcd.yaml does not exist)' });
-    expect(existsSync(root.at('/etc/kubernetes/tmp'))).toBe(false);
-  });
-});
-
-describe('restartStaticPods (several components of one machine)', () => {
-  const ETCD = '/etc/kubernetes/manifests/etcd.yaml';
-  let root: TempRoot;
-  let etcd: NamedStandIn;
-  let scheduler: NamedStandIn;
-  afterEach(async () => {
-    await etcd.stop();
-    await scheduler.stop();
-    root.cleanup();
-  });
-
-  test('all leave together; etcd comes back first and serves before the others come back; all serve again', async () => {
-    const [pe, ps] = [await freePort(), await freePort()];
-    root = tempRoot({ [ETCD]: { content: schedulerManifest(pe), mode: 0o600 }, [MANIFEST]: { content: schedulerManifest(ps), mode: 0o600 } });
-    etcd = new NamedStandIn(root, pe, ETCD);
-    scheduler = new NamedStandIn(root, ps, MANIFEST);
-    await etcd.start();
-    await scheduler.start();
-    // what the manifests dir looked like, sampled every 5 ms
-    const seen = new Set<string>();
-    const watch = setInterval(() => seen.add(`${existsSync(root.at(ETCD)) ? 'E' : '-'}${existsSync(root.at(MANIFEST)) ? 'S' : '-'}`), 5);
-    const lines: string[] = [];
-    try {
-      await restartStaticPods({ host: new RootedHost(root.dir), log: { info: (m) => lines.push(m), warn: (m) => lines.push(m) }, probe: (p) => runProbe(p), pollMs: 20, settleMs: 100 }, ['etcd', 'kube-scheduler']);
-    } finally {
-      clearInterval(watch);
-    }
-    expect(seen.has('--')).toBe(true); // both out at once
-    expect(seen.has('E-')).toBe(true); // etcd back while the scheduler was still out
-    expect(seen.has('-S')).toBe(false); // never the scheduler without etcd
-    expect(etcd.starts).toBe(2);
-    expect(scheduler.starts).toBe(2);
-    // the scheduler came back only after etcd's probe passed (etcd's stand-in was serving by then)
-    expect(etcd.startTimes[1]).toBeLessThanOrEqual(scheduler.startTimes[1] ?? 0);
-    expect(readFileSync(root.at(ETCD), 'utf8')).toBe(schedulerManifest(pe));
-    expect(readFileSync(root.at(MANIFEST), 'utf8')).toBe(schedulerManifest(ps));
-    expect(readdirSync(root.at('/etc/kubernetes/tmp'))).toEqual([]);
-    expect(lines).toEqual([
-      'Restarting etcd, kube-scheduler together: their manifests are moved out of /etc/kubernetes/manifests until the kubelet has stopped them',
-      'etcd restarted and healthy',
-      'kube-scheduler restarted and healthy',
-    ]);
-  });
-
-  test('one missing manifest refuses the whole restart before anything moves', async () => {
-    const pe = await freePort();
-    root = tempRoot({ [ETCD]: { content: schedulerManifest(pe), mode: 0o600 } });
-    etcd = new NamedStandIn(root, pe, ETCD);
-    scheduler = new NamedStandIn(root, pe, MANIFEST);
-    await expect(restartStaticPods({ host: new RootedHost(root.dir), log: { info: () => undefined, warn: () => undefined }, probe: (p) => runProbe(p) }, ['etcd', 'kube-scheduler']))
-      .rejects.toMatchObject({ code: 'E_PRECONDITION' });
-    expect(readFileSync(root.at(ETCD), 'utf8')).toBe(schedulerManifest(pe));
     expect(existsSync(root.at('/etc/kubernetes/tmp'))).toBe(false);
   });
 });
