@@ -2,7 +2,8 @@ import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { generateCertificateKey } from '../phases/cluster/upload-certs-render.js';
 import type { CommandEnv } from '../run/runtime.js';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
-import { createRuntime, type Runtime } from '../run/runtime.js';
+import { createRuntime, finishCommand, type Runtime } from '../run/runtime.js';
+import { addPlanOptions, planFlagValues } from './plan-flags.js';
 import type { FlagValues } from '../flags.js';
 import { TsadmError } from '../errors.js';
 import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
@@ -117,12 +118,13 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
       'auto-renew <action>',
       'Turn the daily automatic renewal (a systemd timer running "tsadm certs renew --auto") on or off, or show it',
       (o) =>
-        o
+        addPlanOptions(o)
           .positional('action', { type: 'string', choices: ['enable', 'disable', 'status'], describe: 'enable, disable or status' })
           .option('within', { type: 'string', requiresArg: true, describe: 'enable: the window the timer renews with (a duration or days).', defaultDescription: '90d' })
           .option('dry-run', { type: 'boolean', describe: "Don't write anything; show what would be written." })
           .option('rootfs', { type: 'string', requiresArg: true, describe: 'Path to the real host root filesystem: every host path resolves under it.' })
           .option('v', { ...VERBOSITY_OPTION, describe: 'Log level verbosity.' })
+          .option('output', { alias: 'o', type: 'string', requiresArg: true, describe: 'Output format: text or json (NDJSON events, docs/events.md).' })
           .usage([
             'enable writes tsadm-certs-renew.service (a oneshot running "tsadm certs renew --auto") and',
             'tsadm-certs-renew.timer (daily, randomized by up to an hour, catching up after downtime), then',
@@ -130,11 +132,15 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
             'the units are installed and active. Off by default, as kubeadm renews only during upgrades.',
           ].join('\n'))
           .strict(),
-      (argv) => {
+      async (argv) => {
         const action = String(argv.action) as 'enable' | 'disable' | 'status';
         const within = typeof argv.within === 'string' ? argv.within : undefined;
         if (within !== undefined) parseWindow(within);
-        return withRuntime(argv, env, (rt) => runAutoRenewUnits(rt, action, within !== undefined ? { within } : {}), action === 'status' ? undefined : 'certs auto-renew');
+        const rt = await createRuntime({ ...runtimeFlags(argv, { output: true }), ...planFlagValues(argv) }, env, action === 'status' ? {} : { lock: 'certs auto-renew' });
+        await finishCommand(rt, `certs auto-renew ${action}`, async () => {
+          await runAutoRenewUnits(rt, action, within !== undefined ? { within } : {});
+          return { action, ...(within !== undefined ? { within } : {}) };
+        });
       },
     )
     .command(
@@ -203,17 +209,21 @@ export function paths(argv: Args): { config?: string; certDir?: string; kubeconf
   return { ...(config ? { config } : {}), ...(certDir ? { certDir } : {}), ...(kubeconfigDir ? { kubeconfigDir } : {}) };
 }
 
-/** `lock`: the command changes the machine, so it takes the machine lock (not in dry-run). */
-export async function withRuntime(argv: Args, env: CommandEnv, fn: (rt: Runtime) => Promise<void>, lock?: string, opts: { output?: boolean } = {}): Promise<void> {
+/** --dry-run, --rootfs, -v and (with `output`) -o, as createRuntime takes them. */
+function runtimeFlags(argv: Args, opts: { output?: boolean }): FlagValues {
   const rootfs = argv.rootfs;
   if (rootfs !== undefined && typeof rootfs !== 'string') throw new TsadmError('E_USAGE', '--rootfs takes a path');
-  const flags: FlagValues = {
+  return {
     ...(argv['dry-run'] === true ? { 'dry-run': true } : {}),
     ...(typeof rootfs === 'string' ? { rootfs } : {}),
     ...(typeof argv.v === 'number' ? { v: argv.v } : {}),
     ...(opts.output === true && typeof argv.output === 'string' ? { output: argv.output } : {}),
   };
-  const rt = await createRuntime(flags, env, lock ? { lock } : {});
+}
+
+/** `lock`: the command changes the machine, so it takes the machine lock (not in dry-run). */
+export async function withRuntime(argv: Args, env: CommandEnv, fn: (rt: Runtime) => Promise<void>, lock?: string, opts: { output?: boolean } = {}): Promise<void> {
+  const rt = await createRuntime(runtimeFlags(argv, opts), env, lock ? { lock } : {});
   try {
     await fn(rt);
   } finally {

@@ -13,6 +13,7 @@ import { detectCriSocket, socketPath } from '../host/cri.js';
 import { installSnapshotTimer, removeSnapshotTimer, SNAPSHOT_UNIT } from '../etcd-snapshot/schedule.js';
 import type { Host } from '../host/host.js';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
+import { addPlanOptions, planFlagValues } from './plan-flags.js';
 import { createRuntime, finishCommand, type CommandEnv, type Runtime } from '../run/runtime.js';
 
 const DEFAULT_CERT_DIR = '/etc/kubernetes/pki';
@@ -39,6 +40,7 @@ async function run(argv: Args, env: CommandEnv, command: string, fn: (rt: Runtim
     ...(typeof argv.rootfs === 'string' ? { rootfs: argv.rootfs } : {}),
     ...(typeof argv.v === 'number' ? { v: argv.v } : {}),
     output: String(argv.output),
+    ...planFlagValues(argv),
   };
   const rt = await createRuntime(flags, env);
   await finishCommand(rt, command, () => fn(rt));
@@ -126,7 +128,7 @@ export function snapshotCommands(s: Argv, env: CommandEnv): Argv {
       .command(
         'prune',
         'Delete tsadm\'s oldest snapshots beyond the newest --keep (nothing else in the directory)',
-        (c) => dirOption(common(c)).option('keep', { type: 'number', requiresArg: true, demandOption: true, describe: 'How many of the newest snapshots to keep (at least 1)' }).strict(),
+        (c) => addPlanOptions(dirOption(common(c)).option('keep', { type: 'number', requiresArg: true, demandOption: true, describe: 'How many of the newest snapshots to keep (at least 1)' })).strict(),
         (argv) => run(argv, env, 'etcd snapshot prune', async (rt) => {
           const dir = dirOf(argv);
           const keep = Number(argv.keep);
@@ -139,7 +141,7 @@ export function snapshotCommands(s: Argv, env: CommandEnv): Argv {
       .command(
         'schedule',
         'Install a systemd timer that saves a snapshot and prunes old ones (--disable removes it)',
-        (c) => dirOption(common(c))
+        (c) => addPlanOptions(dirOption(common(c)))
           .option('every', { type: 'string', requiresArg: true, default: '12h', describe: 'How often (a period that divides a day: 30m, 1h, 6h, 12h, 24h)' })
           .option('keep', { type: 'number', requiresArg: true, default: 5, describe: 'How many snapshots to keep' })
           .option('randomized-delay', { type: 'string', requiresArg: true, describe: 'systemd RandomizedDelaySec= (default: a tenth of the period, at most 15min)' })
@@ -171,7 +173,7 @@ export function snapshotCommands(s: Argv, env: CommandEnv): Argv {
           return { files: installed.files, every: spec.every, keep: spec.keep, dir: spec.dir };
         }),
       )
-      .command('unschedule', 'Same as schedule --disable', (c) => common(c).strict(), (argv) => run(argv, env, 'etcd snapshot unschedule', async (rt) => {
+      .command('unschedule', 'Same as schedule --disable', (c) => addPlanOptions(common(c)).strict(), (argv) => run(argv, env, 'etcd snapshot unschedule', async (rt) => {
         const removed = await removeSnapshotTimer(rt.host);
         rt.log.info(removed.files.length === 0 ? 'no snapshot timer installed' : `removed ${removed.files.join(', ')}`, { prefix: 'snapshot' });
         return { disabled: true, removed: removed.files };

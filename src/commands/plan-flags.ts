@@ -1,0 +1,29 @@
+/**
+ * `--plan FILE` and `--plan-without-keys` on day-two commands outside the workflows whose every
+ * effect the dry-run seams record (unit files written or removed, systemd actions, snapshot files
+ * removed): `certs auto-renew enable|disable`, `etcd snapshot schedule|unschedule|prune`. The plan
+ * is the generic one (docs/plan.md): `--plan` implies `--dry-run`, and `tsadm apply FILE` does
+ * exactly its steps later, or refuses when the machine changed since.
+ *
+ * Not offered where a plan could not hold the effect (README, "Plans"): `certs renew --auto` must
+ * hold the cluster-wide Lease while it writes and restarts, which a plan applied later cannot;
+ * `etcd snapshot save` writes bytes that exist only when etcd streams them; `restore` stops and
+ * starts the control plane and runs etcd's own tool; an approver pass decides on the requests
+ * pending when it runs.
+ */
+import type { Argv } from 'yargs';
+import { FLAGS, type FlagValues } from '../flags.js';
+
+export function addPlanOptions<T>(y: Argv<T>) {
+  return y
+    .option('plan', { type: 'string', requiresArg: true, describe: FLAGS.plan.describe })
+    .option('plan-without-keys', { type: 'boolean', describe: FLAGS['plan-without-keys'].describe });
+}
+
+/** The plan flags the user set, for createRuntime (which makes the run a dry run that writes the plan). */
+export function planFlagValues(argv: Readonly<Record<string, unknown>>): FlagValues {
+  return {
+    ...(typeof argv.plan === 'string' ? { plan: argv.plan } : {}),
+    ...(argv['plan-without-keys'] === true ? { 'plan-without-keys': true } : {}),
+  };
+}
