@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
-import type { FlagValues } from '../flags.js';
+import { FLAGS, type FlagValues } from '../flags.js';
 import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
 import { approvalPass, runApprover, type PassGuard, type PassSummary } from '../csr-approval/pass.js';
 import { APPROVER_UNIT, APPROVER_UNIT_PATH, approverStatus, disableApprover, enableApprover } from '../csr-approval/service-unit.js';
@@ -9,6 +9,7 @@ import { TsadmError } from '../errors.js';
 import { nodeHostname } from '../host/network.js';
 import type { KubeApi } from '../kube/types.js';
 import { createRuntime, finishCommand, type CommandEnv } from '../run/runtime.js';
+import { planFlagValues } from './plan-flags.js';
 
 type Args = ArgumentsCamelCase<Record<string, unknown>>;
 
@@ -39,6 +40,8 @@ export function approveKubeletServingCommand(c: Argv, env: CommandEnv, guardFact
         .option('dry-run', { type: 'boolean', describe: 'Say what would be approved or denied; change nothing.' })
         .option('output', { alias: 'o', type: 'string', requiresArg: true, describe: 'Output format: text or json (NDJSON events, docs/events.md).' })
         .option('v', { ...VERBOSITY_OPTION, describe: 'Log level verbosity.' })
+        .option('plan', { type: 'string', requiresArg: true, describe: `With enable or disable: ${FLAGS.plan.describe}` })
+        .option('plan-without-keys', { type: 'boolean', describe: FLAGS['plan-without-keys'].describe })
         .usage([
           'With serverTLSBootstrap: true the kubelet asks for its serving certificate through a CertificateSigningRequest',
           '(signer kubernetes.io/kubelet-serving) that nothing in a kubeadm cluster approves. This command approves such a',
@@ -57,6 +60,9 @@ export function approveKubeletServingCommand(c: Argv, env: CommandEnv, guardFact
 }
 
 async function approve(argv: Args, env: CommandEnv, guardFactory: GuardFactory | undefined): Promise<void> {
+  if (argv.plan !== undefined) {
+    throw new TsadmError('E_USAGE', '--plan goes with enable or disable: a pass decides on the requests pending when it runs, which a plan applied later cannot', { hint: 'use --dry-run to see what a pass would approve or deny now' });
+  }
   const intervalMs = parseInterval((typeof argv.interval === 'string' ? argv.interval : '10s'));
   const flags: FlagValues = {
     ...(argv['dry-run'] === true ? { 'dry-run': true } : {}),
@@ -100,6 +106,7 @@ async function manageService(argv: Args, env: CommandEnv, action: string): Promi
     ...(argv['dry-run'] === true ? { 'dry-run': true } : {}),
     ...(typeof argv.output === 'string' ? { output: argv.output } : {}),
     ...(typeof argv.v === 'number' ? { v: argv.v } : {}),
+    ...planFlagValues(argv),
   };
   const rt = await createRuntime(flags, env);
   const command = `certs approve-kubelet-serving ${action}`;

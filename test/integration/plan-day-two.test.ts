@@ -108,6 +108,25 @@ describe('--plan on day-two commands, then tsadm apply', () => {
     expect(tree(planned)).toEqual(tree(direct));
   });
 
+  test('certs approve-kubelet-serving enable --plan: a dry run that records the unit and the three service actions', async () => {
+    // No --rootfs on this command: the planning run is a dry run on this machine, so it writes only the plan.
+    const planFile = path.join(tmp('tsadm-plan2-csr-'), 'plan.json');
+    const unitBefore = existsSync('/etc/systemd/system/tsadm-kubelet-serving-approver.service');
+    await ok(['certs', 'approve-kubelet-serving', 'enable', '--plan', planFile]);
+    expect(existsSync('/etc/systemd/system/tsadm-kubelet-serving-approver.service')).toBe(unitBefore);
+    const plan = JSON.parse(readFileSync(planFile, 'utf8')) as Plan;
+    expect(plan.command).toBe('certs approve-kubelet-serving enable');
+    expect(plan.steps.map((s) => `${s.type} ${'path' in s ? s.path : ''}${'action' in s ? `${s.action} ${s.unit}` : ''}`)).toEqual([
+      'file /etc/systemd/system/tsadm-kubelet-serving-approver.service',
+      'service daemon-reload tsadm-kubelet-serving-approver.service',
+      'service enable tsadm-kubelet-serving-approver.service',
+      `service ${unitBefore ? 'start' : 'restart'} tsadm-kubelet-serving-approver.service`,
+    ]);
+    const pass = await runCli(['certs', 'approve-kubelet-serving', '--plan', planFile]);
+    expect(pass.code).toBe(3);
+    expect(pass.stderr).toContain('--plan goes with enable or disable');
+  });
+
   test.each([
     [['certs', 'renew', '--auto']],
     [['etcd', 'snapshot', 'save']],
