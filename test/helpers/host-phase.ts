@@ -17,7 +17,7 @@ import { hostPhase } from '../../src/phases/host/phase.js';
 import type { InitCtx } from '../../src/run/context.js';
 import { fixtureInitConfig } from './config-fixture.js';
 import { initCtxFor } from './phase-ctx.js';
-import type { TempRoot } from './temp-root.js';
+import { tempRoot, type TempRoot } from './temp-root.js';
 
 export interface FakeState {
   modules: Set<string>;
@@ -122,4 +122,48 @@ export async function runHost(root: TempRoot, state: FakeState, o: { flags?: Fla
 /** A file under the root, as text. */
 export function readUnder(root: TempRoot, p: string): string {
   return readFileSync(root.at(p), 'utf8');
+}
+
+/** A host-phase test file's temp root: a fresh one for every test, and the phase runner and reader on it. */
+export interface HostPhaseRoot {
+  /** The current test's root. */
+  readonly root: TempRoot;
+  /** Replaces the current test's root by one holding `files` (removed after the test as usual). */
+  reset(files: Parameters<typeof tempRoot>[0]): TempRoot;
+  /** Runs the host phase (or `only` one leaf) on the current root with a fake running system. */
+  run(state: FakeState, o?: Parameters<typeof runHost>[2]): ReturnType<typeof runHost>;
+  /** A file under the current root, as text. */
+  read(p: string): string;
+}
+
+/**
+ * Registers beforeEach/afterEach hooks giving every test a fresh root holding `files` (by default
+ * an installed kubelet, as the host phase expects) and removing it afterwards.
+ */
+export function hostPhaseRootEachTest(files: Parameters<typeof tempRoot>[0] = { '/usr/bin/kubelet': '' }): HostPhaseRoot {
+  let current: TempRoot | undefined;
+  const root = (): TempRoot => {
+    if (!current) throw new Error('hostPhaseRootEachTest: no root outside a test');
+    return current;
+  };
+  beforeEach(() => {
+    current = tempRoot(files);
+  });
+  afterEach(() => {
+    current?.cleanup();
+    current = undefined;
+  });
+  return {
+    get root() {
+      return root();
+    },
+    reset(next) {
+      root().cleanup();
+      const fresh = tempRoot(next);
+      current = fresh;
+      return fresh;
+    },
+    run: (state, o = {}) => runHost(root(), state, o),
+    read: (p) => readUnder(root(), p),
+  };
 }

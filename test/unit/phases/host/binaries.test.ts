@@ -6,17 +6,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { bare, readUnder, runHost, type FakeState } from '../../../helpers/host-phase.js';
+import { bare, type FakeState, hostPhaseRootEachTest } from '../../../helpers/host-phase.js';
 import { tempRoot, type TempRoot } from '../../../helpers/temp-root.js';
 
-let root: TempRoot;
-beforeEach(() => {
-  root = tempRoot({ '/usr/bin/kubelet': '' });
-});
-afterEach(() => root.cleanup());
-
-const run = (state: FakeState, o: Parameters<typeof runHost>[2] = {}) => runHost(root, state, o);
-const read = (p: string): string => readUnder(root, p);
+const h = hostPhaseRootEachTest();
+const { run, read } = h;
 
 describe('binaries (--bundle)', () => {
   /** Stand-ins that answer the version commands as the real binaries do (the e2e installs the real ones). */
@@ -42,7 +36,7 @@ describe('binaries (--bundle)', () => {
     const first = await run(bare(), { only: 'host/binaries', flags: { bundle: dir } });
     expect(first.changed.sort()).toEqual(['/usr/bin/crictl', '/usr/bin/kubectl', '/usr/bin/kubelet']);
     expect(read('/usr/bin/kubelet')).toBe(kubelet('v1.20.2'));
-    expect(statSync(root.at('/usr/bin/kubectl')).mode & 0o777).toBe(0o755);
+    expect(statSync(h.root.at('/usr/bin/kubectl')).mode & 0o777).toBe(0o755);
     expect((await run(bare(), { only: 'host/binaries', flags: { bundle: dir } })).changed).toEqual([]);
     expect((await run(bare(), { only: 'host/binaries' })).changed).toEqual([]);
   });
@@ -69,11 +63,11 @@ describe('binaries (--bundle)', () => {
     await expect(run(bare(), { only: 'host/binaries', flags: { bundle: noKubectl } })).rejects.toThrow(/has no kubectl/);
     await expect(run(bare(), { only: 'host/binaries', flags: { bundle: noKubectl } })).rejects.toMatchObject({ code: 'E_CONFIG_INVALID' });
     expect(read('/usr/bin/kubelet')).toBe(before);
-    expect(existsSync(root.at('/usr/bin/kubectl'))).toBe(false);
+    expect(existsSync(h.root.at('/usr/bin/kubectl'))).toBe(false);
   });
 
   test('issue 27: a dry run executes nothing from the bundle, and says the versions were not checked', async () => {
-    const marker = path.join(root.dir, '..', `${path.basename(root.dir)}-ran`);
+    const marker = path.join(h.root.dir, '..', `${path.basename(h.root.dir)}-ran`);
     // Binaries that leave a marker when run (and would answer a version check).
     const ran = (out: string): string => `#!/bin/sh
 touch '${marker}'
@@ -88,7 +82,7 @@ echo '${out}'
   });
 
   test('issue 27: a real run executes a private copy of exactly the verified bytes, never the bundle\'s path, and removes it', async () => {
-    const seen = path.join(root.dir, '..', `${path.basename(root.dir)}-argv0`);
+    const seen = path.join(h.root.dir, '..', `${path.basename(h.root.dir)}-argv0`);
     // Each binary records the path it was started from: the bundle's own path could be swapped after the digest check.
     const reporting = (out: string): string => `#!/bin/sh
 echo "$0" >> '${seen}'

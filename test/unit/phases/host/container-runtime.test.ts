@@ -5,18 +5,11 @@
  * dpkg md5 are copied from bookworm's containerd 1.6.20.
  */
 import { existsSync } from 'node:fs';
-import { bare, cfgFor, readUnder, runHost, type FakeState } from '../../../helpers/host-phase.js';
+import { bare, cfgFor, type FakeState, hostPhaseRootEachTest } from '../../../helpers/host-phase.js';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
-import { tempRoot, type TempRoot } from '../../../helpers/temp-root.js';
 
-let root: TempRoot;
-beforeEach(() => {
-  root = tempRoot({ '/usr/bin/kubelet': '' });
-});
-afterEach(() => root.cleanup());
-
-const run = (state: FakeState, o: Parameters<typeof runHost>[2] = {}) => runHost(root, state, o);
-const read = (p: string): string => readUnder(root, p);
+const h = hostPhaseRootEachTest();
+const { run, read } = h;
 
 test('container-runtime: a running containerd is restarted only with --restart-container-runtime; 1.30 gets systemd and its pause image', async () => {
   const state = bare();
@@ -34,11 +27,10 @@ test('container-runtime: a running containerd is restarted only with --restart-c
 
 test('container-runtime: containerd.io\'s packaged config.toml (CRI disabled) is reported, and replaced only with the override, the original kept', async () => {
   const packaged = '#   Copyright 2018-2022 Docker Inc.\n\ndisabled_plugins = ["cri"]\n';
-  root.cleanup();
-  root = tempRoot({ '/etc/containerd/config.toml': packaged });
+  h.reset({ '/etc/containerd/config.toml': packaged });
   await expect(run(bare(), { only: 'host/container-runtime' })).rejects.toThrow(/disables the CRI plugin/);
   expect(read('/etc/containerd/config.toml')).toBe(packaged);
-  expect(existsSync(root.at('/etc/containerd/conf.d/k8s.toml'))).toBe(false);
+  expect(existsSync(h.root.at('/etc/containerd/conf.d/k8s.toml'))).toBe(false);
   await run(bare(), { only: 'host/container-runtime', flags: { 'override-host-settings': true } });
   expect(read('/etc/containerd/config.toml.tsadm-orig')).toBe(packaged);
   expect(read('/etc/containerd/config.toml')).toContain('imports = ["/etc/containerd/conf.d/*.toml"]');
@@ -52,8 +44,7 @@ const DEBIAN_CONFIG = 'version = 2\n\n[plugins]\n  [plugins."io.containerd.grpc.
 const DEBIAN_STATUS = 'Package: containerd\nStatus: install ok installed\nConffiles:\n /etc/containerd/config.toml 773cf1c5a249197a8ef37a08ac168414\nDescription: open and reliable container runtime\n';
 
 test('container-runtime: Debian\'s packaged config.toml, unmodified, gets the import line (kept aside first); the 1.x drop-in carries its CRI section', async () => {
-  root.cleanup();
-  root = tempRoot({ '/etc/containerd/config.toml': DEBIAN_CONFIG, '/var/lib/dpkg/status': DEBIAN_STATUS });
+  h.reset({ '/etc/containerd/config.toml': DEBIAN_CONFIG, '/var/lib/dpkg/status': DEBIAN_STATUS });
   const first = await run(bare(), { only: 'host/container-runtime' });
   expect(first.changed.sort()).toEqual(['/etc/containerd/conf.d/k8s.toml', '/etc/containerd/config.toml', '/etc/containerd/config.toml.tsadm-orig']);
   expect(read('/etc/containerd/config.toml.tsadm-orig')).toBe(DEBIAN_CONFIG);
@@ -74,11 +65,10 @@ test('container-runtime: Debian\'s packaged config.toml, unmodified, gets the im
 
 test('container-runtime: a config.toml of the administrator without the import is reported; the override adds the import and keeps their settings', async () => {
   const mine = `${DEBIAN_CONFIG}    # mine\n`;
-  root.cleanup();
-  root = tempRoot({ '/etc/containerd/config.toml': mine, '/var/lib/dpkg/status': DEBIAN_STATUS });
+  h.reset({ '/etc/containerd/config.toml': mine, '/var/lib/dpkg/status': DEBIAN_STATUS });
   await expect(run(bare(), { only: 'host/container-runtime' })).rejects.toThrow(/does not import \/etc\/containerd\/conf.d\/\*.toml/);
   expect(read('/etc/containerd/config.toml')).toBe(mine);
-  expect(existsSync(root.at('/etc/containerd/conf.d/k8s.toml'))).toBe(false);
+  expect(existsSync(h.root.at('/etc/containerd/conf.d/k8s.toml'))).toBe(false);
   await run(bare(), { only: 'host/container-runtime', flags: { 'override-host-settings': true } });
   expect(read('/etc/containerd/config.toml')).toContain('# mine');
   expect(read('/etc/containerd/config.toml')).toContain('imports = ["/etc/containerd/conf.d/*.toml"]');

@@ -4,21 +4,13 @@
  * different drop-in kept.
  */
 import { existsSync } from 'node:fs';
-import { bare, readUnder, runHost, type FakeState } from '../../../helpers/host-phase.js';
-import { tempRoot, type TempRoot } from '../../../helpers/temp-root.js';
+import { bare, type FakeState, hostPhaseRootEachTest } from '../../../helpers/host-phase.js';
 
-let root: TempRoot;
-beforeEach(() => {
-  root = tempRoot({ '/usr/bin/kubelet': '' });
-});
-afterEach(() => root.cleanup());
-
-const run = (state: FakeState, o: Parameters<typeof runHost>[2] = {}) => runHost(root, state, o);
-const read = (p: string): string => readUnder(root, p);
+const h = hostPhaseRootEachTest();
+const { run, read } = h;
 
 test('kubelet-service: a packaged unit and drop-in are used as they are; a different drop-in of the user is kept', async () => {
-  root.cleanup();
-  root = tempRoot({
+  h.reset({
     '/usr/bin/kubelet': '',
     '/lib/systemd/system/kubelet.service': '[Service]\nExecStart=/usr/bin/kubelet\n',
     '/etc/systemd/system/kubelet.service.d/10-kubeadm.conf': '[Service]\nExecStart=\nExecStart=/usr/bin/kubelet --mine\n',
@@ -26,7 +18,7 @@ test('kubelet-service: a packaged unit and drop-in are used as they are; a diffe
   const state = bare();
   const { changed, reporter } = await run(state, { only: 'host/kubelet-service' });
   expect(changed).toEqual([]);
-  expect(existsSync(root.at('/etc/systemd/system/kubelet.service'))).toBe(false);
+  expect(existsSync(h.root.at('/etc/systemd/system/kubelet.service'))).toBe(false);
   expect(read('/etc/systemd/system/kubelet.service.d/10-kubeadm.conf')).toContain('--mine');
   expect(reporter.lines().join('\n')).toMatch(/Keeping \/etc\/systemd\/system\/kubelet.service.d\/10-kubeadm.conf/);
   expect(state.calls).toEqual(['enable kubelet']);

@@ -17,17 +17,10 @@ import { verifyPhases } from '../../../../src/verify/run.js';
 import type { InitCtx } from '../../../../src/run/context.js';
 import { exitCheckOf } from '../../../../src/verify/exit-check.js';
 import { initCtxFor } from '../../../helpers/phase-ctx.js';
-import { MODULES, SYSCTLS, bare, cfgFor, fake, fakeProbe, readUnder, runHost, type FakeState } from '../../../helpers/host-phase.js';
-import { tempRoot, type TempRoot } from '../../../helpers/temp-root.js';
+import { bare, cfgFor, fake, fakeProbe, type FakeState, hostPhaseRootEachTest, MODULES, SYSCTLS } from '../../../helpers/host-phase.js';
 
-let root: TempRoot;
-beforeEach(() => {
-  root = tempRoot({ '/usr/bin/kubelet': '' });
-});
-afterEach(() => root.cleanup());
-
-const run = (state: FakeState, o: Parameters<typeof runHost>[2] = {}) => runHost(root, state, o);
-const read = (p: string): string => readUnder(root, p);
+const h = hostPhaseRootEachTest();
+const { run, read } = h;
 
 test('a bare host: every drop-in written, modules loaded, sysctls set, units installed and enabled, containerd started', async () => {
   const state = bare();
@@ -75,10 +68,9 @@ test('the exit check of a prepared host passes with the preflight checks\' names
   expect(state.calls.filter((c) => !c.startsWith('dry '))).toHaveLength(7);
 
   const other = bare();
-  root.cleanup();
-  root = tempRoot({});
-  const { ctx: bareCtx } = initCtxFor(cfgFor(), root.dir);
-  const sysctlLeaf = [hostPhase<InitCtx>('init', (c) => Promise.resolve(hostPrepInput(c.cfg, c.versions, {})), () => true, { system: fake(other, root) })][0]!.children!.find((l) => l.name === 'sysctl')!;
+  h.reset({});
+  const { ctx: bareCtx } = initCtxFor(cfgFor(), h.root.dir);
+  const sysctlLeaf = [hostPhase<InitCtx>('init', (c) => Promise.resolve(hostPrepInput(c.cfg, c.versions, {})), () => true, { system: fake(other, h.root) })][0]!.children!.find((l) => l.name === 'sysctl')!;
   const bad = await exitCheckOf('host/sysctl', sysctlLeaf)!(bareCtx);
   expect(bad.filter((f) => !f.ok).map((f) => f.check)).toEqual(expect.arrayContaining(['/etc/sysctl.d/k8s.conf', 'FileContent--proc-sys-net-ipv4-ip_forward']));
 });
@@ -86,7 +78,7 @@ test('the exit check of a prepared host passes with the preflight checks\' names
 test('--dry-run: nothing written under the root, the fake system unchanged, every change listed', async () => {
   const state = bare();
   const { ctx } = await run(state, { dryRun: true });
-  expect(existsSync(root.at('/etc/sysctl.d/k8s.conf'))).toBe(false);
+  expect(existsSync(h.root.at('/etc/sysctl.d/k8s.conf'))).toBe(false);
   expect(state.modules.size).toBe(0);
   expect(state.calls.every((c) => c.startsWith('dry '))).toBe(true);
   expect(ctx.host.writes.map((w) => w.path)).toEqual(expect.arrayContaining(['/etc/modules-load.d/k8s.conf', '/etc/sysctl.d/k8s.conf', '/etc/containerd/conf.d/k8s.toml', '/etc/crictl.yaml']));
@@ -102,8 +94,8 @@ describe('`tsadm check host` and preflight share their check functions', () => {
 
   /** The same stand-in machine (ROOT and STATE) through both paths: `tsadm check host`'s exit checks and init's preflight checks. */
   async function bothPaths(state: FakeState, cfg = cfgFor()): Promise<{ host: Verdict[]; preflight: Verdict[] }> {
-    const { ctx } = initCtxFor(cfg, root.dir);
-    const tree = [hostPhase<InitCtx>('init', (c) => Promise.resolve(hostPrepInput(c.cfg, c.versions, {})), () => true, { system: fake(state, root) })];
+    const { ctx } = initCtxFor(cfg, h.root.dir);
+    const tree = [hostPhase<InitCtx>('init', (c) => Promise.resolve(hostPrepInput(c.cfg, c.versions, {})), () => true, { system: fake(state, h.root) })];
     // What `tsadm check host` runs (src/commands/check.ts).
     const host = (await verifyPhases(tree, ctx, ['host'], ctx.log)).filter((f) => SHARED.includes(f.check)).map(ofFinding);
     const checks = commonChecks({
@@ -115,7 +107,7 @@ describe('`tsadm check host` and preflight share their check functions', () => {
       swapAllowed: cfg.componentConfigs.kubelet.failSwapOn === false,
     }).filter((c) => SHARED.includes(c.name));
     const preflight: Verdict[] = [];
-    for (const c of checks) preflight.push(ofResult(c.name, await c.run({ host: ctx.host, system: fakeProbe(state, root) })));
+    for (const c of checks) preflight.push(ofResult(c.name, await c.run({ host: ctx.host, system: fakeProbe(state, h.root) })));
     const byName = (a: Verdict, b: Verdict): number => a.check.localeCompare(b.check);
     return { host: host.sort(byName), preflight: preflight.sort(byName) };
   }
@@ -162,10 +154,8 @@ describe('`tsadm check host` and preflight share their check functions', () => {
   });
 
   function rmLink(): void {
-    root.cleanup();
-    const kept = tempRoot({ '/usr/bin/kubelet': '', '/etc/systemd/system/kubelet.service': '[Service]\n' });
-    root = kept;
-    expect(existsSync(root.at('/etc/systemd/system/multi-user.target.wants/kubelet.service'))).toBe(false);
+    h.reset({ '/usr/bin/kubelet': '', '/etc/systemd/system/kubelet.service': '[Service]\n' });
+    expect(existsSync(h.root.at('/etc/systemd/system/multi-user.target.wants/kubelet.service'))).toBe(false);
   }
 });
 

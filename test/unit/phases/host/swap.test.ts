@@ -3,22 +3,14 @@
  * system (test/helpers/host-phase.ts): swap reported, turned off only with --swap-off, /etc/fstab
  * reported and never edited.
  */
-import { bare, cfgFor, readUnder, runHost, type FakeState } from '../../../helpers/host-phase.js';
-import { tempRoot, type TempRoot } from '../../../helpers/temp-root.js';
+import { bare, cfgFor, type FakeState, hostPhaseRootEachTest } from '../../../helpers/host-phase.js';
 
-let root: TempRoot;
-beforeEach(() => {
-  root = tempRoot({ '/usr/bin/kubelet': '' });
-});
-afterEach(() => root.cleanup());
-
-const run = (state: FakeState, o: Parameters<typeof runHost>[2] = {}) => runHost(root, state, o);
-const read = (p: string): string => readUnder(root, p);
+const h = hostPhaseRootEachTest();
+const { run, read } = h;
 
 test('swap: reported without --swap-off, turned off with it; /etc/fstab is reported, never edited', async () => {
   const fstab = 'UUID=1 / ext4 defaults 0 1\n/swap.img none swap sw 0 0\n';
-  root.cleanup();
-  root = tempRoot({ '/etc/fstab': fstab });
+  h.reset({ '/etc/fstab': fstab });
   const state = bare();
   state.swaps = ['/swap.img'];
   const first = await run(state, { only: 'host/swap' });
