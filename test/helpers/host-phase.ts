@@ -131,9 +131,9 @@ export interface HostPhaseRoot {
   /** Replaces the current test's root by one holding `files` (removed after the test as usual). */
   reset(files: Parameters<typeof tempRoot>[0]): TempRoot;
   /** Runs the host phase (or `only` one leaf) on the current root with a fake running system. */
-  run(state: FakeState, o?: Parameters<typeof runHost>[2]): ReturnType<typeof runHost>;
+  readonly run: (state: FakeState, o?: Parameters<typeof runHost>[2]) => ReturnType<typeof runHost>;
   /** A file under the current root, as text. */
-  read(p: string): string;
+  readonly read: (p: string) => string;
 }
 
 /**

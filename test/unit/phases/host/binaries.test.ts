@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { bare, type FakeState, hostPhaseRootEachTest } from '../../../helpers/host-phase.js';
+import { bare, hostPhaseRootEachTest } from '../../../helpers/host-phase.js';
 import { tempRoot, type TempRoot } from '../../../helpers/temp-root.js';
 
 const h = hostPhaseRootEachTest();

@@ -5,7 +5,7 @@
  * dpkg md5 are copied from bookworm's containerd 1.6.20.
  */
 import { existsSync } from 'node:fs';
-import { bare, cfgFor, type FakeState, hostPhaseRootEachTest } from '../../../helpers/host-phase.js';
+import { bare, cfgFor, hostPhaseRootEachTest } from '../../../helpers/host-phase.js';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
 
 const h = hostPhaseRootEachTest();

@@ -4,7 +4,7 @@
  * different drop-in kept.
  */
 import { existsSync } from 'node:fs';
-import { bare, type FakeState, hostPhaseRootEachTest } from '../../../helpers/host-phase.js';
+import { bare, hostPhaseRootEachTest } from '../../../helpers/host-phase.js';
 
 const h = hostPhaseRootEachTest();
 const { run, read } = h;

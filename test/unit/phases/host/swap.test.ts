@@ -3,7 +3,7 @@
  * system (test/helpers/host-phase.ts): swap reported, turned off only with --swap-off, /etc/fstab
  * reported and never edited.
  */
-import { bare, cfgFor, type FakeState, hostPhaseRootEachTest } from '../../../helpers/host-phase.js';
+import { bare, cfgFor, hostPhaseRootEachTest } from '../../../helpers/host-phase.js';
 
 const h = hostPhaseRootEachTest();
 const { run, read } = h;

@@ -4,7 +4,7 @@
  * file that wins at boot reported. Expected contents are written out here, not taken from render.ts.
  */
 import { existsSync, writeFileSync } from 'node:fs';
-import { bare, type FakeState, hostPhaseRootEachTest, SYSCTLS } from '../../../helpers/host-phase.js';
+import { bare, hostPhaseRootEachTest, SYSCTLS } from '../../../helpers/host-phase.js';
 
 const h = hostPhaseRootEachTest();
 const { run, read } = h;
