@@ -110,7 +110,7 @@ export function cfgFor(version = 'v1.20.2', kubelet: Record<string, unknown> = {
 }
 
 /** Runs init's host group (or one leaf, `only`) on ROOT with the fake running system of STATE. */
-export async function runHost(root: TempRoot, state: FakeState, o: { flags?: FlagValues; dryRun?: boolean; cfg?: ResolvedInitConfig; only?: string } = {}) {
+async function runHost(root: TempRoot, state: FakeState, o: { flags?: FlagValues; dryRun?: boolean; cfg?: ResolvedInitConfig; only?: string } = {}) {
   const cfg = o.cfg ?? cfgFor();
   const { ctx, reporter } = initCtxFor(cfg, root.dir, { dryRun: o.dryRun ?? false });
   const withFlags: InitCtx = { ...ctx, options: { ...ctx.options, flags: o.flags ?? {} } };
@@ -120,7 +120,7 @@ export async function runHost(root: TempRoot, state: FakeState, o: { flags?: Fla
 }
 
 /** A file under the root, as text. */
-export function readUnder(root: TempRoot, p: string): string {
+function readUnder(root: TempRoot, p: string): string {
   return readFileSync(root.at(p), 'utf8');
 }
 
