@@ -155,13 +155,14 @@ export async function kubectl(machine: string, args: string[], opts: ExecOptions
 
 /**
  * Poll FN until it returns a truthy value (which is returned) or TIMEOUTMS pass. Errors thrown by
- * FN count as "not yet"; the last one is reported on timeout together with WHAT.
+ * FN count as "not yet"; the last one is reported on timeout together with WHAT. Every second by
+ * default: a wait loses half the interval on average, and the e2e suite waits a few hundred times.
  */
 export async function waitFor<T>(
   fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,
   timeoutMs: number,
   what: string,
-  intervalMs = 2000,
+  intervalMs = 1000,
 ): Promise<T> {
   const start = Date.now();
   let last: unknown;
