@@ -135,7 +135,7 @@ async function readyNodes(asker: Machine, nodes: Machine[], timeoutMs = 5 * MIN)
   await waitFor(async () => {
     const r = await nodeReadiness(asker.name);
     return nodes.every((n) => r[n.name] === 'True');
-  }, timeoutMs, `Nodes ${nodes.map((n) => n.name).join(', ')} Ready`, 3000);
+  }, timeoutMs, `Nodes ${nodes.map((n) => n.name).join(', ')} Ready`);
 }
 
 /** name → "uid data" of the test's ConfigMaps, read through the machine's admin.conf (the LB). */

@@ -149,7 +149,7 @@ async function controlPlaneHealthy(machine: Machine): Promise<void> {
     const r = await machineExec(machine.name, ['sh', '-c',
       'kubectl --kubeconfig /etc/kubernetes/admin.conf get --raw /readyz && curl -sfk https://127.0.0.1:10257/healthz && curl -sfk https://127.0.0.1:10259/healthz'], { reject: false });
     return r.exitCode === 0 && r.stdout === 'okokok';
-  }, 4 * MIN, `control plane of ${machine.name} healthy`, 3000);
+  }, 4 * MIN, `control plane of ${machine.name} healthy`);
 }
 
 async function reset(machine: Machine): Promise<void> {
@@ -296,7 +296,7 @@ describe('crash safety of a worker join on a real machine', () => {
     report.push(`a worker join passes ${joinPoints.length} kill points`);
     expect(joinPoints.length).toBeGreaterThanOrEqual(4);
     expect(joinPoints.length).toBeLessThanOrEqual(JOIN_MAX_POINTS);
-    await waitFor(async () => (await nodeReadiness(CP.name))[WORKER.name] === 'True', 5 * MIN, `${WORKER.name} Ready`, 3000);
+    await waitFor(async () => (await nodeReadiness(CP.name))[WORKER.name] === 'True', 5 * MIN, `${WORKER.name} Ready`);
   }, 12 * MIN);
 
   test('killed at each of its kill points in turn, join re-run: the node turns Ready every time', async () => {
@@ -308,7 +308,7 @@ describe('crash safety of a worker join on a real machine', () => {
       expect({ n, killed: killed(faulty) }).toEqual({ n, killed: true });
       const rerun = await tsadm(WORKER.name, [...joinArgs, '--ignore-preflight-errors', 'all'], { reject: false, timeoutMs: 8 * MIN });
       expect({ n, code: rerun.exitCode, err: rerun.exitCode === 0 ? '' : rerun.all.slice(-3000) }).toEqual({ n, code: 0, err: '' });
-      await waitFor(async () => (await nodeReadiness(CP.name))[WORKER.name] === 'True', 5 * MIN, `${WORKER.name} Ready after a kill at #${n}`, 3000);
+      await waitFor(async () => (await nodeReadiness(CP.name))[WORKER.name] === 'True', 5 * MIN, `${WORKER.name} Ready after a kill at #${n}`);
       const dir = copyOut(WORKER);
       try {
         const files = Object.keys(fileModes(snapshot(dir)));
