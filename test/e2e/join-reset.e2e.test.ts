@@ -1,6 +1,14 @@
 /**
  * join and reset on harness machines j1..j4 (10.250.0.21–24), each step a "Done when" of issue 6:
  *   tsadm init j1 + tsadm join j2 → both Ready;
+ *   (was kubelet-serving-csr.e2e.test.ts, issue 30 item 3) the cluster's KubeletConfiguration, given
+ *   at init, has serverTLSBootstrap: true: j2's kubelet asks for its serving certificate (signer
+ *   kubernetes.io/kubelet-serving); `tsadm certs approve-kubelet-serving` approves it,
+ *   kube-controller-manager signs it, and port 10250 then serves a certificate that openssl (the
+ *   oracle) verifies against the cluster CA with j2's IP in its SANs. A CSR forged with j2's own node
+ *   credentials for j1's IP is denied. (No other step here needs a kubelet's serving certificate:
+ *   the Nodes go Ready and the joins and resets work without one, and the reference kubeadm's
+ *   cluster of the last step is made with its own configuration.)
  *   a wrong CA hash / a wrong token on j3 fail in discovery and leave nothing behind;
  *   tsadm join --control-plane --certificate-key on j3 → 2 healthy etcd members, both voters (on
  *   v1.20 no learner is added and nothing promoted), a second apiserver, the Node labelled and tainted;
@@ -9,7 +17,11 @@
  *   tsadm reset of j1, the reference kubeadm v1.20.2 inits a cluster there, tsadm joins worker j4 → Ready.
  * Only these machines are created and destroyed (never destroyAll: other suites share the host).
  */
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import {
   createMachine, destroyMachine, etcdGateway, kubeadmConfig, kubectl, machineExec, machineLog, nodeReadiness, provision, referenceInit, requireComponents,
   tsadm, waitClusterReady, waitFor, writeSharedFile, type ExecResult, type Machine,
@@ -25,6 +37,8 @@ const CRI = '/run/containerd/containerd.sock';
 // A control-plane join pulls the cluster's images in preflight; the CoreDNS image exists nowhere a
 // machine can reach (scripts/e2e/kubeadm-config.sh), so its pull may only warn.
 const CP_IMAGES = ['--ignore-preflight-errors', 'ImagePull'];
+
+let dir: string;
 
 interface JoinInfo { endpoint: string; token: string; hash: string; certificateKey?: string }
 let joinInfo: JoinInfo;
@@ -67,15 +81,41 @@ beforeAll(async () => {
   requireComponents();
   for (const m of ALL) await destroyMachine(m.name); // leftovers of an interrupted run of this suite
   await Promise.all([J1, J2, J3].map((m) => createMachine(m.name, m.ip)));
+  dir = mkdtempSync(path.join(tmpdir(), 'tsadm-e2e-csr-'));
 }, 20 * MIN);
 
 afterAll(async () => {
   for (const m of ALL) await destroyMachine(m.name).catch(() => undefined);
+  if (dir) rmSync(dir, { recursive: true, force: true });
 }, 5 * MIN);
+
+interface Csr {
+  metadata: { name: string };
+  spec: { signerName: string; username: string };
+  status?: { conditions?: { type: string; reason?: string; message?: string }[]; certificate?: string };
+}
+
+async function csrs(): Promise<Csr[]> {
+  return (JSON.parse(await kubectl(J1.name, ['get', 'csr', '-o', 'json'])) as { items: Csr[] }).items;
+}
+
+/** What openssl sees on ADDRESS:10250: its verdict against CA, and the served certificate as text. */
+function servedCertificate(address: string, caFile: string): { verify: string; text: string } {
+  const s = spawnSync('openssl', ['s_client', '-connect', `${address}:10250`, '-CAfile', caFile, '-verify_return_error', '-showcerts'], {
+    input: '', encoding: 'utf8', timeout: 15_000,
+  });
+  const pem = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.exec(s.stdout)?.[0];
+  const verify = /Verify return code: (\d+ \([^)]*\))/.exec(s.stdout)?.[1] ?? `(no verdict; exit ${s.status}) ${s.stderr}`;
+  const text = pem ? execFileSync('openssl', ['x509', '-noout', '-text'], { input: pem, encoding: 'utf8' }) : '';
+  return { verify, text };
+}
 
 describe('tsadm join and reset on the harness', () => {
   test('tsadm init on j1, tsadm join on j2: both Nodes Ready', async () => {
-    const config = writeSharedFile('tsadm-j1.yaml', await kubeadmConfig(J1.ip, J1.name));
+    // serverTLSBootstrap for the kubelet-serving test below (every kubelet of this cluster gets it).
+    const base = await kubeadmConfig(J1.ip, J1.name);
+    expect(base).toContain('kind: KubeletConfiguration\n');
+    const config = writeSharedFile('tsadm-j1.yaml', base.replace('kind: KubeletConfiguration\n', 'kind: KubeletConfiguration\nserverTLSBootstrap: true\n'));
     const init = await tsadmOk(J1, ['init', '--config', config, '--upload-certs']);
     joinInfo = parseJoin(init.stdout);
     expect(joinInfo.endpoint).toBe(`${J1.ip}:6443`);
@@ -94,6 +134,50 @@ describe('tsadm join and reset on the harness', () => {
     const node = JSON.parse(await kubectl(J1.name, ['get', 'node', 'j2', '-o', 'json'])) as { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; spec: { taints?: { key: string; effect: string }[] } };
     expect(node.metadata.annotations['kubeadm.alpha.kubernetes.io/cri-socket']).toBe(CRI);
   }, 15 * MIN);
+
+  test('serverTLSBootstrap: j2\'s serving CSR is approved and 10250 serves a cluster-CA certificate for its IP; a forged CSR is denied', async () => {
+    // j2's kubelet asks for its serving certificate once its Node has addresses; nothing approves it yet.
+    const pending = await waitFor(async () => (await csrs()).find((c) => c.spec.signerName === 'kubernetes.io/kubelet-serving' && c.spec.username === `system:node:${J2.name}`), 3 * MIN, `a kubelet-serving CSR from ${J2.name}`);
+    expect(pending.status?.conditions ?? []).toEqual([]);
+
+    // --dry-run names it and changes nothing.
+    const dry = await tsadmOk(J1, ['certs', 'approve-kubelet-serving', '--dry-run', '-o', 'json']);
+    const result = JSON.parse(dry.stdout.trim().split('\n').pop()!) as { type: string; ok: boolean; data: { approved: { csr: string }[]; dryRun: boolean } };
+    expect(result).toMatchObject({ type: 'result', ok: true, data: { dryRun: true } });
+    expect(result.data.approved.map((r) => r.csr)).toContain(pending.metadata.name);
+    expect((await csrs()).find((c) => c.metadata.name === pending.metadata.name)?.status?.conditions ?? []).toEqual([]);
+
+    const run = await tsadmOk(J1, ['certs', 'approve-kubelet-serving']);
+    expect(run.stdout).toContain(`Approving CertificateSigningRequest "${pending.metadata.name}"`);
+    const issued = await waitFor(async () => (await csrs()).find((c) => c.metadata.name === pending.metadata.name && c.status?.certificate), 2 * MIN, 'the approved CSR signed by kube-controller-manager');
+    expect(issued.status?.conditions?.[0]).toMatchObject({ type: 'Approved', reason: 'TsadmNodeAddressesMatch' });
+
+    // The oracle: openssl from the host against j2's address, trusting only the cluster CA.
+    const caFile = path.join(dir, 'ca.crt');
+    writeFileSync(caFile, (await machineExec(J1.name, ['cat', '/etc/kubernetes/pki/ca.crt'])).stdout);
+    const served = await waitFor(() => { const s = servedCertificate(J2.ip, caFile); return s.verify.startsWith('0 ') ? s : undefined; }, 2 * MIN, `${J2.ip}:10250 serving a certificate the cluster CA verifies`);
+    expect(served.verify).toBe('0 (ok)');
+    expect(served.text).toContain(`IP Address:${J2.ip}`);
+    expect(served.text).toMatch(/Subject: O ?= ?system:nodes, CN ?= ?system:node:j2/);
+    expect(served.text).toContain('TLS Web Server Authentication');
+
+    // A CSR forged with j2's own node credentials, asking for the control plane's IP, is denied.
+    const key = path.join(dir, 'forged.key');
+    execFileSync('openssl', ['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', key]);
+    const pem = execFileSync('openssl', ['req', '-new', '-key', key, '-subj', `/O=system:nodes/CN=system:node:${J2.name}`, '-addext', `subjectAltName=DNS:${J2.name},IP:${J1.ip}`], { encoding: 'utf8' });
+    const forged = writeSharedFile('j2-forged-csr.json', JSON.stringify({
+      apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'j2-forged' },
+      spec: { request: Buffer.from(pem).toString('base64'), signerName: 'kubernetes.io/kubelet-serving', usages: ['digital signature', 'key encipherment', 'server auth'] },
+    }));
+    await machineExec(J2.name, ['kubectl', '--kubeconfig', '/etc/kubernetes/kubelet.conf', 'create', '-f', forged]);
+    const denyRun = await tsadmOk(J1, ['certs', 'approve-kubelet-serving']);
+    expect(denyRun.stdout).toContain('Denying CertificateSigningRequest "j2-forged"');
+    const denied = (await csrs()).find((c) => c.metadata.name === 'j2-forged');
+    expect(denied?.spec.username).toBe(`system:node:${J2.name}`);
+    expect(denied?.status?.conditions?.[0]).toMatchObject({ type: 'Denied', reason: 'NameNotNodeAddress' });
+    expect(denied?.status?.conditions?.[0]?.message).toContain(`IP:${J1.ip}`);
+    expect(denied?.status?.certificate).toBeUndefined();
+  }, 10 * MIN);
 
   test('a wrong CA hash fails before any credential is used and names the hash it saw; a wrong token fails clearly; neither leaves files', async () => {
     const before = await stateFiles(J3);
