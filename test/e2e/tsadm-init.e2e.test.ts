@@ -3,27 +3,14 @@
  * v1.20.2), then the reference kubeadm joins a second machine with the command tsadm printed.
  * Covers issue 4 (control plane on disk, wait) and issue 5 (in-cluster phases, tokens) "Done when".
  *
- * Then, on the same control plane (one init for all; these were certs-renew.e2e.test.ts,
- * gaps.e2e.test.ts, certs-auto-renew.e2e.test.ts and etcd-snapshot.e2e.test.ts, each with an init
- * of its own, before): check-expiration agrees with the reference kubeadm's (which reads the
- * cluster's kubeadm-config), also through --kubeconfig where the stored certificatesDir decides;
- * `tsadm certs renew all --restart` renews every certificate and restarts etcd, the API server, the
- * controller-manager and the scheduler through the kubelet, after which the API server serves the
- * renewed certificate and every component works with its renewed credentials.
- * `tsadm certs renew --auto`: three certificates are re-issued to last 2 hours (a v1beta4
- * `certificateValidityPeriod: 2h` given to `certs renew`), then `renew --auto --within 3h` renews
- * exactly those three (check-expiration before and after), restarts only the API server and the
- * scheduler (their containers' start times), takes and releases the Lease, and the renewed
- * admin.conf works with kubectl; a re-run renews nothing. The API is polled once a second
- * throughout: with one control plane, the API server's own restart is an outage, so its length is
- * bounded rather than zero.
- * `tsadm etcd snapshot save` and `restore` (etcd 3.4 image with etcdctl): 200 ConfigMaps written, a
- * snapshot saved, 100 deleted; a truncated copy is refused with the manifests and the data
- * directory untouched; the real snapshot restored (etcdctl from the etcd image, run as a one-off
- * static Pod) brings all 200 back with their data. It runs after the certificate tests, since a
- * restore rolls the cluster's objects back to the snapshot.
- * Last, `tsadm reset` honours ResetConfiguration unmountFlags on a real busy mount. Needs
- * `npm run build` (machines run bin/tsadm).
+ * Then, on the same control plane (one init for all; these were certs-renew.e2e.test.ts and
+ * gaps.e2e.test.ts, each with an init of its own, before): check-expiration agrees with the
+ * reference kubeadm's (which reads the cluster's kubeadm-config), also through --kubeconfig where
+ * the stored certificatesDir decides; `tsadm certs renew all --restart` renews every certificate
+ * and restarts etcd, the API server, the controller-manager and the scheduler through the kubelet,
+ * after which the API server serves the renewed certificate and every component works with its
+ * renewed credentials. Last, `tsadm reset` honours ResetConfiguration unmountFlags on a real busy
+ * mount. Needs `npm run build` (machines run bin/tsadm).
  */
 import { expect } from '@jest/globals';
 import https from 'node:https';
@@ -39,10 +26,6 @@ const CP: Machine = { name: 't1', ip: '10.250.0.61' };
 const WORKER: Machine = { name: 't2', ip: '10.250.0.62' };
 const MIN = 60_000;
 const TOKEN = 'e2e0ab.0123456789abcdef';
-/** The certificates the renew --auto test makes short-lived (and so due). */
-const AUTO_SHORT = ['admin.conf', 'apiserver', 'scheduler.conf'];
-/** The namespace of the etcd snapshot test's ConfigMaps. */
-const SNAP_NS = 'snaptest';
 
 let configPath: string;
 let initOut = '';
@@ -104,7 +87,7 @@ function anonymousGet(url: string): Promise<{ status: number; body: string }> {
 }
 
 interface Expiration {
-  certificates: { name: string; expirationDate: string | null; residualTime: number; missing: boolean; externallyManaged: boolean }[];
+  certificates: { name: string; expirationDate: string | null; missing: boolean; externallyManaged: boolean }[];
   certificateAuthorities: { name: string; expirationDate: string | null }[];
 }
 
@@ -122,25 +105,10 @@ async function fileCertificate(file: string): Promise<string> {
   return (await machineExec(CP.name, ['openssl', 'x509', '-in', file, '-noout', '-serial', '-enddate'])).stdout.trim();
 }
 
-/**
- * When the running container of a control-plane static pod started (from its mirror pod); with
- * reject false an unanswered query is 0 (as certs-auto-renew.e2e.test.ts had it).
- */
-async function startedAt(component: string, reject = true): Promise<number> {
-  const out = await kubectl(CP.name, ['-n', 'kube-system', 'get', 'pod', `${component}-${CP.name}`, '-o', 'jsonpath={.status.containerStatuses[0].state.running.startedAt}'], { reject });
+/** When the running container of a control-plane static pod started (from its mirror pod). */
+async function startedAt(component: string): Promise<number> {
+  const out = await kubectl(CP.name, ['-n', 'kube-system', 'get', 'pod', `${component}-${CP.name}`, '-o', 'jsonpath={.status.containerStatuses[0].state.running.startedAt}']);
   return out ? Date.parse(out) : 0;
-}
-
-/** The snapshot test's ConfigMaps, name to data. */
-async function configMapData(): Promise<Record<string, string>> {
-  const list = JSON.parse(await kubectl(CP.name, ['get', 'configmaps', '-n', SNAP_NS, '-l', 'snap=yes', '-o', 'json'])) as { items: Array<{ metadata: { name: string }; data?: { v?: string } }> };
-  return Object.fromEntries(list.items.map((i) => [i.metadata.name, i.data?.v ?? '']));
-}
-
-async function snapshotMachineState(): Promise<string> {
-  // Manifests by content, the data directory by inode (not renamed, not replaced), no new directories or state file.
-  const r = await machineExec(CP.name, ['sh', '-c', 'sha256sum /etc/kubernetes/manifests/*; stat -c "%i %n" /var/lib/etcd /var/lib/etcd/member; ls /var/lib | grep etcd; ls /etc/kubernetes; ls /var/lib/tsadm']);
-  return r.stdout;
 }
 
 describe('tsadm init on a harness machine', () => {
@@ -319,108 +287,6 @@ describe('certificate lifecycle on the same control plane', () => {
       await kubectl(CP.name, ['-n', 'kube-system', 'patch', 'cm', 'kubeadm-config', '--type', 'merge', '-p', JSON.stringify({ data: { ClusterConfiguration: cm } })]);
     }
   }, 3 * MIN);
-
-  // (was certs-auto-renew.e2e.test.ts) Runs after renew all: every certificate then has a year left,
-  // and the three made short-lived here are the only ones due within 3 hours.
-  test('renew --auto renews exactly the due certificates, restarts only their readers, the API comes back, kubectl works; a re-run renews nothing', async () => {
-    // three certificates made short-lived, as a cluster 2 hours from their expiry
-    const short = writeSharedFile(`tsadm-${CP.name}-2h.yaml`, ['apiVersion: kubeadm.k8s.io/v1beta4', 'kind: ClusterConfiguration', 'kubernetesVersion: v1.20.2', 'certificateValidityPeriod: 2h0m0s', ''].join('\n'));
-    for (const name of AUTO_SHORT) await tsadm(CP.name, ['certs', 'renew', name, '--config', short]);
-
-    const before = await expiration();
-    for (const name of AUTO_SHORT) expect([name, before.certificates.find((c) => c.name === name)!.residualTime < 3 * 3600]).toEqual([name, true]);
-    const started = Object.fromEntries(await Promise.all(['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'].map(async (c) => [c, await startedAt(c, false)] as const)));
-
-    // poll the API once a second while the renewal runs
-    let polling = true;
-    const outages: number[] = [];
-    let downSince: number | undefined;
-    const poller = (async () => {
-      while (polling) {
-        const ok = (await machineExec(CP.name, ['kubectl', '--kubeconfig', '/etc/kubernetes/admin.conf', 'get', '--raw', '/readyz', '--request-timeout=2s'], { reject: false })).exitCode === 0;
-        const now = Date.now();
-        if (!ok && downSince === undefined) downSince = now;
-        if (ok && downSince !== undefined) { outages.push(now - downSince); downSince = undefined; }
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-    })();
-    const r = await tsadm(CP.name, ['certs', 'renew', '--auto', '--within', '3h'], { timeoutMs: 10 * MIN });
-    await waitFor(() => Promise.resolve(downSince === undefined), 2 * MIN, 'the API to answer after the renewal');
-    polling = false;
-    await poller;
-
-    expect(r.stdout).toContain(`Holding the Lease kube-system/tsadm-certs-renew as "${CP.name}"`);
-    expect(r.stdout.match(/^\[renew\] .* renewed \(until /gm)).toHaveLength(AUTO_SHORT.length);
-    expect(r.stdout).toContain('[restart] kube-apiserver restarted and healthy');
-    expect(r.stdout).toContain('[restart] kube-scheduler restarted and healthy');
-    expect(r.stdout).not.toContain('[restart] etcd');
-    expect(r.stdout).not.toContain('[restart] kube-controller-manager');
-
-    const after = await expiration();
-    for (const c of after.certificates) {
-      const old = before.certificates.find((b) => b.name === c.name)!;
-      if (AUTO_SHORT.includes(c.name)) expect([c.name, c.residualTime > 300 * 86_400]).toEqual([c.name, true]);
-      else expect([c.name, c.expirationDate]).toEqual([c.name, old.expirationDate]);
-    }
-    expect(await startedAt('kube-apiserver', false)).toBeGreaterThan(started['kube-apiserver']!);
-    expect(await startedAt('kube-scheduler', false)).toBeGreaterThan(started['kube-scheduler']!);
-    expect(await startedAt('etcd', false)).toBe(started.etcd);
-    // (kube-controller-manager is not restarted by tsadm, as its output says, but with one control
-    // plane it loses its leader-election lease while the API server restarts and exits by itself;
-    // the kubelet starts it again, so its start time is no oracle here)
-    // one control plane: the API server's restart is the only outage, and a short one
-    expect(outages.every((ms) => ms < 90_000)).toBe(true);
-
-    // the renewed admin.conf works (the list is sorted by name: t1 before the worker t2); the Lease is released
-    expect(await kubectl(CP.name, ['get', 'nodes', '-o', 'jsonpath={.items[0].metadata.name}'])).toBe(CP.name);
-    expect(await kubectl(CP.name, ['-n', 'kube-system', 'get', 'lease', 'tsadm-certs-renew', '-o', 'jsonpath={.spec.holderIdentity}'])).toBe('');
-
-    const again = await tsadm(CP.name, ['certs', 'renew', '--auto', '--within', '3h']);
-    expect(again.stdout).toContain('Nothing to renew');
-    expect((await expiration()).certificates.map((c) => c.expirationDate)).toEqual(after.certificates.map((c) => c.expirationDate));
-  }, 15 * MIN);
-});
-
-// (was etcd-snapshot.e2e.test.ts) After the certificate tests: the restore rolls the cluster back
-// to the snapshot; only the reset comes after it.
-describe('etcd snapshot save and restore on the same control plane', () => {
-  test('save, delete half, refuse a truncated copy, restore: all 200 ConfigMaps back', async () => {
-    await kubectl(CP.name, ['create', 'namespace', SNAP_NS]);
-    const docs = Array.from({ length: 200 }, (_, i) => JSON.stringify({
-      apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: SNAP_NS, labels: { snap: 'yes' } }, data: { v: `value-${i}-${'z'.repeat(100)}` },
-    }));
-    await kubectl(CP.name, ['apply', '-f', writeSharedFile('snap-cms.json', JSON.stringify({ apiVersion: 'v1', kind: 'List', items: docs.map((d) => JSON.parse(d) as unknown) }))]);
-    const before = await configMapData();
-    expect(Object.keys(before)).toHaveLength(200);
-
-    const saved = await tsadm(CP.name, ['etcd', 'snapshot', 'save', '/var/lib/tsadm/etcd-snapshots/e2e.db', '-o', 'json']);
-    const result = JSON.parse(saved.stdout.trim().split('\n').pop()!) as { ok: boolean; data: { path: string; size: number } };
-    expect(result).toMatchObject({ ok: true, data: { path: '/var/lib/tsadm/etcd-snapshots/e2e.db' } });
-    expect((await machineExec(CP.name, ['stat', '-c', '%a', '/var/lib/tsadm/etcd-snapshots/e2e.db'])).stdout.trim()).toBe('600');
-
-    await kubectl(CP.name, ['delete', 'configmap', '-n', SNAP_NS, ...Array.from({ length: 100 }, (_, i) => `cm-${i}`)]);
-    expect(Object.keys(await configMapData())).toHaveLength(100);
-
-    // A truncated copy: refused before anything changes.
-    await machineExec(CP.name, ['sh', '-c', 'head -c $(( $(stat -c %s /var/lib/tsadm/etcd-snapshots/e2e.db) - 777 )) /var/lib/tsadm/etcd-snapshots/e2e.db > /var/lib/tsadm/etcd-snapshots/cut.db']);
-    const stateBefore = await snapshotMachineState();
-    const refused = await tsadm(CP.name, ['etcd', 'snapshot', 'restore', '/var/lib/tsadm/etcd-snapshots/cut.db'], { reject: false });
-    expect(refused.exitCode).not.toBe(0);
-    expect(refused.all).toContain('/var/lib/tsadm/etcd-snapshots/cut.db is not a whole etcd snapshot: it is truncated');
-    expect(await snapshotMachineState()).toBe(stateBefore);
-
-    const restored = await tsadm(CP.name, ['etcd', 'snapshot', 'restore', '/var/lib/tsadm/etcd-snapshots/e2e.db'], { timeoutMs: 8 * MIN, reject: false });
-    expect(`${restored.exitCode}\n${restored.all}`).toMatch(/^0\n/);
-    // The harness bind-mounts /var/lib/etcd: the old data is kept inside it (member.tsadm-<time>).
-    expect(restored.all).toMatch(/kept the old data as \/var\/lib\/etcd(\.tsadm-|\/member\.tsadm-)\d{8}T\d{6}Z/);
-    const after = await waitFor(async () => {
-      const d = await configMapData().catch(() => ({}));
-      return Object.keys(d).length === 200 ? d : undefined;
-    }, 4 * MIN, '200 ConfigMaps after the restore');
-    expect(after).toEqual(before);
-    expect((await machineExec(CP.name, ['ls', '/etc/kubernetes/manifests'])).stdout.split('\n').filter(Boolean).sort())
-      .toEqual(['etcd.yaml', 'kube-apiserver.yaml', 'kube-controller-manager.yaml', 'kube-scheduler.yaml']);
-  }, 20 * MIN);
 });
 
 describe('reset of the same control plane', () => {

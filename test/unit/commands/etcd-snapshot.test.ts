@@ -1,8 +1,7 @@
 /**
  * The `tsadm etcd snapshot …` command lines: help, usage errors (exit 3), the refusal of a bad
  * snapshot before anything else (exit 1, one line), `-o json` result events, dry runs that write
- * nothing. The work itself: test/unit/etcd-snapshot/ (real etcd) and the etcd snapshot test of
- * test/e2e/tsadm-init.e2e.test.ts.
+ * nothing. The work itself: test/unit/etcd-snapshot/ (real etcd) and test/e2e/etcd-snapshot.e2e.test.ts.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

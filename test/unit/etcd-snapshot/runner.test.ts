@@ -1,6 +1,6 @@
 /**
  * The machine side of restore with a scripted CRI (the kubelet and containerd are the e2e's:
- * the etcd snapshot test of test/e2e/tsadm-init.e2e.test.ts): the one-off Pod's manifest is written, its container's exit
+ * test/e2e/etcd-snapshot.e2e.test.ts): the one-off Pod's manifest is written, its container's exit
  * code decides, the manifest is removed either way; the wait for the control plane's containers
  * ends when none runs and times out with a one-line error.
  */
