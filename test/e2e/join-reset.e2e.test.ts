@@ -1,6 +1,22 @@
 /**
  * join and reset on harness machines j1..j4 (10.250.0.21–24), each step a "Done when" of issue 6:
  *   tsadm init j1 + tsadm join j2 → both Ready;
+ *   (was kubelet-serving-csr.e2e.test.ts, issue 30 item 3) the cluster's KubeletConfiguration, given
+ *   at init, has serverTLSBootstrap: true: j2's kubelet asks for its serving certificate (signer
+ *   kubernetes.io/kubelet-serving); `tsadm certs approve-kubelet-serving` approves it,
+ *   kube-controller-manager signs it, and port 10250 then serves a certificate that openssl (the
+ *   oracle) verifies against the cluster CA with j2's IP in its SANs. A CSR forged with j2's own node
+ *   credentials for j1's IP is denied. (No other step here needs a kubelet's serving certificate:
+ *   the Nodes go Ready and the joins and resets work without one, and the reference kubeadm's
+ *   cluster of the last step is made with its own configuration.)
+ *   (was certs-auto-renew.e2e.test.ts) `tsadm certs renew --auto` on j1 while it is the only control
+ *   plane: three of its certificates are re-issued to last 2 hours (a v1beta4
+ *   `certificateValidityPeriod: 2h` given to `certs renew`), then `renew --auto --within 3h` renews
+ *   exactly those three (check-expiration before and after), restarts only the API server and the
+ *   scheduler (their containers' start times), takes and releases the Lease, and the renewed
+ *   admin.conf works with kubectl; a re-run renews nothing. The API is polled once a second
+ *   throughout: with one control plane, the API server's own restart is an outage, so its length is
+ *   bounded rather than zero.
  *   a wrong CA hash / a wrong token on j3 fail in discovery and leave nothing behind;
  *   tsadm join --control-plane --certificate-key on j3 → 2 healthy etcd members, both voters (on
  *   v1.20 no learner is added and nothing promoted), a second apiserver, the Node labelled and tainted;
@@ -9,7 +25,11 @@
  *   tsadm reset of j1, the reference kubeadm v1.20.2 inits a cluster there, tsadm joins worker j4 → Ready.
  * Only these machines are created and destroyed (never destroyAll: other suites share the host).
  */
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import {
   createMachine, destroyMachine, etcdGateway, kubeadmConfig, kubectl, machineExec, machineLog, nodeReadiness, provision, referenceInit, requireComponents,
   tsadm, waitClusterReady, waitFor, writeSharedFile, type ExecResult, type Machine,
@@ -25,6 +45,8 @@ const CRI = '/run/containerd/containerd.sock';
 // A control-plane join pulls the cluster's images in preflight; the CoreDNS image exists nowhere a
 // machine can reach (scripts/e2e/kubeadm-config.sh), so its pull may only warn.
 const CP_IMAGES = ['--ignore-preflight-errors', 'ImagePull'];
+
+let dir: string;
 
 interface JoinInfo { endpoint: string; token: string; hash: string; certificateKey?: string }
 let joinInfo: JoinInfo;
@@ -67,15 +89,57 @@ beforeAll(async () => {
   requireComponents();
   for (const m of ALL) await destroyMachine(m.name); // leftovers of an interrupted run of this suite
   await Promise.all([J1, J2, J3].map((m) => createMachine(m.name, m.ip)));
+  dir = mkdtempSync(path.join(tmpdir(), 'tsadm-e2e-csr-'));
 }, 20 * MIN);
 
 afterAll(async () => {
   for (const m of ALL) await destroyMachine(m.name).catch(() => undefined);
+  if (dir) rmSync(dir, { recursive: true, force: true });
 }, 5 * MIN);
+
+/** The certificates the renew --auto test makes short-lived (and so due). */
+const AUTO_SHORT = ['admin.conf', 'apiserver', 'scheduler.conf'];
+
+interface Expiration {
+  certificates: { name: string; expirationDate: string | null; residualTime: number }[];
+}
+
+async function expiration(): Promise<Expiration> {
+  return JSON.parse((await tsadm(J1.name, ['certs', 'check-expiration', '-o', 'json'])).stdout) as Expiration;
+}
+
+async function startedAt(component: string): Promise<number> {
+  const out = await kubectl(J1.name, ['-n', 'kube-system', 'get', 'pod', `${component}-${J1.name}`, '-o', 'jsonpath={.status.containerStatuses[0].state.running.startedAt}'], { reject: false });
+  return out ? Date.parse(out) : 0;
+}
+
+interface Csr {
+  metadata: { name: string };
+  spec: { signerName: string; username: string };
+  status?: { conditions?: { type: string; reason?: string; message?: string }[]; certificate?: string };
+}
+
+async function csrs(): Promise<Csr[]> {
+  return (JSON.parse(await kubectl(J1.name, ['get', 'csr', '-o', 'json'])) as { items: Csr[] }).items;
+}
+
+/** What openssl sees on ADDRESS:10250: its verdict against CA, and the served certificate as text. */
+function servedCertificate(address: string, caFile: string): { verify: string; text: string } {
+  const s = spawnSync('openssl', ['s_client', '-connect', `${address}:10250`, '-CAfile', caFile, '-verify_return_error', '-showcerts'], {
+    input: '', encoding: 'utf8', timeout: 15_000,
+  });
+  const pem = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.exec(s.stdout)?.[0];
+  const verify = /Verify return code: (\d+ \([^)]*\))/.exec(s.stdout)?.[1] ?? `(no verdict; exit ${s.status}) ${s.stderr}`;
+  const text = pem ? execFileSync('openssl', ['x509', '-noout', '-text'], { input: pem, encoding: 'utf8' }) : '';
+  return { verify, text };
+}
 
 describe('tsadm join and reset on the harness', () => {
   test('tsadm init on j1, tsadm join on j2: both Nodes Ready', async () => {
-    const config = writeSharedFile('tsadm-j1.yaml', await kubeadmConfig(J1.ip, J1.name));
+    // serverTLSBootstrap for the kubelet-serving test below (every kubelet of this cluster gets it).
+    const base = await kubeadmConfig(J1.ip, J1.name);
+    expect(base).toContain('kind: KubeletConfiguration\n');
+    const config = writeSharedFile('tsadm-j1.yaml', base.replace('kind: KubeletConfiguration\n', 'kind: KubeletConfiguration\nserverTLSBootstrap: true\n'));
     const init = await tsadmOk(J1, ['init', '--config', config, '--upload-certs']);
     joinInfo = parseJoin(init.stdout);
     expect(joinInfo.endpoint).toBe(`${J1.ip}:6443`);
@@ -93,6 +157,110 @@ describe('tsadm join and reset on the harness', () => {
     await waitClusterReady(J1, [J1, J2]);
     const node = JSON.parse(await kubectl(J1.name, ['get', 'node', 'j2', '-o', 'json'])) as { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; spec: { taints?: { key: string; effect: string }[] } };
     expect(node.metadata.annotations['kubeadm.alpha.kubernetes.io/cri-socket']).toBe(CRI);
+  }, 15 * MIN);
+
+  test('serverTLSBootstrap: j2\'s serving CSR is approved and 10250 serves a cluster-CA certificate for its IP; a forged CSR is denied', async () => {
+    // j2's kubelet asks for its serving certificate once its Node has addresses; nothing approves it yet.
+    const pending = await waitFor(async () => (await csrs()).find((c) => c.spec.signerName === 'kubernetes.io/kubelet-serving' && c.spec.username === `system:node:${J2.name}`), 3 * MIN, `a kubelet-serving CSR from ${J2.name}`);
+    expect(pending.status?.conditions ?? []).toEqual([]);
+
+    // --dry-run names it and changes nothing.
+    const dry = await tsadmOk(J1, ['certs', 'approve-kubelet-serving', '--dry-run', '-o', 'json']);
+    const result = JSON.parse(dry.stdout.trim().split('\n').pop()!) as { type: string; ok: boolean; data: { approved: { csr: string }[]; dryRun: boolean } };
+    expect(result).toMatchObject({ type: 'result', ok: true, data: { dryRun: true } });
+    expect(result.data.approved.map((r) => r.csr)).toContain(pending.metadata.name);
+    expect((await csrs()).find((c) => c.metadata.name === pending.metadata.name)?.status?.conditions ?? []).toEqual([]);
+
+    const run = await tsadmOk(J1, ['certs', 'approve-kubelet-serving']);
+    expect(run.stdout).toContain(`Approving CertificateSigningRequest "${pending.metadata.name}"`);
+    const issued = await waitFor(async () => (await csrs()).find((c) => c.metadata.name === pending.metadata.name && c.status?.certificate), 2 * MIN, 'the approved CSR signed by kube-controller-manager');
+    expect(issued.status?.conditions?.[0]).toMatchObject({ type: 'Approved', reason: 'TsadmNodeAddressesMatch' });
+
+    // The oracle: openssl from the host against j2's address, trusting only the cluster CA.
+    const caFile = path.join(dir, 'ca.crt');
+    writeFileSync(caFile, (await machineExec(J1.name, ['cat', '/etc/kubernetes/pki/ca.crt'])).stdout);
+    const served = await waitFor(() => { const s = servedCertificate(J2.ip, caFile); return s.verify.startsWith('0 ') ? s : undefined; }, 2 * MIN, `${J2.ip}:10250 serving a certificate the cluster CA verifies`);
+    expect(served.verify).toBe('0 (ok)');
+    expect(served.text).toContain(`IP Address:${J2.ip}`);
+    expect(served.text).toMatch(/Subject: O ?= ?system:nodes, CN ?= ?system:node:j2/);
+    expect(served.text).toContain('TLS Web Server Authentication');
+
+    // A CSR forged with j2's own node credentials, asking for the control plane's IP, is denied.
+    const key = path.join(dir, 'forged.key');
+    execFileSync('openssl', ['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', key]);
+    const pem = execFileSync('openssl', ['req', '-new', '-key', key, '-subj', `/O=system:nodes/CN=system:node:${J2.name}`, '-addext', `subjectAltName=DNS:${J2.name},IP:${J1.ip}`], { encoding: 'utf8' });
+    const forged = writeSharedFile('j2-forged-csr.json', JSON.stringify({
+      apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'j2-forged' },
+      spec: { request: Buffer.from(pem).toString('base64'), signerName: 'kubernetes.io/kubelet-serving', usages: ['digital signature', 'key encipherment', 'server auth'] },
+    }));
+    await machineExec(J2.name, ['kubectl', '--kubeconfig', '/etc/kubernetes/kubelet.conf', 'create', '-f', forged]);
+    const denyRun = await tsadmOk(J1, ['certs', 'approve-kubelet-serving']);
+    expect(denyRun.stdout).toContain('Denying CertificateSigningRequest "j2-forged"');
+    const denied = (await csrs()).find((c) => c.metadata.name === 'j2-forged');
+    expect(denied?.spec.username).toBe(`system:node:${J2.name}`);
+    expect(denied?.status?.conditions?.[0]).toMatchObject({ type: 'Denied', reason: 'NameNotNodeAddress' });
+    expect(denied?.status?.conditions?.[0]?.message).toContain(`IP:${J1.ip}`);
+    expect(denied?.status?.certificate).toBeUndefined();
+  }, 10 * MIN);
+
+  // (was certs-auto-renew.e2e.test.ts) While j1 is the only control plane and nothing has restarted
+  // there yet: its outage bound is for one control plane, and a restart back-off would slow it.
+  test('certs renew --auto on j1: renews exactly the due certificates, restarts only their readers, the API comes back, kubectl works; a re-run renews nothing', async () => {
+    // three certificates made short-lived, as a cluster 2 hours from their expiry
+    const short = writeSharedFile(`tsadm-${J1.name}-2h.yaml`, ['apiVersion: kubeadm.k8s.io/v1beta4', 'kind: ClusterConfiguration', 'kubernetesVersion: v1.20.2', 'certificateValidityPeriod: 2h0m0s', ''].join('\n'));
+    for (const name of AUTO_SHORT) await tsadm(J1.name, ['certs', 'renew', name, '--config', short]);
+
+    const before = await expiration();
+    for (const name of AUTO_SHORT) expect([name, before.certificates.find((c) => c.name === name)!.residualTime < 3 * 3600]).toEqual([name, true]);
+    const started = Object.fromEntries(await Promise.all(['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'].map(async (c) => [c, await startedAt(c)] as const)));
+
+    // poll the API once a second while the renewal runs
+    let polling = true;
+    const outages: number[] = [];
+    let downSince: number | undefined;
+    const poller = (async () => {
+      while (polling) {
+        const ok = (await machineExec(J1.name, ['kubectl', '--kubeconfig', '/etc/kubernetes/admin.conf', 'get', '--raw', '/readyz', '--request-timeout=2s'], { reject: false })).exitCode === 0;
+        const now = Date.now();
+        if (!ok && downSince === undefined) downSince = now;
+        if (ok && downSince !== undefined) { outages.push(now - downSince); downSince = undefined; }
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    })();
+    const r = await tsadm(J1.name, ['certs', 'renew', '--auto', '--within', '3h'], { timeoutMs: 10 * MIN });
+    await waitFor(() => Promise.resolve(downSince === undefined), 2 * MIN, 'the API to answer after the renewal');
+    polling = false;
+    await poller;
+
+    expect(r.stdout).toContain(`Holding the Lease kube-system/tsadm-certs-renew as "${J1.name}"`);
+    expect(r.stdout.match(/^\[renew\] .* renewed \(until /gm)).toHaveLength(AUTO_SHORT.length);
+    expect(r.stdout).toContain('[restart] kube-apiserver restarted and healthy');
+    expect(r.stdout).toContain('[restart] kube-scheduler restarted and healthy');
+    expect(r.stdout).not.toContain('[restart] etcd');
+    expect(r.stdout).not.toContain('[restart] kube-controller-manager');
+
+    const after = await expiration();
+    for (const c of after.certificates) {
+      const old = before.certificates.find((b) => b.name === c.name)!;
+      if (AUTO_SHORT.includes(c.name)) expect([c.name, c.residualTime > 300 * 86_400]).toEqual([c.name, true]);
+      else expect([c.name, c.expirationDate]).toEqual([c.name, old.expirationDate]);
+    }
+    expect(await startedAt('kube-apiserver')).toBeGreaterThan(started['kube-apiserver']!);
+    expect(await startedAt('kube-scheduler')).toBeGreaterThan(started['kube-scheduler']!);
+    expect(await startedAt('etcd')).toBe(started.etcd);
+    // (kube-controller-manager is not restarted by tsadm, as its output says, but with one control
+    // plane it loses its leader-election lease while the API server restarts and exits by itself;
+    // the kubelet starts it again, so its start time is no oracle here)
+    // one control plane: the API server's restart is the only outage, and a short one
+    expect(outages.every((ms) => ms < 90_000)).toBe(true);
+
+    // the renewed admin.conf works (the list is sorted by name: j1 before j2); the Lease is released
+    expect(await kubectl(J1.name, ['get', 'nodes', '-o', 'jsonpath={.items[0].metadata.name}'])).toBe(J1.name);
+    expect(await kubectl(J1.name, ['-n', 'kube-system', 'get', 'lease', 'tsadm-certs-renew', '-o', 'jsonpath={.spec.holderIdentity}'])).toBe('');
+
+    const again = await tsadm(J1.name, ['certs', 'renew', '--auto', '--within', '3h']);
+    expect(again.stdout).toContain('Nothing to renew');
+    expect((await expiration()).certificates.map((c) => c.expirationDate)).toEqual(after.certificates.map((c) => c.expirationDate));
   }, 15 * MIN);
 
   test('a wrong CA hash fails before any credential is used and names the hash it saw; a wrong token fails clearly; neither leaves files', async () => {
