@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
-import { FLAGS, type FlagValues } from '../flags.js';
+import type { FlagValues } from '../flags.js';
 import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
 import { approvalPass, runApprover, type PassGuard, type PassSummary } from '../csr-approval/pass.js';
 import { APPROVER_UNIT, APPROVER_UNIT_PATH, approverStatus, disableApprover, enableApprover } from '../csr-approval/service-unit.js';
@@ -9,7 +9,7 @@ import { TsadmError } from '../errors.js';
 import { nodeHostname } from '../host/network.js';
 import type { KubeApi } from '../kube/types.js';
 import { createRuntime, finishCommand, type CommandEnv } from '../run/runtime.js';
-import { planFlagValues } from './plan-flags.js';
+import { addPlanOptions, planFlagValues } from './plan-flags.js';
 
 type Args = ArgumentsCamelCase<Record<string, unknown>>;
 
@@ -32,7 +32,7 @@ export function approveKubeletServingCommand(c: Argv, env: CommandEnv, guardFact
     'approve-kubelet-serving [action]',
     'Approve kubelet serving certificate requests that name only the requesting node\'s own addresses; deny the rest',
     (o) =>
-      o
+      addPlanOptions(o)
         .positional('action', { type: 'string', choices: ['enable', 'disable', 'status'], describe: `Install (enable), remove (disable) or show (status) the systemd service ${APPROVER_UNIT} that runs the approver with --watch; without it: approve now.` })
         .option('kubeconfig', { type: 'string', requiresArg: true, describe: 'The kubeconfig file to reach the cluster with.', defaultDescription: DEFAULT_ADMIN_KUBECONFIG })
         .option('watch', { type: 'boolean', describe: 'Keep running: look for new requests every --interval until stopped.' })
@@ -40,8 +40,6 @@ export function approveKubeletServingCommand(c: Argv, env: CommandEnv, guardFact
         .option('dry-run', { type: 'boolean', describe: 'Say what would be approved or denied; change nothing.' })
         .option('output', { alias: 'o', type: 'string', requiresArg: true, describe: 'Output format: text or json (NDJSON events, docs/events.md).' })
         .option('v', { ...VERBOSITY_OPTION, describe: 'Log level verbosity.' })
-        .option('plan', { type: 'string', requiresArg: true, describe: `With enable or disable: ${FLAGS.plan.describe}` })
-        .option('plan-without-keys', { type: 'boolean', describe: FLAGS['plan-without-keys'].describe })
         .usage([
           'With serverTLSBootstrap: true the kubelet asks for its serving certificate through a CertificateSigningRequest',
           '(signer kubernetes.io/kubelet-serving) that nothing in a kubeadm cluster approves. This command approves such a',

@@ -2,7 +2,7 @@
  * `--plan FILE` and `--plan-without-keys` on day-two commands outside the workflows whose every
  * effect the dry-run seams record (unit files written or removed, systemd actions, snapshot files
  * removed): `certs auto-renew enable|disable`, `etcd snapshot schedule|unschedule|prune`,
-`certs approve-kubelet-serving enable|disable` (whose handler refuses it on a pass). The plan
+ * `certs approve-kubelet-serving enable|disable` (whose handler refuses it on a pass). The plan
  * is the generic one (docs/plan.md): `--plan` implies `--dry-run`, and `tsadm apply FILE` does
  * exactly its steps later, or refuses when the machine changed since.
  *
