@@ -142,11 +142,6 @@ export async function machineDaemon(name: string, label: string, cmd: string[]):
   await run(script('machine.sh'), ['daemon', name, label, '--', ...cmd], { timeoutMs: 60_000 });
 }
 
-/** Stop every machine (also leftovers of interrupted runs) and the switch. */
-export async function destroyAll(): Promise<void> {
-  await run(script('machine.sh'), ['down-all'], { timeoutMs: 5 * 60_000 });
-}
-
 /** kubectl (v1.20.2) inside MACHINE with its /etc/kubernetes/admin.conf; resolves stdout. */
 export async function kubectl(machine: string, args: string[], opts: ExecOptions = {}): Promise<string> {
   const r = await machineExec(machine, ['kubectl', '--kubeconfig', '/etc/kubernetes/admin.conf', ...args], opts);
@@ -314,6 +309,12 @@ export function machineLog(name: string, what = 'kubelet', lines = 80): string {
  * What the harness can leave on the host: processes of the node components, tsadm-* network
  * namespaces and links, mounts mentioning the harness, per-machine cgroup roots (recognised by their
  * tsadm-system child), the host's iptables rules, and the state dir. Compare two snapshots.
+ *
+ * With MACHINES, only what belongs to those machines (processes in their cgroups, their netns and
+ * its bind mount, their cgroup roots and state dirs): e2e files run two at a time, so a file that
+ * checks its own teardown must not see another file's machines. The host's iptables rules are
+ * always whole (no machine writes them: each machine's rules live in its own netns). The
+ * whole-host check, switch included, is the e2e project's globalTeardown (harness-lifecycle.mjs).
  */
 export interface HostTraces {
   processes: string[];
@@ -328,7 +329,17 @@ export interface HostTraces {
 const ORACLE_DIR = /\/tsadm-(apiserver|etcd)-[A-Za-z0-9]{6}\//;
 const COMPONENTS = /^(kubelet|containerd|containerd-shim.*|kube-apiserver|kube-controller|kube-scheduler|kube-proxy|etcd|pause|kubelet-supervi.*)$/;
 
-export async function hostTraces(): Promise<HostTraces> {
+/** The top cgroup directory names of PID in every hierarchy (a machine's are its name), or [] if it is gone. */
+function topCgroups(pid: string): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cgroup`, 'utf8').split('\n').map((l) => l.split(':')[2]?.split('/')[1] ?? '').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+export async function hostTraces(machines?: readonly string[]): Promise<HostTraces> {
+  const mine = (text: string): boolean => !machines || machines.some((m) => new RegExp(`(tsadm-|/machines/)${m}(?![\\w-])`).test(text));
   const ps = await run('ps', ['-eo', 'pid=,comm=,args=']);
   const processes = ps.stdout
     .split('\n')
@@ -338,19 +349,21 @@ export async function hostTraces(): Promise<HostTraces> {
     // mkdtemp dir tsadm-apiserver-XXXXXX or tsadm-etcd-XXXXXX) are not the harness's; another test run on a
     // shared host starts and stops them at any moment.
     .filter(([, , ...args]) => !ORACLE_DIR.test(args.join(' ')))
+    .filter(([pid, , ...args]) => !machines || topCgroups(pid ?? '').some((c) => machines.includes(c)) || mine(args.join(' ')))
     .map((p) => p.join(' '));
-  const netns = existsSync('/run/netns') ? readdirSync('/run/netns') : [];
+  const netns = (existsSync('/run/netns') ? readdirSync('/run/netns') : []).filter((n) => !machines || machines.some((m) => n === `tsadm-${m}`));
   const links = (await run('ip', ['-o', 'link', 'show'])).stdout
     .split('\n')
-    .filter((l) => /tsadm/.test(l));
+    .filter((l) => /tsadm/.test(l) && mine(l));
   const mounts = readFileSync('/proc/self/mountinfo', 'utf8')
     .split('\n')
-    .filter((l) => /tsadm|\/run\/netns/.test(l));
+    .filter((l) => /tsadm|\/run\/netns/.test(l) && mine(l));
   const cgroupRoots: string[] = [];
   for (const line of readFileSync('/proc/self/mounts', 'utf8').split('\n')) {
     const [, mnt, type] = line.split(' ');
     if (!mnt || (type !== 'cgroup' && type !== 'cgroup2')) continue;
     for (const d of readdirSync(mnt, { withFileTypes: true })) {
+      if (machines && !machines.includes(d.name)) continue;
       if (d.isDirectory() && existsSync(path.join(mnt, d.name, 'tsadm-system'))) cgroupRoots.push(path.join(mnt, d.name));
     }
   }
@@ -361,19 +374,19 @@ export async function hostTraces(): Promise<HostTraces> {
     .map((l) => (l.startsWith(':') ? l.replace(/\[\d+:\d+\]$/, '') : l))
     .join('\n');
   const machinesDir = path.join(stateDir(), 'machines');
-  const stateDirEntries = existsSync(machinesDir) ? readdirSync(machinesDir) : [];
+  const stateDirEntries = (existsSync(machinesDir) ? readdirSync(machinesDir) : []).filter((e) => !machines || machines.includes(e));
   return { processes, netns, links, mounts, cgroupRoots, iptables, stateDirEntries };
 }
 
 /**
- * Provision (cheap when cached), remove machines an interrupted run may have left, and return
- * the host's traces as they are now: the baseline teardown must return to.
+ * Provision (cheap when cached), remove what an interrupted run may have left of MACHINES, and
+ * return their traces as they are now: the baseline their teardown must return to.
  */
-export async function cleanHostBaseline(): Promise<HostTraces> {
+export async function cleanHostBaseline(machines: readonly string[]): Promise<HostTraces> {
   await provision();
   requireComponents();
-  await destroyAll();
-  return hostTraces();
+  for (const m of machines) await destroyMachine(m);
+  return hostTraces(machines);
 }
 
 /** Asserts that teardown left the host as BASELINE found it, and no machine cgroup root or state behind. */

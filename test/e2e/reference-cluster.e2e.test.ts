@@ -1,12 +1,12 @@
 /**
- * The real-component harness, proven with the reference kubeadm v1.20.2: init on cp1, join w1,
+ * The real-component harness, proven with the reference kubeadm v1.20.2: init on rc1, join rw1,
  * both nodes Ready with the control plane and kube-proxy Running; the kubelet "unit" obeys the
  * service-manager seam; and teardown leaves nothing behind on the host.
  */
 import {
   cleanHostBaseline,
   createMachine,
-  destroyAll,
+  destroyMachine,
   expectHostAsBefore,
   hostTraces,
   kubectl,
@@ -19,8 +19,14 @@ import {
   type HostTraces,
 } from './harness.js';
 
-const CP = { name: 'cp1', ip: '10.250.0.11' };
-const WORKER = { name: 'w1', ip: '10.250.0.12' };
+// Not cp1/w1: those are `npm run cluster`'s, which cluster-command.e2e may be running at the same
+// time (e2e files run two at a time).
+const CP = { name: 'rc1', ip: '10.250.0.13' };
+const WORKER = { name: 'rw1', ip: '10.250.0.14' };
+const MINE = [CP.name, WORKER.name];
+const destroyMine = async (): Promise<void> => {
+  await Promise.all(MINE.map((m) => destroyMachine(m)));
+};
 const MIN = 60_000;
 
 // Timeouts are per hook/test (ESM jest has no `jest` global without importing it).
@@ -29,15 +35,15 @@ const TEST_TIMEOUT = 15 * MIN;
 let baseline: HostTraces;
 
 beforeAll(async () => {
-  baseline = await cleanHostBaseline();
+  baseline = await cleanHostBaseline(MINE);
 }, 20 * MIN);
 
 afterAll(async () => {
-  await destroyAll();
+  await destroyMine();
 }, 5 * MIN);
 
 describe('reference kubeadm on harness machines', () => {
-  test('init cp1 + join w1: 2 nodes Ready, control-plane pods and kube-proxy Running', async () => {
+  test('init rc1 + join rw1: 2 nodes Ready, control-plane pods and kube-proxy Running', async () => {
     await Promise.all([CP, WORKER].map((m) => createMachine(m.name, m.ip)));
 
     const init = await referenceInit(CP);
@@ -51,11 +57,11 @@ describe('reference kubeadm on harness machines', () => {
     await waitClusterReady(CP, [CP, WORKER]);
 
     const nodes = await kubectl(CP.name, ['get', 'nodes', '-o', 'wide']);
-    expect(nodes).toMatch(/cp1\s+Ready\s+control-plane,master/);
-    expect(nodes).toMatch(/w1\s+Ready/);
+    expect(nodes).toMatch(/rc1\s+Ready\s+control-plane,master/);
+    expect(nodes).toMatch(/rw1\s+Ready/);
     expect(nodes).toContain('v1.20.2');
     const pods = await podPhases(CP.name, 'kube-system');
-    for (const p of ['etcd-cp1', 'kube-apiserver-cp1', 'kube-controller-manager-cp1', 'kube-scheduler-cp1']) {
+    for (const p of ['etcd-rc1', 'kube-apiserver-rc1', 'kube-controller-manager-rc1', 'kube-scheduler-rc1']) {
       expect(pods[p]).toBe('Running');
     }
     expect(Object.entries(pods).filter(([n, ph]) => n.startsWith('kube-proxy-') && ph === 'Running')).toHaveLength(2);
@@ -104,7 +110,7 @@ describe('reference kubeadm on harness machines', () => {
     }, MIN, 'a kubelet restarted after /etc/default/kubelet changed');
     const cmdline = (await machineExec(WORKER.name, ['cat', `/proc/${pidAfterEdit}/cmdline`])).stdout.split('\0');
     expect(cmdline).toContain('--v=1');
-    expect(cmdline).toEqual(expect.arrayContaining(['--cgroup-root=/w1', '--node-ip=10.250.0.12', '--fail-swap-on=false']));
+    expect(cmdline).toEqual(expect.arrayContaining(['--cgroup-root=/rw1', '--node-ip=10.250.0.14', '--fail-swap-on=false']));
     await machineExec(WORKER.name, ['rm', '/etc/default/kubelet']);
 
     expect(await sm('frobnicate')).toBe(2);
@@ -112,13 +118,19 @@ describe('reference kubeadm on harness machines', () => {
   }, 5 * MIN);
 
   test('teardown leaves no process, namespace, mount, cgroup root or iptables rule', async () => {
-    const during = await hostTraces();
-    expect(during.netns).toEqual(expect.arrayContaining(['tsadm-cp1', 'tsadm-w1', 'tsadm-switch']));
+    expect((await hostTraces()).netns).toContain('tsadm-switch');
+    // The scoped view sees this file's machines, and only them (other files' machines may be up).
+    const during = await hostTraces(MINE);
+    expect(during.netns.sort()).toEqual(['tsadm-rc1', 'tsadm-rw1']);
+    expect(during.stateDirEntries.sort()).toEqual(['rc1', 'rw1']);
     expect(during.cgroupRoots.length).toBeGreaterThan(0);
+    expect(during.cgroupRoots.every((r) => /\/(rc1|rw1)$/.test(r))).toBe(true);
+    expect(during.mounts.some((m) => m.includes('/run/netns/tsadm-rc1'))).toBe(true);
     expect(during.processes.some((p) => / kube-apiserver /.test(` ${p} `))).toBe(true);
+    expect(during.processes.some((p) => / kubelet /.test(` ${p} `))).toBe(true);
 
-    await destroyAll();
+    await destroyMine();
 
-    expectHostAsBefore(await hostTraces(), baseline);
+    expectHostAsBefore(await hostTraces(MINE), baseline);
   }, 5 * MIN);
 });
