@@ -2,7 +2,9 @@
 // src/a/b.ts is test/unit/a/b.test.ts) plus the integration tests that drive a whole command or
 // workflow through the CLI (test/integration); both use temp dirs, openssl, the reference kubeadm
 // and a real apiserver/etcd as oracles, never a machine. `e2e`: the real-component harness
-// (test/e2e), which `npm test` runs with --runInBand because its tests share machines.
+// (test/e2e), which `npm test` runs two files at a time (--maxWorkers=2): each file has machines of
+// its own, the heavy ones take a lock so that ha.e2e never runs beside another heavy file
+// (test/e2e/heavy-files.ts), and scripts/jest-sequencer.mjs orders the files around that lock.
 // tsconfig's isolatedModules makes ts-jest transpile only (fast); `npm run typecheck` checks types.
 import { availableParallelism } from 'node:os';
 
@@ -14,7 +16,7 @@ const common = {
   testEnvironment: 'node',
 };
 export default {
-  // Two workers even on 2 cores (jest's default there is one; e2e runs --runInBand anyway): most
+  // Two workers even on 2 cores (jest's default there is one): most
   // of the unit project's time is spent waiting on real oracles (kube-apiserver and etcd start-up,
   // etcd's reconfiguration, child CLIs), not on CPU. Measured in BENCHMARKS.md, "Test suite duration".
   maxWorkers: Math.max(2, availableParallelism() - 1),
@@ -23,6 +25,8 @@ export default {
   testTimeout: 30_000,
   // The default reporter, then a table of seconds per test file, slowest first (scripts/jest-file-times.mjs).
   reporters: ['default', '<rootDir>/scripts/jest-file-times.mjs'],
+  // jest's own order, with the e2e files grouped by how heavy they are (scripts/jest-sequencer.mjs).
+  testSequencer: '<rootDir>/scripts/jest-sequencer.mjs',
   projects: [
     {
       ...common,

@@ -7,7 +7,8 @@
 # (BENCHMARKS.md, "Test suite duration"). The two share nothing that one could break for the
 # other: unit tests use temp dirs and loopback oracles outside any machine; e2e tests use the
 # harness's network namespaces; both sea tests build dist/tsadm, which scripts/build-sea.mjs
-# renames into place.
+# renames into place. The e2e project itself runs two files at a time (scripts/e2e/README.md,
+# "Two files at a time").
 #
 # The e2e output streams as it comes; the unit project's output is kept in a file and printed
 # whole the moment that project ends, so the two never interleave line by line. The exit status

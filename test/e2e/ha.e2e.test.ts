@@ -30,6 +30,7 @@ import {
   createMachine, destroyMachine, etcdGateway, kubeadmConfig, kubectl, machineDaemon, machineExec, machineLog, nodeReadiness, provision,
   requireComponents, startMachine, stopMachine, nodeBin, tsadm, tsadmBin, waitFor, writeSharedFile, type ExecResult, type Machine,
 } from './harness.js';
+import { heavyFile } from './heavy-files.js';
 
 const LB: Machine = { name: 'hlb', ip: '10.250.0.140' };
 const CP1: Machine = { name: 'hc1', ip: '10.250.0.141' };
@@ -143,6 +144,9 @@ async function configMaps(m: Machine): Promise<Record<string, string>> {
   const list = JSON.parse(await kubectl(m.name, ['-n', 'ha-data', 'get', 'cm', '-l', 'ha-test=1', '-o', 'json'])) as { items: { metadata: { name: string; uid: string }; data?: Record<string, string> }[] };
   return Object.fromEntries(list.items.map((c) => [c.metadata.name, `${c.metadata.uid} ${JSON.stringify(c.data ?? {})}`]));
 }
+
+// Heavy (its API-availability measurement (no gap over 2 s) needs the machine without another multi-control-plane file): test/e2e/heavy-files.ts.
+heavyFile('alone');
 
 beforeAll(async () => {
   await provision();

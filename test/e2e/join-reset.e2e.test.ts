@@ -34,6 +34,7 @@ import {
   createMachine, destroyMachine, etcdGateway, kubeadmConfig, kubectl, machineExec, machineLog, nodeReadiness, provision, referenceInit, requireComponents,
   tsadm, waitClusterReady, waitFor, writeSharedFile, type ExecResult, type Machine,
 } from './harness.js';
+import { heavyFile } from './heavy-files.js';
 
 const J1: Machine = { name: 'j1', ip: '10.250.0.21' };
 const J2: Machine = { name: 'j2', ip: '10.250.0.22' };
@@ -83,6 +84,9 @@ const etcd = etcdGateway;
 async function clusterStatus(cp: Machine): Promise<string> {
   return kubectl(cp.name, ['-n', 'kube-system', 'get', 'cm', 'kubeadm-config', '-o', 'jsonpath={.data.ClusterStatus}']);
 }
+
+// Heavy (several control planes; may run beside the other such files, not beside ha): test/e2e/heavy-files.ts.
+heavyFile('together');
 
 beforeAll(async () => {
   await provision();

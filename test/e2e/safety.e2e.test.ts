@@ -20,6 +20,7 @@ import {
   cacheDir, createMachine, destroyMachine, kubeadmConfig, kubectl, machineExec, nodeBin, nodeReadiness, provision, requireComponents, tsadmBin, waitFor,
   writeSharedFile, type ExecOptions, type ExecResult, type Machine,
 } from './harness.js';
+import { heavyFile } from './heavy-files.js';
 import { verifyPki } from '../helpers/pki-check.js';
 import { TEMP_NAME, fileModes, snapshot } from '../helpers/built-cli.js';
 
@@ -81,6 +82,9 @@ let configPath: string;
 let allConfigPath: string;
 let initPoints: FaultPoint[] = [];
 const report: string[] = [];
+
+// Heavy (several control planes; may run beside the other such files, not beside ha): test/e2e/heavy-files.ts.
+heavyFile('together');
 
 beforeAll(async () => {
   await provision();

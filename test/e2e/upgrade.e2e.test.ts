@@ -35,6 +35,7 @@ import {
   nodeReadiness, provision, referenceInit, requireComponents, tsadm, useNodeBinaries, waitClusterReady, waitFor, writeSharedFile,
   type Machine,
 } from './harness.js';
+import { heavyFile } from './heavy-files.js';
 
 const U1: Machine = { name: 'u1', ip: '10.250.0.81' };
 const U2: Machine = { name: 'u2', ip: '10.250.0.82' };
@@ -79,6 +80,9 @@ async function witness(cp: Machine, node: Machine): Promise<Witness> {
   const c = p.status.containerStatuses?.[0];
   return { uid: p.metadata.uid, phase: p.status.phase, containerID: c?.containerID ?? '', restartCount: c?.restartCount ?? -1 };
 }
+
+// Heavy (several control planes; may run beside the other such files, not beside ha): test/e2e/heavy-files.ts.
+heavyFile('together');
 
 beforeAll(async () => {
   await provision();
