@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
-import type { FlagValues } from '../flags.js';
 import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
 import { approvalPass, runApprover, type PassGuard, type PassSummary } from '../csr-approval/pass.js';
 import { APPROVER_UNIT, APPROVER_UNIT_PATH, approverStatus, disableApprover, enableApprover } from '../csr-approval/service-unit.js';
@@ -9,7 +8,8 @@ import { TsadmError } from '../errors.js';
 import { nodeHostname } from '../host/network.js';
 import type { KubeApi } from '../kube/types.js';
 import { createRuntime, finishCommand, type CommandEnv } from '../run/runtime.js';
-import { addPlanOptions, planFlagValues } from './plan-flags.js';
+import { addPlanOptions } from './plan-flags.js';
+import { runtimeFlagValues } from './runtime-flags.js';
 
 type Args = ArgumentsCamelCase<Record<string, unknown>>;
 
@@ -62,12 +62,7 @@ async function approve(argv: Args, env: CommandEnv, guardFactory: GuardFactory |
     throw new TsadmError('E_USAGE', '--plan goes with enable or disable: a pass decides on the requests pending when it runs, which a plan applied later cannot', { hint: 'use --dry-run to see what a pass would approve or deny now' });
   }
   const intervalMs = parseInterval((typeof argv.interval === 'string' ? argv.interval : '10s'));
-  const flags: FlagValues = {
-    ...(argv['dry-run'] === true ? { 'dry-run': true } : {}),
-    ...(typeof argv.output === 'string' ? { output: argv.output } : {}),
-    ...(typeof argv.v === 'number' ? { v: argv.v } : {}),
-  };
-  const rt = await createRuntime(flags, env);
+  const rt = await createRuntime(runtimeFlagValues(argv, { output: true }), env);
   const kubeconfig = kubeconfigOf(argv);
   await finishCommand(rt, COMMAND, async () => {
     const api = await rt.api.open({ path: kubeconfig }, { log: rt.log, requestTimeoutMs: 10_000 });
@@ -100,13 +95,7 @@ async function approve(argv: Args, env: CommandEnv, guardFactory: GuardFactory |
 async function manageService(argv: Args, env: CommandEnv, action: string): Promise<void> {
   const interval = (typeof argv.interval === 'string' ? argv.interval : '10s');
   parseInterval(interval);
-  const flags: FlagValues = {
-    ...(argv['dry-run'] === true ? { 'dry-run': true } : {}),
-    ...(typeof argv.output === 'string' ? { output: argv.output } : {}),
-    ...(typeof argv.v === 'number' ? { v: argv.v } : {}),
-    ...planFlagValues(argv),
-  };
-  const rt = await createRuntime(flags, env);
+  const rt = await createRuntime(runtimeFlagValues(argv, { output: true }), env);
   const command = `certs approve-kubelet-serving ${action}`;
   await finishCommand(rt, command, async () => {
     let data: Record<string, unknown>;

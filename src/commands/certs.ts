@@ -3,8 +3,8 @@ import { generateCertificateKey } from '../phases/cluster/upload-certs-render.js
 import type { CommandEnv } from '../run/runtime.js';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
 import { createRuntime, finishCommand, type Runtime } from '../run/runtime.js';
-import { addPlanOptions, planFlagValues } from './plan-flags.js';
-import type { FlagValues } from '../flags.js';
+import { addPlanOptions } from './plan-flags.js';
+import { runtimeFlagValues } from './runtime-flags.js';
 import { TsadmError } from '../errors.js';
 import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
 import { addTemplateFlags, refuseTemplateFormat } from './output-flags.js';
@@ -136,7 +136,7 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
         const action = String(argv.action) as 'enable' | 'disable' | 'status';
         const within = typeof argv.within === 'string' ? argv.within : undefined;
         if (within !== undefined) parseWindow(within);
-        const rt = await createRuntime({ ...runtimeFlags(argv, { output: true }), ...planFlagValues(argv) }, env, action === 'status' ? {} : { lock: 'certs auto-renew' });
+        const rt = await createRuntime(runtimeFlagValues(argv, { output: true }), env, action === 'status' ? {} : { lock: 'certs auto-renew' });
         await finishCommand(rt, `certs auto-renew ${action}`, async () => {
           await runAutoRenewUnits(rt, action, within !== undefined ? { within } : {});
           return { action, ...(within !== undefined ? { within } : {}) };
@@ -209,21 +209,9 @@ export function paths(argv: Args): { config?: string; certDir?: string; kubeconf
   return { ...(config ? { config } : {}), ...(certDir ? { certDir } : {}), ...(kubeconfigDir ? { kubeconfigDir } : {}) };
 }
 
-/** --dry-run, --rootfs, -v and (with `output`) -o, as createRuntime takes them. */
-function runtimeFlags(argv: Args, opts: { output?: boolean }): FlagValues {
-  const rootfs = argv.rootfs;
-  if (rootfs !== undefined && typeof rootfs !== 'string') throw new TsadmError('E_USAGE', '--rootfs takes a path');
-  return {
-    ...(argv['dry-run'] === true ? { 'dry-run': true } : {}),
-    ...(typeof rootfs === 'string' ? { rootfs } : {}),
-    ...(typeof argv.v === 'number' ? { v: argv.v } : {}),
-    ...(opts.output === true && typeof argv.output === 'string' ? { output: argv.output } : {}),
-  };
-}
-
 /** `lock`: the command changes the machine, so it takes the machine lock (not in dry-run). */
 export async function withRuntime(argv: Args, env: CommandEnv, fn: (rt: Runtime) => Promise<void>, lock?: string, opts: { output?: boolean } = {}): Promise<void> {
-  const rt = await createRuntime(runtimeFlags(argv, opts), env, lock ? { lock } : {});
+  const rt = await createRuntime(runtimeFlagValues(argv, { output: opts.output === true }), env, lock ? { lock } : {});
   try {
     await fn(rt);
   } finally {

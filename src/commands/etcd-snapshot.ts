@@ -13,7 +13,8 @@ import { detectCriSocket, socketPath } from '../host/cri.js';
 import { installSnapshotTimer, removeSnapshotTimer, SNAPSHOT_UNIT } from '../etcd-snapshot/schedule.js';
 import type { Host } from '../host/host.js';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
-import { addPlanOptions, planFlagValues } from './plan-flags.js';
+import { addPlanOptions } from './plan-flags.js';
+import { runtimeFlagValues } from './runtime-flags.js';
 import { createRuntime, finishCommand, type CommandEnv, type Runtime } from '../run/runtime.js';
 
 const DEFAULT_CERT_DIR = '/etc/kubernetes/pki';
@@ -35,14 +36,7 @@ function dirOption<T>(c: Argv<T>): Argv<T> {
 
 /** Runs `fn` in a runtime and reports its result event (ok or the error), as every tsadm command does. */
 async function run(argv: Args, env: CommandEnv, command: string, fn: (rt: Runtime) => Promise<Record<string, unknown>>): Promise<void> {
-  const flags = {
-    ...(argv['dry-run'] === true ? { 'dry-run': true } : {}),
-    ...(typeof argv.rootfs === 'string' ? { rootfs: argv.rootfs } : {}),
-    ...(typeof argv.v === 'number' ? { v: argv.v } : {}),
-    output: String(argv.output),
-    ...planFlagValues(argv),
-  };
-  const rt = await createRuntime(flags, env);
+  const rt = await createRuntime(runtimeFlagValues(argv, { output: true }), env);
   await finishCommand(rt, command, () => fn(rt));
 }
 
