@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { RootedHost, sha256Hex } from './rooted-host.js';
-import type { ExecOptions, ExecResult, FileRecord, FileStat, Host, ReadOptions, ServiceAction, ServiceResult, WriteOptions } from './host.js';
+import type { ExecOptions, ExecResult, FileRecord, FileStat, Host, ReadOptions, ServiceAction, ServiceResult, StreamWriteOptions, WriteOptions } from './host.js';
 import { MAX_READ_BYTES } from './safe-fs.js';
 import { PlanJournal, type FileState } from './journal.js';
 
@@ -93,11 +93,12 @@ export class DryRunHost implements Host {
     return record;
   }
 
-  async writeFileFrom(hostPath: string, _source: AsyncIterable<Uint8Array>, options: WriteOptions): Promise<FileRecord> {
+  async writeFileFrom(hostPath: string, _source: AsyncIterable<Uint8Array>, options: StreamWriteOptions): Promise<FileRecord> {
     const key = path.posix.normalize(hostPath);
     await this.inner.assertWritable(key);
     this.actions.push(`write ${key} (streamed)`);
-    const record: FileRecord = { ...options, path: key, size: 0, sha256: '', unchanged: false };
+    const { sha256Of: _drained, ...writeOptions } = options;
+    const record: FileRecord = { ...writeOptions, path: key, size: 0, sha256: '', unchanged: false };
     this.writes.push(record);
     return record;
   }

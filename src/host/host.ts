@@ -15,6 +15,16 @@ export interface WriteOptions {
   readonly description: string;
 }
 
+/** writeFileFrom's options: a caller that hashes the streamed bytes itself can hand over that digest. */
+export interface StreamWriteOptions extends WriteOptions {
+  /**
+   * The SHA-256 (hex) of exactly the bytes `source` yielded, read once it has ended: given by a
+   * caller that already hashes them as they go by (an etcd snapshot's integrity check), so the
+   * seam does not hash them a second time.
+   */
+  readonly sha256Of?: () => string;
+}
+
 /** A file write that happened (or, in dry-run, would have happened). */
 export interface FileRecord extends WriteOptions {
   readonly path: string;
@@ -90,7 +100,7 @@ export interface Host {
    * Never "unchanged": the content is only known once written. Dry-run drains nothing and
    * records the write with size 0.
    */
-  writeFileFrom(hostPath: string, source: AsyncIterable<Uint8Array>, options: WriteOptions): Promise<FileRecord>;
+  writeFileFrom(hostPath: string, source: AsyncIterable<Uint8Array>, options: StreamWriteOptions): Promise<FileRecord>;
   /**
    * Renames a file or directory within the host (moving a static Pod manifest aside, keeping an
    * old data directory); refuses when `to` exists. The directory of `to` must exist.

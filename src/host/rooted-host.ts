@@ -1,12 +1,12 @@
 import { promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { TsadmError, errorMessage } from '../errors.js';
 import { writeFileAtomic, writeStreamAtomic } from './atomic-write.js';
 import { checkFault } from './fault.js';
 import { MAX_READ_BYTES, assertInsideRoot, readRegularFile } from './safe-fs.js';
 import { runService } from './service.js';
-import type { ExecOptions, ExecResult, FileRecord, FileStat, Host, ReadOptions, ServiceAction, ServiceResult, WriteOptions } from './host.js';
+import type { ExecOptions, ExecResult, FileRecord, FileStat, Host, ReadOptions, ServiceAction, ServiceResult, StreamWriteOptions, WriteOptions } from './host.js';
 
 export function sha256Hex(data: Uint8Array | string): string {
   return createHash('sha256').update(data).digest('hex');
@@ -116,21 +116,22 @@ export class RootedHost implements Host {
     return record;
   }
 
-  async writeFileFrom(hostPath: string, source: AsyncIterable<Uint8Array>, options: WriteOptions): Promise<FileRecord> {
+  async writeFileFrom(hostPath: string, source: AsyncIterable<Uint8Array>, options: StreamWriteOptions): Promise<FileRecord> {
     const { real } = await this.writableTarget(hostPath);
     await this.ensureParent(path.dirname(hostPath));
-    const hash = createHash('sha256');
+    const { sha256Of, ...writeOptions } = options;
+    const hash = sha256Of ? undefined : createHash('sha256');
     const failed: { err?: unknown } = {};
     let size: number;
     try {
-      size = await writeStreamAtomic(real, hashing(source, hash, failed), options.mode, { beforeRename: () => checkFault('write', hostPath, 'before-rename') });
+      size = await writeStreamAtomic(real, passing(source, hash, failed), options.mode, { beforeRename: () => checkFault('write', hostPath, 'before-rename') });
     } catch (err) {
       // The source's own failure (the transfer, a check at its end) is the caller's to report.
       if (err instanceof TsadmError || ('err' in failed && failed.err === err)) throw err;
       throw ioError('write', hostPath, err);
     }
     checkFault('write', hostPath);
-    const record: FileRecord = { ...options, path: hostPath, size, sha256: hash.digest('hex'), unchanged: false };
+    const record: FileRecord = { ...writeOptions, path: hostPath, size, sha256: sha256Of ? sha256Of() : hash!.digest('hex'), unchanged: false };
     this.writes.push(record);
     return record;
   }
@@ -215,10 +216,11 @@ export class RootedHost implements Host {
   }
 }
 
-async function* hashing(source: AsyncIterable<Uint8Array>, hash: ReturnType<typeof createHash>, failed: { err?: unknown }): AsyncIterable<Uint8Array> {
+/** Yields `source`'s chunks, hashing them into `hash` when given, and notes the source's own failure. */
+async function* passing(source: AsyncIterable<Uint8Array>, hash: Hash | undefined, failed: { err?: unknown }): AsyncIterable<Uint8Array> {
   try {
     for await (const chunk of source) {
-      hash.update(chunk);
+      hash?.update(chunk);
       yield chunk;
     }
   } catch (err) {

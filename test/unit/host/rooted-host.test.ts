@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { RootedHost } from '../../../src/host/rooted-host.js';
+
+const OPTS = { mode: 0o600, kind: 'other', description: 'streamed test file' } as const;
+
+async function* chunks(parts: string[], failAfter?: number): AsyncIterable<Uint8Array> {
+  for (const [i, p] of parts.entries()) {
+    if (i === failAfter) throw new Error('source broke');
+    yield Buffer.from(p);
+  }
+}
+
+describe('RootedHost.writeFileFrom', () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(path.join(tmpdir(), 'tsadm-rooted-host-'));
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  test('writes the streamed bytes with the mode, and records their size and SHA-256', async () => {
+    const record = await new RootedHost(root).writeFileFrom('/var/lib/x/snap.db', chunks(['abc', 'defg']), OPTS);
+    const real = path.join(root, 'var/lib/x/snap.db');
+    expect(readFileSync(real, 'utf8')).toBe('abcdefg');
+    expect(statSync(real).mode & 0o777).toBe(0o600);
+    expect(record).toEqual({ ...OPTS, path: '/var/lib/x/snap.db', size: 7, sha256: createHash('sha256').update('abcdefg').digest('hex'), unchanged: false });
+  });
+
+  test('a caller that hashes the bytes itself hands over its digest, read after the stream ended', async () => {
+    const hash = createHash('sha256');
+    let ended = false;
+    async function* hashed(): AsyncIterable<Uint8Array> {
+      for await (const c of chunks(['abc', 'defg'])) {
+        hash.update(c);
+        yield c;
+      }
+      ended = true;
+    }
+    const record = await new RootedHost(root).writeFileFrom('/snap.db', hashed(), { ...OPTS, sha256Of: () => (ended ? hash.digest('hex') : 'read too early') });
+    expect(record.sha256).toBe(createHash('sha256').update('abcdefg').digest('hex'));
+    // The record is a plain FileRecord: the callback is not kept in it.
+    expect(Object.keys(record).sort()).toEqual(['description', 'kind', 'mode', 'path', 'sha256', 'size', 'unchanged']);
+  });
+
+  test('a source that fails leaves neither the file nor a temp file, and its own error reaches the caller', async () => {
+    await expect(new RootedHost(root).writeFileFrom('/d/snap.db', chunks(['abc', 'defg'], 1), OPTS)).rejects.toThrow('source broke');
+    expect(existsSync(path.join(root, 'd/snap.db'))).toBe(false);
+    expect(readdirSync(path.join(root, 'd'))).toEqual([]);
+  });
+});
