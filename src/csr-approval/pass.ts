@@ -12,7 +12,7 @@ import { TsadmError, errorMessage } from '../errors.js';
 import { isApiError } from '../kube/errors.js';
 import type { KubeApi, NodeObject } from '../kube/types.js';
 import type { Logger } from '../log/events.js';
-import { decide, KUBELET_SERVING_SIGNER, requestingNode, withDecision, type CsrObject, type Decision } from './policy.js';
+import { decide, isDecided, KUBELET_SERVING_SIGNER, requestingNode, withDecision, type CsrObject, type Decision } from './policy.js';
 
 /** Runs FN while holding whatever makes this approver the only one acting (e.g. a Lease lock); undefined when it could not. */
 export type PassGuard = <T>(fn: () => Promise<T>) => Promise<T | undefined>;
@@ -65,19 +65,22 @@ async function decideAll(api: KubeApi, opts: PassOptions): Promise<PassSummary> 
   const unwritten: { csr: string; error: string }[] = [];
   let alreadyDecided = 0;
   let otherSigners = 0;
-  const nodes = new Map<string, Promise<NodeObject | undefined>>();
+  // Every Node, read once per pass and only when a request is to be decided: the policy compares
+  // the requester's addresses with every other Node's.
+  let nodes: Promise<NodeObject[]> | undefined;
   for (const csr of csrs) {
     if (csr.spec.signerName !== KUBELET_SERVING_SIGNER) {
       otherSigners++;
       continue;
     }
-    const nodeName = requestingNode(csr);
-    let node: NodeObject | undefined;
-    if (nodeName !== undefined) {
-      if (!nodes.has(nodeName)) nodes.set(nodeName, api.get<NodeObject>('Node', nodeName));
-      node = await nodes.get(nodeName);
+    if (isDecided(csr)) {
+      alreadyDecided++;
+      continue;
     }
-    const decision: Decision = decide(csr, node);
+    nodes ??= api.list<NodeObject>('Node', undefined);
+    const all = await nodes;
+    const nodeName = requestingNode(csr);
+    const decision: Decision = decide(csr, all.find((n) => n.metadata.name === nodeName), all);
     if (decision.action === 'skip') {
       alreadyDecided++;
       continue;

@@ -12,6 +12,10 @@
  * - at least one DNS or IP SAN, no e-mail, URI or other SANs (Kubernetes' own rule), and every DNS
  *   SAN is one of the Node's Hostname/InternalDNS/ExternalDNS addresses, every IP SAN one of its
  *   InternalIP/ExternalIP addresses (status.addresses; the Node must exist);
+ * - no other Node lists any of those names or IPs among its own addresses. A kubelet writes its
+ *   own Node's status, so a node credential can claim another node's IP there; an address that
+ *   two Nodes claim vouches for neither, and both nodes' requests are denied until one of them
+ *   stops claiming it (the kubelet asks again with a new request);
  * - the usages are the serving ones. Kubernetes' rule (ValidateKubeletServingCSR in
  *   pkg/apis/certificates/helpers.go, which kube-controller-manager's kubelet-serving signer
  *   applies before it signs) takes exactly {digital signature, key encipherment, server auth} or
@@ -77,7 +81,8 @@ type DenyReason =
   | 'SubjectAltNames'
   | 'Usages'
   | 'NodeNotFound'
-  | 'NameNotNodeAddress';
+  | 'NameNotNodeAddress'
+  | 'AddressOfAnotherNode';
 
 export type Decision =
   | { readonly action: 'approve'; readonly node: string; readonly reason: 'TsadmNodeAddressesMatch'; readonly message: string }
@@ -99,9 +104,10 @@ export function isDecided(csr: CsrObject): boolean {
 
 /**
  * The decision on CSR, given NODE: the Node object named by the requester (undefined when it
- * does not exist). Callers look the Node up by requestingNode(csr).
+ * does not exist), and OTHERS: the cluster's other Nodes (a list may include NODE itself; it is
+ * left out by name). Callers look the Node up by requestingNode(csr).
  */
-export function decide(csr: CsrObject, node: NodeObject | undefined): Decision {
+export function decide(csr: CsrObject, node: NodeObject | undefined, others: readonly NodeObject[]): Decision {
   if (csr.spec.signerName !== KUBELET_SERVING_SIGNER) return { action: 'skip', why: 'other-signer' };
   if (isDecided(csr)) return { action: 'skip', why: 'decided' };
   const deny = (reason: DenyReason, message: string, name?: string): Decision => ({ action: 'deny', reason, message: `tsadm: ${message}`, ...(name ? { node: name } : {}) });
@@ -140,6 +146,10 @@ export function decide(csr: CsrObject, node: NodeObject | undefined): Decision {
   if (strangers.length > 0) {
     return deny('NameNotNodeAddress', `${strangers.join(', ')} ${strangers.length === 1 ? 'is' : 'are'} not among Node "${name}"'s status.addresses`, name);
   }
+  const shared = claimedByOthers(name, dnsNames, ipAddresses, others);
+  if (shared.length > 0) {
+    return deny('AddressOfAnotherNode', `${shared.join(', ')} ${shared.length === 1 ? 'is' : 'are'} also among the status.addresses of another Node; an address two Nodes claim vouches for neither`, name);
+  }
   const names = [...dnsNames.map((d) => `DNS:${d}`), ...ipAddresses.map((ip) => `IP:${ip}`)];
   return { action: 'approve', node: name, reason: 'TsadmNodeAddressesMatch', message: `tsadm: requested by Node "${name}" for its own addresses (${names.join(', ')})` };
 }
@@ -159,6 +169,20 @@ export function withDecision(csr: CsrObject, decision: Extract<Decision, { actio
     lastTransitionTime: ts,
   };
   return { ...csr, status: { ...(csr.status ?? {}), conditions: [...(csr.status?.conditions ?? []), condition] } };
+}
+
+/** The requested names that a Node other than NAME lists among its addresses, each as "DNS:x (Node y)". */
+function claimedByOthers(name: string, dnsNames: readonly string[], ipAddresses: readonly string[], others: readonly NodeObject[]): string[] {
+  const out: string[] = [];
+  for (const other of others) {
+    if (other.metadata.name === name) continue;
+    const addresses = nodeAddresses(other);
+    const dns = new Set(addresses.filter((a) => DNS_ADDRESS_TYPES.has(a.type)).map((a) => a.address.toLowerCase()));
+    const ips = new Set(addresses.filter((a) => IP_ADDRESS_TYPES.has(a.type)).map((a) => canonical(a.address)));
+    for (const d of dnsNames) if (dns.has(d.toLowerCase())) out.push(`DNS:${d} (Node "${other.metadata.name}")`);
+    for (const ip of ipAddresses) if (ips.has(canonical(ip))) out.push(`IP:${ip} (Node "${other.metadata.name}")`);
+  }
+  return out;
 }
 
 function nodeAddresses(node: NodeObject): NodeAddress[] {

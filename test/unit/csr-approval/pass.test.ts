@@ -136,4 +136,26 @@ describeWithApiServer('approve-kubelet-serving pass on a real API server', () =>
     expect(approvedWhileWatching).toBe('w1-watched');
     expect(await conditions('w1-watched')).toMatchObject([{ type: 'Approved', status: 'True' }]);
   }, 60_000);
+
+  test('an IP that another Node also lists in its status is approved for neither node', async () => {
+    const setW2Addresses = async (addresses: { type: string; address: string }[]): Promise<void> => {
+      const res = await server.request('PATCH', '/api/v1/nodes/w2/status', { auth: 'admin', contentType: 'application/merge-patch+json', body: { status: { addresses } } });
+      expect(res.status).toBe(200);
+    };
+    // w2's kubelet claims w1's IP as an ExternalIP (a kubelet writes its own Node's status).
+    await setW2Addresses([{ type: 'InternalIP', address: '10.0.0.12' }, { type: 'ExternalIP', address: '10.0.0.11' }, { type: 'Hostname', address: 'w2' }]);
+    try {
+      await w1.create(csrObject('w1-shared-ip', 'DNS:w1,IP:10.0.0.11'));
+      const summary = await approvalPass(admin, { log, dryRun: false });
+      expect(summary).toMatchObject({ approved: [], denied: [{ csr: 'w1-shared-ip', node: 'w1', reason: 'AddressOfAnotherNode' }] });
+      const denied = await conditions('w1-shared-ip');
+      expect(denied).toMatchObject([{ type: 'Denied', status: 'True', reason: 'AddressOfAnotherNode' }]);
+      expect(denied[0]?.message).toContain('IP:10.0.0.11 (Node "w2")');
+    } finally {
+      await setW2Addresses([{ type: 'InternalIP', address: '10.0.0.12' }, { type: 'Hostname', address: 'w2' }]);
+    }
+    // Once w2 no longer claims it, w1's next request is approved.
+    await w1.create(csrObject('w1-after', 'DNS:w1,IP:10.0.0.11'));
+    expect((await approvalPass(admin, { log, dryRun: false })).approved.map((r) => r.csr)).toEqual(['w1-after']);
+  }, 60_000);
 });
