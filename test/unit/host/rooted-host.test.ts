@@ -8,6 +8,8 @@ const OPTS = { mode: 0o600, kind: 'other', description: 'streamed test file' } a
 
 async function* chunks(parts: string[], failAfter?: number): AsyncIterable<Uint8Array> {
   for (const [i, p] of parts.entries()) {
+    // A chunk at a time, as a network stream gives them.
+    await new Promise((resolve) => setImmediate(resolve));
     if (i === failAfter) throw new Error('source broke');
     yield Buffer.from(p);
   }
