@@ -15,7 +15,12 @@ export const NO_RETRY: RetryPolicy = { initialDelayMs: 0, maxDelayMs: 0, factor:
 export type Sleep = (ms: number) => Promise<void>;
 export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Runs `fn` until it succeeds, fails with a non-transient error, or the deadline passes. */
+/**
+ * Runs `fn` until it succeeds, fails with a non-transient error, or the deadline passes.
+ * The last wait is cut short so that one more attempt lands on the deadline: a caller given
+ * "retry for 1 s" is never told "unreachable" after 0.6 s because the next full backoff step would
+ * have overrun it (kubeadm's polls likewise run until their timeout, not until the step before it).
+ */
 export async function withRetry<T>(
   fn: () => Promise<T>,
   policy: RetryPolicy,
@@ -30,10 +35,11 @@ export async function withRetry<T>(
     try {
       return await fn();
     } catch (err) {
-      const elapsed = now() - start;
-      if (!retryIf(err) || elapsed + delay > policy.deadlineMs) throw err;
-      opts.onRetry?.(err, delay);
-      await sleep(delay);
+      const remaining = policy.deadlineMs - (now() - start);
+      if (!retryIf(err) || remaining <= 0) throw err;
+      const wait = Math.min(delay, remaining);
+      opts.onRetry?.(err, wait);
+      await sleep(wait);
       delay = Math.min(policy.maxDelayMs, Math.max(1, delay * policy.factor));
     }
   }
