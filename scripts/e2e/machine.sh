@@ -18,6 +18,11 @@
 #   machine.sh list                  NAME IP STATE for every known machine (+ "bare" for bare ones)
 #   machine.sh status NAME           holder/containerd/supervisor/kubelet PIDs (+ "mode bare")
 #   machine.sh logs NAME [WHAT]      tail a log: kubelet (default), containerd, supervisor, holder
+#   machine.sh systemd NAME          boot a real systemd inside the running machine (PID 1 of its own
+#                                    PID namespace; lib/systemd-init.sh says what it can see), idempotent
+#   machine.sh sd-exec NAME [--] CMD…  run CMD where that systemd is PID 1, without TSADM_SERVICE_MANAGER:
+#                                    tsadm's service seam then drives the real systemctl
+#   machine.sh systemd-stop NAME     SIGKILL that systemd (and so everything it started); remove its cgroups
 #
 # Inside a machine: hostname NAME; /etc /usr /var /root are private overlays whose upper dirs are
 # on the machine's disk (…/disk/ovl), so they outlive stop + start; /run and /tmp are private tmpfs
@@ -430,6 +435,85 @@ cmd_status() {
   if [[ -f $mdir/bare ]]; then printf '%-10s %s\n' mode bare; fi
 }
 
+# --- a real systemd inside a machine ---------------------------------------------------------
+# Its own cgroup below the machine's root: the cgroup namespace systemd gets is rooted there.
+SD_CGROUP=tsadm-systemd
+
+cmd_systemd() {
+  local name=${1:-} mdir hpid procs="" h i launcher sd=""
+  [[ -n $name ]] || usage
+  mdir=$(machine_dir "$name")
+  hpid=$(holder_pid "$name") || die "machine $name is not running"
+  pid_alive "$mdir/systemd.pid" >/dev/null && return 0
+  for h in $(cgroup_hierarchies); do
+    mkdir -p "$h/$name/$SD_CGROUP"
+    if [[ -f $h/$name/$SD_CGROUP/cpuset.cpus ]]; then
+      cat "$h/$name/cpuset.cpus" >"$h/$name/$SD_CGROUP/cpuset.cpus"
+      cat "$h/$name/cpuset.mems" >"$h/$name/$SD_CGROUP/cpuset.mems"
+    fi
+    procs+=" $h/$name/$SD_CGROUP/cgroup.procs"
+  done
+  setsid sh -c 'for f in $1; do echo $$ >"$f"; done; shift; exec "$@"' sd "$procs" \
+    nsenter -t "$hpid" -m -u -n -- unshare --pid --fork --mount --cgroup --mount-proc --propagation private -- \
+    "$E2E_DIR/lib/systemd-init.sh" "$name" </dev/null >>"$mdir/logs/systemd.log" 2>&1 &
+  launcher=$!
+  # systemd is unshare's child (PID 1 inside); it is up once systemctl answers in its namespaces.
+  for i in $(seq 1 150); do
+    [[ -z $sd ]] && sd=$(pgrep -P "$launcher" | head -1 || true)
+    if [[ -n $sd ]] && nsenter -t "$sd" -m -p -- systemctl is-system-running >/dev/null 2>&1; then
+      echo "$sd" >"$mdir/systemd.pid"
+      log "$name: systemd is PID 1 of its own namespace (host PID $sd)"
+      return 0
+    fi
+    kill -0 "$launcher" 2>/dev/null || break
+    sleep 0.2
+  done
+  [[ -n $sd ]] && kill -KILL "$sd" 2>/dev/null
+  tail -20 "$mdir/logs/systemd.log" >&2
+  die "systemd did not come up in $name; see $mdir/logs/systemd.log"
+}
+
+cmd_sd_exec() {
+  local name=${1:-} mdir sd procs="" h
+  [[ -n $name ]] || usage
+  shift
+  [[ ${1:-} == -- ]] && shift
+  (($# > 0)) || usage
+  mdir=$(machine_dir "$name")
+  sd=$(pid_alive "$mdir/systemd.pid") || die "no systemd runs in $name (machine.sh systemd $name)"
+  for h in $(cgroup_hierarchies); do
+    [[ -d $h/$name/tsadm-system ]] && procs+=" $h/$name/tsadm-system/cgroup.procs"
+  done
+  # In the machine's cgroup (its teardown finds it), then in systemd's namespaces. No
+  # TSADM_SERVICE_MANAGER: /run/systemd/system exists there, so tsadm uses systemctl.
+  exec sh -c 'for f in $1; do echo $$ >"$f"; done; shift; exec "$@"' sdexec "$procs" \
+    nsenter -t "$sd" -m -u -n -p -C --wd=/ -- \
+    env -u TSADM_SERVICE_MANAGER PATH="$MACHINE_PATH" HOME=/root TSADM_E2E_MACHINE="$name" "$@"
+}
+
+cmd_systemd_stop() {
+  local name=${1:-} mdir sd h i
+  [[ -n $name ]] || usage
+  mdir=$(machine_dir "$name")
+  if sd=$(pid_alive "$mdir/systemd.pid"); then
+    # PID 1 of a namespace: SIGKILL takes everything in that namespace with it.
+    kill -KILL "$sd" 2>/dev/null || true
+    for i in $(seq 1 100); do running "$sd" || break; sleep 0.1; done
+  fi
+  rm -f "$mdir/systemd.pid"
+  for i in $(seq 1 50); do
+    local left=0
+    for h in $(cgroup_hierarchies); do
+      [[ -d $h/$name/$SD_CGROUP ]] || continue
+      find "$h/$name/$SD_CGROUP" -depth -type d -exec rmdir {} + 2>/dev/null || true
+      [[ -d $h/$name/$SD_CGROUP ]] && left=1
+    done
+    ((left == 0)) && return 0
+    sleep 0.1
+  done
+  die "the cgroups of $name's systemd could not be removed"
+}
+
 cmd_logs() {
   local name=${1:-} what=${2:-kubelet}
   [[ -n $name ]] || usage
@@ -450,5 +534,8 @@ case $cmd in
   list) cmd_list ;;
   status) cmd_status "$@" ;;
   logs) cmd_logs "$@" ;;
+  systemd) cmd_systemd "$@" ;;
+  sd-exec) cmd_sd_exec "$@" ;;
+  systemd-stop) cmd_systemd_stop "$@" ;;
   *) usage ;;
 esac

@@ -122,6 +122,30 @@ export async function machineExec(name: string, cmd: string[], opts: ExecOptions
   return run(script('machine.sh'), ['exec', name, '--', ...cmd], opts);
 }
 
+/**
+ * Boot a real systemd inside running machine NAME (PID 1 of its own PID namespace; what it can see:
+ * scripts/e2e/lib/systemd-init.sh). Commands run with `systemdExec` then have no
+ * TSADM_SERVICE_MANAGER, so tsadm drives that systemd through the real systemctl.
+ */
+export async function bootSystemd(name: string): Promise<void> {
+  await run(script('machine.sh'), ['systemd', name], { timeoutMs: 2 * 60_000 });
+}
+
+/** Run CMD in machine NAME where its systemd (bootSystemd) is PID 1. */
+export async function systemdExec(name: string, cmd: string[], opts: ExecOptions = {}): Promise<ExecResult> {
+  return run(script('machine.sh'), ['sd-exec', name, '--', ...cmd], opts);
+}
+
+/** tsadm under machine NAME's real systemd (systemdExec). */
+export async function systemdTsadm(name: string, args: string[], opts: ExecOptions = {}): Promise<ExecResult> {
+  return systemdExec(name, [nodeBin(), tsadmBin(), ...args], opts);
+}
+
+/** SIGKILL machine NAME's systemd and everything it started; remove its cgroups. */
+export async function stopSystemd(name: string): Promise<void> {
+  await run(script('machine.sh'), ['systemd-stop', name], { timeoutMs: 60_000 });
+}
+
 /** Stop machine NAME and remove every trace of it. */
 export async function destroyMachine(name: string): Promise<void> {
   await run(script('machine.sh'), ['down', name], { timeoutMs: 3 * 60_000 });
