@@ -73,7 +73,8 @@ CLUSTER_PACKAGES=(containerd runc containernetworking-plugins etcd-server etcd-c
 # The unit project's oracles besides the built components (test/helpers/oracle.ts): openssl
 # everywhere, strace (test/integration/safety/write-syscalls.test.ts), man and groff
 # (test/integration/man-pages.test.ts), zsh (test/unit/cli/completion.test.ts), systemd for
-# systemd-analyze (test/unit/csr-approval/service-unit.test.ts; the package, not an init system).
+# systemd-analyze (test/unit/csr-approval/service-unit.test.ts) and for the systemd that
+# machine.sh boots inside a machine (test/e2e/etcd-snapshot.e2e.test.ts; never the host's init).
 UNIT_PACKAGES=(openssl strace man-db groff-base zsh systemd)
 # e2e only: a registry and skopeo (test/e2e/images.e2e.test.ts), haproxy (test/e2e/ha.e2e.test.ts);
 # GNU time for bench/ (npm run bench).
