@@ -68,3 +68,6 @@ export const KUBE_SYSTEM = 'kube-system';
 export const KUBEADM_CONFIG_CM = 'kubeadm-config';
 /** The Node annotation naming the node's CRI socket (kubeadm's constants.AnnotationKubeadmCRISocket). */
 export const CRI_SOCKET_ANNOTATION = 'kubeadm.alpha.kubernetes.io/cri-socket';
+
+/** The signer of kubelet serving certificates (certificates.k8s.io/v1), the only one tsadm's approver decides for. */
+export const KUBELET_SERVING_SIGNER = 'kubernetes.io/kubelet-serving';

@@ -50,6 +50,7 @@ export function approveKubeletServingCommand(c: Argv, env: CommandEnv, guardFact
         ].join(' '))
         .example('tsadm certs approve-kubelet-serving --dry-run', 'Show what would be approved or denied')
         .example('tsadm certs approve-kubelet-serving --watch', 'Keep approving as kubelets ask')
+        .example('tsadm certs approve-kubelet-serving --plan pass.json', 'Record one pass\'s decisions for review; `tsadm apply pass.json` writes exactly them, or refuses if a request changed')
         .example('tsadm certs approve-kubelet-serving enable', `Run the approver as the systemd service ${APPROVER_UNIT} on this control plane`)
         .example('tsadm certs approve-kubelet-serving disable', 'Stop the service and remove it')
         .strict(),
@@ -58,15 +59,17 @@ export function approveKubeletServingCommand(c: Argv, env: CommandEnv, guardFact
 }
 
 async function approve(argv: Args, env: CommandEnv, guardFactory: GuardFactory | undefined): Promise<void> {
-  if (argv.plan !== undefined) {
-    throw new TsadmError('E_USAGE', '--plan goes with enable or disable: a pass decides on the requests pending when it runs, which a plan applied later cannot', { hint: 'use --dry-run to see what a pass would approve or deny now' });
+  if (argv.plan !== undefined && argv.watch === true) {
+    throw new TsadmError('E_USAGE', '--plan records one pass: it cannot go with --watch', { hint: 'drop --watch; `tsadm apply` then writes exactly the decisions of that pass, or refuses if a request changed' });
   }
   const intervalMs = parseInterval((typeof argv.interval === 'string' ? argv.interval : '10s'));
   const rt = await createRuntime(runtimeFlagValues(argv, { output: true }), env);
   const kubeconfig = kubeconfigOf(argv);
   await finishCommand(rt, COMMAND, async () => {
     const api = await rt.api.open({ path: kubeconfig }, { log: rt.log, requestTimeoutMs: 10_000 });
-    const guard = guardFactory?.(api, nodeHostname());
+    // A dry run (and so a plan) decides nothing: it takes no lock. An applied plan writes each
+    // decision with the resourceVersion it was made on, which the API server checks instead.
+    const guard = rt.dryRun ? undefined : guardFactory?.(api, nodeHostname());
     const base = { log: rt.log, dryRun: rt.dryRun, ...(guard ? { guard } : {}) };
     let data: Record<string, unknown>;
     if (argv.watch === true) {

@@ -12,7 +12,8 @@ import { TsadmError, errorMessage } from '../errors.js';
 import { isApiError } from '../kube/errors.js';
 import type { KubeApi, NodeObject } from '../kube/types.js';
 import type { Logger } from '../log/events.js';
-import { decide, isDecided, KUBELET_SERVING_SIGNER, requestingNode, withDecision, type CsrObject, type Decision } from './policy.js';
+import { KUBELET_SERVING_SIGNER } from '../constants.js';
+import { decide, isDecided, requestingNode, withDecision, type CsrObject, type Decision } from './policy.js';
 
 /** Runs FN while holding whatever makes this approver the only one acting (e.g. a Lease lock); undefined when it could not. */
 export type PassGuard = <T>(fn: () => Promise<T>) => Promise<T | undefined>;

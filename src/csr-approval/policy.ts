@@ -26,12 +26,12 @@
  * Every other kubelet-serving request is denied, with the rule it broke; other signers' requests
  * and requests already approved, denied or failed are left alone.
  */
+import { KUBELET_SERVING_SIGNER } from '../constants.js';
 import { parseIp, formatIp } from '../net/ip.js';
 import { parseCsrPem, type CertificateRequest } from '../pki/csr.js';
 import { errorMessage } from '../errors.js';
 import type { KubeObject, NodeObject } from '../kube/types.js';
 
-export const KUBELET_SERVING_SIGNER = 'kubernetes.io/kubelet-serving';
 const NODE_USER_PREFIX = 'system:node:';
 const NODES_GROUP = 'system:nodes';
 

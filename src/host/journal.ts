@@ -40,7 +40,9 @@ export interface ClusterState {
 export type ObjectStep =
   | { readonly type: 'object'; readonly verb: 'create' | 'update'; readonly kubeconfig: string; readonly object: KubeObject; readonly existing?: KubeObject; readonly placeholderUid?: string }
   | { readonly type: 'object'; readonly verb: 'delete'; readonly kubeconfig: string; readonly kind: string; readonly namespace?: string; readonly name: string; readonly existing?: KubeObject }
-  | { readonly type: 'object'; readonly verb: 'patch'; readonly kubeconfig: string; readonly kind: 'Node'; readonly name: string; readonly before: MutableNode; readonly after: MutableNode };
+  | { readonly type: 'object'; readonly verb: 'patch'; readonly kubeconfig: string; readonly kind: 'Node'; readonly name: string; readonly before: MutableNode; readonly after: MutableNode }
+  /** A write of a subresource (a CSR's approval): the object as read, with the change, carrying the resourceVersion it was read at. */
+  | { readonly type: 'object'; readonly verb: 'approval'; readonly kubeconfig: string; readonly object: KubeObject };
 
 export type HostStep =
   | { readonly type: 'file'; readonly path: string; readonly mode: number; readonly kind: FileKind; readonly description: string; readonly sha256: string; readonly content: Buffer; readonly unchanged: boolean }

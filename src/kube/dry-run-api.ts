@@ -109,6 +109,15 @@ export class DryRunKubeApi implements KubeApi {
     const stored = cloneJson(obj);
     this.overlay.set(key(obj.kind, obj.metadata.name, obj.metadata.namespace), stored);
     emitObject(this.log, 'would-update', obj);
+    // A plan holds the decision against the object as it was read: the write carries that
+    // resourceVersion, and the plan's precondition is the same one.
+    if (this.plan) {
+      this.plan.journal.noteObject({
+        kubeconfig: this.plan.kubeconfig, kind: obj.kind, name: obj.metadata.name, ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}),
+        resourceVersion: obj.metadata.resourceVersion ?? null,
+      });
+    }
+    this.journal({ type: 'object', verb: 'approval', kubeconfig: '', object: stored });
     return Promise.resolve(cloneJson(stored));
   }
 

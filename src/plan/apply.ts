@@ -5,8 +5,9 @@ import { isAlreadyExists } from '../kube/errors.js';
 import type { KindName, KubeApi, KubeObject } from '../kube/types.js';
 import type { PhaseLogger } from '../log/logger.js';
 import { nodePatchConflicts, nodeView, replayNodePatch } from './diff.js';
-import { fileDrift, integrityProblems, objectDrift, stepContent } from './drift.js';
+import { fileDrift, hasDecision, integrityProblems, objectDrift, stepContent } from './drift.js';
 import { hashesBeforeApply, waitForStaticPod, type StaticPodWaitDeps } from './static-pod-wait.js';
+import { liveApprovalProblem } from './trust.js';
 import { parseMode, type Plan, type PlanStep } from './types.js';
 import type { HealthCheck } from '../phases/kubelet/http-check.js';
 
@@ -210,6 +211,17 @@ async function objectStep(step: Extract<PlanStep, { type: 'object' }>, api: Kube
     case 'delete':
       await api.delete(step.kind as KindName, step.name, step.namespace);
       return;
+    case 'approval': {
+      // Written by an earlier, interrupted apply of this plan: done.
+      const live = await api.get(step.kind as KindName, step.name);
+      const problem = liveApprovalProblem(live as { spec?: { signerName?: unknown } } | undefined, step.name);
+      if (problem !== undefined) throw new TsadmError('E_CONFLICT', `not writing the planned decision: ${problem}`, { hint: 'make a new plan' });
+      if (live && hasDecision(live, step.decision)) return;
+      // The object carries the resourceVersion it was read at: if the request changed since, the
+      // API server refuses the write (409) and nothing is decided on what the plan did not see.
+      await api.updateSubresource(step.object as KubeObject, 'approval');
+      return;
+    }
     case 'patch':
       await api.patchNode(step.name, (node) => {
         const conflicts = nodePatchConflicts(nodeView(node), step.before, step.after);

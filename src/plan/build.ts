@@ -5,7 +5,7 @@ import { diffNode, diffObject, nodeView } from './diff.js';
 import type { FileState, JournalStep, PlanJournal } from '../host/journal.js';
 import {
   NOTE_WITH_KEYS, NOTE_WITHOUT_KEYS, PLAN_API_VERSION, PLAN_KIND, modeString,
-  type FileStep, type Plan, type PlanFileState, type PlanStep,
+  type ApprovalDecision, type FileStep, type Plan, type PlanFileState, type PlanStep,
 } from './types.js';
 import { isPlainObject } from '../util/plain-object.js';
 
@@ -103,6 +103,12 @@ function toPlanStep(step: JournalStep, keys: boolean): PlanStep {
       if (step.verb === 'delete') {
         return { ...phase, type: 'object', verb: 'delete', kubeconfig: step.kubeconfig, kind: step.kind, ...ns(step.namespace), name: step.name };
       }
+      if (step.verb === 'approval') {
+        return {
+          ...phase, type: 'object', verb: 'approval', kubeconfig: step.kubeconfig, kind: step.object.kind, name: step.object.metadata.name,
+          decision: addedCondition(step.object), object: { ...step.object },
+        };
+      }
       const obj = step.object;
       const mask = (path: string, v: unknown): unknown => (!keys && obj.kind === 'Secret' && /^\/(data|stringData)(\/|$)/.test(path) ? hashValues(v) : v);
       return {
@@ -113,6 +119,13 @@ function toPlanStep(step: JournalStep, keys: boolean): PlanStep {
       };
     }
   }
+}
+
+/** The condition an approval write adds: the last one of the object's status.conditions. */
+function addedCondition(obj: KubeObject): ApprovalDecision {
+  const conditions = (obj as { status?: { conditions?: readonly Partial<ApprovalDecision>[] } }).status?.conditions ?? [];
+  const last = conditions[conditions.length - 1] ?? {};
+  return { type: last.type ?? '', reason: last.reason ?? '', message: last.message ?? '' };
 }
 
 function phaseOf(step: { readonly phase?: string }): { phase?: string } {

@@ -2,7 +2,7 @@ import { sha256Hex } from '../host/rooted-host.js';
 import type { Host } from '../host/host.js';
 import { comparableView, isSubset } from '../kube/compare.js';
 import type { KindName, KubeApi, KubeObject } from '../kube/types.js';
-import { modeString, type FileStep, type Plan, type PlanFileState, type PlanStep } from './types.js';
+import { modeString, type ApprovalDecision, type ApprovalPlanStep, type FileStep, type Plan, type PlanFileState, type PlanStep } from './types.js';
 import type { ObjectState } from '../host/journal.js';
 
 /**
@@ -56,6 +56,8 @@ export async function objectDrift(api: Pick<KubeApi, 'get'>, objects: readonly O
     if (o.generation !== undefined && live && (live.metadata as { generation?: number }).generation === o.generation) continue;
     const planned = lastWrite(steps, o);
     if (live && planned && isSubset(comparableView(planned as KubeObject), live)) continue;
+    const approval = plannedApproval(steps, o);
+    if (live && approval && hasDecision(live, approval.decision)) continue;
     const what = `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
     if (o.resourceVersion === null) out.push(`${what}: did not exist when the plan was made, exists now (resourceVersion ${rv})`);
     else if (rv === null) out.push(`${what}: existed when the plan was made (resourceVersion ${o.resourceVersion}), is gone now`);
@@ -90,6 +92,16 @@ function lastWrite(steps: readonly PlanStep[], o: ObjectState): Record<string, u
     }
   }
   return found;
+}
+
+function plannedApproval(steps: readonly PlanStep[], o: ObjectState): ApprovalPlanStep | undefined {
+  return steps.find((s): s is ApprovalPlanStep => s.type === 'object' && s.verb === 'approval' && s.kubeconfig === o.kubeconfig && s.kind === o.kind && s.name === o.name);
+}
+
+/** Whether OBJ already carries the planned condition (same type and reason): an earlier apply of the plan wrote it. */
+export function hasDecision(obj: KubeObject, decision: ApprovalDecision): boolean {
+  const conditions = (obj as { status?: { conditions?: readonly { type?: string; reason?: string }[] } }).status?.conditions ?? [];
+  return conditions.some((c) => c.type === decision.type && c.reason === decision.reason);
 }
 
 function describe(s: PlanFileState): string {

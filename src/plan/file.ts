@@ -2,7 +2,7 @@ import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { TsadmError, errorMessage } from '../errors.js';
 import { writeFileAtomic } from '../host/atomic-write.js';
-import { execStepProblem, planFileProblem } from './trust.js';
+import { approvalStepProblem, execStepProblem, planFileProblem } from './trust.js';
 import { PLAN_API_VERSION, PLAN_KIND, type Plan } from './types.js';
 import { isPlainObject } from '../util/plain-object.js';
 
@@ -94,6 +94,10 @@ export function validatePlan(data: unknown, file = 'plan'): Plan {
     }
     if (s.type === 'object' && (typeof s.kubeconfig !== 'string' || typeof s.kind !== 'string' || typeof s.name !== 'string')) {
       throw invalid(file, `steps[${i}] needs kubeconfig, kind and name`);
+    }
+    if (s.type === 'object' && s.verb === 'approval') {
+      const problem = approvalStepProblem(s);
+      if (problem !== undefined) throw new TsadmError('E_TRUST', `${file}: steps[${i}]: ${problem}; refusing to apply the plan`, { hint: 'apply writes only the decisions tsadm\'s approver plans (docs/plan.md, "Trust"); make a new plan' });
     }
   });
   return data as unknown as Plan;

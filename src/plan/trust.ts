@@ -9,10 +9,13 @@
  *   a different --rootfs is an error; only a plan made for the machine itself ("/") may be given
  *   another root (a plan made on a machine, replayed into an image being built);
  * - its exec steps are limited to the commands tsadm itself plans, by name and by the shape of
- *   their arguments (PLANNED_COMMANDS): a plan can never carry `/bin/sh -c …`.
+ *   their arguments (PLANNED_COMMANDS): a plan can never carry `/bin/sh -c …`;
+ * - its approval steps are limited to what tsadm's approver decides: kubelet serving certificate
+ *   requests, Approved or Denied. A plan can never approve a client certificate (system:masters).
  * Pure checks; src/plan/file.ts and src/commands/apply.ts apply them.
  */
 import path from 'node:path';
+import { KUBELET_SERVING_SIGNER } from '../constants.js';
 
 /**
  * The commands tsadm's phases run as mutating host commands, so the only ones a plan may hold:
@@ -38,6 +41,25 @@ export function execStepProblem(command: unknown, args: unknown): string | undef
     return `exec of "${command}" is not a command tsadm plans (only ${Object.keys(PLANNED_COMMANDS).join(', ')})`;
   }
   if (!check(args as string[])) return `exec of "${command}" with arguments ${JSON.stringify(args)} is not how tsadm runs it`;
+  return undefined;
+}
+
+/** Why an approval step may not be written (undefined: it is one tsadm's approver plans). */
+export function approvalStepProblem(step: Readonly<Record<string, unknown>>): string | undefined {
+  const obj = step.object as { kind?: unknown; metadata?: { name?: unknown }; spec?: { signerName?: unknown } } | undefined;
+  const decision = step.decision as { type?: unknown } | undefined;
+  if (step.kind !== 'CertificateSigningRequest' || obj?.kind !== 'CertificateSigningRequest' || obj.metadata?.name !== step.name) {
+    return 'an approval step must be of the CertificateSigningRequest it names';
+  }
+  if (obj.spec?.signerName !== KUBELET_SERVING_SIGNER) return `an approval of a request to signer "${String(obj.spec?.signerName)}" is not one tsadm plans (only ${KUBELET_SERVING_SIGNER})`;
+  if (decision?.type !== 'Approved' && decision?.type !== 'Denied') return 'an approval step must approve or deny';
+  return undefined;
+}
+
+/** The live request an approval step writes must be the kubelet-serving one the plan shows (apply checks before writing). */
+export function liveApprovalProblem(live: { spec?: { signerName?: unknown } } | undefined, name: string): string | undefined {
+  if (!live) return `CertificateSigningRequest ${name} is gone`;
+  if (live.spec?.signerName !== KUBELET_SERVING_SIGNER) return `CertificateSigningRequest ${name} is not to signer ${KUBELET_SERVING_SIGNER}`;
   return undefined;
 }
 

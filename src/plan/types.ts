@@ -86,7 +86,26 @@ export type ObjectPlanStep =
   | (Base & {
     readonly type: 'object'; readonly verb: 'patch'; readonly kubeconfig: string; readonly kind: 'Node'; readonly name: string;
     readonly before: NodeView; readonly after: NodeView; readonly diff: readonly DiffOp[];
-  });
+  })
+  | ApprovalPlanStep;
+
+/**
+ * A write of a CertificateSigningRequest's `approval` subresource: the request as read at plan
+ * time with one condition added. `object` carries the resourceVersion it was read at, so the API
+ * server itself refuses the write (409) if the request changed in between.
+ */
+export type ApprovalPlanStep = Base & {
+  readonly type: 'object'; readonly verb: 'approval'; readonly kubeconfig: string; readonly kind: string; readonly name: string;
+  /** The condition the write adds, for review: Approved or Denied, with the rule behind it. */
+  readonly decision: ApprovalDecision;
+  readonly object: Readonly<Record<string, unknown>>;
+};
+
+export interface ApprovalDecision {
+  readonly type: string;
+  readonly reason: string;
+  readonly message: string;
+}
 
 export interface Plan {
   /** First key on purpose: says whether the file holds key material. */

@@ -100,6 +100,7 @@ function finding(path: string, s: JournalStep): Found[] {
         return [{ api: true, check: `Node ${s.name}`, ok: false, detail: `lacks ${diff.map((d) => `${d.op} ${d.path}${d.to !== undefined ? `=${JSON.stringify(d.to)}` : ''}`).join(', ')}` }];
       }
       if (s.verb === 'delete') return [{ api: true, check: `${s.kind} ${s.name}`, ok: false, detail: 'present but should not be' }];
+      if (s.verb === 'approval') return []; // a decision on a pending request, not a state a phase leaves
       const o = s.object;
       const what = `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`;
       // A bootstrap token init makes up is unknown to a later check: its absence is not a failure.

@@ -1,4 +1,5 @@
 import { objectDrift } from '../../../src/plan/drift.js';
+import type { ApprovalPlanStep } from '../../../src/plan/types.js';
 import type { KubeObject } from '../../../src/kube/types.js';
 
 const live = (kind: string, resourceVersion: string, generation?: number): KubeObject => ({
@@ -17,5 +18,20 @@ describe('objectDrift', () => {
     expect(await objectDrift(getter(live('DaemonSet', '12', 4)), [state('DaemonSet', '10', 3)])).toEqual(['DaemonSet kube-system/x: changed since the plan was made (resourceVersion 10 → 12)']);
     // Gone is gone, whatever the generation.
     expect(await objectDrift(getter(undefined), [state('Deployment', '10', 3)])).toEqual(['Deployment kube-system/x: existed when the plan was made (resourceVersion 10), is gone now']);
+  });
+
+  test('a CSR an approval step decides: moved because the planned decision is on it (an earlier apply) is no drift; moved otherwise is', async () => {
+    const csr = (resourceVersion: string, conditions: { type: string; reason: string }[]): KubeObject => ({
+      apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'x', resourceVersion }, status: { conditions },
+    });
+    const was = { kubeconfig: 'a', kind: 'CertificateSigningRequest', name: 'x', resourceVersion: '10' };
+    const step: ApprovalPlanStep = {
+      type: 'object', verb: 'approval', kubeconfig: 'a', kind: 'CertificateSigningRequest', name: 'x',
+      decision: { type: 'Approved', reason: 'TsadmNodeAddressesMatch', message: 'm' }, object: {},
+    };
+    expect(await objectDrift(getter(csr('12', [{ type: 'Approved', reason: 'TsadmNodeAddressesMatch' }])), [was], [step])).toEqual([]);
+    expect(await objectDrift(getter(csr('12', [{ type: 'Denied', reason: 'SomeoneElse' }])), [was], [step]))
+      .toEqual(['CertificateSigningRequest x: changed since the plan was made (resourceVersion 10 → 12)']);
+    expect(await objectDrift(getter(csr('12', [])), [was], [step])).toEqual(['CertificateSigningRequest x: changed since the plan was made (resourceVersion 10 → 12)']);
   });
 });
