@@ -12,6 +12,7 @@ import { connectCri, type CriClient } from '../host/cri-client.js';
 import { detectCriSocket, socketPath } from '../host/cri.js';
 import { installSnapshotTimer, removeSnapshotTimer, SNAPSHOT_UNIT } from '../etcd-snapshot/schedule.js';
 import type { Host } from '../host/host.js';
+import { journalOf } from '../host/journal.js';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
 import { addPlanOptions } from './plan-flags.js';
 import { runtimeFlagValues } from './runtime-flags.js';
@@ -75,19 +76,32 @@ export function snapshotCommands(s: Argv, env: CommandEnv): Argv {
       .command(
         'save [file]',
         'Stream a snapshot of this control plane\'s etcd to FILE (verified, mode 0600)',
-        (c) => dirOption(common(c))
+        (c) => addPlanOptions(dirOption(common(c)))
           .positional('file', { type: 'string', describe: `The snapshot file (default: a timestamped name under --dir, ${DEFAULT_SNAPSHOT_DIR})` })
           .option('endpoint', { type: 'string', requiresArg: true, describe: 'The etcd client URL.', defaultDescription: 'the first --listen-client-urls of /etc/kubernetes/manifests/etcd.yaml (loopback)' })
           .option('cert-dir', { type: 'string', requiresArg: true, describe: 'Where the etcd CA and healthcheck-client certificate are (etcd/ under it).', defaultDescription: DEFAULT_CERT_DIR })
           .usage('tsadm etcd snapshot save [FILE]\n\nStreams etcd\'s Maintenance.Snapshot into FILE (temp file, fsync, rename; mode 0600) and checks its SHA-256 '
             + 'and bbolt header on the way: a damaged transfer never replaces FILE. The file holds every Secret of the cluster: keep it like a key.')
           .example('tsadm etcd snapshot save', `Save to ${DEFAULT_SNAPSHOT_DIR}/etcd-snapshot-<UTC time>.db`)
+          .example('tsadm etcd snapshot save /backup/a.db --plan save.json', 'Record the save for review; `tsadm apply save.json` streams and verifies the snapshot then')
           .strict(),
         (argv) => run(argv, env, 'etcd snapshot save', async (rt) => {
           const file = typeof argv.file === 'string' ? path.resolve(argv.file) : path.posix.join(dirOf(argv), snapshotFileName(new Date()));
           const endpoint = await localEndpoint(rt.host, argv.endpoint);
-          const tls = await etcdTlsFromDir(rt.host, path.resolve(typeof argv['cert-dir'] === 'string' ? argv['cert-dir'] : DEFAULT_CERT_DIR));
+          const certDir = path.resolve(typeof argv['cert-dir'] === 'string' ? argv['cert-dir'] : DEFAULT_CERT_DIR);
+          const tls = await etcdTlsFromDir(rt.host, certDir);
           if (rt.dryRun) {
+            const target = await rt.host.stat(file);
+            if (target?.isDirectory) throw new TsadmError('E_USAGE', `${file} is a directory`, { hint: 'name the snapshot file, or leave FILE out for a timestamped name in the default directory' });
+            if (typeof argv.plan === 'string') {
+              // A plan saves to a new file: "absent" is a precondition apply can check without
+              // hashing a snapshot of gigabytes, and it never replaces one without a second look.
+              if (target) throw new TsadmError('E_USAGE', `${file} exists: a plan saves a snapshot to a new file`, { hint: 'leave FILE out for a timestamped name, or name a file that does not exist yet' });
+              const journal = journalOf(rt.host);
+              journal?.noteFile(file, { state: 'absent' });
+              // apply streams the snapshot then: its bytes exist only when etcd sends them.
+              journal?.record({ type: 'etcd-snapshot', path: file, endpoint, certDir });
+            }
             rt.log.info(`would save a snapshot of etcd at ${endpoint} to ${file} (mode 0600)`, { prefix: 'snapshot' });
             return { path: file, endpoint, dryRun: true };
           }

@@ -3,14 +3,14 @@
  * effect the dry-run seams record (unit files written or removed, systemd actions, snapshot files
  * removed): `certs auto-renew enable|disable`, `etcd snapshot schedule|unschedule|prune`,
  * `certs approve-kubelet-serving [enable|disable]` (one pass: its decisions as approval steps; its
- * handler refuses --plan with --watch). The plan
+ * handler refuses --plan with --watch), `etcd snapshot save` (one etcd-snapshot step: apply streams
+ * the snapshot). The plan
  * is the generic one (docs/plan.md): `--plan` implies `--dry-run`, and `tsadm apply FILE` does
  * exactly its steps later, or refuses when the machine changed since.
  *
  * Not offered where a plan could not hold the effect (README, "Plans"): `certs renew --auto` must
  * hold the cluster-wide Lease while it writes and restarts, which a plan applied later cannot;
- * `etcd snapshot save` writes bytes that exist only when etcd streams them; `restore` stops and
- * starts the control plane and runs etcd's own tool.
+ * `etcd snapshot restore` stops and starts the control plane and runs etcd's own tool.
  */
 import type { Argv } from 'yargs';
 import { FLAGS, type FlagValues } from '../flags.js';

@@ -50,7 +50,22 @@ export type HostStep =
   | { readonly type: 'remove'; readonly path: string }
   | { readonly type: 'exec'; readonly command: string; readonly args: readonly string[] }
   | { readonly type: 'service'; readonly action: 'start' | 'stop' | 'restart' | 'enable' | 'disable' | 'daemon-reload'; readonly unit: string }
-  | StaticPodWait;
+  | StaticPodWait
+  | EtcdSnapshotSave;
+
+/**
+ * `etcd snapshot save`: the file's bytes exist only when etcd streams them, so the step names where
+ * they come from and apply streams and verifies them then (src/etcd-snapshot/save.ts).
+ */
+interface EtcdSnapshotSave {
+  readonly type: 'etcd-snapshot';
+  /** The snapshot file (written 0600, atomically). */
+  readonly path: string;
+  /** etcd's client URL. */
+  readonly endpoint: string;
+  /** The certificate directory whose etcd/ca.crt and etcd/healthcheck-client.{crt,key} reach it. */
+  readonly certDir: string;
+}
 
 /**
  * An upgrade's "wait until the kubelet runs the manifest just written" (src/phases/upgrade): apply

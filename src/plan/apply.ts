@@ -8,6 +8,8 @@ import { nodePatchConflicts, nodeView, replayNodePatch } from './diff.js';
 import { fileDrift, hasDecision, integrityProblems, objectDrift, stepContent } from './drift.js';
 import { hashesBeforeApply, waitForStaticPod, type StaticPodWaitDeps } from './static-pod-wait.js';
 import { liveApprovalProblem } from './trust.js';
+import { etcdTlsFromDir } from '../etcd-client/urls.js';
+import { saveSnapshot } from '../etcd-snapshot/save.js';
 import { parseMode, type Plan, type PlanStep } from './types.js';
 import type { HealthCheck } from '../phases/kubelet/http-check.js';
 
@@ -182,6 +184,15 @@ async function runStep(
     case 'object':
       await objectStep(step, await api(step.kubeconfig), uids);
       return;
+    case 'etcd-snapshot': {
+      const saved = await saveSnapshot(host, { endpoint: step.endpoint, tls: await etcdTlsFromDir(host, step.certDir), file: step.path });
+      log.info(`Saved ${step.path} (${saved.size} bytes, sha256 ${saved.sha256}) from ${step.endpoint}`, { prefix: 'apply' });
+      log.event({
+        type: 'file', ts: log.ts(), path: step.path, mode: step.mode, kind: 'other', sha256: saved.sha256, unchanged: false, dryRun: false,
+        ...(log.phase !== undefined ? { phase: log.phase } : {}),
+      });
+      return;
+    }
   }
 }
 

@@ -94,6 +94,8 @@ function toPlanStep(step: JournalStep, keys: boolean): PlanStep {
     }
     case 'service':
       return { ...phase, type: 'service', action: step.action, unit: step.unit };
+    case 'etcd-snapshot':
+      return { ...phase, type: 'etcd-snapshot', path: step.path, mode: '0600', endpoint: step.endpoint, certDir: step.certDir };
     case 'object': {
       if (step.verb === 'patch') {
         const before = nodeView(step.before);

@@ -23,7 +23,7 @@ export async function writePlanFile(file: string, plan: Plan): Promise<void> {
   }
 }
 
-const STEP_TYPES = new Set(['file', 'mkdir', 'remove', 'exec', 'service', 'wait', 'object']);
+const STEP_TYPES = new Set(['file', 'mkdir', 'remove', 'exec', 'service', 'wait', 'object', 'etcd-snapshot']);
 
 /** The largest plan apply reads (a plan carrying binaries from a --bundle is the largest kind). */
 const MAX_PLAN_BYTES = 1024 * 1024 * 1024;
@@ -87,6 +87,10 @@ export function validatePlan(data: unknown, file = 'plan'): Plan {
     if (s.type === 'wait' && s.for === 'static-pod' && (typeof s.manifest !== 'string' || !s.manifest.startsWith('/') || typeof s.backup !== 'string' || !s.backup.startsWith('/')
       || typeof s.component !== 'string' || typeof s.node !== 'string' || typeof s.kubeconfig !== 'string' || typeof s.healthUrl !== 'string' || typeof s.timeoutSeconds !== 'number')) {
       throw invalid(file, `steps[${i}]: a static-pod wait needs component, node, kubeconfig, manifest, backup, healthUrl and timeoutSeconds`);
+    }
+    if (s.type === 'etcd-snapshot' && (typeof s.path !== 'string' || !s.path.startsWith('/') || typeof s.certDir !== 'string' || !s.certDir.startsWith('/')
+      || typeof s.endpoint !== 'string' || !/^https:\/\/[^\s/]+\/?$/.test(s.endpoint))) {
+      throw invalid(file, `steps[${i}]: an etcd snapshot needs an absolute path and certDir, and an https:// endpoint`);
     }
     if (s.type === 'exec') {
       const problem = execStepProblem(s.command, s.args);

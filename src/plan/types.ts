@@ -63,7 +63,11 @@ export type PlanStep =
   | (Base & { readonly type: 'service'; readonly action: 'start' | 'stop' | 'restart' | 'enable' | 'disable' | 'daemon-reload'; readonly unit: string })
   | (Base & { readonly type: 'wait'; readonly for: 'api-server'; readonly kubeconfig: string; readonly server: string; readonly timeoutSeconds: number })
   | StaticPodWaitStep
+  | EtcdSnapshotStep
   | ObjectPlanStep;
+
+/** `etcd snapshot save`: apply streams the snapshot from `endpoint` into `path` (0600), verified as it arrives. */
+export type EtcdSnapshotStep = Base & { readonly type: 'etcd-snapshot'; readonly path: string; readonly mode: '0600'; readonly endpoint: string; readonly certDir: string };
 
 /** After an upgraded static Pod manifest: wait for the kubelet to run it (src/plan/static-pod-wait.ts). */
 export type StaticPodWaitStep = Base & {

@@ -21,6 +21,8 @@ import { describeEachEtcd, etcdLab, type EtcdLab, type EtcdMemberProcess } from 
 import { issue, makeCA } from '../../helpers/tls-fixtures.js';
 import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
 import { tsadmErrorOf } from '../../helpers/tsadm-error.js';
+import { runCli } from '../../helpers/run-cli.js';
+import type { Plan } from '../../../src/plan/types.js';
 
 const KEYS = 300;
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
@@ -117,6 +119,51 @@ describeEachEtcd('etcd snapshot save on real etcd', (etcd) => {
     expect(readFileSync(root.at('/old.db'), 'utf8')).toBe('previous');
     expect(readdirSync(root.dir).filter((n) => n.startsWith('.old.db'))).toEqual([]);
   });
+
+  test('--plan: the planning run writes only the plan; tsadm apply streams a verified snapshot then, and refuses to do it twice', async () => {
+    const pem = (x: string | Buffer): string => x.toString();
+    const planned = tempRoot({
+      '/etc/kubernetes/pki/etcd/ca.crt': pem(lab.tls.ca),
+      '/etc/kubernetes/pki/etcd/healthcheck-client.crt': pem(lab.tls.cert),
+      '/etc/kubernetes/pki/etcd/healthcheck-client.key': { content: pem(lab.tls.key), mode: 0o600 },
+    });
+    try {
+      const planFile = planned.at('/plan.json');
+      const file = '/var/lib/tsadm/etcd-snapshots/planned.db';
+      const made = await runCli(['etcd', 'snapshot', 'save', file, '--rootfs', planned.dir, '--endpoint', m1.client, '--plan', planFile]);
+      expect(`${made.code}\n${made.stderr}`).toMatch(/^0\n/);
+      expect(existsSync(planned.at(file))).toBe(false);
+      const plan = JSON.parse(readFileSync(planFile, 'utf8')) as Plan;
+      expect(plan.command).toBe('etcd snapshot save');
+      expect(plan.steps).toEqual([{ type: 'etcd-snapshot', path: file, mode: '0600', endpoint: m1.client, certDir: '/etc/kubernetes/pki' }]);
+      // The client identity it will use is held as it was (a changed key or CA makes apply refuse).
+      expect(plan.preconditions.files.map((f) => `${f.path} ${f.state}`)).toEqual(expect.arrayContaining([
+        '/etc/kubernetes/pki/etcd/ca.crt file', '/etc/kubernetes/pki/etcd/healthcheck-client.key file', `${file} absent`,
+      ]));
+
+      const applied = await runCli(['apply', planFile]);
+      expect(`${applied.code}\n${applied.stderr}`).toMatch(/^0\n/);
+      expect(statSync(planned.at(file)).mode & 0o777).toBe(0o600);
+      const check = await checkSnapshotFile(new RootedHost(planned.dir), file);
+      expect(check.ok).toBe(true);
+      // etcd's own tool agrees that it is a whole snapshot.
+      const { tool, bin } = restoreToolBeside(etcd.path);
+      const status = spawnSync(bin, ['snapshot', 'status', planned.at(file), '-w', 'json'], { encoding: 'utf8', env: { ...process.env, ETCDCTL_API: '3' } });
+      expect(`${tool} ${status.status}\n${status.stderr}`).toMatch(/^\S+ 0\n/);
+
+      // The snapshot the plan made is there now: a second apply refuses instead of replacing it.
+      const again = await runCli(['apply', planFile]);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain(`${file}: was absent when the plan was made, is a file`);
+      // Nor does a new plan name an existing file.
+      const onto = await runCli(['etcd', 'snapshot', 'save', file, '--rootfs', planned.dir, '--endpoint', m1.client, '--plan', planned.at('/plan2.json')]);
+      expect(onto.code).toBe(3);
+      expect(onto.stderr).toContain(`${file} exists: a plan saves a snapshot to a new file`);
+      expect(existsSync(planned.at('/plan2.json'))).toBe(false);
+    } finally {
+      planned.cleanup();
+    }
+  }, 60_000);
 
   test('an etcd that refuses the client certificate is a one-line error, nothing written', async () => {
     const host = new RootedHost(root.dir);
