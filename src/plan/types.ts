@@ -67,7 +67,7 @@ export type PlanStep =
   | ObjectPlanStep;
 
 /** `etcd snapshot save`: apply streams the snapshot from `endpoint` into `path` (0600), verified as it arrives. */
-export type EtcdSnapshotStep = Base & { readonly type: 'etcd-snapshot'; readonly path: string; readonly mode: '0600'; readonly endpoint: string; readonly certDir: string };
+type EtcdSnapshotStep = Base & { readonly type: 'etcd-snapshot'; readonly path: string; readonly mode: '0600'; readonly endpoint: string; readonly certDir: string };
 
 /** After an upgraded static Pod manifest: wait for the kubelet to run it (src/plan/static-pod-wait.ts). */
 export type StaticPodWaitStep = Base & {
