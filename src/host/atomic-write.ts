@@ -32,7 +32,8 @@ export async function writeFileAtomic(target: string, data: Uint8Array | string,
 export async function writeStreamAtomic(target: string, source: AsyncIterable<Uint8Array>, mode: number, hooks: AtomicWriteHooks = {}): Promise<number> {
   let size = 0;
   await replaceAtomically(target, mode, hooks, async (handle) => {
-    // Chunks gathered to 1 MiB per write: a snapshot arrives in 32 KiB messages.
+    // Chunks gathered to 1 MiB per write (a snapshot arrives in 32 KiB messages), written with one
+    // writev: copying them into one buffer first cost ~22 ms of a 59 MiB save (a CPU profile).
     let pending: Uint8Array[] = [];
     let pendingBytes = 0;
     for await (const chunk of source) {
@@ -40,14 +41,28 @@ export async function writeStreamAtomic(target: string, source: AsyncIterable<Ui
       pendingBytes += chunk.length;
       size += chunk.length;
       if (pendingBytes >= 1 << 20) {
-        await handle.write(Buffer.concat(pending, pendingBytes));
+        await writeAll(handle, pending);
         pending = [];
         pendingBytes = 0;
       }
     }
-    if (pendingBytes > 0) await handle.write(Buffer.concat(pending, pendingBytes));
+    if (pendingBytes > 0) await writeAll(handle, pending);
   });
   return size;
+}
+
+/** writev until every byte is written (a short write continues where it stopped). */
+async function writeAll(handle: fs.FileHandle, buffers: readonly Uint8Array[]): Promise<void> {
+  let rest = [...buffers];
+  while (rest.length > 0) {
+    let { bytesWritten } = await handle.writev(rest);
+    if (bytesWritten === 0 && rest.some((b) => b.length > 0)) throw new Error('the file system accepted no bytes (writev wrote 0)');
+    while (rest.length > 0 && bytesWritten >= rest[0]!.length) {
+      bytesWritten -= rest[0]!.length;
+      rest.shift();
+    }
+    if (rest.length > 0 && bytesWritten > 0) rest[0] = rest[0]!.subarray(bytesWritten);
+  }
 }
 
 /** The one temp-file-then-rename sequence of both writers; `fill` writes the content. */

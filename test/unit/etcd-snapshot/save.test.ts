@@ -22,6 +22,7 @@ import { issue, makeCA } from '../../helpers/tls-fixtures.js';
 import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
 import { tsadmErrorOf } from '../../helpers/tsadm-error.js';
 import { runCli } from '../../helpers/run-cli.js';
+import { describeBuilt, tsadm } from '../../helpers/built-cli.js';
 import type { Plan } from '../../../src/plan/types.js';
 
 const KEYS = 300;
@@ -164,6 +165,27 @@ describeEachEtcd('etcd snapshot save on real etcd', (etcd) => {
       planned.cleanup();
     }
   }, 60_000);
+
+  describeBuilt('the built executable', () => {
+    test('saves from the IP endpoint without Node\'s DEP0123 (TLS ServerName is an IP) on stderr', async () => {
+      const pem = (x: string | Buffer): string => x.toString();
+      const r = tempRoot({
+        '/pki/etcd/ca.crt': pem(lab.tls.ca),
+        '/pki/etcd/healthcheck-client.crt': pem(lab.tls.cert),
+        '/pki/etcd/healthcheck-client.key': { content: pem(lab.tls.key), mode: 0o600 },
+      });
+      try {
+        expect(m1.client).toMatch(/^https:\/\/127\.0\.0\.1:/);
+        const out = await tsadm(['etcd', 'snapshot', 'save', '/snap.db', '--rootfs', r.dir, '--cert-dir', '/pki', '--endpoint', m1.client]);
+        expect(`${out.code}\n${out.stderr}`).toMatch(/^0\n/);
+        expect(out.stderr).not.toContain('DEP0123');
+        expect(out.stderr).not.toContain('DeprecationWarning');
+        expect((await checkSnapshotFile(new RootedHost(r.dir), '/snap.db')).ok).toBe(true);
+      } finally {
+        r.cleanup();
+      }
+    }, 60_000);
+  });
 
   test('an etcd that refuses the client certificate is a one-line error, nothing written', async () => {
     const host = new RootedHost(root.dir);

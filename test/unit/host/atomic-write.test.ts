@@ -4,14 +4,31 @@
  * through the CLI are cases of the hostile corpus.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../../../src/host/atomic-write.js';
+import { writeFileAtomic, writeStreamAtomic } from '../../../src/host/atomic-write.js';
 import { scratchRootEachTest } from '../../helpers/scratch-root.js';
 
 const scratch = scratchRootEachTest('tsadm-safefs-');
 
 describe('atomic writes', () => {
+  test('a stream of many small chunks of odd sizes arrives whole and in order (batches larger than one writev takes)', async () => {
+    // 3 000 chunks of 1–1 499 bytes: a 1 MiB batch holds more buffers than IOV_MAX (1024), so
+    // writev writes part of it and the rest follows.
+    const chunks = Array.from({ length: 3000 }, (_, i) => Buffer.alloc(1 + ((i * 7919) % 1499), i % 251));
+    async function* source(): AsyncGenerator<Uint8Array> {
+      for (const c of chunks) yield c;
+    }
+    mkdirSync(path.join(scratch.root, 'var/lib'), { recursive: true });
+    const target = path.join(scratch.root, 'var/lib/stream.db');
+    const size = await writeStreamAtomic(target, source(), 0o600);
+    const want = Buffer.concat(chunks);
+    expect(size).toBe(want.length);
+    expect(readFileSync(target).equals(want)).toBe(true);
+    expect(statSync(target).mode & 0o777).toBe(0o600);
+    expect(readdirSync(path.dirname(target))).toEqual(['stream.db']);
+  });
+
   test('temp files of dead writers are removed by the next write of the target; a live writer\'s stay', async () => {
     const dir = path.join(scratch.root, 'etc/kubernetes');
     const child = spawn('sleep', ['30'], { stdio: 'ignore' });
