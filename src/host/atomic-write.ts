@@ -53,7 +53,7 @@ export async function writeStreamAtomic(target: string, source: AsyncIterable<Ui
 
 /** writev until every byte is written (a short write continues where it stopped). */
 async function writeAll(handle: fs.FileHandle, buffers: readonly Uint8Array[]): Promise<void> {
-  let rest = [...buffers];
+  const rest = [...buffers];
   while (rest.length > 0) {
     let { bytesWritten } = await handle.writev(rest);
     if (bytesWritten === 0 && rest.some((b) => b.length > 0)) throw new Error('the file system accepted no bytes (writev wrote 0)');

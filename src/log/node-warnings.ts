@@ -11,10 +11,10 @@ const IP_SERVERNAME = 'DEP0123';
 
 export function quietIpServerNameWarning(proc: Pick<NodeJS.Process, 'emitWarning'> = process): void {
   const emit = proc.emitWarning.bind(proc) as (...args: unknown[]) => void;
-  proc.emitWarning = ((...args: unknown[]) => {
+  proc.emitWarning = (...args: unknown[]) => {
     if (warningCode(args) === IP_SERVERNAME) return;
     emit(...args);
-  }) as NodeJS.Process['emitWarning'];
+  };
 }
 
 /** The code of process.emitWarning(warning, type, code) or (warning, { code }). */

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { writeFileAtomic, writeStreamAtomic } from '../../../src/host/atomic-write.js';
 import { scratchRootEachTest } from '../../helpers/scratch-root.js';
 
@@ -16,12 +17,9 @@ describe('atomic writes', () => {
     // 3 000 chunks of 1–1 499 bytes: a 1 MiB batch holds more buffers than IOV_MAX (1024), so
     // writev writes part of it and the rest follows.
     const chunks = Array.from({ length: 3000 }, (_, i) => Buffer.alloc(1 + ((i * 7919) % 1499), i % 251));
-    async function* source(): AsyncGenerator<Uint8Array> {
-      for (const c of chunks) yield c;
-    }
     mkdirSync(path.join(scratch.root, 'var/lib'), { recursive: true });
     const target = path.join(scratch.root, 'var/lib/stream.db');
-    const size = await writeStreamAtomic(target, source(), 0o600);
+    const size = await writeStreamAtomic(target, Readable.from(chunks), 0o600);
     const want = Buffer.concat(chunks);
     expect(size).toBe(want.length);
     expect(readFileSync(target).equals(want)).toBe(true);
