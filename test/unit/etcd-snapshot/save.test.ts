@@ -121,13 +121,18 @@ describeEachEtcd('etcd snapshot save on real etcd', (etcd) => {
     expect(readdirSync(root.dir).filter((n) => n.startsWith('.old.db'))).toEqual([]);
   });
 
-  test('--plan: the planning run writes only the plan; tsadm apply streams a verified snapshot then, and refuses to do it twice', async () => {
+  /** A --rootfs whose CERT_DIR/etcd/ holds the CA and the client pair etcd accepts, as on a control plane. */
+  function rootWithClientPair(certDir: string): TempRoot {
     const pem = (x: string | Buffer): string => x.toString();
-    const planned = tempRoot({
-      '/etc/kubernetes/pki/etcd/ca.crt': pem(lab.tls.ca),
-      '/etc/kubernetes/pki/etcd/healthcheck-client.crt': pem(lab.tls.cert),
-      '/etc/kubernetes/pki/etcd/healthcheck-client.key': { content: pem(lab.tls.key), mode: 0o600 },
+    return tempRoot({
+      [`${certDir}/etcd/ca.crt`]: pem(lab.tls.ca),
+      [`${certDir}/etcd/healthcheck-client.crt`]: pem(lab.tls.cert),
+      [`${certDir}/etcd/healthcheck-client.key`]: { content: pem(lab.tls.key), mode: 0o600 },
     });
+  }
+
+  test('--plan: the planning run writes only the plan; tsadm apply streams a verified snapshot then, and refuses to do it twice', async () => {
+    const planned = rootWithClientPair('/etc/kubernetes/pki');
     try {
       const planFile = planned.at('/plan.json');
       const file = '/var/lib/tsadm/etcd-snapshots/planned.db';
@@ -168,12 +173,7 @@ describeEachEtcd('etcd snapshot save on real etcd', (etcd) => {
 
   describeBuilt('the built executable', () => {
     test('saves from the IP endpoint without Node\'s DEP0123 (TLS ServerName is an IP) on stderr', async () => {
-      const pem = (x: string | Buffer): string => x.toString();
-      const r = tempRoot({
-        '/pki/etcd/ca.crt': pem(lab.tls.ca),
-        '/pki/etcd/healthcheck-client.crt': pem(lab.tls.cert),
-        '/pki/etcd/healthcheck-client.key': { content: pem(lab.tls.key), mode: 0o600 },
-      });
+      const r = rootWithClientPair('/pki');
       try {
         expect(m1.client).toMatch(/^https:\/\/127\.0\.0\.1:/);
         const out = await tsadm(['etcd', 'snapshot', 'save', '/snap.db', '--rootfs', r.dir, '--cert-dir', '/pki', '--endpoint', m1.client]);
