@@ -223,10 +223,10 @@ async function objectStep(step: Extract<PlanStep, { type: 'object' }>, api: Kube
       await api.delete(step.kind as KindName, step.name, step.namespace);
       return;
     case 'approval': {
-      // Written by an earlier, interrupted apply of this plan: done.
       const live = await api.get(step.kind as KindName, step.name);
       const problem = liveApprovalProblem(live as { spec?: { signerName?: unknown } } | undefined, step.name);
       if (problem !== undefined) throw new TsadmError('E_CONFLICT', `not writing the planned decision: ${problem}`, { hint: 'make a new plan' });
+      // Written by an earlier, interrupted apply of this plan: done.
       if (live && hasDecision(live, step.decision)) return;
       // The object carries the resourceVersion it was read at: if the request changed since, the
       // API server refuses the write (409) and nothing is decided on what the plan did not see.
