@@ -18,7 +18,9 @@
  *   names; the renewed certificates are not due any more, so they are not renewed twice.
  * - a CA is never renewed; one with less than a year left is a loud warning.
  */
+import path from 'node:path';
 import { TMP_DIR } from '../constants.js';
+import { journalOf } from '../host/journal.js';
 import { errorMessage, TsadmError } from '../errors.js';
 import { heldError, liveHolder, withLeaseLock, type LeaseObject } from '../kube/lease-lock.js';
 import type { RetryPolicy } from '../kube/retry.js';
@@ -50,6 +52,10 @@ export interface AutoRenewOptions extends PathOptions, ClusterOptions {
   readonly windowSeconds: number;
   /** Restart what reads the renewed certificates (default on; --no-restart turns it off). */
   readonly restart: boolean;
+  /** --plan: record one renewal step for `tsadm apply` instead of the dry run's signed certificates. */
+  readonly planning?: boolean;
+  /** Applying a plan: the certificates it renews; another set due now is refused. */
+  readonly expectDue?: readonly string[];
 }
 
 export interface AutoRenewDeps {
@@ -116,6 +122,8 @@ export async function runRenewAuto(rt: Runtime, o: AutoRenewOptions, deps: AutoR
   const selection = selectDue(report, o.windowSeconds);
   for (const e of selection.external) log.warn(`${describeItem(e)} is due, but its CA key is not on this node (external CA): not renewed; issue it with your CA`);
 
+  if (o.expectDue !== undefined) refuseOtherSelection(selection, o.expectDue);
+
   const interrupted = rt.dryRun ? [] : await recoverInterruptedRestarts({ host: ctx.host, log });
   const pending = sortComponents([...(await readPending(ctx)), ...interrupted]);
   const window = `${Math.round(o.windowSeconds / 3600)}h`;
@@ -127,6 +135,18 @@ export async function runRenewAuto(rt: Runtime, o: AutoRenewOptions, deps: AutoR
   log.info(`Due within ${window}: ${selection.due.map(describeItem).join(', ') || 'nothing'}${pending.length > 0 ? `; restarts left by an interrupted run: ${pending.join(', ')}` : ''}.`);
 
   const work = (): Promise<Omit<AutoRenewResult, 'selection' | 'lock'>> => renewAndRestart(rt, ctx, o, selection, pending, deps);
+  if (rt.dryRun && o.planning === true) {
+    // The certificates are signed when the plan is applied, under the Lease then: the plan holds
+    // what is due (its files are preconditions, as the dry run read them) and no key material.
+    await reportLeaseForDryRun(rt, ctx, o);
+    journalOf(rt.host)?.record({
+      type: 'certs-renew-auto', windowSeconds: o.windowSeconds, restart: o.restart, due: selection.due.map((c) => c.name), pending,
+      ...(o.config !== undefined ? { config: path.resolve(o.config) } : {}), ...(o.certDir !== undefined ? { certDir: path.resolve(o.certDir) } : {}),
+      ...(o.kubeconfigDir !== undefined ? { kubeconfigDir: path.resolve(o.kubeconfigDir) } : {}), kubeconfig: o.kubeconfig ?? DEFAULT_ADMIN_KUBECONFIG,
+    });
+    log.info(`Would renew ${selection.due.map((c) => c.name).join(', ') || 'nothing'}${o.restart ? ' and restart what reads them' : ''} when the plan is applied, holding the Lease kube-system/${RENEW_LEASE} then.`);
+    return { renewed: [], restarted: [], selection, lock: 'dry-run' };
+  }
   if (rt.dryRun) {
     await reportLeaseForDryRun(rt, ctx, o);
     const r = await work();
@@ -173,6 +193,16 @@ export async function runRenewAuto(rt: Runtime, o: AutoRenewOptions, deps: AutoR
   log.warn(`WARNING: RENEWING WITHOUT THE CLUSTER-WIDE LOCK: the API could not be reached through ${kubeconfig} (${unreachable ?? 'unknown error'}), and ${pending.length > 0 ? 'an interrupted run left restarts to do' : 'certificates of this node have expired or expire within 7 days'}. Only this machine's files are renewed, and its components restart one at a time; make sure no other control plane is restarting now.`);
   const r = await work();
   return { ...r, selection, lock: 'none-api-unreachable' };
+}
+
+/** Applying a plan: the certificates due now must be the ones it was made for. */
+function refuseOtherSelection(selection: AutoSelection, expected: readonly string[]): void {
+  const now = selection.due.map((c) => c.name).sort();
+  const planned = [...expected].sort();
+  if (now.join(',') === planned.join(',')) return;
+  throw new TsadmError('E_CONFLICT', `refusing to renew: due now ${now.length > 0 ? `are ${now.join(', ')}` : 'is nothing'}, the plan renews ${planned.join(', ') || 'nothing'}`, {
+    hint: 'make a new plan (tsadm certs renew --auto --plan <file>) and review it',
+  });
 }
 
 async function reportLeaseForDryRun(rt: Runtime, ctx: LifecycleCtx, o: AutoRenewOptions): Promise<void> {

@@ -5,6 +5,7 @@ import { openKubeApi } from '../kube/open.js';
 import { kubeconfigFilesOn } from '../kube/seam.js';
 import { DEFAULT_RETRY, NO_RETRY } from '../kube/retry.js';
 import { applyPlan } from '../plan/apply.js';
+import { runRenewAuto } from '../certs-lifecycle/auto-run.js';
 import { readPlanFile } from '../plan/file.js';
 import { applyRoot } from '../plan/trust.js';
 import { TsadmError } from '../errors.js';
@@ -61,6 +62,14 @@ export function registerApplyCommand(y: Argv, env: CommandEnv): Argv {
             kubeconfigText: (await host.readFile(kubeconfigPath))?.toString('utf8'), source: kubeconfigPath, files: kubeconfigFilesOn(host, kubeconfigPath),
             log: rt.log, dryRun: false, retry: quick ? NO_RETRY : DEFAULT_RETRY,
           }),
+          // A planned `certs renew --auto` runs as the command does (under the Lease), for exactly the planned certificates.
+          renewAuto: async (step) => {
+            await runRenewAuto(rt, {
+              windowSeconds: step.windowSeconds, restart: step.restart, expectDue: step.due,
+              ...(step.config !== undefined ? { config: step.config } : {}), ...(step.certDir !== undefined ? { certDir: step.certDir } : {}),
+              ...(step.kubeconfigDir !== undefined ? { kubeconfigDir: step.kubeconfigDir } : {}), ...(step.kubeconfig !== undefined ? { kubeconfig: step.kubeconfig } : {}),
+            });
+          },
         }, { checkOnly });
         if (summary.applied) rt.log.info(`Applied ${summary.steps} steps from ${file}`, { prefix: 'apply' });
         else rt.log.info(`The plan can be applied (${summary.steps} steps); nothing was changed (--dry-run)`, { prefix: 'apply' });

@@ -66,7 +66,7 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
       'renew [certificate]',
       'Renew certificates for a Kubernetes cluster',
       (o) =>
-        pathOptions(o)
+        addPlanOptions(pathOptions(o))
           .positional('certificate', { type: 'string', describe: `"all", or one of: ${renewableNames().join(', ')} (not with --auto)` })
           .option('auto', { type: 'boolean', describe: 'Renew every certificate and kubeconfig of this node that expires within --within, and nothing else; restart what uses them one at a time, under the cluster-wide Lease kube-system/tsadm-certs-renew (README: "Certificates that renew themselves").' })
           .option('lease-wait', { type: 'string', requiresArg: true, describe: 'With --auto: how long to keep trying for the Lease through a failing API before renewing without it (only what expires within 7 days).', defaultDescription: '2m' })
@@ -88,21 +88,16 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
           ].join('\n'))
           .example('tsadm certs renew all', 'renew everything now, as kubeadm does')
           .example('tsadm certs renew --auto --within 30d --dry-run', 'what an automatic renewal would do now')
+          .example('tsadm certs renew --auto --plan renew.json', 'record what is due; `tsadm apply renew.json` renews exactly that, under the Lease, or refuses if it changed')
           .strict(),
-      (argv) =>
-        withRuntime(argv, env, async (rt) => {
+      async (argv) => {
+        if (argv.auto === true) {
+          await renewAutoCommand(argv, env);
+          return;
+        }
+        await withRuntime(argv, env, async (rt) => {
           const name = typeof argv.certificate === 'string' ? argv.certificate : undefined;
-          if (argv.auto === true) {
-            if (name !== undefined) throw new TsadmError('E_USAGE', `--auto renews what is due; it takes no certificate name (got "${name}")`, { hint: 'drop the name, or drop --auto to renew that certificate now' });
-            if (argv['new-key'] === true) throw new TsadmError('E_USAGE', '--auto always keeps the private keys; --new-key cannot be combined with it', { hint: 'run "tsadm certs renew <name> --new-key" for a new key' });
-            await runRenewAuto(rt, {
-              ...paths(argv),
-              ...kubeconfigOf(argv),
-              windowSeconds: typeof argv.within === 'string' ? parseWindow(argv.within) : DEFAULT_WINDOW_SECONDS,
-              restart: argv.restart !== false,
-            }, typeof argv['lease-wait'] === 'string' ? { leaseGraceMs: parseThreshold(argv['lease-wait'], '--lease-wait') * 1000 } : {});
-            return;
-          }
+          if (argv.plan !== undefined) throw new TsadmError('E_USAGE', '--plan goes with --auto', { hint: 'use --dry-run to see what renewing named certificates would write' });
           if (name === undefined) throw new TsadmError('E_USAGE', 'specify "all", a certificate name, or --auto', { hint: `one of: all, ${renewableNames().join(', ')}` });
           if (argv.within !== undefined) throw new TsadmError('E_USAGE', '--within goes with --auto', { hint: 'add --auto, or drop --within' });
           await runRenew(rt, {
@@ -112,7 +107,8 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
             newKey: argv['new-key'] === true,
             restart: argv.restart === true,
           });
-        }, 'certs renew', { output: true }),
+        }, 'certs renew', { output: true });
+      },
     )
     .command(
       'auto-renew <action>',
@@ -207,6 +203,29 @@ export function paths(argv: Args): { config?: string; certDir?: string; kubeconf
   const certDir = s('cert-dir');
   const kubeconfigDir = s('kubeconfig-dir');
   return { ...(config ? { config } : {}), ...(certDir ? { certDir } : {}), ...(kubeconfigDir ? { kubeconfigDir } : {}) };
+}
+
+/**
+ * `certs renew --auto`: ends with a result event (what was renewed and restarted, how the
+ * cluster-wide exclusion was had), which also lets --plan write its plan.
+ */
+async function renewAutoCommand(argv: Args, env: CommandEnv): Promise<void> {
+  const name = typeof argv.certificate === 'string' ? argv.certificate : undefined;
+  if (name !== undefined) throw new TsadmError('E_USAGE', `--auto renews what is due; it takes no certificate name (got "${name}")`, { hint: 'drop the name, or drop --auto to renew that certificate now' });
+  if (argv['new-key'] === true) throw new TsadmError('E_USAGE', '--auto always keeps the private keys; --new-key cannot be combined with it', { hint: 'run "tsadm certs renew <name> --new-key" for a new key' });
+  const options = {
+    ...paths(argv),
+    ...kubeconfigOf(argv),
+    windowSeconds: typeof argv.within === 'string' ? parseWindow(argv.within) : DEFAULT_WINDOW_SECONDS,
+    restart: argv.restart !== false,
+    planning: typeof argv.plan === 'string',
+  };
+  const deps = typeof argv['lease-wait'] === 'string' ? { leaseGraceMs: parseThreshold(argv['lease-wait'], '--lease-wait') * 1000 } : {};
+  const rt = await createRuntime(runtimeFlagValues(argv, { output: true }), env, { lock: 'certs renew' });
+  await finishCommand(rt, 'certs renew', async () => {
+    const r = await runRenewAuto(rt, options, deps);
+    return { renewed: r.renewed, restarted: r.restarted, due: r.selection.due.map((c) => c.name), lock: r.lock, dryRun: rt.dryRun };
+  });
 }
 
 /** `lock`: the command changes the machine, so it takes the machine lock (not in dry-run). */

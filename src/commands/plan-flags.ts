@@ -4,12 +4,12 @@
  * removed): `certs auto-renew enable|disable`, `etcd snapshot schedule|unschedule|prune`,
  * `certs approve-kubelet-serving [enable|disable]` (one pass: its decisions as approval steps; its
  * handler refuses --plan with --watch), `etcd snapshot save` (one etcd-snapshot step: apply streams
- * the snapshot). The plan
+ * the snapshot), `certs renew --auto` (one certs-renew-auto step: apply renews then, under the
+ * Lease). The plan
  * is the generic one (docs/plan.md): `--plan` implies `--dry-run`, and `tsadm apply FILE` does
  * exactly its steps later, or refuses when the machine changed since.
  *
- * Not offered where a plan could not hold the effect (README, "Plans"): `certs renew --auto` must
- * hold the cluster-wide Lease while it writes and restarts, which a plan applied later cannot;
+ * Not offered where a plan could not hold the effect (README, "Plans"):
  * `etcd snapshot restore` stops and starts the control plane and runs etcd's own tool.
  */
 import type { Argv } from 'yargs';

@@ -51,7 +51,28 @@ export type HostStep =
   | { readonly type: 'exec'; readonly command: string; readonly args: readonly string[] }
   | { readonly type: 'service'; readonly action: 'start' | 'stop' | 'restart' | 'enable' | 'disable' | 'daemon-reload'; readonly unit: string }
   | StaticPodWait
-  | EtcdSnapshotSave;
+  | EtcdSnapshotSave
+  | CertsRenewAuto;
+
+/**
+ * `certs renew --auto`: the renewal must hold the cluster-wide Lease while it writes and restarts,
+ * so the step names what is due and how to reach the cluster, and apply runs the renewal then
+ * (src/certs-lifecycle/auto-run.ts), refusing if what is due has changed. No key material: the
+ * certificates are signed when apply runs.
+ */
+export interface CertsRenewAuto {
+  readonly type: 'certs-renew-auto';
+  readonly windowSeconds: number;
+  readonly restart: boolean;
+  /** The inventory names due at plan time (apply refuses if another set is due then). */
+  readonly due: readonly string[];
+  /** Restarts an interrupted run left (renewed files not yet in use). */
+  readonly pending: readonly string[];
+  readonly config?: string;
+  readonly certDir?: string;
+  readonly kubeconfigDir?: string;
+  readonly kubeconfig?: string;
+}
 
 /**
  * `etcd snapshot save`: the file's bytes exist only when etcd streams them, so the step names where

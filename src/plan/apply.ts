@@ -10,7 +10,7 @@ import { hashesBeforeApply, waitForStaticPod, type StaticPodWaitDeps } from './s
 import { liveApprovalProblem } from './trust.js';
 import { etcdTlsFromDir } from '../etcd-client/urls.js';
 import { saveSnapshot } from '../etcd-snapshot/save.js';
-import { parseMode, type Plan, type PlanStep } from './types.js';
+import { parseMode, type CertsRenewAutoStep, type Plan, type PlanStep } from './types.js';
 import type { HealthCheck } from '../phases/kubelet/http-check.js';
 
 export interface ApplyDeps {
@@ -23,6 +23,8 @@ export interface ApplyDeps {
   readonly now?: () => number;
   /** Health probes of upgraded static Pods (tests answer them; the real HTTP check by default). */
   readonly healthCheck?: HealthCheck;
+  /** Runs `certs renew --auto` for a plan's renewal step (the command layer's runtime does it). */
+  readonly renewAuto?: (step: CertsRenewAutoStep) => Promise<void>;
 }
 
 export interface ApplySummary {
@@ -183,6 +185,10 @@ async function runStep(
       return;
     case 'object':
       await objectStep(step, await api(step.kubeconfig), uids);
+      return;
+    case 'certs-renew-auto':
+      if (!deps.renewAuto) throw new TsadmError('E_INTERNAL', 'this apply cannot run a certificate renewal step');
+      await deps.renewAuto(step);
       return;
     case 'etcd-snapshot': {
       const saved = await saveSnapshot(host, { endpoint: step.endpoint, tls: await etcdTlsFromDir(host, step.certDir), file: step.path });

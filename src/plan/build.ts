@@ -96,6 +96,10 @@ function toPlanStep(step: JournalStep, keys: boolean): PlanStep {
       return { ...phase, type: 'service', action: step.action, unit: step.unit };
     case 'etcd-snapshot':
       return { ...phase, type: 'etcd-snapshot', path: step.path, mode: '0600', endpoint: step.endpoint, certDir: step.certDir };
+    case 'certs-renew-auto': {
+      const { phase: _phase, ...rest } = step;
+      return { ...phase, ...rest, due: [...step.due], pending: [...step.pending] };
+    }
     case 'object': {
       if (step.verb === 'patch') {
         const before = nodeView(step.before);

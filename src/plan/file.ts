@@ -23,7 +23,7 @@ export async function writePlanFile(file: string, plan: Plan): Promise<void> {
   }
 }
 
-const STEP_TYPES = new Set(['file', 'mkdir', 'remove', 'exec', 'service', 'wait', 'object', 'etcd-snapshot']);
+const STEP_TYPES = new Set(['file', 'mkdir', 'remove', 'exec', 'service', 'wait', 'object', 'etcd-snapshot', 'certs-renew-auto']);
 
 /** The largest plan apply reads (a plan carrying binaries from a --bundle is the largest kind). */
 const MAX_PLAN_BYTES = 1024 * 1024 * 1024;
@@ -91,6 +91,11 @@ export function validatePlan(data: unknown, file = 'plan'): Plan {
     if (s.type === 'etcd-snapshot' && (typeof s.path !== 'string' || !s.path.startsWith('/') || typeof s.certDir !== 'string' || !s.certDir.startsWith('/')
       || typeof s.endpoint !== 'string' || !/^https:\/\/[^\s/]+\/?$/.test(s.endpoint))) {
       throw invalid(file, `steps[${i}]: an etcd snapshot needs an absolute path and certDir, and an https:// endpoint`);
+    }
+    if (s.type === 'certs-renew-auto' && (typeof s.windowSeconds !== 'number' || !(s.windowSeconds > 0) || typeof s.restart !== 'boolean'
+      || !Array.isArray(s.due) || s.due.some((n) => typeof n !== 'string') || !Array.isArray(s.pending) || s.pending.some((n) => typeof n !== 'string')
+      || ['config', 'certDir', 'kubeconfigDir', 'kubeconfig'].some((k) => s[k] !== undefined && (typeof s[k] !== 'string' || !s[k].startsWith('/'))))) {
+      throw invalid(file, `steps[${i}]: a renewal needs windowSeconds, restart, due and pending, and absolute paths`);
     }
     if (s.type === 'exec') {
       const problem = execStepProblem(s.command, s.args);

@@ -3,7 +3,7 @@
  * docs/plan.md. Steps run in order; preconditions say what the machine and the cluster looked
  * like when the plan was made, so apply can refuse when they changed.
  */
-import type { ObjectState } from '../host/journal.js';
+import type { CertsRenewAuto, ObjectState } from '../host/journal.js';
 
 export const PLAN_API_VERSION = 'tsadm/v1alpha1';
 export const PLAN_KIND = 'Plan';
@@ -64,7 +64,11 @@ export type PlanStep =
   | (Base & { readonly type: 'wait'; readonly for: 'api-server'; readonly kubeconfig: string; readonly server: string; readonly timeoutSeconds: number })
   | StaticPodWaitStep
   | EtcdSnapshotStep
+  | CertsRenewAutoStep
   | ObjectPlanStep;
+
+/** `certs renew --auto`: apply runs the renewal (under the Lease) for exactly the certificates named in `due`. */
+export type CertsRenewAutoStep = Base & Omit<CertsRenewAuto, 'type'> & { readonly type: 'certs-renew-auto' };
 
 /** `etcd snapshot save`: apply streams the snapshot from `endpoint` into `path` (0600), verified as it arrives. */
 type EtcdSnapshotStep = Base & { readonly type: 'etcd-snapshot'; readonly path: string; readonly mode: '0600'; readonly endpoint: string; readonly certDir: string };

@@ -4,8 +4,8 @@
  * The planning run changes nothing but the plan file (0600); `tsadm apply` then makes exactly what
  * the same command run directly makes (byte for byte, same modes, in another root), and the plan
  * of a removal removes. The commands whose effect a plan cannot hold do not take --plan (an
- * approver pass and a snapshot save do: test/unit/commands/approve-kubelet-serving.test.ts,
- * test/unit/etcd-snapshot/save.test.ts).
+ * approver pass, a snapshot save and `certs renew --auto` do: test/unit/commands/approve-kubelet-serving.test.ts,
+ * test/unit/etcd-snapshot/save.test.ts, test/unit/certs-lifecycle/auto-run.test.ts).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -127,7 +127,6 @@ describe('--plan on day-two commands, then tsadm apply', () => {
   });
 
   test.each([
-    [['certs', 'renew', '--auto']],
     [['etcd', 'snapshot', 'restore', '/x.db']],
   ])('%p does not take --plan (a plan could not hold its effect)', async (args) => {
     const r = await runCli([...args, '--plan', '/tmp/never-written.json']);

@@ -7,7 +7,10 @@
  * (a real HTTP liveness endpoint on loopback that exists while its manifest does).
  */
 import { jest } from '@jest/globals';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Plan } from '../../../src/plan/types.js';
 import { describeWithApiServer, startApiServer, type TestApiServer } from '../../helpers/apiserver.js';
 import { KC, runCli } from '../../helpers/certs-lifecycle.js';
 import { DAY, DUE, FRESH, fileOf, fingerprint, makeRoot, notAfter } from '../../helpers/auto-renew.js';
@@ -74,6 +77,59 @@ describeWithApiServer('renew --auto under the Lease of a real API server', () =>
     expect(second.stdout).toContain('Nothing to renew');
     expect(fingerprint(root)).toEqual(again);
     expect(kubelet.starts).toBe(2);
+  });
+
+  test('--plan: nothing changes and no key is in the plan; apply renews exactly the planned certificates under the Lease; an edited set is refused', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tsadm-renew-plan-'));
+    try {
+      const planFile = path.join(dir, 'renew.json');
+      const before = fingerprint(root);
+      const made = await auto(root, '--within', '30d', '--plan', planFile);
+      expect(`${made.code}\n${made.stderr}`).toMatch(/^0\n/);
+      expect(fingerprint(root)).toEqual(before);
+      expect(kubelet.starts).toBe(1);
+      const text = readFileSync(planFile, 'utf8');
+      const plan = JSON.parse(text) as Plan;
+      expect(plan.command).toBe('certs renew');
+      // One step: what is due and how to reach the cluster; the certificates are signed when it is applied.
+      expect(plan.steps).toEqual([{
+        type: 'certs-renew-auto', windowSeconds: 30 * 86_400, restart: true, due: expect.arrayContaining(DUE) as unknown, pending: [],
+        config: root.at('/kubeadm.yaml'), kubeconfig: '/lease.conf',
+      }]);
+      expect((plan.steps[0] as unknown as { due: string[] }).due).toHaveLength(DUE.length);
+      expect(text).not.toContain('-----BEGIN');
+      expect(plan.preconditions.files.map((f) => f.path)).toEqual(expect.arrayContaining(['/etc/kubernetes/admin.conf', '/etc/kubernetes/pki/etcd/healthcheck-client.crt']));
+
+      // An edited plan that would renew another set than is due: refused before anything is written.
+      const edited = path.join(dir, 'edited.json');
+      writeFileSync(edited, JSON.stringify({ ...plan, steps: [{ ...plan.steps[0], due: ['admin.conf'] }] }), { mode: 0o600 });
+      const refused = await runCli(['apply', edited]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('refusing to renew: due now are admin.conf, etcd-healthcheck-client, scheduler.conf, the plan renews admin.conf');
+      expect(fingerprint(root)).toEqual(before);
+
+      const dates = Object.fromEntries(FRESH.map((n) => [n, notAfter(root, n)]));
+      const applied = await runCli(['apply', planFile]);
+      expect(`${applied.code}\n${applied.stderr}`).toMatch(/^0\n/);
+      for (const n of DUE) expect(notAfter(root, n)).toBeGreaterThan(Date.now() + 360 * DAY);
+      for (const n of FRESH) expect(notAfter(root, n)).toBe(dates[n]);
+      expect(applied.stdout).toContain('Holding the Lease kube-system/tsadm-certs-renew as "cp1"');
+      expect(kubelet.starts).toBe(2);
+      expect((await lease()).spec.holderIdentity).toBeUndefined();
+      // Applied again: the certificates it read have changed (they were renewed), so it refuses.
+      const again = await runCli(['apply', planFile]);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(/refusing to apply the plan: \d+ things? changed since it was made/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('--plan without --auto is a usage error', async () => {
+    const r = await runCli(['certs', 'renew', 'all', '--rootfs', root.dir, '--config', root.at('/kubeadm.yaml'), '--plan', root.at('/never.json')]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('--plan goes with --auto');
+    expect(existsSync(root.at('/never.json'))).toBe(false);
   });
 
   test('two control planes due at once: one renews and restarts while the other is refused naming it; the other then goes', async () => {
