@@ -347,6 +347,10 @@ power_off() {
   local name=$1 mdir ns
   mdir=$(machine_dir "$name")
   ns=$(netns_of "$name")
+  # The moment of the cut (epoch ms): every process is frozen and SIGKILLed right after. What
+  # follows (reaping, cgroups, the network) is the harness tidying up, and takes 4-10 s under load;
+  # a test timing a failover counts from here (test/e2e/harness.ts, stopMachine).
+  date +%s%3N >"$mdir/power-cut"
   kill_all "$name"
   stop_pidfile "$mdir/holder.pid" 5
   kill_all "$name"

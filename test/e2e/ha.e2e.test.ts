@@ -200,10 +200,13 @@ describe('a highly available cluster under faults', () => {
   }, 12 * MIN);
 
   test('hc1 powered off: the API answers through the load balancer within 10 s; a worker joins; token create works on hc2', async () => {
-    // The clock starts before the power-off (which takes a few seconds to kill everything).
-    const t0 = Date.now();
-    await stopMachine(CP1.name);
-    const off = (Date.now() - t0) / 1000;
+    // The clock starts at the power cut: machine.sh stop notes the moment it freezes and kills
+    // every process of hc1. The stop then tidies up (reaping, cgroups, the network), which took
+    // 3.8 s on a quiet run and 10.3 s on a loaded one; that is the harness, not the failover.
+    const begun = Date.now();
+    const t0 = await stopMachine(CP1.name);
+    expect(t0).toBeGreaterThanOrEqual(begun); // this stop's cut, not an earlier one's
+    const off = (Date.now() - begun) / 1000;
     let answered = 0;
     let firstOk: number | undefined;
     let failures = 0;
@@ -220,7 +223,7 @@ describe('a highly available cluster under faults', () => {
       }
       return answered >= 10;
     }, 2 * MIN, 'ten answers in a row through the LB with hc1 off', 250);
-    timings.push(`hc1 off (power-off took ${off.toFixed(1)} s): API through the LB answering ${firstOk?.toFixed(1)} s after the power-off began, then ten answers in a row (${failures} failed requests before)`);
+    timings.push(`hc1 off (machine.sh stop took ${off.toFixed(1)} s): API through the LB answering ${firstOk?.toFixed(1)} s after the power cut, then ten answers in a row (${failures} failed requests before)`);
     expect(firstOk).toBeLessThan(10);
 
     const join = await tsadmOk(W5, workerJoin());

@@ -151,9 +151,14 @@ export async function destroyMachine(name: string): Promise<void> {
   await run(script('machine.sh'), ['down', name], { timeoutMs: 3 * 60_000 });
 }
 
-/** Power machine NAME off (every process killed, network gone); its disk stays for startMachine. */
-export async function stopMachine(name: string): Promise<void> {
+/**
+ * Power machine NAME off (every process killed, network gone); its disk stays for startMachine.
+ * Resolves the moment of the cut (epoch ms, written by machine.sh just before it kills every
+ * process), which is when a failover starts; the stop itself goes on tidying up for seconds.
+ */
+export async function stopMachine(name: string): Promise<number> {
   await run(script('machine.sh'), ['stop', name], { timeoutMs: 2 * 60_000 });
+  return Number(readFileSync(path.join(stateDir(), 'machines', name, 'power-cut'), 'utf8').trim());
 }
 
 /** Boot a stopped machine again from its disk: containerd and the kubelet start from what is there. */
