@@ -350,7 +350,7 @@ power_off() {
   # The moment of the cut (epoch ms): every process is frozen and SIGKILLed right after. What
   # follows (reaping, cgroups, the network) is the harness tidying up, and takes 4-10 s under load;
   # a test timing a failover counts from here (test/e2e/harness.ts, stopMachine).
-  date +%s%3N >"$mdir/power-cut"
+  if [[ -d $mdir ]]; then date +%s%3N >"$mdir/power-cut"; fi
   kill_all "$name"
   stop_pidfile "$mdir/holder.pid" 5
   kill_all "$name"
