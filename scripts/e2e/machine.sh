@@ -292,8 +292,9 @@ boot() {
   mexec "$name" ctr version >/dev/null 2>&1 || die "containerd of $name is not answering; see $mdir/logs/containerd.log"
   if [[ $mode == fresh ]]; then
     for f in "$IMG_DIR"/*.tar; do
+      # The log goes with the machine when a test file destroys it: its last lines go into the error.
       mexec "$name" ctr -n k8s.io images import "$f" >>"$mdir/logs/images.log" 2>&1 ||
-        die "importing $f into $name failed; see $mdir/logs/images.log"
+        die "importing $f into $name failed: $(tail -3 "$mdir/logs/images.log" | tr '\n' ' ')(in $mdir/logs/images.log)"
     done
   fi
   daemon "$name" supervisor "$E2E_DIR/kubelet-supervisor.sh"

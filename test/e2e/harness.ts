@@ -158,7 +158,21 @@ export async function destroyMachine(name: string): Promise<void> {
  */
 export async function stopMachine(name: string): Promise<number> {
   await run(script('machine.sh'), ['stop', name], { timeoutMs: 2 * 60_000 });
-  return Number(readFileSync(path.join(stateDir(), 'machines', name, 'power-cut'), 'utf8').trim());
+  const cut = powerCutAt(name);
+  if (cut === undefined) throw new Error(`machine.sh stop ${name} left no power-cut time`);
+  return cut;
+}
+
+/**
+ * When `machine.sh stop` last cut machine NAME's power (epoch ms; written just before it kills
+ * every process, before its clean-up), or undefined: a test can start timing a failover while the
+ * stop is still tidying up.
+ */
+export function powerCutAt(name: string): number | undefined {
+  const file = path.join(stateDir(), 'machines', name, 'power-cut');
+  if (!existsSync(file)) return undefined;
+  const text = readFileSync(file, 'utf8').trim();
+  return /^\d+$/.test(text) ? Number(text) : undefined;
 }
 
 /** Boot a stopped machine again from its disk: containerd and the kubelet start from what is there. */
@@ -329,6 +343,19 @@ export async function podPhases(machine: string, namespace: string): Promise<Rec
 }
 
 /** A machine's log (kubelet, containerd, supervisor, holder, images) — for failure messages. */
+/**
+ * The error of a command that failed: its last lines first (and, when given, the last lines of its
+ * --log-file, which carry timestamps), then its whole output and the machine's kubelet log (when
+ * MACHINE is given). CI shows only the start and the end of a long failure, so the lines that say
+ * what went wrong (tsadm's error is its last line) must not sit in the middle.
+ */
+export function commandFailure(what: string, r: Pick<ExecResult, 'exitCode' | 'all'>, machine?: string, logFileTail?: string): Error {
+  const output = r.all.trimEnd();
+  return new Error(`${what} exited ${r.exitCode}; its last lines:\n${tail(output, 6)}\n`
+    + `${logFileTail ? `--- the end of its log file\n${logFileTail.trimEnd()}\n` : ''}`
+    + `--- its whole output\n${output}${machine ? `\n--- kubelet of ${machine}\n${machineLog(machine)}` : ''}`);
+}
+
 export function machineLog(name: string, what = 'kubelet', lines = 80): string {
   const p = path.join(stateDir(), 'machines', name, 'logs', `${what}.log`);
   return existsSync(p) ? tail(readFileSync(p, 'utf8'), lines) : `(no ${p})`;

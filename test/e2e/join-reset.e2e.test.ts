@@ -31,8 +31,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  createMachine, destroyMachine, etcdGateway, kubeadmConfig, kubectl, machineExec, machineLog, nodeReadiness, provision, referenceInit, requireComponents,
+  createMachine, destroyMachine, etcdGateway, kubeadmConfig, kubectl, machineExec, nodeReadiness, provision, referenceInit, requireComponents,
   tsadm, waitClusterReady, waitFor, writeSharedFile, type ExecResult, type Machine,
+  commandFailure,
 } from './harness.js';
 import { heavyFile } from './heavy-files.js';
 
@@ -70,7 +71,7 @@ function workerJoinArgs(info: JoinInfo, overrides: Partial<JoinInfo> = {}): stri
 
 async function tsadmOk(m: Machine, args: string[], timeoutMs = 6 * MIN): Promise<ExecResult> {
   const r = await tsadm(m.name, args, { reject: false, timeoutMs });
-  if (r.exitCode !== 0) throw new Error(`tsadm ${args.join(' ')} on ${m.name} exited ${r.exitCode}:\n${r.all}\n--- kubelet\n${machineLog(m.name)}`);
+  if (r.exitCode !== 0) throw commandFailure(`tsadm ${args.join(' ')} on ${m.name}`, r, m.name);
   return r;
 }
 

@@ -31,9 +31,10 @@ import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import {
   UPGRADE_RENEWED_CERTIFICATES, cacheDir, certificateNotAfter, createMachine, destroyMachine, expectClusterAt, importCoreDNSStandIn, importImages,
-  installCrictlShim, kubeadmAt, kubeadmConfig, kubectl, machineExec, machineImages, machineLog, nodeKubeletVersion,
+  installCrictlShim, kubeadmAt, kubeadmConfig, kubectl, machineExec, machineImages, nodeKubeletVersion,
   nodeReadiness, provision, referenceInit, requireComponents, tsadm, useNodeBinaries, waitClusterReady, waitFor, writeSharedFile,
   type Machine,
+  commandFailure,
 } from './harness.js';
 import { heavyFile } from './heavy-files.js';
 
@@ -217,7 +218,7 @@ describe('the reference kubeadm v1.20.3 upgrades a cluster made by tsadm', () =>
     // (v1.20.3's imported above, pause and etcd unchanged, CoreDNS's stand-in), and the health checks
     // (CreateJob, ControlPlaneNodesReady, StaticPodManifest) pass on a cluster made by tsadm.
     const r = await machineExec(U1.name, [kubeadmAt(TO), 'upgrade', 'apply', TO, '-y'], { reject: false, timeoutMs: 15 * MIN });
-    if (r.exitCode !== 0) throw new Error(`kubeadm upgrade apply exited ${r.exitCode}:\n${r.all}\n--- kubelet\n${machineLog(U1.name)}`);
+    if (r.exitCode !== 0) throw commandFailure('kubeadm upgrade apply', r, U1.name);
     expect(r.stdout).toContain(`[upgrade/successful] SUCCESS! Your cluster was upgraded to "${TO}". Enjoy!`);
     for (const c of ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler']) {
       expect(r.stdout).toContain(`[upgrade/staticpods] Component "${c}" upgraded successfully!`);
@@ -269,7 +270,7 @@ describe('the reference kubeadm v1.20.3 upgrades a cluster made by tsadm', () =>
   test('worker u2: kubeadm v1.20.3 `upgrade node`, then its kubelet swapped: kubelet v1.20.3, Ready; the witnesses untouched', async () => {
     const config = () => machineExec(U2.name, ['cat', '/var/lib/kubelet/config.yaml']);
     const r = await machineExec(U2.name, [kubeadmAt(TO), 'upgrade', 'node'], { reject: false, timeoutMs: 5 * MIN });
-    if (r.exitCode !== 0) throw new Error(`kubeadm upgrade node exited ${r.exitCode}:\n${r.all}`);
+    if (r.exitCode !== 0) throw commandFailure('kubeadm upgrade node', r);
     // A worker: no prepull (so no crictl needed), no control plane; the kubelet's configuration is
     // downloaded from kubelet-config-1.20 (written by tsadm init, rewritten by upgrade apply).
     expect(r.stdout).toContain('[preflight] Skipping prepull. Not a control plane node.');
@@ -473,7 +474,7 @@ describe('tsadm upgrades a cluster made by tsadm (v1.20.2 → v1.20.3; u3 contro
     const manifests = await manifestStamps(U3.name);
     const objects = await objectStamps(U3);
     const r = await tsadm(U3.name, ['upgrade', 'apply', TO, '--dry-run', '-y'], { reject: false, timeoutMs: 5 * MIN });
-    if (r.exitCode !== 0) throw new Error(`tsadm upgrade apply --dry-run exited ${r.exitCode}:\n${r.all}`);
+    if (r.exitCode !== 0) throw commandFailure('tsadm upgrade apply --dry-run', r);
     expect(r.stdout).toContain('Finished dryrunning successfully!');
     expect(await manifestStamps(U3.name)).toEqual(manifests);
     expect(await objectStamps(U3)).toEqual(objects);
@@ -487,7 +488,7 @@ describe('tsadm upgrades a cluster made by tsadm (v1.20.2 → v1.20.3; u3 contro
     await new Promise((r) => setTimeout(r, 1500));
     const started = Date.now();
     const r = await tsadm(U3.name, ['upgrade', 'apply', TO, '-y', '-o', 'json'], { reject: false, timeoutMs: 10 * MIN });
-    if (r.exitCode !== 0) throw new Error(`tsadm upgrade apply exited ${r.exitCode}:\n${r.all}\n--- kubelet\n${machineLog(U3.name)}`);
+    if (r.exitCode !== 0) throw commandFailure('tsadm upgrade apply', r, U3.name);
     process.stderr.write(`tsadm upgrade apply ${TO} on u3: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     const evs = events(r.stdout);
     const results = evs.filter((e) => e.type === 'result');
@@ -522,7 +523,7 @@ describe('tsadm upgrades a cluster made by tsadm (v1.20.2 → v1.20.3; u3 contro
     const objects = await objectStamps(U3);
     const dirs = await backupDirs(U3.name);
     const r = await tsadm(U3.name, ['upgrade', 'apply', TO, '-y'], { reject: false, timeoutMs: 10 * MIN });
-    if (r.exitCode !== 0) throw new Error(`second tsadm upgrade apply exited ${r.exitCode}:\n${r.all}`);
+    if (r.exitCode !== 0) throw commandFailure('second tsadm upgrade apply', r);
     expect(r.stdout).toContain(`SUCCESS! Your cluster was upgraded to "${TO}"`);
     expect(await manifestStamps(U3.name)).toEqual(manifests);
     expect(await objectStamps(U3)).toEqual(objects);
@@ -538,7 +539,7 @@ describe('tsadm upgrades a cluster made by tsadm (v1.20.2 → v1.20.3; u3 contro
     expect((await machineExec(U4.name, ['test', '-e', '/etc/kubernetes/admin.conf'], { reject: false })).exitCode).toBe(1);
     const kubeletConfig = async () => (await machineExec(U4.name, ['cat', '/var/lib/kubelet/config.yaml'])).stdout;
     const r = await tsadm(U4.name, ['upgrade', 'node'], { reject: false, timeoutMs: 5 * MIN });
-    if (r.exitCode !== 0) throw new Error(`tsadm upgrade node on u4 exited ${r.exitCode}:\n${r.all}`);
+    if (r.exitCode !== 0) throw commandFailure('tsadm upgrade node on u4', r);
     expect(r.stdout).toContain('The configuration for this node was successfully updated!');
     expect(await kubeletConfig()).toContain('kind: KubeletConfiguration');
     expect(await nodeKubeletVersion(U3, U4.name)).toBe(FROM);
@@ -560,7 +561,7 @@ describe('tsadm upgrades a cluster made by tsadm (v1.20.2 → v1.20.3; u3 contro
       return { exitCode: r.exitCode, checks: (result?.data?.checks ?? []) as Finding[], all: r.all };
     };
     const r = await check(config);
-    if (r.exitCode !== 0) throw new Error(`tsadm check exited ${r.exitCode}:\n${r.all}`);
+    if (r.exitCode !== 0) throw commandFailure('tsadm check', r);
     expect(r.checks.filter((c) => !c.ok)).toEqual([]);
     // It did check what an upgrade rewrites: the static pods, the kubelet's files, the ConfigMaps, the addons.
     const phases = new Set(r.checks.map((c) => c.phase.split('/')[0]));
@@ -636,7 +637,7 @@ describe('tsadm upgrades a cluster made by the reference kubeadm v1.20.2 (u5)', 
   test('`tsadm upgrade apply --resume v1.20.3 -y` finishes it: the cluster at v1.20.3', async () => {
     await waitJobsRun(U5);
     const r = await tsadm(U5.name, ['upgrade', 'apply', '--resume', TO, '-y'], { reject: false, timeoutMs: 10 * MIN });
-    if (r.exitCode !== 0) throw new Error(`tsadm upgrade apply --resume exited ${r.exitCode}:\n${r.all}\n--- kubelet\n${machineLog(U5.name)}`);
+    if (r.exitCode !== 0) throw commandFailure('tsadm upgrade apply --resume', r, U5.name);
     expect(r.stdout).toContain(`SUCCESS! Your cluster was upgraded to "${TO}"`);
     await expectClusterAt(U5, TO);
     expect((await kubectl(U5.name, ['get', '--raw', '/healthz'])).trim()).toBe('ok');
@@ -655,14 +656,14 @@ describe('tsadm upgrades a cluster made by the reference kubeadm v1.20.2 (u5)', 
     const before = await manifestStamps(U5.name);
     const planFile = `/tmp/upgrade-plan-${U5.name}.json`;
     const planned = await tsadm(U5.name, ['upgrade', 'apply', TO, '--dry-run', '--plan', planFile, '--patches', patchDir('good', 'kube-scheduler', '--v=2')], { reject: false, timeoutMs: 5 * MIN });
-    if (planned.exitCode !== 0) throw new Error(`planning exited ${planned.exitCode}:\n${planned.all}`);
+    if (planned.exitCode !== 0) throw commandFailure('planning', planned);
     expect(await manifestStamps(U5.name)).toEqual(before);
     const steps = (JSON.parse((await machineExec(U5.name, ['cat', planFile])).stdout) as { steps: { type: string; for?: string; component?: string }[] }).steps;
     // Only kube-scheduler's manifest changes: one wait, for it.
     expect(steps.filter((st) => st.type === 'wait').map((st) => [st.for, st.component])).toEqual([['static-pod', 'kube-scheduler']]);
     const hashBefore = await kubectl(U5.name, ['-n', 'kube-system', 'get', 'pod', `kube-scheduler-${U5.name}`, '-o', 'jsonpath={.metadata.annotations.kubernetes\\.io/config\\.hash}']);
     const applied = await tsadm(U5.name, ['apply', planFile], { reject: false, timeoutMs: 8 * MIN });
-    if (applied.exitCode !== 0) throw new Error(`tsadm apply exited ${applied.exitCode}:\n${applied.all}`);
+    if (applied.exitCode !== 0) throw commandFailure('tsadm apply', applied);
     expect(applied.stdout).toContain('Component "kube-scheduler" upgraded successfully!');
     expect((await machineExec(U5.name, ['cat', '/etc/kubernetes/manifests/kube-scheduler.yaml'])).stdout).toContain('- --v=2');
     const hashAfter = await kubectl(U5.name, ['-n', 'kube-system', 'get', 'pod', `kube-scheduler-${U5.name}`, '-o', 'jsonpath={.metadata.annotations.kubernetes\\.io/config\\.hash}']);
@@ -677,7 +678,7 @@ describe('tsadm upgrades a cluster made by the reference kubeadm v1.20.2 (u5)', 
     const planFile = `/tmp/upgrade-plan-bad-${U5.name}.json`;
     const config = writeSharedFile(`upgrade-plan-${U5.name}.yaml`, 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: UpgradeConfiguration\ntimeouts:\n  upgradeManifests: 40s\n');
     const planned = await tsadm(U5.name, ['upgrade', 'apply', TO, '--dry-run', '--plan', planFile, '--config', config, '--patches', patchDir('bad', 'kube-apiserver', '--no-such-flag=1')], { reject: false, timeoutMs: 5 * MIN });
-    if (planned.exitCode !== 0) throw new Error(`planning exited ${planned.exitCode}:\n${planned.all}`);
+    if (planned.exitCode !== 0) throw commandFailure('planning', planned);
     const applied = await tsadm(U5.name, ['apply', planFile], { reject: false, timeoutMs: 8 * MIN });
     expect(applied.exitCode).toBe(1);
     const errorLine = applied.stderr.split('\n').find((l) => l.startsWith('error: ')) ?? '';
