@@ -1,7 +1,7 @@
 import { processIO } from './cli/io.js';
+import { plainSnapshotSave } from './cli/plain-snapshot-save.js';
 import { EXIT_INTERRUPTED, errorMessage } from './errors.js';
 import { fastPathOutput } from './fast-path.js';
-import { quietIpServerNameWarning } from './log/node-warnings.js';
 
 // The executable's entry (bundled to dist/tsadm.mjs). Interrupts exit with 130 as kubeadm does.
 // The CLI itself is a separate chunk, loaded unless the fast path answers (src/fast-path.ts).
@@ -10,13 +10,16 @@ const fast = fastPathOutput(argv);
 if (fast !== undefined) {
   process.stdout.write(fast);
 } else {
-  quietIpServerNameWarning();
   const io = processIO();
   const onSignal = (): void => process.exit(EXIT_INTERRUPTED);
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  import('./main.js')
-    .then(({ main }) => main(argv, io))
+  // A plain `etcd snapshot save` (a backup job) skips loading the command-line parser and every
+  // other command (src/cli/plain-snapshot-save.ts); anything else is main()'s.
+  const plainSave = plainSnapshotSave(argv);
+  (plainSave !== undefined
+    ? import('./commands/etcd-snapshot-save.js').then(({ runPlainSave }) => runPlainSave(plainSave, io))
+    : import('./main.js').then(({ main }) => main(argv, io)))
     .then(
       (code) => {
         process.exitCode = code;

@@ -1,6 +1,6 @@
 import { buildCli, withVersionFlag } from './cli/app.js';
 import type { CliIO } from './cli/io.js';
-import { TsadmError, errorMessage, isTsadmError } from './errors.js';
+import { reportError } from './cli/report-error.js';
 
 /**
  * The entry point: parse, run, map errors to exit codes. The only place that exits the process;
@@ -24,19 +24,3 @@ export async function main(given: readonly string[], io: CliIO): Promise<number>
     return reportError(err, io, verbosity);
   }
 }
-
-function reportError(err: unknown, io: CliIO, verbosity: number): number {
-  const error = isTsadmError(err) ? err : new TsadmError('E_INTERNAL', errorMessage(err), { cause: err });
-  io.stderr.write(`error: ${error.message}\n`);
-  for (const line of error.details) if (line !== error.message) io.stderr.write(`  ${line}\n`);
-  if (error.hint) io.stderr.write(`To fix: ${error.hint}\n`);
-  if (error.code === 'E_INTERNAL') {
-    io.stderr.write('This looks like a bug in tsadm; please report it with the output of the command run with -v 2.\n');
-  }
-  if (verbosity >= 2) {
-    const cause = error.cause instanceof Error ? error.cause : error;
-    io.stderr.write(`${cause.stack ?? ''}\n`);
-  }
-  return error.exitCode;
-}
-

@@ -6,6 +6,7 @@ import { kubeconfigFilesOn } from '../kube/seam.js';
 import { DEFAULT_RETRY, NO_RETRY } from '../kube/retry.js';
 import { applyPlan } from '../plan/apply.js';
 import { runRenewAuto } from '../certs-lifecycle/auto-run.js';
+import { restoreOnMachine } from '../etcd-snapshot/runner.js';
 import { readPlanFile } from '../plan/file.js';
 import { applyRoot } from '../plan/trust.js';
 import { TsadmError } from '../errors.js';
@@ -68,6 +69,13 @@ export function registerApplyCommand(y: Argv, env: CommandEnv): Argv {
               windowSeconds: step.windowSeconds, restart: step.restart, expectDue: step.due,
               ...(step.config !== undefined ? { config: step.config } : {}), ...(step.certDir !== undefined ? { certDir: step.certDir } : {}),
               ...(step.kubeconfigDir !== undefined ? { kubeconfigDir: step.kubeconfigDir } : {}), ...(step.kubeconfig !== undefined ? { kubeconfig: step.kubeconfig } : {}),
+            });
+          },
+          // A planned restore runs as the command does, for exactly the snapshot the plan checked.
+          restore: async (step) => {
+            await restoreOnMachine(host, rt.log, {
+              file: step.snapshot, certDir: step.certDir, timeoutMs: step.timeoutSeconds * 1000, expectSha256: step.sha256,
+              ...(step.criSocket !== undefined ? { criSocket: step.criSocket } : {}),
             });
           },
         }, { checkOnly });

@@ -1,25 +1,16 @@
 import path from 'node:path';
 import type { Argv, ArgumentsCamelCase } from 'yargs';
-import { TsadmError } from '../errors.js';
-import { etcdTlsFromDir } from '../etcd-client/urls.js';
 import { checkSnapshotFile, listSnapshots, pruneSnapshots } from '../etcd-snapshot/files.js';
-import { DEFAULT_SNAPSHOT_DIR, snapshotFileName } from '../etcd-snapshot/names.js';
-import { MANIFESTS_DIR, parseEtcdPod } from '../etcd-snapshot/restore-plan.js';
-import { badSnapshot, saveSnapshot } from '../etcd-snapshot/save.js';
-import { restoreSnapshot, type RestoreDeps } from '../etcd-snapshot/restore.js';
-import { machineRestoreDeps } from '../etcd-snapshot/runner.js';
-import { connectCri, type CriClient } from '../host/cri-client.js';
-import { detectCriSocket, socketPath } from '../host/cri.js';
+import { DEFAULT_SNAPSHOT_DIR } from '../etcd-snapshot/names.js';
+import { badSnapshot } from '../etcd-snapshot/save.js';
+import { DEFAULT_CERT_DIR, mib, saveCommand } from './etcd-snapshot-save.js';
+import { restoreOnMachine } from '../etcd-snapshot/runner.js';
 import { installSnapshotTimer, removeSnapshotTimer, SNAPSHOT_UNIT } from '../etcd-snapshot/schedule.js';
-import type { Host } from '../host/host.js';
 import { journalOf } from '../host/journal.js';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
 import { addPlanOptions } from './plan-flags.js';
 import { runtimeFlagValues } from './runtime-flags.js';
 import { createRuntime, finishCommand, type CommandEnv, type Runtime } from '../run/runtime.js';
-
-const DEFAULT_CERT_DIR = '/etc/kubernetes/pki';
-const LOCAL_ETCD = 'https://127.0.0.1:2379';
 
 type Args = ArgumentsCamelCase<Record<string, unknown>>;
 
@@ -45,26 +36,6 @@ function dirOf(argv: Args): string {
   return path.resolve(typeof argv.dir === 'string' ? argv.dir : DEFAULT_SNAPSHOT_DIR);
 }
 
-/** This control plane's etcd: --endpoint, else the first listen-client-urls of its manifest (the loopback one), else 127.0.0.1:2379. */
-async function localEndpoint(host: Host, given: unknown): Promise<string> {
-  if (typeof given === 'string') return given;
-  const text = (await host.readFile(path.posix.join(MANIFESTS_DIR, 'etcd.yaml')))?.toString('utf8');
-  if (text === undefined) return LOCAL_ETCD;
-  try {
-    return parseEtcdPod(text, 'etcd.yaml').clientURL ?? LOCAL_ETCD;
-  } catch {
-    return LOCAL_ETCD;
-  }
-}
-
-function notInDryRun(): Promise<never> {
-  return Promise.reject(new TsadmError('E_INTERNAL', 'a dry run reached a machine step'));
-}
-
-function mib(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-}
-
 /**
  * `tsadm etcd snapshot save|list|prune|schedule|restore` (src/etcd-snapshot/). kubeadm has none
  * of these; k3s, k0s and Talos each have their own.
@@ -85,30 +56,13 @@ export function snapshotCommands(s: Argv, env: CommandEnv): Argv {
           .example('tsadm etcd snapshot save', `Save to ${DEFAULT_SNAPSHOT_DIR}/etcd-snapshot-<UTC time>.db`)
           .example('tsadm etcd snapshot save /backup/a.db --plan save.json', 'Record the save for review; `tsadm apply save.json` streams and verifies the snapshot then')
           .strict(),
-        (argv) => run(argv, env, 'etcd snapshot save', async (rt) => {
-          const file = typeof argv.file === 'string' ? path.resolve(argv.file) : path.posix.join(dirOf(argv), snapshotFileName(new Date()));
-          const endpoint = await localEndpoint(rt.host, argv.endpoint);
-          const certDir = path.resolve(typeof argv['cert-dir'] === 'string' ? argv['cert-dir'] : DEFAULT_CERT_DIR);
-          const tls = await etcdTlsFromDir(rt.host, certDir);
-          if (rt.dryRun) {
-            const target = await rt.host.stat(file);
-            if (target?.isDirectory) throw new TsadmError('E_USAGE', `${file} is a directory`, { hint: 'name the snapshot file, or leave FILE out for a timestamped name in the default directory' });
-            if (typeof argv.plan === 'string') {
-              // A plan saves to a new file: "absent" is a precondition apply can check without
-              // hashing a snapshot of gigabytes, and it never replaces one without a second look.
-              if (target) throw new TsadmError('E_USAGE', `${file} exists: a plan saves a snapshot to a new file`, { hint: 'leave FILE out for a timestamped name, or name a file that does not exist yet' });
-              const journal = journalOf(rt.host);
-              journal?.noteFile(file, { state: 'absent' });
-              // apply streams the snapshot then: its bytes exist only when etcd sends them.
-              journal?.record({ type: 'etcd-snapshot', path: file, endpoint, certDir });
-            }
-            rt.log.info(`would save a snapshot of etcd at ${endpoint} to ${file} (mode 0600)`, { prefix: 'snapshot' });
-            return { path: file, endpoint, dryRun: true };
-          }
-          const result = await saveSnapshot(rt.host, { endpoint, tls, file });
-          rt.log.info(`saved ${file} (${mib(result.size)}, sha256 ${result.sha256}) from ${endpoint}`, { prefix: 'snapshot' });
-          return { ...result, endpoint };
-        }),
+        (argv) => run(argv, env, 'etcd snapshot save', (rt) => saveCommand(rt, {
+          ...(typeof argv.file === 'string' ? { file: argv.file } : {}),
+          ...(typeof argv.endpoint === 'string' ? { endpoint: argv.endpoint } : {}),
+          ...(typeof argv['cert-dir'] === 'string' ? { certDir: argv['cert-dir'] } : {}),
+          ...(typeof argv.dir === 'string' ? { dir: argv.dir } : {}),
+          planning: typeof argv.plan === 'string',
+        })),
       )
       .command(
         'verify <file>',
@@ -189,7 +143,7 @@ export function snapshotCommands(s: Argv, env: CommandEnv): Argv {
       .command(
         'restore <file>',
         'Restore this control plane\'s etcd from FILE as a new one-member cluster (stops and restarts the control plane)',
-        (c) => common(c)
+        (c) => addPlanOptions(common(c))
           .positional('file', { type: 'string', describe: 'The snapshot file' })
           .option('cert-dir', { type: 'string', requiresArg: true, describe: 'Where the cluster CA and the etcd client certificates are.', defaultDescription: DEFAULT_CERT_DIR })
           .option('cri-socket', { type: 'string', requiresArg: true, describe: 'The container runtime socket.', defaultDescription: 'detected' })
@@ -201,46 +155,20 @@ export function snapshotCommands(s: Argv, env: CommandEnv): Argv {
             + 'after a crash: it continues where it stopped. In an HA cluster, restore on one control plane; `tsadm reset` the others '
             + 'and join them again (docs/safety.md).')
           .example('tsadm etcd snapshot restore /var/lib/tsadm/etcd-snapshots/etcd-snapshot-20261127T000000.000Z.db', 'Roll the cluster back to that snapshot')
+          .example('tsadm etcd snapshot restore /backup/a.db --plan restore.json', 'Record the restore for review; `tsadm apply restore.json` runs it (refusing if the snapshot or etcd.yaml changed since)')
           .strict(),
         (argv) => run(argv, env, 'etcd snapshot restore', async (rt) => {
           const file = path.resolve(String(argv.file));
           const certDir = path.resolve(typeof argv['cert-dir'] === 'string' ? argv['cert-dir'] : DEFAULT_CERT_DIR);
-          const timeoutMs = Number(argv.timeout) * 1000;
-          const closers: Array<() => void> = [];
-          // Built on first use: the snapshot's check comes first, whatever else is missing on this machine.
-          let machine: Promise<RestoreDeps> | undefined;
-          const real = (): Promise<RestoreDeps> => {
-            machine ??= (async () => {
-              const apiCa = await rt.host.readFile(path.posix.join(certDir, 'ca.crt'));
-              if (!apiCa) throw new TsadmError('E_PRECONDITION', `missing ${certDir}/ca.crt`, { hint: 'run the restore on a control plane (or point --cert-dir at its pki directory)' });
-              const etcdTls = await etcdTlsFromDir(rt.host, certDir);
-              let cri: Promise<CriClient> | undefined;
-              const connect = (): Promise<CriClient> => {
-                cri ??= (async () => {
-                  const socket = typeof argv['cri-socket'] === 'string' ? argv['cri-socket'] : await detectCriSocket(rt.host, { dockershimEra: false, asUrl: false });
-                  const client = await connectCri(rt.host.resolve(socketPath(socket)));
-                  closers.push(() => client.close());
-                  return client;
-                })();
-                return cri;
-              };
-              return machineRestoreDeps({ host: rt.host, cri: connect, etcdTls, apiCa, timeoutMs });
-            })();
-            return machine;
-          };
-          const deps: RestoreDeps = rt.dryRun
-            ? { runTool: notInDryRun, waitContainersGone: notInDryRun, waitControlPlane: notInDryRun }
-            : {
-              runTool: async (r) => (await real()).runTool(r),
-              waitContainersGone: async (n) => (await real()).waitContainersGone(n),
-              waitControlPlane: async (f) => (await real()).waitControlPlane(f),
-            };
-          try {
-            const result = await restoreSnapshot(rt.host, rt.log, file, deps);
-            return { ...result };
-          } finally {
-            closers.forEach((c) => c());
+          const timeoutSeconds = Number(argv.timeout);
+          const criSocket = typeof argv['cri-socket'] === 'string' ? argv['cri-socket'] : undefined;
+          const result = await restoreOnMachine(rt.host, rt.log, { file, certDir, timeoutMs: timeoutSeconds * 1000, ...(criSocket !== undefined ? { criSocket } : {}) });
+          if (typeof argv.plan === 'string') {
+            // The restore runs when the plan is applied: the snapshot is named by its SHA-256, and
+            // etcd.yaml and the progress file (read by the dry run) are the preconditions.
+            journalOf(rt.host)?.record({ type: 'etcd-snapshot-restore', snapshot: file, sha256: result.sha256, certDir, ...(criSocket !== undefined ? { criSocket } : {}), timeoutSeconds });
           }
+          return { ...result };
         }),
       )
       .demandCommand(1, 'specify a subcommand: save, verify, list, prune, schedule or restore')

@@ -4,13 +4,10 @@
  * removed): `certs auto-renew enable|disable`, `etcd snapshot schedule|unschedule|prune`,
  * `certs approve-kubelet-serving [enable|disable]` (one pass: its decisions as approval steps; its
  * handler refuses --plan with --watch), `etcd snapshot save` (one etcd-snapshot step: apply streams
- * the snapshot), `certs renew --auto` (one certs-renew-auto step: apply renews then, under the
- * Lease). The plan
- * is the generic one (docs/plan.md): `--plan` implies `--dry-run`, and `tsadm apply FILE` does
- * exactly its steps later, or refuses when the machine changed since.
- *
- * Not offered where a plan could not hold the effect (README, "Plans"):
- * `etcd snapshot restore` stops and starts the control plane and runs etcd's own tool.
+ * the snapshot), `etcd snapshot restore` (one etcd-snapshot-restore step: apply restores, refusing
+ * another snapshot's bytes), `certs renew --auto` (one certs-renew-auto step: apply renews then,
+ * under the Lease). The plan is the generic one (docs/plan.md): `--plan` implies `--dry-run`, and
+ * `tsadm apply FILE` does exactly its steps later, or refuses when the machine changed since.
  */
 import type { Argv } from 'yargs';
 import { FLAGS, type FlagValues } from '../flags.js';

@@ -11,6 +11,11 @@ export const MANIFESTS_DIR = '/etc/kubernetes/manifests';
 export const ASIDE_DIR = '/etc/kubernetes/tsadm-restore-aside';
 /** The restore's progress, so a run after a crash continues where the last one stopped. */
 export const RESTORE_STATE_FILE = '/var/lib/tsadm/etcd-restore-state.json';
+/**
+ * What the last restore on this machine restored, and when (written when a restore ends). A plan of
+ * a restore holds it as a precondition, so a plan applied once cannot roll the cluster back again.
+ */
+export const RESTORE_RECORD_FILE = '/var/lib/tsadm/etcd-restore-last.json';
 /** The static Pods stopped for a restore, in the order they come back (etcd first). */
 export const CONTROL_PLANE_MANIFESTS = ['etcd.yaml', 'kube-apiserver.yaml', 'kube-controller-manager.yaml', 'kube-scheduler.yaml'] as const;
 /** The container names of those Pods (what the CRI lists). */

@@ -4,7 +4,7 @@ import type { Host } from '../host/host.js';
 import type { Logger } from '../log/events.js';
 import { checkSnapshotFile } from './files.js';
 import {
-  ASIDE_DIR, CONTROL_PLANE_CONTAINERS, CONTROL_PLANE_MANIFESTS, MANIFESTS_DIR, RESTORE_STATE_FILE,
+  ASIDE_DIR, CONTROL_PLANE_CONTAINERS, CONTROL_PLANE_MANIFESTS, MANIFESTS_DIR, RESTORE_RECORD_FILE, RESTORE_STATE_FILE,
   oldDataDir, parseEtcdPod, restoreCommand, restoreTool, stagingDir, stagingParent, type EtcdPodFacts,
 } from './restore-plan.js';
 import { badSnapshot } from './save.js';
@@ -49,6 +49,8 @@ interface RestoreState {
 
 export interface RestoreResult {
   readonly snapshot: string;
+  /** The snapshot file's SHA-256, as checked before anything changed. */
+  readonly sha256: string;
   readonly dataDir: string;
   readonly oldDataDir: string;
   readonly member: string;
@@ -57,12 +59,26 @@ export interface RestoreResult {
   readonly dryRun: boolean;
 }
 
-export async function restoreSnapshot(host: Host, log: Logger, file: string, deps: RestoreDeps): Promise<RestoreResult> {
+export interface RestoreOptions {
+  /** A plan's restore: the file must still hold these bytes (checked before anything changes). */
+  readonly expectSha256?: string;
+}
+
+export async function restoreSnapshot(host: Host, log: Logger, file: string, deps: RestoreDeps, opts: RestoreOptions = {}): Promise<RestoreResult> {
   const prefix = 'restore';
   const check = await checkSnapshotFile(host, file);
   if (!check.ok) throw badSnapshot(file, check);
+  if (opts.expectSha256 !== undefined && check.fileSha256 !== opts.expectSha256) {
+    throw new TsadmError('E_CONFLICT', `${file} changed since the plan was made (sha256 ${check.fileSha256}, the plan has ${opts.expectSha256}); nothing was changed`, {
+      hint: 'make a new plan of the restore for the snapshot as it is now',
+    });
+  }
   log.info(`${file} is a whole etcd snapshot (${check.size} bytes, sha256 ${check.fileSha256})`, { prefix });
 
+  // Read in every run (a dry run's read makes it a plan's precondition: applied once, a plan of a
+  // restore is refused the second time, since this record has changed).
+  const last = (await host.readFile(RESTORE_RECORD_FILE))?.toString('utf8');
+  if (last !== undefined) log.debug(`the last restore on this machine: ${last.trim().replace(/\s+/g, ' ')}`, { prefix });
   const previous = await readState(host);
   if (previous && previous.sha256 !== check.fileSha256) {
     throw new TsadmError('E_CONFLICT', `a restore of ${previous.snapshot} was interrupted on this machine; finish it before restoring another snapshot`, {
@@ -76,7 +92,7 @@ export async function restoreSnapshot(host: Host, log: Logger, file: string, dep
   const staging = stagingDir(facts.dataDir);
   const stagingRoot = stagingParent(facts.dataDir);
   const command = restoreCommand(tool, file, staging, facts);
-  const base = { snapshot: file, dataDir: facts.dataDir, oldDataDir: state.oldDataDir, member: facts.name, tool, resumed: previous !== undefined };
+  const base = { snapshot: file, sha256: check.fileSha256, dataDir: facts.dataDir, oldDataDir: state.oldDataDir, member: facts.name, tool, resumed: previous !== undefined };
 
   if (host.dryRun) {
     log.info(`would move ${CONTROL_PLANE_MANIFESTS.join(', ')} from ${MANIFESTS_DIR} to ${ASIDE_DIR} and wait until their containers are gone`, { prefix });
@@ -165,6 +181,9 @@ export async function restoreSnapshot(host: Host, log: Logger, file: string, dep
   }
   log.info('control-plane manifests back; waiting for etcd and the API server', { prefix });
   await deps.waitControlPlane(facts);
+  await host.writeFile(RESTORE_RECORD_FILE, `${JSON.stringify({ snapshot: file, sha256: check.fileSha256, oldDataDir: state.oldDataDir, restoredAt: now().toISOString() }, null, 2)}\n`, {
+    mode: 0o600, kind: 'other', description: 'the last etcd restore',
+  });
   await host.remove(RESTORE_STATE_FILE);
   if ((await host.readdir(ASIDE_DIR)).length === 0) await host.remove(ASIDE_DIR);
   log.info(`restored ${file}; the old data is in ${state.oldDataDir}`, { prefix });

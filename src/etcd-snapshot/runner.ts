@@ -3,10 +3,13 @@ import path from 'node:path';
 import { TsadmError, errorMessage } from '../errors.js';
 import { EtcdClient } from '../etcd-client/client.js';
 import type { EtcdTls } from '../etcd-client/transport.js';
-import type { CriClient } from '../host/cri-client.js';
+import { connectCri, type CriClient } from '../host/cri-client.js';
+import { detectCriSocket, socketPath } from '../host/cri.js';
 import type { Host } from '../host/host.js';
+import type { Logger } from '../log/events.js';
+import { etcdTlsFromDir } from '../etcd-client/urls.js';
 import { toKubeYaml } from '../yaml/write.js';
-import type { RestoreDeps, ToolRun } from './restore.js';
+import { restoreSnapshot, type RestoreDeps, type RestoreResult, type ToolRun } from './restore.js';
 import { apiServerEndpoint, ASIDE_DIR, MANIFESTS_DIR, RESTORE_CONTAINER, RESTORE_POD_MANIFEST, restorePod, type EtcdPodFacts } from './restore-plan.js';
 
 /**
@@ -25,6 +28,63 @@ export interface RunnerOptions {
   readonly timeoutMs?: number;
   readonly pollMs?: number;
   readonly sleep?: (ms: number) => Promise<void>;
+}
+
+export interface RestoreRequest {
+  readonly file: string;
+  /** The cluster CA and etcd/ client pair. */
+  readonly certDir: string;
+  /** The runtime's socket; detected when undefined. */
+  readonly criSocket?: string;
+  readonly timeoutMs: number;
+  /** A plan's restore: the snapshot must still have this SHA-256. */
+  readonly expectSha256?: string;
+}
+
+/**
+ * `etcd snapshot restore` on this machine, for the command and for a plan's restore step alike:
+ * the machine's parts (the CA, the etcd client pair, the CRI connection) are reached only after the
+ * snapshot passed its check, so a damaged file is reported first whatever else is missing. A dry
+ * run reaches none of them.
+ */
+export async function restoreOnMachine(host: Host, log: Logger, req: RestoreRequest): Promise<RestoreResult> {
+  const closers: Array<() => void> = [];
+  let machine: Promise<RestoreDeps> | undefined;
+  const real = (): Promise<RestoreDeps> => {
+    machine ??= (async () => {
+      const apiCa = await host.readFile(path.posix.join(req.certDir, 'ca.crt'));
+      if (!apiCa) throw new TsadmError('E_PRECONDITION', `missing ${req.certDir}/ca.crt`, { hint: 'run the restore on a control plane (or point --cert-dir at its pki directory)' });
+      const etcdTls = await etcdTlsFromDir(host, req.certDir);
+      let cri: Promise<CriClient> | undefined;
+      const connect = (): Promise<CriClient> => {
+        cri ??= (async () => {
+          const socket = req.criSocket ?? await detectCriSocket(host, { dockershimEra: false, asUrl: false });
+          const client = await connectCri(host.resolve(socketPath(socket)));
+          closers.push(() => client.close());
+          return client;
+        })();
+        return cri;
+      };
+      return machineRestoreDeps({ host, cri: connect, etcdTls, apiCa, timeoutMs: req.timeoutMs });
+    })();
+    return machine;
+  };
+  const deps: RestoreDeps = host.dryRun
+    ? { runTool: notInDryRun, waitContainersGone: notInDryRun, waitControlPlane: notInDryRun }
+    : {
+      runTool: async (r) => (await real()).runTool(r),
+      waitContainersGone: async (n) => (await real()).waitContainersGone(n),
+      waitControlPlane: async (f) => (await real()).waitControlPlane(f),
+    };
+  try {
+    return await restoreSnapshot(host, log, req.file, deps, req.expectSha256 !== undefined ? { expectSha256: req.expectSha256 } : {});
+  } finally {
+    closers.forEach((c) => c());
+  }
+}
+
+function notInDryRun(): Promise<never> {
+  return Promise.reject(new TsadmError('E_INTERNAL', 'a dry run reached a machine step'));
 }
 
 export function machineRestoreDeps(o: RunnerOptions): RestoreDeps {

@@ -52,6 +52,7 @@ export type HostStep =
   | { readonly type: 'service'; readonly action: 'start' | 'stop' | 'restart' | 'enable' | 'disable' | 'daemon-reload'; readonly unit: string }
   | StaticPodWait
   | EtcdSnapshotSave
+  | EtcdSnapshotRestore
   | CertsRenewAuto;
 
 /**
@@ -86,6 +87,24 @@ interface EtcdSnapshotSave {
   readonly endpoint: string;
   /** The certificate directory whose etcd/ca.crt and etcd/healthcheck-client.{crt,key} reach it. */
   readonly certDir: string;
+}
+
+/**
+ * `etcd snapshot restore`: the control plane is stopped, etcd's own tool restores and the data
+ * directories are swapped only when apply runs (src/etcd-snapshot/restore.ts), so the step names
+ * the snapshot by its SHA-256 (apply refuses another file's bytes before changing anything) and how
+ * to reach the machine's container runtime and etcd. etcd.yaml and the restore's progress file, as
+ * the dry run read them, are the plan's preconditions.
+ */
+export interface EtcdSnapshotRestore {
+  readonly type: 'etcd-snapshot-restore';
+  readonly snapshot: string;
+  readonly sha256: string;
+  /** The cluster CA and the etcd client pair (etcd/ under it) the health wait uses. */
+  readonly certDir: string;
+  /** --cri-socket when it was given; else apply detects the runtime as the command does. */
+  readonly criSocket?: string;
+  readonly timeoutSeconds: number;
 }
 
 /**

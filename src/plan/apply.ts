@@ -10,7 +10,7 @@ import { hashesBeforeApply, waitForStaticPod, type StaticPodWaitDeps } from './s
 import { liveApprovalProblem } from './trust.js';
 import { etcdTlsFromDir } from '../etcd-client/urls.js';
 import { saveSnapshot } from '../etcd-snapshot/save.js';
-import { parseMode, type CertsRenewAutoStep, type Plan, type PlanStep } from './types.js';
+import { parseMode, type CertsRenewAutoStep, type EtcdSnapshotRestoreStep, type Plan, type PlanStep } from './types.js';
 import type { HealthCheck } from '../phases/kubelet/http-check.js';
 
 export interface ApplyDeps {
@@ -25,6 +25,8 @@ export interface ApplyDeps {
   readonly healthCheck?: HealthCheck;
   /** Runs `certs renew --auto` for a plan's renewal step (the command layer's runtime does it). */
   readonly renewAuto?: (step: CertsRenewAutoStep) => Promise<void>;
+  /** Runs `etcd snapshot restore` for a plan's restore step (the machine's CRI and etcd, as the command reaches them). */
+  readonly restore?: (step: EtcdSnapshotRestoreStep) => Promise<void>;
 }
 
 export interface ApplySummary {
@@ -189,6 +191,10 @@ async function runStep(
     case 'certs-renew-auto':
       if (!deps.renewAuto) throw new TsadmError('E_INTERNAL', 'this apply cannot run a certificate renewal step');
       await deps.renewAuto(step);
+      return;
+    case 'etcd-snapshot-restore':
+      if (!deps.restore) throw new TsadmError('E_INTERNAL', 'this apply cannot run an etcd restore step');
+      await deps.restore(step);
       return;
     case 'etcd-snapshot': {
       const saved = await saveSnapshot(host, { endpoint: step.endpoint, tls: await etcdTlsFromDir(host, step.certDir), file: step.path });

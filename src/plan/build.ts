@@ -4,7 +4,7 @@ import type { KubeObject } from '../kube/types.js';
 import { diffNode, diffObject, nodeView } from './diff.js';
 import type { FileState, JournalStep, PlanJournal } from '../host/journal.js';
 import {
-  NOTE_WITH_KEYS, NOTE_WITHOUT_KEYS, PLAN_API_VERSION, PLAN_KIND, modeString,
+  NOTE_NO_SECRETS, NOTE_WITH_KEYS, NOTE_WITHOUT_KEYS, PLAN_API_VERSION, PLAN_KIND, modeString,
   type ApprovalDecision, type FileStep, type Plan, type PlanFileState, type PlanStep,
 } from './types.js';
 import { isPlainObject } from '../util/plain-object.js';
@@ -50,8 +50,11 @@ export function buildPlan(journal: PlanJournal, meta: PlanMeta, opts: { keys: bo
     if (planned.type === 'object' && planned.verb === 'patch' && planned.diff.length === 0) continue;
     steps.push(planned);
   }
+  // What a review copy would redact is exactly the key material: a plan with none says so
+  // (a renewal, a snapshot, an approver pass), rather than warning of keys it does not hold.
+  const secrets = resultHoldsSecrets(meta.result) || journal.steps.some((s) => JSON.stringify(toPlanStep(s, false)) !== JSON.stringify(toPlanStep(s, true)));
   return {
-    note: keys ? NOTE_WITH_KEYS : NOTE_WITHOUT_KEYS,
+    note: keys ? (secrets ? NOTE_WITH_KEYS : NOTE_NO_SECRETS) : NOTE_WITHOUT_KEYS,
     apiVersion: PLAN_API_VERSION,
     kind: PLAN_KIND,
     keyMaterial: keys,
@@ -68,6 +71,22 @@ export function buildPlan(journal: PlanJournal, meta: PlanMeta, opts: { keys: bo
     steps,
     ...(keys && meta.result ? { result: { ...meta.result } } : {}),
   };
+}
+
+/** A bootstrap token (kubeadm's format), anywhere in a string. */
+const TOKEN = /(?<![a-z0-9])[a-z0-9]{6}\.[a-z0-9]{16}(?![a-z0-9])/;
+/** Result fields that carry, or may carry, a credential (join commands, tokens, certificate keys). */
+const SECRET_FIELD = /key|token|secret|password|join|kubeconfig/i;
+
+/**
+ * Whether a command's result (kept in the plan only with keys) holds a credential: a field named
+ * like one, or a bootstrap token anywhere. Errs towards "yes": the cost is only the stronger note.
+ */
+function resultHoldsSecrets(value: unknown, field = ''): boolean {
+  if (typeof value === 'string') return TOKEN.test(value) || (value !== '' && SECRET_FIELD.test(field));
+  if (Array.isArray(value)) return value.some((v) => resultHoldsSecrets(v, field));
+  if (isPlainObject(value)) return Object.entries(value).some(([k, v]) => resultHoldsSecrets(v, SECRET_FIELD.test(field) ? field : k));
+  return false;
 }
 
 function toPlanStep(step: JournalStep, keys: boolean): PlanStep {
@@ -96,6 +115,10 @@ function toPlanStep(step: JournalStep, keys: boolean): PlanStep {
       return { ...phase, type: 'service', action: step.action, unit: step.unit };
     case 'etcd-snapshot':
       return { ...phase, type: 'etcd-snapshot', path: step.path, mode: '0600', endpoint: step.endpoint, certDir: step.certDir };
+    case 'etcd-snapshot-restore': {
+      const { phase: _phase, ...rest } = step;
+      return { ...phase, ...rest };
+    }
     case 'certs-renew-auto': {
       const { phase: _phase, ...rest } = step;
       return { ...phase, ...rest, due: [...step.due], pending: [...step.pending] };

@@ -23,7 +23,7 @@ export async function writePlanFile(file: string, plan: Plan): Promise<void> {
   }
 }
 
-const STEP_TYPES = new Set(['file', 'mkdir', 'remove', 'exec', 'service', 'wait', 'object', 'etcd-snapshot', 'certs-renew-auto']);
+const STEP_TYPES = new Set(['file', 'mkdir', 'remove', 'exec', 'service', 'wait', 'object', 'etcd-snapshot', 'etcd-snapshot-restore', 'certs-renew-auto']);
 
 /** The largest plan apply reads (a plan carrying binaries from a --bundle is the largest kind). */
 const MAX_PLAN_BYTES = 1024 * 1024 * 1024;
@@ -91,6 +91,11 @@ export function validatePlan(data: unknown, file = 'plan'): Plan {
     if (s.type === 'etcd-snapshot' && (typeof s.path !== 'string' || !s.path.startsWith('/') || typeof s.certDir !== 'string' || !s.certDir.startsWith('/')
       || typeof s.endpoint !== 'string' || !/^https:\/\/[^\s/]+\/?$/.test(s.endpoint))) {
       throw invalid(file, `steps[${i}]: an etcd snapshot needs an absolute path and certDir, and an https:// endpoint`);
+    }
+    if (s.type === 'etcd-snapshot-restore' && (typeof s.snapshot !== 'string' || !s.snapshot.startsWith('/') || typeof s.certDir !== 'string' || !s.certDir.startsWith('/')
+      || typeof s.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(s.sha256) || typeof s.timeoutSeconds !== 'number' || !(s.timeoutSeconds > 0)
+      || (s.criSocket !== undefined && (typeof s.criSocket !== 'string' || s.criSocket === '')))) {
+      throw invalid(file, `steps[${i}]: a restore needs an absolute snapshot path and certDir, the snapshot's sha256 and a timeout`);
     }
     if (s.type === 'certs-renew-auto' && (typeof s.windowSeconds !== 'number' || !(s.windowSeconds > 0) || typeof s.restart !== 'boolean'
       || !Array.isArray(s.due) || s.due.some((n) => typeof n !== 'string') || !Array.isArray(s.pending) || s.pending.some((n) => typeof n !== 'string')

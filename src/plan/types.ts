@@ -3,7 +3,7 @@
  * docs/plan.md. Steps run in order; preconditions say what the machine and the cluster looked
  * like when the plan was made, so apply can refuse when they changed.
  */
-import type { CertsRenewAuto, ObjectState } from '../host/journal.js';
+import type { CertsRenewAuto, EtcdSnapshotRestore, ObjectState } from '../host/journal.js';
 
 export const PLAN_API_VERSION = 'tsadm/v1alpha1';
 export const PLAN_KIND = 'Plan';
@@ -64,6 +64,7 @@ export type PlanStep =
   | (Base & { readonly type: 'wait'; readonly for: 'api-server'; readonly kubeconfig: string; readonly server: string; readonly timeoutSeconds: number })
   | StaticPodWaitStep
   | EtcdSnapshotStep
+  | EtcdSnapshotRestoreStep
   | CertsRenewAutoStep
   | ObjectPlanStep;
 
@@ -72,6 +73,9 @@ export type CertsRenewAutoStep = Base & Omit<CertsRenewAuto, 'type'> & { readonl
 
 /** `etcd snapshot save`: apply streams the snapshot from `endpoint` into `path` (0600), verified as it arrives. */
 type EtcdSnapshotStep = Base & { readonly type: 'etcd-snapshot'; readonly path: string; readonly mode: '0600'; readonly endpoint: string; readonly certDir: string };
+
+/** `etcd snapshot restore`: apply restores `snapshot` (which must still have `sha256`) as the command does. */
+export type EtcdSnapshotRestoreStep = Base & Omit<EtcdSnapshotRestore, 'type'> & { readonly type: 'etcd-snapshot-restore' };
 
 /** After an upgraded static Pod manifest: wait for the kubelet to run it (src/plan/static-pod-wait.ts). */
 export type StaticPodWaitStep = Base & {
@@ -143,6 +147,9 @@ export interface Plan {
 export const NOTE_WITH_KEYS =
   'CONTAINS PRIVATE KEYS AND SECRETS: this plan holds the private keys, kubeconfigs, tokens and Secret data it would write, '
   + 'so that `tsadm apply` writes exactly them. Keep it as you keep /etc/kubernetes/pki (mode 0600, root only) and delete it after applying.';
+export const NOTE_NO_SECRETS =
+  'HOLDS NO PRIVATE KEYS OR SECRETS: its steps write no key, kubeconfig, token or Secret data (what they need is signed or read when `tsadm apply` runs). '
+  + 'apply runs it as root, so keep it root-only (mode 0600) and delete it after applying.';
 export const NOTE_WITHOUT_KEYS =
   'Review copy: private keys, kubeconfigs, tokens and Secret data are replaced by their sha256; `tsadm apply` refuses it. '
   + 'Make the plan without --plan-without-keys to apply it.';

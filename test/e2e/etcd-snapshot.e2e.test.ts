@@ -3,7 +3,9 @@
  * (real kubelet, containerd, etcd 3.4 image with etcdctl, kube-apiserver v1.20.2): 200 ConfigMaps
  * written, a snapshot saved, 100 deleted; a truncated copy is refused with the manifests and the
  * data directory untouched; the real snapshot restored (etcdctl from the etcd image, run as a
- * one-off static Pod) brings all 200 back with their data.
+ * one-off static Pod) brings all 200 back with their data. Then the same restore as a plan: the
+ * planning run changes nothing, `tsadm apply` brings the deleted half back, and a second apply of
+ * that plan is refused.
  *
  * Then, on the same control plane, tsadm's periodic jobs under a real systemd (systemd 252 as PID 1
  * of a namespace inside the machine, scripts/e2e/lib/systemd-init.sh): the units tsadm writes load,
@@ -81,6 +83,26 @@ test('save, delete half, refuse a truncated copy, restore: all 200 ConfigMaps ba
   expect(after).toEqual(before);
   expect((await machineExec(CP.name, ['ls', '/etc/kubernetes/manifests'])).stdout.split('\n').filter(Boolean).sort())
     .toEqual(['etcd.yaml', 'kube-apiserver.yaml', 'kube-controller-manager.yaml', 'kube-scheduler.yaml']);
+
+  // The same restore as a reviewed plan: the planning run changes nothing; `tsadm apply` restores;
+  // the plan, once applied, is refused (the restore's record on the machine has changed).
+  await kubectl(CP.name, ['delete', 'configmap', '-n', NS, ...Array.from({ length: 100 }, (_, i) => `cm-${100 + i}`)]);
+  const beforePlan = await machineState();
+  const planned = await tsadm(CP.name, ['etcd', 'snapshot', 'restore', '/var/lib/tsadm/etcd-snapshots/e2e.db', '--plan', '/root/restore-plan.json'], { reject: false });
+  expect(`${planned.exitCode}\n${planned.all}`).toMatch(/^0\n/);
+  expect(await machineState()).toBe(beforePlan);
+  expect(Object.keys(await configMapData())).toHaveLength(100);
+  const applied = await tsadm(CP.name, ['apply', '/root/restore-plan.json'], { timeoutMs: 8 * MIN, reject: false });
+  expect(`${applied.exitCode}\n${applied.all}`).toMatch(/^0\n/);
+  const afterPlan = await waitFor(async () => {
+    const d = await configMapData().catch(() => ({}));
+    return Object.keys(d).length === 200 ? d : undefined;
+  }, 4 * MIN, '200 ConfigMaps after the planned restore');
+  expect(afterPlan).toEqual(before);
+  const again = await tsadm(CP.name, ['apply', '/root/restore-plan.json'], { reject: false });
+  expect(again.exitCode).toBe(1);
+  // The first restore above wrote the record; this plan's apply rewrote it.
+  expect(again.all).toContain('/var/lib/tsadm/etcd-restore-last.json: content changed');
 }, 25 * MIN);
 
 /** `systemctl show UNIT -p …` as a record. */

@@ -3,9 +3,11 @@
  * `certs auto-renew enable|disable` and `etcd snapshot schedule|unschedule|prune`, on a --rootfs.
  * The planning run changes nothing but the plan file (0600); `tsadm apply` then makes exactly what
  * the same command run directly makes (byte for byte, same modes, in another root), and the plan
- * of a removal removes. The commands whose effect a plan cannot hold do not take --plan (an
- * approver pass, a snapshot save and `certs renew --auto` do: test/unit/commands/approve-kubelet-serving.test.ts,
- * test/unit/etcd-snapshot/save.test.ts, test/unit/certs-lifecycle/auto-run.test.ts).
+ * of a removal removes. A restore plan of a damaged file is refused. The commands whose plan is
+ * one step that apply carries out (an approver pass, a snapshot save and restore, `certs renew
+ * --auto`) are tested where they live: test/unit/commands/approve-kubelet-serving.test.ts,
+ * test/unit/etcd-snapshot/save.test.ts, test/unit/etcd-snapshot/restore.test.ts,
+ * test/unit/certs-lifecycle/auto-run.test.ts.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -126,12 +128,14 @@ describe('--plan on day-two commands, then tsadm apply', () => {
     ]);
   });
 
-  test.each([
-    [['etcd', 'snapshot', 'restore', '/x.db']],
-  ])('%p does not take --plan (a plan could not hold its effect)', async (args) => {
-    const r = await runCli([...args, '--plan', '/tmp/never-written.json']);
-    expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/Unknown argument: plan/);
-    expect(existsSync('/tmp/never-written.json')).toBe(false);
+  test('a restore plan of a file that is not a whole snapshot is refused, and no plan is written', async () => {
+    const root = tmp('tsadm-plan-restore-');
+    mkdirSync(path.join(root, 'backup'));
+    writeFileSync(path.join(root, 'backup/x.db'), 'not a snapshot');
+    const planFile = path.join(root, 'restore-plan.json');
+    const r = await runCli(['etcd', 'snapshot', 'restore', '/backup/x.db', '--rootfs', root, '--plan', planFile]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/\/backup\/x\.db is not a whole etcd snapshot/);
+    expect(existsSync(planFile)).toBe(false);
   });
 });

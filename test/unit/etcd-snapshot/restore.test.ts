@@ -7,18 +7,23 @@
  * snapshot changes nothing; a run that fails midway is finished by the next one.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { EtcdClient } from '../../../src/etcd-client/client.js';
 import { postJson } from '../../../src/etcd-client/transport.js';
 import { restoreSnapshot, type RestoreDeps, type ToolRun } from '../../../src/etcd-snapshot/restore.js';
-import { ASIDE_DIR, RESTORE_STATE_FILE } from '../../../src/etcd-snapshot/restore-plan.js';
+import { ASIDE_DIR, RESTORE_RECORD_FILE, RESTORE_STATE_FILE } from '../../../src/etcd-snapshot/restore-plan.js';
 import { saveSnapshot } from '../../../src/etcd-snapshot/save.js';
 import { RootedHost } from '../../../src/host/rooted-host.js';
 import type { Logger } from '../../../src/log/events.js';
 import { describeEachEtcd, etcdLab, type EtcdLab, type EtcdMemberProcess } from '../../helpers/etcd-process.js';
 import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
 import { tsadmErrorOf } from '../../helpers/tsadm-error.js';
+import { runCli } from '../../helpers/run-cli.js';
+import { applyPlan } from '../../../src/plan/apply.js';
+import { readPlanFile } from '../../../src/plan/file.js';
+import { PhaseLogger } from '../../../src/log/logger.js';
 
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
 const quiet: Logger = { info: () => undefined, warn: () => undefined, debug: () => undefined, output: () => undefined, event: () => undefined };
@@ -117,6 +122,10 @@ describeEachEtcd('etcd snapshot restore on a rootfs with real etcd', (etcd) => {
       expect(result).toMatchObject({ dataDir: '/var/lib/etcd', oldDataDir: '/var/lib/etcd.tsadm-20261127T120000Z', member: 'cp1' });
       expect(readFileSync(root.at('/var/lib/etcd.tsadm-20261127T120000Z/member/old-marker'), 'utf8')).toBe('old data\n');
       expect(existsSync(root.at(RESTORE_STATE_FILE)) || existsSync(root.at(ASIDE_DIR))).toBe(false);
+      // What was restored, and when, is left for the next run (and for a plan's preconditions).
+      expect(JSON.parse(readFileSync(root.at(RESTORE_RECORD_FILE), 'utf8'))).toEqual({
+        snapshot, sha256: result.sha256, oldDataDir: '/var/lib/etcd.tsadm-20261127T120000Z', restoredAt: '2026-11-27T12:00:00.000Z',
+      });
       const range = await postJson(member.client, '/v3/kv/range', { key: b64('cm/'), range_end: b64('cm0') }, lab.tls, 10_000) as { count?: string; kvs?: Array<{ key: string; value: string }> };
       expect(Number(range.count)).toBe(50);
       expect(range.kvs?.map((kv) => Buffer.from(kv.value, 'base64').toString())).toContain('data-49');
@@ -168,6 +177,76 @@ describeEachEtcd('etcd snapshot restore on a rootfs with real etcd', (etcd) => {
       const range = await postJson(member.client, '/v3/kv/range', { key: b64('cm/'), range_end: b64('cm0'), count_only: true }, lab.tls, 10_000) as { count?: string };
       expect(Number(range.count)).toBe(50);
       expect(existsSync(root.at(RESTORE_STATE_FILE))).toBe(false);
+    } finally {
+      await lab.stop(member);
+      root.cleanup();
+    }
+  }, 90_000);
+
+  test('--plan: the planning run changes nothing and names the snapshot by its SHA-256; apply refuses a changed etcd.yaml or snapshot, then restores', async () => {
+    const member = await lab.member('cp4');
+    const { root, host, snapshot } = await machine(member);
+    try {
+      const planFile = root.at('/restore-plan.json');
+      const sha256 = createHash('sha256').update(readFileSync(root.at(snapshot))).digest('hex');
+      const made = await runCli(['etcd', 'snapshot', 'restore', snapshot, '--rootfs', root.dir, '--plan', planFile, '--timeout', '120']);
+      expect(`${made.code}\n${made.stderr}`).toMatch(/^0\n/);
+      expect(made.stdout).toContain(`would run ${existsSync(utl) ? 'etcdutl' : 'etcdctl'} snapshot restore ${snapshot}`);
+      // Nothing moved: the manifests, the old data, no progress file, no aside directory.
+      expect(readdirSync(root.at('/etc/kubernetes/manifests')).sort()).toEqual(MANIFESTS);
+      expect(readFileSync(root.at('/var/lib/etcd/member/old-marker'), 'utf8')).toBe('old data\n');
+      expect(existsSync(root.at(RESTORE_STATE_FILE)) || existsSync(root.at(ASIDE_DIR))).toBe(false);
+
+      const plan = await readPlanFile(planFile);
+      expect(plan.command).toBe('etcd snapshot restore');
+      expect(plan.steps).toEqual([{ type: 'etcd-snapshot-restore', snapshot, sha256, certDir: '/etc/kubernetes/pki', timeoutSeconds: 120 }]);
+      expect(plan.preconditions.files.map((f) => `${f.path} ${f.state}`)).toEqual(expect.arrayContaining([
+        '/etc/kubernetes/manifests/etcd.yaml file', `${RESTORE_STATE_FILE} absent`, `${RESTORE_RECORD_FILE} absent`,
+      ]));
+
+      // etcd.yaml changed since the plan: apply refuses before the restore step.
+      const etcdYaml = root.at('/etc/kubernetes/manifests/etcd.yaml');
+      const planned = readFileSync(etcdYaml, 'utf8');
+      writeFileSync(etcdYaml, planned.replace('--name=cp4', '--name=other'));
+      const refused = await runCli(['apply', planFile]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('/etc/kubernetes/manifests/etcd.yaml');
+      expect(readdirSync(root.at('/etc/kubernetes/manifests')).sort()).toEqual(MANIFESTS);
+      writeFileSync(etcdYaml, planned);
+
+      const seen: string[] = [];
+      const applyDeps: Parameters<typeof applyPlan>[1] = {
+        host, log: new PhaseLogger({ emit: () => undefined, close: () => Promise.resolve() }), openApi: () => Promise.reject(new Error('no API in this plan')),
+        restore: async (step) => {
+          seen.push(`restore ${step.snapshot}`);
+          await restoreSnapshot(host, quiet, step.snapshot, deps(root, member, seen), { expectSha256: step.sha256 });
+        },
+      };
+      // Another whole snapshot in its place (etcd moved on): refused by its SHA-256, nothing changed.
+      const kept = readFileSync(root.at(snapshot));
+      await postJson(source.client, '/v3/kv/put', { key: b64('after-plan'), value: b64('x') }, lab.tls, 10_000);
+      await saveSnapshot(host, { endpoint: source.client, tls: lab.tls, file: snapshot });
+      const err = await tsadmErrorOf(applyPlan(plan, applyDeps, { checkOnly: false }));
+      expect(err.code).toBe('E_CONFLICT');
+      expect(err.message).toBe(`${snapshot} changed since the plan was made (sha256 ${createHash('sha256').update(readFileSync(root.at(snapshot))).digest('hex')}, the plan has ${sha256}); nothing was changed`);
+      expect(seen).toEqual([`restore ${snapshot}`]);
+      expect(readdirSync(root.at('/etc/kubernetes/manifests')).sort()).toEqual(MANIFESTS);
+      expect(existsSync(root.at(RESTORE_STATE_FILE))).toBe(false);
+      writeFileSync(root.at(snapshot), kept);
+
+      // As planned: the restore runs, and the member answers with every key.
+      seen.length = 0;
+      expect(await applyPlan(plan, applyDeps, { checkOnly: false })).toEqual({ steps: 1, applied: true });
+      expect(seen[0]).toBe(`restore ${snapshot}`);
+      expect(seen[3]).toBe(`back manifests=${MANIFESTS.join(',')}`);
+      const range = await postJson(member.client, '/v3/kv/range', { key: b64('cm/'), range_end: b64('cm0'), count_only: true }, lab.tls, 10_000) as { count?: string };
+      expect(Number(range.count)).toBe(50);
+
+      // Applied once, the plan is spent: the restore's record is not as the plan found it.
+      seen.length = 0;
+      const twice = await tsadmErrorOf(applyPlan(plan, applyDeps, { checkOnly: false }));
+      expect(twice.message).toMatch(new RegExp(`^refusing to apply the plan: 1 thing changed since it was made \\(${RESTORE_RECORD_FILE}: was absent when the plan was made, is a file`));
+      expect(seen).toEqual([]);
     } finally {
       await lab.stop(member);
       root.cleanup();

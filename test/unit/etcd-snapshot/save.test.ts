@@ -185,6 +185,26 @@ describeEachEtcd('etcd snapshot save on real etcd', (etcd) => {
         r.cleanup();
       }
     }, 60_000);
+
+    test('a plain save (the launcher\'s direct path) prints what the full parser\'s path prints', async () => {
+      const r = rootWithClientPair('/pki');
+      try {
+        const base = ['etcd', 'snapshot', 'save', '--rootfs', r.dir, '--cert-dir', '/pki', '--endpoint', m1.client];
+        // `-v 0` changes nothing but makes the command line not plain: it goes through yargs.
+        const [plain, parsed] = [await tsadm([...base, '/plain.db']), await tsadm([...base, '/parsed.db', '-v', '0'])];
+        for (const out of [plain, parsed]) expect(`${out.code}\n${out.stderr}`).toMatch(/^0\n$/);
+        const shape = (text: string): string => text.replace(/\/(plain|parsed)\.db/g, '/X.db').replace(/[0-9a-f]{64}/g, 'SHA');
+        expect(shape(plain.stdout)).toBe(shape(parsed.stdout));
+        expect(plain.stdout).toMatch(/^\[snapshot\] saved \/plain\.db \(\d+\.\d MiB, sha256 [0-9a-f]{64}\) from https:\/\/127\.0\.0\.1:\d+\n$/);
+        const [plainJson, parsedJson] = [await tsadm([...base, '/p2.db', '-o', 'json']), await tsadm([...base, '/q2.db', '-o', 'json', '-v', '0'])];
+        const result = (text: string): Record<string, unknown> => JSON.parse(text.trim().split('\n').pop() as string) as Record<string, unknown>;
+        const keys = (o: Record<string, unknown>): string[] => Object.keys(o.data as object).sort();
+        expect(result(plainJson.stdout)).toMatchObject({ type: 'result', command: 'etcd snapshot save', ok: true, data: { path: '/p2.db', endpoint: m1.client } });
+        expect(keys(result(plainJson.stdout))).toEqual(keys(result(parsedJson.stdout)));
+      } finally {
+        r.cleanup();
+      }
+    }, 60_000);
   });
 
   test('an etcd that refuses the client certificate is a one-line error, nothing written', async () => {

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { buildPlan } from '../../../src/plan/build.js';
+import { NOTE_NO_SECRETS, NOTE_WITH_KEYS, NOTE_WITHOUT_KEYS } from '../../../src/plan/types.js';
 import { diffNode, diffObject, nodePatchConflicts, replayNodePatch } from '../../../src/plan/diff.js';
 import { validatePlan } from '../../../src/plan/file.js';
 import { PlanJournal } from '../../../src/host/journal.js';
@@ -61,6 +62,29 @@ describe('buildPlan', () => {
     expect(JSON.stringify(plan)).not.toMatch(/ZGVm|bmV3|"KEY"|--token/);
     expect(plan.result).toBeUndefined();
   });
+
+  test('the note says what the plan holds: keys and secrets, none, or a review copy', () => {
+    expect(buildPlan(journal(), meta, { keys: true }).note).toBe(NOTE_WITH_KEYS);
+    expect(buildPlan(journal(), meta, { keys: false }).note).toBe(NOTE_WITHOUT_KEYS);
+    // A timer's unit file, its systemd actions, a renewal step: nothing a review copy would hide.
+    const quiet = (): PlanJournal => {
+      const j = new PlanJournal();
+      j.record({ type: 'file', path: '/etc/systemd/system/tsadm-etcd-snapshot.timer', mode: 0o644, kind: 'config', description: 'timer', sha256: sha('T'), content: Buffer.from('T'), unchanged: false });
+      j.record({ type: 'service', action: 'enable', unit: 'tsadm-etcd-snapshot.timer' });
+      j.record({ type: 'certs-renew-auto', windowSeconds: 3600, restart: true, due: ['apiserver'], pending: [], kubeconfig: '/etc/kubernetes/admin.conf' });
+      return j;
+    };
+    const plain = { ...meta, command: 'etcd snapshot schedule', result: { unit: 'tsadm-etcd-snapshot.timer', sha256: sha('x'), keep: 5 } };
+    expect(buildPlan(quiet(), plain, { keys: true }).note).toBe(NOTE_NO_SECRETS);
+    // A result naming a credential, or holding a bootstrap token anywhere, is key material.
+    for (const result of [{ joinCommand: 'tsadm join x' }, { certificateKey: sha('k') }, { printed: ['see abcdef.0123456789abcdef'] }, { kubeconfig: { clusters: ['x'] } }]) {
+      expect(buildPlan(quiet(), { ...plain, result }, { keys: true }).note).toBe(NOTE_WITH_KEYS);
+    }
+    // One private key among the steps is enough.
+    const withKey = quiet();
+    withKey.record({ type: 'file', path: '/etc/kubernetes/pki/sa.key', mode: 0o600, kind: 'private-key', description: 'sa key', sha256: sha('KEY'), content: Buffer.from('KEY'), unchanged: false });
+    expect(buildPlan(withKey, plain, { keys: true }).note).toBe(NOTE_WITH_KEYS);
+  });
 });
 
 describe('object and Node diffs', () => {
@@ -105,18 +129,32 @@ describe('object and Node diffs', () => {
   });
 });
 
+const RESTORE_STEP = { type: 'etcd-snapshot-restore', snapshot: '/backup/a.db', sha256: sha('a'), certDir: '/etc/kubernetes/pki', timeoutSeconds: 300 };
+
 describe('validatePlan', () => {
   const good = buildPlan(journal(), meta, { keys: true });
-  test.each([
+  test.each<[string, unknown, RegExp]>([
     ['not an object', [], /not a JSON object/],
     ['foreign kind', { ...good, kind: 'Other' }, /apiVersion\/kind are tsadm\/v1alpha1\/Other/],
     ['relative path', { ...good, steps: [{ type: 'file', path: 'etc/x', mode: '0644', sha256: sha('') }] }, /steps\[0\]\.path must be an absolute host path/],
     ['bad mode', { ...good, steps: [{ type: 'mkdir', path: '/x', mode: '644' }] }, /steps\[0\]\.mode must be octal/],
     ['unknown step', { ...good, steps: [{ type: 'rm -rf' }] }, /steps\[0\] has no known type/],
+    ...([
+      ['restore of a relative snapshot', { snapshot: 'a.db' }],
+      ['restore without the snapshot\'s sha256', { sha256: 'abc' }],
+      ['restore with a relative certDir', { certDir: 'pki' }],
+      ['restore without a timeout', { timeoutSeconds: 0 }],
+      ['restore with an empty CRI socket', { criSocket: '' }],
+    ] as const).map(([n, bad]) => [n, { ...good, steps: [{ ...RESTORE_STEP, ...bad }] }, /steps\[0\]: a restore needs an absolute snapshot path and certDir, the snapshot's sha256 and a timeout/] as [string, unknown, RegExp]),
   ])('%s is refused', (_n, data, want) => {
     expect(() => validatePlan(data)).toThrow(want);
   });
   test('a built plan passes', () => {
     expect(validatePlan(JSON.parse(JSON.stringify(good)))).toEqual(JSON.parse(JSON.stringify(good)));
+  });
+  test('a restore step passes, with or without a CRI socket', () => {
+    for (const step of [RESTORE_STEP, { ...RESTORE_STEP, criSocket: 'unix:///run/containerd/containerd.sock' }]) {
+      expect(validatePlan({ ...good, steps: [step] }).steps).toEqual([step]);
+    }
   });
 });
