@@ -10,7 +10,6 @@ import { reportError } from '../cli/report-error.js';
 import { TsadmError } from '../errors.js';
 import { etcdTlsFromDir } from '../etcd-client/urls.js';
 import { DEFAULT_SNAPSHOT_DIR, snapshotFileName } from '../etcd-snapshot/names.js';
-import { MANIFESTS_DIR, parseEtcdPod } from '../etcd-snapshot/restore-plan.js';
 import { saveSnapshot } from '../etcd-snapshot/save.js';
 import type { Host } from '../host/host.js';
 import { journalOf } from '../host/journal.js';
@@ -35,6 +34,8 @@ export function mib(bytes: number): string {
 /** This control plane's etcd: --endpoint, else the first listen-client-urls of its manifest (the loopback one), else 127.0.0.1:2379. */
 async function localEndpoint(host: Host, given: string | undefined): Promise<string> {
   if (given !== undefined) return given;
+  // The manifest reader (and YAML with it) only when the endpoint must be read from etcd.yaml.
+  const { MANIFESTS_DIR, parseEtcdPod } = await import('../etcd-snapshot/restore-plan.js');
   const text = (await host.readFile(path.posix.join(MANIFESTS_DIR, 'etcd.yaml')))?.toString('utf8');
   if (text === undefined) return LOCAL_ETCD;
   try {

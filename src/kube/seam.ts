@@ -3,7 +3,6 @@ import type { Host } from '../host/host.js';
 import type { KubeconfigFiles } from './credential-policy.js';
 import { journalOf } from '../host/journal.js';
 import type { ApiLog } from './api-log.js';
-import { openKubeApi } from './open.js';
 import type { RetryPolicy } from './retry.js';
 import type { KubeApi } from './types.js';
 
@@ -52,6 +51,9 @@ export function createApiSeam(host: SeamHost, dryRun: boolean): ApiSeam {
     const source = 'path' in kubeconfig ? kubeconfig.path : kubeconfig.source;
     // Credentials in hand whose source is a host path were read from that file; others (discovery's) name no file.
     const files = 'path' in kubeconfig || source.startsWith('/') ? kubeconfigFilesOn(host, source) : undefined;
+    // Loaded on first use: a command that never reaches a cluster (a snapshot save) does not load
+    // the REST and dry-run clients at start-up (docs/decisions.md, decision 65).
+    const { openKubeApi } = await import('./open.js');
     return openKubeApi({
       kubeconfigText: text,
       ...(dryRun && 'path' in kubeconfig && (await plansOnly(host, kubeconfig.path)) ? { plannedByThisRun: true } : {}),

@@ -1,7 +1,7 @@
 import type { CliIO } from '../cli/io.js';
 import type { FlagValues } from '../flags.js';
 import { TsadmError } from '../errors.js';
-import { DryRunHost } from '../host/dry-run-host.js';
+import type { DryRunHost } from '../host/dry-run-host.js';
 import type { Host } from '../host/host.js';
 import { acquireMachineLock, type MachineLock } from '../host/lock.js';
 import { createApiSeam, type ApiSeam } from '../kube/seam.js';
@@ -11,7 +11,6 @@ import { JsonReporter } from '../log/json-reporter.js';
 import { LogFile, teeToLogFile, type LogFileSettings } from '../log/log-file.js';
 import { PhaseLogger } from '../log/logger.js';
 import { PlainReporter } from '../log/plain-reporter.js';
-import { PlanReporter } from '../plan/reporter.js';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { TSADM_VERSION } from '../version.js';
@@ -70,7 +69,10 @@ export async function createRuntime(flags: FlagValues, env: CommandEnv, options:
   }
   // A plan is made by a dry run: --plan implies --dry-run, so it can never change the machine.
   const dryRun = flags['dry-run'] === true || planFile !== undefined || options.dryRun === true;
-  const host = dryRun ? new DryRunHost(rooted) : rooted;
+  // The dry-run overlay and the plan writer are loaded only by the runs that use them (start-up of
+  // the commands that change the machine directly, such as a snapshot save: decision 65).
+  const dryHost: DryRunHost | undefined = dryRun ? new (await import('../host/dry-run-host.js')).DryRunHost(rooted) : undefined;
+  const host: Host = dryHost ?? rooted;
   // Opened before the lock is taken, so a bad --log-file cannot leave the lock held.
   const logFileSettings = env.logFile?.();
   const logFile = logFileSettings ? LogFile.open(logFileSettings, `tsadm ${TSADM_VERSION} (Node.js ${process.version}) for ${process.platform}/${process.arch}`) : undefined;
@@ -92,11 +94,11 @@ export async function createRuntime(flags: FlagValues, env: CommandEnv, options:
   const locked: Reporter = lock ? { emit: (e) => base.emit(e), close: async () => { try { await base.close(); } finally { lock.release(); } } } : base;
   const startTime = options.startTime ?? new Date();
   // --plan: the plan is written from the dry-run journal when the command closes its reporter.
-  const reporter = planFile !== undefined && host instanceof DryRunHost
-    ? new PlanReporter(locked, host.journal, { file: planFile, keys: flags['plan-without-keys'] !== true, rootfs: root, startTime })
+  const reporter = planFile !== undefined && dryHost !== undefined
+    ? new (await import('../plan/reporter.js')).PlanReporter(locked, dryHost.journal, { file: planFile, keys: flags['plan-without-keys'] !== true, rootfs: root, startTime })
     : locked;
   const log = new PhaseLogger(reporter);
-  if (host instanceof DryRunHost) host.journal.currentPhase = () => log.phase;
+  if (dryHost !== undefined) dryHost.journal.currentPhase = () => log.phase;
   return { host, api: createApiSeam(host, dryRun), log, reporter, verbosity, json, dryRun, startTime, ...(lock ? { lock } : {}) };
 }
 

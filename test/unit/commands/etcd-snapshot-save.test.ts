@@ -2,12 +2,14 @@
  * The launcher's direct path for a plain `etcd snapshot save` (runPlainSave) ends as main() does:
  * same stderr, same exit code, same `-o json` events (the times aside). A save that succeeds
  * through both paths is checked on the built executable, against real etcd, in
- * test/unit/etcd-snapshot/save.test.ts.
+ * test/unit/etcd-snapshot/save.test.ts. What the direct path loads at start-up is checked on the
+ * bundle's module graph (its speed is measured by `npm run bench`, never timed in a test).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { build, type Metafile } from 'esbuild';
 import { plainSnapshotSave } from '../../../src/cli/plain-snapshot-save.js';
 import { runPlainSave } from '../../../src/commands/etcd-snapshot-save.js';
 import { runCli, type CliRun } from '../../helpers/run-cli.js';
@@ -49,3 +51,34 @@ describe('runPlainSave', () => {
     if (extra.length > 0) expect(JSON.parse(viaDirect.stdout.trim().split('\n').pop() as string)).toMatchObject({ type: 'result', command: 'etcd snapshot save', ok: false });
   });
 });
+
+describe('what a plain save loads at start-up', () => {
+  test('not the parser, the other commands, gRPC libraries, the Kubernetes clients, the dry-run overlay or the plan writer', async () => {
+    // The build of scripts/build.mjs (split ESM for Node 24), in memory.
+    const { metafile } = await build({
+      entryPoints: { tsadm: 'src/entry.ts' }, outdir: path.join(tmpdir(), 'tsadm-bundle-check'), outExtension: { '.js': '.mjs' }, bundle: true, splitting: true,
+      format: 'esm', platform: 'node', target: 'node24', metafile: true, write: false, logLevel: 'silent',
+      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    });
+    const inputs = staticClosureOf(metafile, 'src/commands/etcd-snapshot-save.ts');
+    expect(inputs).toEqual(expect.arrayContaining(['src/commands/etcd-snapshot-save.ts', 'src/etcd-client/snapshot.ts', 'src/run/runtime.ts']));
+    for (const heavy of ['node_modules/yargs/', 'node_modules/@grpc/', 'node_modules/protobufjs/', 'node_modules/js-yaml/', 'src/cli/app.ts',
+      'src/kube/rest-api.ts', 'src/kube/dry-run-api.ts', 'src/host/dry-run-host.ts', 'src/plan/reporter.ts', 'src/etcd-snapshot/runner.ts']) {
+      expect(inputs.filter((i) => i.includes(heavy))).toEqual([]);
+    }
+  }, 60_000);
+});
+
+/** The source files in the output chunk holding MODULE and every chunk it imports statically (what loads with it). */
+function staticClosureOf(metafile: Metafile, module: string): string[] {
+  const outputs = metafile.outputs;
+  const start = Object.keys(outputs).filter((k) => Object.keys(outputs[k]?.inputs ?? {}).includes(module));
+  const seen = new Set<string>();
+  const walk = (k: string): void => {
+    if (seen.has(k)) return;
+    seen.add(k);
+    for (const imp of outputs[k]?.imports ?? []) if (imp.kind === 'import-statement' && !imp.external && outputs[imp.path]) walk(imp.path);
+  };
+  start.forEach(walk);
+  return [...seen].flatMap((k) => Object.keys(outputs[k]?.inputs ?? {}));
+}
