@@ -88,18 +88,18 @@ test('save, delete half, refuse a truncated copy, restore: all 200 ConfigMaps ba
   // the plan, once applied, is refused (the restore's record on the machine has changed).
   await kubectl(CP.name, ['delete', 'configmap', '-n', NS, ...Array.from({ length: 100 }, (_, i) => `cm-${100 + i}`)]);
   const beforePlan = await machineState();
-  const planned = await tsadm(CP.name, ['etcd', 'snapshot', 'restore', '/var/lib/tsadm/etcd-snapshots/e2e.db', '--plan', '/root/restore-plan.json'], { reject: false });
+  const planned = await tsadm(CP.name, ['etcd', 'snapshot', 'restore', '/var/lib/tsadm/etcd-snapshots/e2e.db', '--plan', '/tmp/tsadm-restore-plan.json'], { reject: false });
   expect(`${planned.exitCode}\n${planned.all}`).toMatch(/^0\n/);
   expect(await machineState()).toBe(beforePlan);
   expect(Object.keys(await configMapData())).toHaveLength(100);
-  const applied = await tsadm(CP.name, ['apply', '/root/restore-plan.json'], { timeoutMs: 8 * MIN, reject: false });
+  const applied = await tsadm(CP.name, ['apply', '/tmp/tsadm-restore-plan.json'], { timeoutMs: 8 * MIN, reject: false });
   expect(`${applied.exitCode}\n${applied.all}`).toMatch(/^0\n/);
   const afterPlan = await waitFor(async () => {
     const d = await configMapData().catch(() => ({}));
     return Object.keys(d).length === 200 ? d : undefined;
   }, 4 * MIN, '200 ConfigMaps after the planned restore');
   expect(afterPlan).toEqual(before);
-  const again = await tsadm(CP.name, ['apply', '/root/restore-plan.json'], { reject: false });
+  const again = await tsadm(CP.name, ['apply', '/tmp/tsadm-restore-plan.json'], { reject: false });
   expect(again.exitCode).toBe(1);
   // The first restore above wrote the record; this plan's apply rewrote it.
   expect(again.all).toContain('/var/lib/tsadm/etcd-restore-last.json: content changed');
