@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { CliIO } from '../cli/io.js';
 import type { PlainSaveArgs } from '../cli/plain-snapshot-save.js';
 import { reportError } from '../cli/report-error.js';
+import { DEFAULT_CERT_DIR } from '../constants.js';
 import { TsadmError } from '../errors.js';
 import { etcdTlsFromDir } from '../etcd-client/urls.js';
 import { DEFAULT_SNAPSHOT_DIR, snapshotFileName } from '../etcd-snapshot/names.js';
@@ -15,7 +16,6 @@ import type { Host } from '../host/host.js';
 import { journalOf } from '../host/journal.js';
 import { createRuntime, finishCommand, type Runtime } from '../run/runtime.js';
 
-export const DEFAULT_CERT_DIR = '/etc/kubernetes/pki';
 const LOCAL_ETCD = 'https://127.0.0.1:2379';
 
 export interface SaveOptions {

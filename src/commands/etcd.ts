@@ -1,15 +1,13 @@
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { DEFAULT_TIMEOUTS } from '../config/defaults.js';
-import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
+import { DEFAULT_ADMIN_KUBECONFIG, DEFAULT_CERT_DIR } from '../constants.js';
 import { TsadmError } from '../errors.js';
 import { EtcdClient } from '../etcd-client/client.js';
 import { removeMember } from '../membership/remove-member.js';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
 import { createRuntime, finishCommand, type CommandEnv } from '../run/runtime.js';
 import { SNAPSHOT_COMMAND_DESCRIPTION, snapshotCommands } from './etcd-snapshot.js';
-
-const DEFAULT_CERT_DIR = '/etc/kubernetes/pki';
 
 /**
  * `tsadm etcd remove-member NODE`: remove a lost control plane's stacked etcd member (and its
