@@ -1,7 +1,8 @@
 /**
  * `tsadm certs renew --auto [--within 90d]`: renew, on this machine, every certificate and
  * kubeconfig of the inventory that expires within the window, and nothing else, then restart the
- * control-plane static pods that read them, one at a time, each until its liveness probe passes.
+ * control-plane static pods that read them, one at a time, each until its liveness probe passes
+ * (etcd with the machine's API server stopped around it: restart.ts's restartInOrder).
  *
  * Safety (docs/safety.md, "Certificate auto-renewal"):
  * - cluster-wide, the work runs under the Lease kube-system/tsadm-certs-renew
@@ -35,7 +36,7 @@ import { kubeadmDate } from './expiration-format.js';
 import { inventory, type Component } from './inventory.js';
 import { runProbe, type HttpProbe, type ProbeState } from './probe.js';
 import { applyRenewal, planRenewal } from './renew.js';
-import { recoverInterruptedRestarts, restartStaticPod, type RestartDeps } from './restart.js';
+import { describeRestartStep, plannedRestarts, recoverInterruptedRestarts, restartInOrder, type RestartDeps } from './restart.js';
 import { clusterConfigFor, humanList, type ClusterOptions, type PathOptions } from './run.js';
 
 /** The Lease every control plane takes before renewing (kube-system). */
@@ -234,17 +235,17 @@ async function renewAndRestart(rt: Runtime, ctx: LifecycleCtx, o: AutoRenewOptio
     return { renewed: result.renewed.map((r) => r.entry.name), restarted: [] };
   }
   if (rt.dryRun) {
-    for (const c of toRestart) rt.log.info(`Would restart ${c} (its static pod manifest leaves and re-enters the manifests dir), then wait until its liveness probe passes`, { prefix: 'dryrun' });
+    for (const step of await plannedRestarts(ctx.host, toRestart)) rt.log.info(describeRestartStep(step), { prefix: 'dryrun' });
     return { renewed: result.renewed.map((r) => r.entry.name), restarted: [] };
   }
   const restartLog = prefixed(rt.log, 'restart');
-  const left = [...toRestart];
-  // One at a time, etcd first; each must pass its liveness probe before the next goes down.
-  for (const c of toRestart) {
-    await restartStaticPod({ host: ctx.host, log: restartLog, probe: deps.probe ?? ((p) => runProbe(p)), ...deps.restartTiming }, c);
-    left.shift();
+  let left = [...toRestart];
+  // One at a time, etcd first (with the API server stopped around it); each passes its liveness
+  // probe before the next goes down, and the journal loses each as it is done.
+  const restarted = await restartInOrder({ host: ctx.host, log: restartLog, probe: deps.probe ?? ((p) => runProbe(p)), ...deps.restartTiming }, toRestart, async (step) => {
+    left = left.filter((c) => !step.includes(c));
     await writePending(ctx, left);
-  }
-  ctx.log.info(`Done: ${result.renewed.length} renewed${toRestart.length > 0 ? `; restarted ${humanList(toRestart)}` : ''}.`);
-  return { renewed: result.renewed.map((r) => r.entry.name), restarted: toRestart };
+  });
+  ctx.log.info(`Done: ${result.renewed.length} renewed${restarted.length > 0 ? `; restarted ${humanList(restarted)}` : ''}.`);
+  return { renewed: result.renewed.map((r) => r.entry.name), restarted };
 }

@@ -17,7 +17,7 @@ import type { Component } from './inventory.js';
 import { kubeconfigForUser, type KubeconfigUserOptions } from './kubeconfig-user.js';
 import { applyRenewal, planRenewal, selectEntries, type RenewResult } from './renew.js';
 import { runProbe } from './probe.js';
-import { restartStaticPod } from './restart.js';
+import { describeRestartStep, plannedRestarts, restartInOrder } from './restart.js';
 import { ExpiringError } from './threshold.js';
 
 export type PathOptions = Omit<LifecycleOptions, 'needsAdvertiseAddress' | 'clusterConfigText'>;
@@ -117,12 +117,12 @@ async function afterRenewal(ctx: LifecycleCtx, rt: Runtime, result: RenewResult,
 async function restartComponents(ctx: LifecycleCtx, rt: Runtime, components: readonly Component[]): Promise<void> {
   // A dry run plans file writes on its overlay; restarting processes has no overlay, so it is only announced.
   if (rt.dryRun) {
-    for (const c of components) rt.log.info(`Would restart ${c} (its static pod manifest leaves and re-enters the manifests dir)`, { prefix: 'dryrun' });
+    for (const step of await plannedRestarts(ctx.host, components)) rt.log.info(describeRestartStep(step), { prefix: 'dryrun' });
     return;
   }
   const log = prefixed(rt.log, 'restart');
-  // One at a time, etcd first: the API server needs etcd, and each waits for the previous to be healthy.
-  for (const c of components) await restartStaticPod({ host: ctx.host, log, probe: (p) => runProbe(p) }, c);
+  // One at a time, etcd first (with the API server stopped around it): each waits for the previous to be healthy.
+  await restartInOrder({ host: ctx.host, log, probe: (p) => runProbe(p) }, components);
 }
 
 export function humanList(items: readonly string[]): string {

@@ -68,7 +68,7 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
       (o) =>
         addPlanOptions(pathOptions(o))
           .positional('certificate', { type: 'string', describe: `"all", or one of: ${renewableNames().join(', ')} (not with --auto)` })
-          .option('auto', { type: 'boolean', describe: 'Renew every certificate and kubeconfig of this node that expires within --within, and nothing else; restart what uses them one at a time, under the cluster-wide Lease kube-system/tsadm-certs-renew (README: "Certificates that renew themselves").' })
+          .option('auto', { type: 'boolean', describe: 'Renew every certificate and kubeconfig of this node that expires within --within, and nothing else; restart what uses them one at a time (etcd with the API server stopped around it), under the cluster-wide Lease kube-system/tsadm-certs-renew (README: "Certificates that renew themselves").' })
           .option('lease-wait', { type: 'string', requiresArg: true, describe: 'With --auto: how long to keep trying for the Lease through a failing API before renewing without it (only what expires within 7 days).', defaultDescription: '2m' })
           .option('within', { type: 'string', requiresArg: true, describe: 'With --auto: the window, a duration (2160h) or days (90d).', defaultDescription: '90d' })
           .option('dry-run', { type: 'boolean', describe: "Don't write anything; show what would be written." })

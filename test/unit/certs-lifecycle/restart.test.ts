@@ -5,61 +5,11 @@
  * test/e2e/tsadm-init.e2e.test.ts.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { RootedHost } from '../../../src/host/rooted-host.js';
 import { probeFromManifest, runProbe } from '../../../src/certs-lifecycle/probe.js';
-import { recoverInterruptedRestarts, restartStaticPod } from '../../../src/certs-lifecycle/restart.js';
+import { describeRestartStep, recoverInterruptedRestarts, restartInOrder, restartStaticPod, restartSteps } from '../../../src/certs-lifecycle/restart.js';
+import { SCHEDULER_MANIFEST as MANIFEST, StandInKubelet, freePort, schedulerManifest } from '../../helpers/stand-in-kubelet.js';
 import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
-
-const MANIFEST = '/etc/kubernetes/manifests/kube-scheduler.yaml';
-
-const manifest = (port: number): string => [
-  'apiVersion: v1', 'kind: Pod', 'metadata:', '  name: kube-scheduler', 'spec:', '  containers:', '  - name: kube-scheduler',
-  '    livenessProbe:', '      httpGet:', '        host: 127.0.0.1', '        path: /healthz', `        port: ${port}`, '        scheme: HTTP', '',
-].join('\n');
-
-/** While the manifest exists a server answers on the port; each time it reappears a new one starts. */
-class StandInKubelet {
-  starts = 0;
-  private server: http.Server | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  constructor(private readonly root: TempRoot, readonly port: number, private readonly neverStops = false) {}
-
-  async start(): Promise<void> {
-    await this.sync();
-    this.timer = setInterval(() => void this.sync(), 20);
-  }
-
-  private async sync(): Promise<void> {
-    const present = existsSync(this.root.at(MANIFEST));
-    if (present && !this.server) {
-      this.starts++;
-      const server = http.createServer((_req, res) => res.end('ok'));
-      this.server = server;
-      await new Promise<void>((r) => server.listen(this.port, '127.0.0.1', r));
-    } else if (!present && this.server && !this.neverStops) {
-      const server = this.server;
-      this.server = undefined;
-      await new Promise((r) => server.close(r));
-    }
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    const server = this.server;
-    this.server = undefined;
-    if (server) await new Promise((r) => server.close(r));
-  }
-}
-
-async function freePort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 describe('restartStaticPod', () => {
   let root: TempRoot;
@@ -75,14 +25,14 @@ describe('restartStaticPod', () => {
 
   async function setup(neverStops = false): Promise<void> {
     const port = await freePort();
-    root = tempRoot({ [MANIFEST]: { content: manifest(port), mode: 0o600 } });
-    kubelet = new StandInKubelet(root, port, neverStops);
+    root = tempRoot({ [MANIFEST]: { content: schedulerManifest(port), mode: 0o600 } });
+    kubelet = new StandInKubelet(root, port, MANIFEST, { neverStops });
     await kubelet.start();
   }
 
   test('the probe is read from the manifest, as the kubelet would run it', async () => {
     await setup();
-    const probe = probeFromManifest(manifest(kubelet.port));
+    const probe = probeFromManifest(schedulerManifest(kubelet.port));
     expect(probe).toEqual({ url: `http://127.0.0.1:${kubelet.port}/healthz` });
     expect(await runProbe(probe as { url: string })).toBe('up');
     expect(await runProbe({ url: `http://127.0.0.1:${await freePort()}/` })).toBe('down');
@@ -108,7 +58,7 @@ describe('restartStaticPod', () => {
     await setup(true);
     await expect(restartStaticPod({ host: new RootedHost(root.dir), log, probe: (p) => runProbe(p), pollMs: 20, timeoutMs: 300 }, 'kube-scheduler'))
       .rejects.toMatchObject({ code: 'E_TIMEOUT', message: 'timed out waiting for the kubelet to stop kube-scheduler' });
-    expect(readFileSync(root.at(MANIFEST), 'utf8')).toBe(manifest(kubelet.port));
+    expect(readFileSync(root.at(MANIFEST), 'utf8')).toBe(schedulerManifest(kubelet.port));
     expect(readdirSync(root.at('/etc/kubernetes/tmp'))).toHaveLength(1);
   });
 
@@ -120,6 +70,100 @@ describe('restartStaticPod', () => {
   });
 });
 
+describe('restartInOrder: one component after another; etcd with the API server stopped around it', () => {
+  const ETCD = '/etc/kubernetes/manifests/etcd.yaml';
+  const API = '/etc/kubernetes/manifests/kube-apiserver.yaml';
+  let current: TempRoot | undefined;
+  const root = (): TempRoot => {
+    if (!current) throw new Error('no machine root: setup() first');
+    return current;
+  };
+  let kubelets: StandInKubelet[] = [];
+  const events: string[] = [];
+  const lines: string[] = [];
+  const log = { info: (m: string) => { lines.push(m); events.push(`log ${m}`); }, warn: (m: string) => lines.push(m) };
+
+  afterEach(async () => {
+    await Promise.all(kubelets.map((k) => k.stop()));
+    kubelets = [];
+    current?.cleanup();
+    current = undefined;
+    lines.length = 0;
+    events.length = 0;
+  });
+
+  /** A control plane's static pods, each served by its own stand-in sharing one event list. */
+  async function setup(names: string[], opts: { etcdNeverRestarts?: boolean } = {}): Promise<Record<string, string>> {
+    const ports = await Promise.all(names.map(() => freePort()));
+    const files = Object.fromEntries(names.map((n, i) => [`/etc/kubernetes/manifests/${n}.yaml`, schedulerManifest(ports[i]!, n)]));
+    const made = tempRoot(Object.fromEntries(Object.entries(files).map(([f, content]) => [f, { content, mode: 0o600 }])));
+    kubelets = names.map((n, i) => new StandInKubelet(made, ports[i]!, `/etc/kubernetes/manifests/${n}.yaml`, { events, neverRestarts: n === 'etcd' && opts.etcdNeverRestarts === true }));
+    current = made;
+    for (const k of kubelets) await k.start();
+    events.length = 0; // only what the restart does
+    return files;
+  }
+  const deps = () => ({ host: new RootedHost(root().dir), log, probe: runProbe, pollMs: 20, settleMs: 100 });
+
+  test('the steps (pure): etcd takes the API server along only where one runs; nothing twice; others alone, in the order given', () => {
+    expect(restartSteps(['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'], true)).toEqual([['etcd', 'kube-apiserver'], ['kube-controller-manager'], ['kube-scheduler']]);
+    expect(restartSteps(['etcd'], true)).toEqual([['etcd', 'kube-apiserver']]);
+    expect(restartSteps(['etcd', 'kube-apiserver'], false)).toEqual([['etcd'], ['kube-apiserver']]);
+    expect(restartSteps(['kube-apiserver', 'kube-scheduler'], true)).toEqual([['kube-apiserver'], ['kube-scheduler']]);
+    expect(describeRestartStep(['etcd', 'kube-apiserver'])).toBe('Would stop kube-apiserver, restart etcd, and start kube-apiserver again once etcd passes its liveness probe (their static pod manifests leave and re-enter the manifests dir)');
+    expect(describeRestartStep(['kube-scheduler'])).toBe('Would restart kube-scheduler (its static pod manifest leaves and re-enters the manifests dir), then wait until its liveness probe passes');
+  });
+
+  test('the API server stops before etcd goes and starts only once etcd serves again; each later component waits for the one before; every manifest back byte for byte', async () => {
+    const files = await setup(['etcd', 'kube-apiserver', 'kube-scheduler']);
+    const done: string[][] = [];
+    const restarted = await restartInOrder(deps(), ['etcd', 'kube-apiserver', 'kube-scheduler'], (step) => { done.push([...step]); return Promise.resolve(); });
+    expect(restarted).toEqual(['etcd', 'kube-apiserver', 'kube-scheduler']);
+    expect(done).toEqual([['etcd', 'kube-apiserver'], ['kube-scheduler']]);
+    expect(events).toEqual([
+      `log Stopping kube-apiserver while etcd restarts (stopped, it refuses connections rather than holding them without etcd): ${API} is moved out until the kubelet has stopped it`,
+      'stop kube-apiserver',
+      `log Restarting etcd: ${ETCD} is moved out until the kubelet has stopped it`,
+      'stop etcd',
+      'start etcd',
+      'log etcd restarted and healthy',
+      'start kube-apiserver',
+      'log kube-apiserver restarted and healthy',
+      `log Restarting kube-scheduler: ${MANIFEST} is moved out until the kubelet has stopped it`,
+      'stop kube-scheduler',
+      'start kube-scheduler',
+      'log kube-scheduler restarted and healthy',
+    ]);
+    for (const [f, content] of Object.entries(files)) {
+      expect(readFileSync(root().at(f), 'utf8')).toBe(content);
+      expect(statSync(root().at(f)).mode & 0o777).toBe(0o600);
+    }
+    expect(readdirSync(root().at('/etc/kubernetes/tmp'))).toEqual([]);
+  });
+
+  test('etcd alone due: the API server is still stopped around it and restarted (it is reported)', async () => {
+    await setup(['etcd', 'kube-apiserver']);
+    expect(await restartInOrder(deps(), ['etcd'])).toEqual(['etcd', 'kube-apiserver']);
+    expect(events.filter((e) => !e.startsWith('log '))).toEqual(['stop kube-apiserver', 'stop etcd', 'start etcd', 'start kube-apiserver']);
+  });
+
+  test('no API server on the machine (an etcd-only host): etcd restarts alone', async () => {
+    await setup(['etcd']);
+    expect(await restartInOrder(deps(), ['etcd'])).toEqual(['etcd']);
+    expect(events.filter((e) => !e.startsWith('log '))).toEqual(['stop etcd', 'start etcd']);
+  });
+
+  test('etcd never comes back: timeout naming etcd; the API server\'s manifest is put back all the same, both copies kept', async () => {
+    const files = await setup(['etcd', 'kube-apiserver'], { etcdNeverRestarts: true });
+    const after: string[][] = [];
+    await expect(restartInOrder({ ...deps(), timeoutMs: 400 }, ['etcd', 'kube-apiserver'], (step) => { after.push([...step]); return Promise.resolve(); }))
+      .rejects.toMatchObject({ code: 'E_TIMEOUT', message: expect.stringMatching(/^timed out waiting for etcd to pass its liveness probe again/) as unknown });
+    expect(after).toEqual([]); // the journal keeps both
+    for (const [f, content] of Object.entries(files)) expect(readFileSync(root().at(f), 'utf8')).toBe(content);
+    expect(readdirSync(root().at('/etc/kubernetes/tmp')).map((d) => d.replace(/\d+/, 'N')).sort()).toEqual(['tsadm-restart-N-etcd', 'tsadm-restart-N-kube-apiserver']);
+  });
+});
+
 describe('recoverInterruptedRestarts (a re-run after a kill in the middle of a restart)', () => {
   let root: TempRoot;
   afterEach(() => root.cleanup());
@@ -127,7 +171,7 @@ describe('recoverInterruptedRestarts (a re-run after a kill in the middle of a r
   const log = { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m) };
 
   test('a manifest left out is put back byte for byte with its mode; one in place is left alone; the copies go', async () => {
-    const scheduler = manifest(10259);
+    const scheduler = schedulerManifest(10259);
     root = tempRoot({
       // killed while kube-scheduler's manifest was out: only the copy exists
       '/etc/kubernetes/tmp/tsadm-restart-1700000000000/kube-scheduler.yaml': { content: scheduler, mode: 0o600 },
@@ -144,5 +188,16 @@ describe('recoverInterruptedRestarts (a re-run after a kill in the middle of a r
     expect(readFileSync(root.at('/etc/kubernetes/manifests/etcd.yaml'), 'utf8')).toBe('current\n');
     expect(readdirSync(root.at('/etc/kubernetes/tmp'))).toEqual(['kubeadm-backup-etcd-x']);
     expect(lines.some((l) => l.includes('kube-scheduler.yaml was left out by an interrupted restart'))).toBe(true);
+  });
+
+  test('killed while etcd restarted with the API server held out: both manifests come back, both copies go', async () => {
+    root = tempRoot({
+      '/etc/kubernetes/tmp/tsadm-restart-1700000000000-kube-apiserver/kube-apiserver.yaml': { content: 'api\n', mode: 0o600 },
+      '/etc/kubernetes/tmp/tsadm-restart-1700000000050-etcd/etcd.yaml': { content: 'etcd\n', mode: 0o600 },
+    });
+    expect((await recoverInterruptedRestarts({ host: new RootedHost(root.dir), log })).sort()).toEqual(['etcd', 'kube-apiserver']);
+    expect(readFileSync(root.at('/etc/kubernetes/manifests/kube-apiserver.yaml'), 'utf8')).toBe('api\n');
+    expect(readFileSync(root.at('/etc/kubernetes/manifests/etcd.yaml'), 'utf8')).toBe('etcd\n');
+    expect(readdirSync(root.at('/etc/kubernetes/tmp'))).toEqual([]);
   });
 });
