@@ -3,7 +3,7 @@ import { errorMessage } from '../errors.js';
 import { checkFault } from '../host/fault.js';
 import { clientEndpoints, parseMember, parseMembers, type EtcdMember } from './members.js';
 import { ETCD_API_CALL_RETRY_INTERVAL_MS, isMemberIDExists, isPeerURLExists, nextRetryDelay, requestBudgetMs, type EtcdRetryPolicy } from './retry.js';
-import { EtcdRequestError, postJson, type EtcdTls } from './transport.js';
+import { EtcdNoAnswerError, EtcdRequestError, postJson, type EtcdTls } from './transport.js';
 
 /**
  * The etcd membership calls tsadm needs (kubeadm's util/etcd): list, add (as a voter or as a
@@ -120,15 +120,15 @@ export class EtcdClient {
    * `onRetry` sees each refusal (kubeadm logs them at V(5)).
    */
   async memberPromote(id: string, onRetry?: (err: unknown) => void): Promise<{ promoted: boolean; members: EtcdMember[] }> {
-    const started = this.now();
+    const call = this.newCall();
     for (let attempt = 1; ; attempt++) {
-      const budgetMs = requestBudgetMs(this.policy, this.timeoutMs, this.now() - started);
+      const budgetMs = call.budgetMs();
       let members: EtcdMember[];
       try {
         members = parseMembers(await this.anyEndpoint('/v3/cluster/member/list', {}, this.eps, budgetMs));
       } catch (err) {
         if (!retryable(err)) throw err;
-        await this.pauseOrGiveUp(err, attempt, started);
+        await call.pauseOrGiveUp(err, attempt, budgetMs);
         continue;
       }
       const me = members.find((m) => m.id === id);
@@ -140,7 +140,7 @@ export class EtcdClient {
         return { promoted: true, members: parseMembers(body) };
       } catch (err) {
         onRetry?.(err);
-        await this.pauseOrGiveUp(err, attempt, started);
+        await call.pauseOrGiveUp(err, attempt, budgetMs);
       }
     }
   }
@@ -215,22 +215,38 @@ export class EtcdClient {
 
   /** `fn` gets the time one request of this try may take. */
   private async withRetries<T>(fn: (budgetMs: number) => Promise<T>): Promise<T> {
-    const started = this.now();
+    const call = this.newCall();
     for (let attempt = 1; ; attempt++) {
+      const budgetMs = call.budgetMs();
       try {
-        return await fn(requestBudgetMs(this.policy, this.timeoutMs, this.now() - started));
+        return await fn(budgetMs);
       } catch (err) {
         if (!retryable(err)) throw err;
-        await this.pauseOrGiveUp(err, attempt, started);
+        await call.pauseOrGiveUp(err, attempt, budgetMs);
       }
     }
   }
 
-  /** Sleeps before the next try, or throws `err` (naming the time bound) when the call gives up. */
-  private async pauseOrGiveUp(err: unknown, attempt: number, started: number): Promise<void> {
-    const delay = nextRetryDelay(this.policy, attempt, this.now() - started);
-    if (delay === undefined) throw this.gaveUp(err);
-    await this.sleep(delay);
+  /**
+   * One call's tries: the time each may take, the pause before the next, and the error when it
+   * gives up. That error is the last try's, except when the last try was cut short by the call's
+   * deadline and got no answer at all: etcd's own last answer (a refusal, say "not in sync") says
+   * what was wrong, where "no answer within 100 ms" says only that time ran out.
+   */
+  private newCall(): { budgetMs: () => number; pauseOrGiveUp: (err: unknown, attempt: number, budgetMs: number) => Promise<void> } {
+    const started = this.now();
+    let lastAnswer: EtcdRequestError | undefined;
+    return {
+      budgetMs: () => requestBudgetMs(this.policy, this.timeoutMs, this.now() - started),
+      pauseOrGiveUp: async (err, attempt, budgetMs) => {
+        const cutShortUnanswered = err instanceof EtcdNoAnswerError && budgetMs < this.timeoutMs;
+        const report = cutShortUnanswered && lastAnswer ? lastAnswer : err;
+        if (err instanceof EtcdRequestError && err.grpcCode !== undefined) lastAnswer = err;
+        const delay = nextRetryDelay(this.policy, attempt, this.now() - started);
+        if (delay === undefined) throw this.gaveUp(report);
+        await this.sleep(delay);
+      },
+    };
   }
 
   /** The last error of a call that ran out of time names the bound (timeouts.etcdAPICall) that ended it. */

@@ -28,6 +28,14 @@ export class EtcdRequestError extends Error {
   }
 }
 
+/** No answer within the request's time: etcd said nothing (it may be slow, not gone). */
+export class EtcdNoAnswerError extends EtcdRequestError {
+  constructor(timeoutMs: number, endpoint: string) {
+    super(`no answer within ${timeoutMs} ms`, endpoint);
+    this.name = 'EtcdNoAnswerError';
+  }
+}
+
 export function postJson(endpoint: string, path: string, body: unknown, tls: EtcdTls, timeoutMs: number): Promise<unknown> {
   const url = new URL(path, endpoint.endsWith('/') ? endpoint : `${endpoint}/`);
   if (url.protocol !== 'https:') {
@@ -66,9 +74,9 @@ export function postJson(endpoint: string, path: string, body: unknown, tls: Etc
         }
       });
     });
-    const deadline = setTimeout(() => req.destroy(new EtcdRequestError(`no answer within ${timeoutMs} ms`, endpoint)), timeoutMs);
+    const deadline = setTimeout(() => req.destroy(new EtcdNoAnswerError(timeoutMs, endpoint)), timeoutMs);
     req.on('close', () => clearTimeout(deadline));
-    req.on('timeout', () => req.destroy(new EtcdRequestError(`no answer within ${timeoutMs} ms`, endpoint)));
+    req.on('timeout', () => req.destroy(new EtcdNoAnswerError(timeoutMs, endpoint)));
     req.on('error', (err) => reject(err instanceof EtcdRequestError ? err : new EtcdRequestError(err.message, endpoint)));
     req.end(payload);
   });
