@@ -13,7 +13,8 @@ import type { TempRoot } from './temp-root.js';
 
 export const SCHEDULER_MANIFEST = '/etc/kubernetes/manifests/kube-scheduler.yaml';
 
-export const schedulerManifest = (port: number, name = 'kube-scheduler'): string => [
+/** A static pod manifest (kube-scheduler's by default) whose liveness probe is HTTP on loopback PORT. */
+export const probedPodManifest = (port: number, name = 'kube-scheduler'): string => [
   'apiVersion: v1', 'kind: Pod', 'metadata:', `  name: ${name}`, '  namespace: kube-system', 'spec:', '  containers:', `  - name: ${name}`,
   '    livenessProbe:', '      httpGet:', '        host: 127.0.0.1', '        path: /healthz', `        port: ${port}`, '        scheme: HTTP', '',
 ].join('\n');
@@ -52,7 +53,7 @@ export class StandInKubelet {
   /** Writes kube-scheduler's manifest (0600) with this stand-in's probe port. */
   writeSchedulerManifest(): void {
     mkdirSync(path.dirname(this.root.at(this.manifest)), { recursive: true });
-    writeFileSync(this.root.at(this.manifest), schedulerManifest(this.port), { mode: 0o600 });
+    writeFileSync(this.root.at(this.manifest), probedPodManifest(this.port), { mode: 0o600 });
   }
 
   async start(): Promise<void> {

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { describeBuilt, scratchDir, tsadm, type Scratch } from '../../helpers/built-cli.js';
 import { DAY, DUE, FRESH, fileOf, fingerprint, keyMatches, makeRoot, notAfter } from '../../helpers/auto-renew.js';
 import { KC } from '../../helpers/certs-lifecycle.js';
-import { SCHEDULER_MANIFEST, StandInKubelet, freePort, schedulerManifest } from '../../helpers/stand-in-kubelet.js';
+import { SCHEDULER_MANIFEST, StandInKubelet, freePort, probedPodManifest } from '../../helpers/stand-in-kubelet.js';
 import type { TempRoot } from '../../helpers/temp-root.js';
 
 jest.setTimeout(15 * 60_000);
@@ -64,7 +64,7 @@ describeBuilt('kill renew --auto at every write, re-run', () => {
         // content only: the copy into the scratch dir does not keep sub-millisecond mtimes
         const hash = (m: Map<string, string>, f: string) => m.get(f)?.split(' ')[0];
         for (const name of FRESH) if (hash(fp, fileOf(name)) !== hash(baseFp, fileOf(name))) problems.push(`N=${n} after re-run: ${name} was changed`);
-        if (readFileSync(root.at(SCHEDULER_MANIFEST), 'utf8') !== schedulerManifest(port)) problems.push(`N=${n} after re-run: the manifest differs`);
+        if (readFileSync(root.at(SCHEDULER_MANIFEST), 'utf8') !== probedPodManifest(port)) problems.push(`N=${n} after re-run: the manifest differs`);
         if (existsSync(tmp) && readdirSync(tmp).length > 0) problems.push(`N=${n} after re-run: left in ${tmp}: ${readdirSync(tmp).join(', ')}`);
         const leftTemps = [...fp.keys()].filter((f) => /\.tsadm-(\d+-)?[0-9a-f]{12}$/.test(f));
         if (leftTemps.length > 0) problems.push(`N=${n} after re-run: temp files ${leftTemps.join(', ')}`);

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { RootedHost } from '../../../src/host/rooted-host.js';
 import { probeFromManifest, runProbe } from '../../../src/certs-lifecycle/probe.js';
 import { describeRestartStep, recoverInterruptedRestarts, restartInOrder, restartStaticPod, restartSteps } from '../../../src/certs-lifecycle/restart.js';
-import { SCHEDULER_MANIFEST as MANIFEST, StandInKubelet, freePort, schedulerManifest } from '../../helpers/stand-in-kubelet.js';
+import { SCHEDULER_MANIFEST as MANIFEST, StandInKubelet, freePort, probedPodManifest } from '../../helpers/stand-in-kubelet.js';
 import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
 
 describe('restartStaticPod', () => {
@@ -25,14 +25,14 @@ describe('restartStaticPod', () => {
 
   async function setup(neverStops = false): Promise<void> {
     const port = await freePort();
-    root = tempRoot({ [MANIFEST]: { content: schedulerManifest(port), mode: 0o600 } });
+    root = tempRoot({ [MANIFEST]: { content: probedPodManifest(port), mode: 0o600 } });
     kubelet = new StandInKubelet(root, port, MANIFEST, { neverStops });
     await kubelet.start();
   }
 
   test('the probe is read from the manifest, as the kubelet would run it', async () => {
     await setup();
-    const probe = probeFromManifest(schedulerManifest(kubelet.port));
+    const probe = probeFromManifest(probedPodManifest(kubelet.port));
     expect(probe).toEqual({ url: `http://127.0.0.1:${kubelet.port}/healthz` });
     expect(await runProbe(probe as { url: string })).toBe('up');
     expect(await runProbe({ url: `http://127.0.0.1:${await freePort()}/` })).toBe('down');
@@ -58,7 +58,7 @@ describe('restartStaticPod', () => {
     await setup(true);
     await expect(restartStaticPod({ host: new RootedHost(root.dir), log, probe: (p) => runProbe(p), pollMs: 20, timeoutMs: 300 }, 'kube-scheduler'))
       .rejects.toMatchObject({ code: 'E_TIMEOUT', message: 'timed out waiting for the kubelet to stop kube-scheduler' });
-    expect(readFileSync(root.at(MANIFEST), 'utf8')).toBe(schedulerManifest(kubelet.port));
+    expect(readFileSync(root.at(MANIFEST), 'utf8')).toBe(probedPodManifest(kubelet.port));
     expect(readdirSync(root.at('/etc/kubernetes/tmp'))).toHaveLength(1);
   });
 
@@ -95,7 +95,7 @@ describe('restartInOrder: one component after another; etcd with the API server 
   /** A control plane's static pods, each served by its own stand-in sharing one event list. */
   async function setup(names: string[], opts: { etcdNeverRestarts?: boolean } = {}): Promise<Record<string, string>> {
     const ports = await Promise.all(names.map(() => freePort()));
-    const files = Object.fromEntries(names.map((n, i) => [`/etc/kubernetes/manifests/${n}.yaml`, schedulerManifest(ports[i]!, n)]));
+    const files = Object.fromEntries(names.map((n, i) => [`/etc/kubernetes/manifests/${n}.yaml`, probedPodManifest(ports[i]!, n)]));
     const made = tempRoot(Object.fromEntries(Object.entries(files).map(([f, content]) => [f, { content, mode: 0o600 }])));
     kubelets = names.map((n, i) => new StandInKubelet(made, ports[i]!, `/etc/kubernetes/manifests/${n}.yaml`, { events, neverRestarts: n === 'etcd' && opts.etcdNeverRestarts === true }));
     current = made;
@@ -171,7 +171,7 @@ describe('recoverInterruptedRestarts (a re-run after a kill in the middle of a r
   const log = { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m) };
 
   test('a manifest left out is put back byte for byte with its mode; one in place is left alone; the copies go', async () => {
-    const scheduler = schedulerManifest(10259);
+    const scheduler = probedPodManifest(10259);
     root = tempRoot({
       // killed while kube-scheduler's manifest was out: only the copy exists
       '/etc/kubernetes/tmp/tsadm-restart-1700000000000/kube-scheduler.yaml': { content: scheduler, mode: 0o600 },
