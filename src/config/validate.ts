@@ -11,7 +11,6 @@ import { isKnownFeatureGate, validateFeatureGates } from './feature-gates.js';
 import { isValidImageRepository } from './names.js';
 import type { ClusterConfiguration, JoinConfiguration, ResetConfiguration, ResolvedInitConfig, ResolvedJoinConfig, ResolvedResetConfig } from './types.js';
 import { validateNetworking } from './validate-network.js';
-import { UNSUPPORTED_UNMOUNT_FLAGS } from './unmount-flags.js';
 import {
   validateAbsolutePath,
   validateAPIEndpoint,
@@ -177,7 +176,6 @@ export function validateResetConfig(cfg: ResolvedResetConfig): string[] {
   }
   (r.unmountFlags ?? []).forEach((flag, i) => {
     if (!UNMOUNT_FLAGS.includes(flag)) out.push(`unmountFlags[${i}]: unsupported value ${q(flag)}: supported values: ${UNMOUNT_FLAGS.map(q).join(', ')}`);
-    else if (Object.hasOwn(UNSUPPORTED_UNMOUNT_FLAGS, flag)) out.push(`unmountFlags[${i}]: ${flag} is not supported by tsadm: ${UNSUPPORTED_UNMOUNT_FLAGS[flag]}; use MNT_FORCE, MNT_DETACH or UMOUNT_NOFOLLOW`);
   });
   return out;
 }

@@ -29,8 +29,12 @@ async function stopKubelet(ctx: ResetCtx): Promise<void> {
 async function unmountKubeletDir(ctx: ResetCtx): Promise<boolean> {
   ctx.log.info(`Unmounting mounted directories in "${KUBELET_DIR}"`, { prefix: 'reset' });
   const real = ctx.host.resolve(KUBELET_DIR);
-  const { options, noFollow } = umountInvocation(ctx.cfg.reset.unmountFlags ?? []);
+  const { options, noFollow, unmountsNothing } = umountInvocation(ctx.cfg.reset.unmountFlags ?? []);
   for (const point of mountsUnder(await ctx.deps.readMounts(), real)) {
+    if (unmountsNothing !== undefined) {
+      ctx.log.warn(`failed to unmount ${point}: ${unmountsNothing}`, { prefix: 'reset' });
+      continue;
+    }
     if (noFollow && (await ctx.host.stat(hostPathOf(ctx.host.root, point)))?.isSymlink) {
       ctx.log.warn(`failed to unmount ${point}: it is a symbolic link and unmountFlags has UMOUNT_NOFOLLOW`, { prefix: 'reset' });
       continue;

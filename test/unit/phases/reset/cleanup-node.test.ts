@@ -1,7 +1,8 @@
 /**
  * cleanup-node's unmounts with ResetConfiguration unmountFlags, on a dry-run host over a temp
  * root: the listed umount commands carry the flags' options, UMOUNT_NOFOLLOW leaves a mount point
- * that is a symbolic link, and MNT_EXPIRE is refused when the configuration is read.
+ * that is a symbolic link, and MNT_EXPIRE (accepted, as kubeadm accepts it) unmounts nothing: every
+ * mount point is reported as kubeadm's one unmount2 call would fail on it.
  */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,7 +67,16 @@ describe('reset cleanup-node with unmountFlags', () => {
     expect(lines.join('\n')).toContain(`failed to unmount ${root}/var/lib/kubelet/pods/a/volumes/link: it is a symbolic link and unmountFlags has UMOUNT_NOFOLLOW`);
   });
 
-  test('MNT_EXPIRE is refused naming the field and the flag', async () => {
-    await expect(dryUnmounts('[MNT_EXPIRE]')).rejects.toThrow(/unmountFlags\[0\]: MNT_EXPIRE is not supported by tsadm/);
+  test('MNT_EXPIRE is accepted; no umount runs and every mount point is reported (unmount2 fails with EAGAIN on a first call)', async () => {
+    const { commands, lines } = await dryUnmounts('[MNT_EXPIRE]');
+    expect(commands).toEqual([]);
+    const text = lines.join('\n');
+    for (const p of ['v1', 'link']) expect(text).toContain(`failed to unmount ${root}/var/lib/kubelet/pods/a/volumes/${p}: resource temporarily unavailable (unmountFlags has MNT_EXPIRE`);
+  });
+
+  test('MNT_EXPIRE with MNT_FORCE: no umount runs, each mount point reported as unmount2\'s EINVAL', async () => {
+    const { commands, lines } = await dryUnmounts('[MNT_FORCE, MNT_EXPIRE]');
+    expect(commands).toEqual([]);
+    expect(lines.join('\n')).toContain(`failed to unmount ${root}/var/lib/kubelet/pods/a/volumes/v1: invalid argument (unmountFlags combines MNT_EXPIRE with MNT_FORCE or MNT_DETACH`);
   });
 });
