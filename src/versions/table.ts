@@ -199,6 +199,11 @@ export interface VersionProfile {
     readonly corednsMasterToleration: boolean;
     /** ClusterRole system:coredns may list/watch discovery.k8s.io EndpointSlices (CoreDNS ≥ 1.8.1). */
     readonly corednsEndpointSlices: boolean;
+    /**
+     * ClusterRole system:coredns may get nodes, a rule kept for CoreDNS's removed federation plugin;
+     * kubeadm's DNS manifests dropped it in 1.28 (PR #117521, synced from coredns/deployment).
+     */
+    readonly corednsNodesGet: boolean;
     /** Value of the kube-dns Service label kubernetes.io/name. */
     readonly corednsServiceLabel: 'KubeDNS' | 'CoreDNS';
     /** Preferred pod anti-affinity on kubernetes.io/hostname (1.25, PR #110593). */
@@ -351,6 +356,7 @@ const BASE_1_20: VersionProfile = {
   addons: {
     corednsMasterToleration: true,
     corednsEndpointSlices: false,
+    corednsNodesGet: true,
     corednsServiceLabel: 'KubeDNS',
     corednsAntiAffinity: false,
     corednsDropAllUpper: false,
@@ -471,6 +477,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       images: { etcdTag: '3.5.9-0', corednsTag: 'v1.10.1', pauseTag: '3.9' },
       workflow: { kubeletStartAfterControlPlane: true },
       upgrade: { addonsAfterAllControlPlanes: true }, // PR #116570, #117660 (UpgradeAddonsBeforeControlPlane off)
+      addons: { corednsNodesGet: false }, // PR #117521
       skew: { minKubelet: '1.27.0' },
     },
   },

@@ -57,7 +57,7 @@ export function corednsConfigMap(i: CorednsInput): ConfigMapObject {
 function corednsClusterRole(versions: VersionProfile): KubeObject {
   return clusterRole('system:coredns', [
     { apiGroups: [''], resources: ['endpoints', 'services', 'pods', 'namespaces'], verbs: ['list', 'watch'] },
-    { apiGroups: [''], resources: ['nodes'], verbs: ['get'] },
+    ...(versions.addons.corednsNodesGet ? [{ apiGroups: [''], resources: ['nodes'], verbs: ['get'] }] : []),
     ...(versions.addons.corednsEndpointSlices ? [{ apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['list', 'watch'] }] : []),
   ]);
 }

@@ -51,6 +51,20 @@ describe('CoreDNS per minor (version table facts)', () => {
     expect(dnsService(input('1.21')).metadata.labels?.['kubernetes.io/name']).toBe('CoreDNS');
   });
 
+  // Oracle: kubeadm's DNS manifests (cmd/kubeadm/app/phases/addons/dns/manifests.go): 1.20.2's
+  // ClusterRole has `nodes: get` (the golden objects above); PR #117521 (merged for 1.28) removed it,
+  // and the 1.36-cycle revision's ClusterRole has the two list/watch rules only.
+  test('1.27 and older: nodes get; 1.28+: only the list/watch rules, as kubeadm\'s manifests', () => {
+    const rules = (minor: SupportedMinor): unknown[] => (corednsObjects(input(minor))[1] as RoleObject).rules;
+    expect(rules('1.27')).toContainEqual({ apiGroups: [''], resources: ['nodes'], verbs: ['get'] });
+    for (const minor of ['1.28', '1.35', '1.36', '1.37'] as const) {
+      expect(rules(minor)).toEqual([
+        { apiGroups: [''], resources: ['endpoints', 'services', 'pods', 'namespaces'], verbs: ['list', 'watch'] },
+        { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['list', 'watch'] },
+      ]);
+    }
+  });
+
   test('every supported minor renders', () => {
     for (const minor of Object.keys(VERSION_TABLE) as SupportedMinor[]) expect(corednsObjects(input(minor))).toHaveLength(6);
   });
