@@ -2,13 +2,16 @@
 // single-executable applications). Steps: bundle the CLI into one CommonJS file (SEA runs a
 // CommonJS script and its require() sees only built-in modules, so every dependency and every
 // dynamic import is inlined); turn it into a SEA blob with `node --experimental-sea-config`;
-// copy this node binary and inject the blob with postject (the sentinel fuse tells node to run it).
+// copy the pinned node binary and inject the blob with postject (the sentinel fuse tells node to
+// run it). The binary is npm's node-linux-<arch> that package-lock.json locks, checked against the
+// sha256 the repository records (scripts/lib/node-binary.mjs), never the Node that runs this script.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildDefines } from './lib/build-info.mjs';
+import { pinnedNodeBinary } from './lib/node-binary.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Per-process work dir and temp output, renamed onto dist/tsadm at the end: `npm test` runs the
@@ -19,10 +22,16 @@ const out = path.join(repo, 'dist', 'tsadm');
 const partial = path.join(repo, 'dist', `.tsadm-${process.pid}`);
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
-// The executable embeds the Node.js that runs this script: tsadm needs 24 (package.json engines);
-// `npm run build:sea` runs it with the project's own (the `node` devDependency).
-const [major] = process.versions.node.split('.').map(Number);
-if (major < 24) throw new Error(`build:sea embeds the Node.js that runs it and needs 24 or newer (this is ${process.version}): use npm run build:sea`);
+// Checked first, before anything is built: a binary that is not the locked one stops the build.
+// TSADM_SEA_NODE_PACKAGE names another directory holding the package (the tests' tampered copy);
+// it passes the same checks or nothing is built.
+let node;
+try {
+  node = pinnedNodeBinary({ packageDir: process.env.TSADM_SEA_NODE_PACKAGE || undefined });
+} catch (err) {
+  console.error(`build:sea: ${err.message}`);
+  process.exit(1);
+}
 
 let inject;
 try {
@@ -32,8 +41,18 @@ try {
   process.exit(1);
 }
 
+// A failed build leaves neither its work dir nor its partial executable (126 MB) behind.
+process.on('exit', () => {
+  rmSync(work, { recursive: true, force: true });
+  rmSync(partial, { force: true });
+});
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
+// The checked bytes, written once into this build's own file: the blob is made by them and they
+// are what the blob goes into, so the file the check read can change afterwards without reaching
+// the build.
+rmSync(partial, { force: true });
+writeFileSync(partial, node.bytes, { mode: 0o755, flag: 'wx' });
 const main = path.join(work, 'tsadm.cjs');
 await build({
   entryPoints: [path.join(repo, 'src/entry.ts')],
@@ -64,15 +83,18 @@ const config = path.join(work, 'sea-config.json');
 // execArgv: V8's optimising tiers off, as bin/tsadm's LEAN_V8_FLAGS (a short run never repays
 // them), and a 1 MB young generation, which only a start-up flag can set: `init --dry-run` peaks
 // at ~95 MB RSS instead of ~112 (BENCHMARKS.md, issue 28).
+// execArgvExtension 'none': the executable ignores NODE_OPTIONS (Node's default, 'env', applies
+// it), so `NODE_OPTIONS=--require x.js tsadm …` or `--inspect` run as root cannot load code or
+// open a debugger in it (docs/safety.md, "The executable").
 const execArgv = ['--no-opt', '--no-maglev', '--no-sparkplug', '--max-semi-space-size=1'];
-writeFileSync(config, JSON.stringify({ main, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: true, execArgv }));
-// The code cache is made under the same V8 flags, or V8 rejects it at start-up (its flag hash differs).
-execFileSync(process.execPath, [...execArgv, '--experimental-sea-config', config], { stdio: 'inherit' });
+writeFileSync(config, JSON.stringify({ main, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: true, execArgv, execArgvExtension: 'none' }));
+// The code cache is made by the Node.js that runs it (the embedded one) under the same V8 flags,
+// or V8 rejects it at start-up (its version or flag hash differs). NODE_OPTIONS is not passed on.
+const env = { ...process.env };
+delete env.NODE_OPTIONS;
+execFileSync(partial, [...execArgv, '--experimental-sea-config', config], { stdio: 'inherit', env });
 
-rmSync(partial, { force: true });
-copyFileSync(process.execPath, partial);
-chmodSync(partial, 0o755);
-// The npm `node` package's binary carries its debug symbols (~18 MB of 126): drop them before the
+// npm's node-linux-<arch> binary carries its debug symbols (~18 MB of 126): drop them before the
 // blob goes in (binutils' strip; skipped where it is missing). Stack traces are V8's, not native.
 try {
   execFileSync('strip', ['--strip-unneeded', '--remove-section=.comment', partial], { stdio: 'ignore' });
@@ -81,5 +103,4 @@ try {
 }
 await inject(partial, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: FUSE });
 renameSync(partial, out);
-rmSync(work, { recursive: true, force: true });
-console.log(`built ${path.relative(repo, out)} (${Math.round(readFileSync(out).length / 1e6)} MB, Node.js ${process.version} inside)`);
+console.log(`built ${path.relative(repo, out)} (${Math.round(readFileSync(out).length / 1e6)} MB, Node.js v${node.version} inside: ${node.name}, sha256 ${node.sha256})`);

@@ -2,17 +2,20 @@
  * The single executable (npm run build:sea → dist/tsadm): built from the sources, copied alone
  * into an empty directory and run there with an environment whose PATH has no Node.js, it runs
  * `init phase certs all` (certificates openssl verifies, a clean JSON event stream), prints its
- * version, help and shell completion.
+ * version, help and shell completion. NODE_OPTIONS does not reach the Node.js inside it.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describeWithOracles, oracles } from '../helpers/oracle.js';
+import { describeWithOracles, fileOracle, oracles } from '../helpers/oracle.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const describeSea = describeWithOracles([oracles.postject]);
+// The Node.js the executable embeds (scripts/lib/node-binary.mjs; its checks: sea-node-binary.test.ts).
+const PINNED_NODE = `node-${process.platform}-${process.arch}`;
+const pinnedNode = fileOracle(`npm's ${PINNED_NODE} (the pinned Node.js of the single executable)`, () => path.join(REPO, 'node_modules', PINNED_NODE, 'bin', 'node'), 'npm ci');
+const describeSea = describeWithOracles([oracles.postject, pinnedNode]);
 
 describeSea('dist/tsadm, the single executable', () => {
   let dir: string;
@@ -60,5 +63,36 @@ describeSea('dist/tsadm, the single executable', () => {
     expect(completion.stdout).toContain('complete -o bashdefault -o default -F _tsadm_completions tsadm');
     // The script asks the executable itself for the words, so completion works without node on PATH.
     expect(run(['--get-yargs-completions', 'tsadm', 'in']).stdout).toContain('init');
+  });
+
+  // As root, `NODE_OPTIONS=--require x.js tsadm …` would run x.js with tsadm's rights; the build
+  // sets the SEA config's execArgvExtension to 'none'. Each probe is first shown to work on plain
+  // Node.js with the same NODE_OPTIONS.
+  test('NODE_OPTIONS reaches no Node.js inside: a --require\'d script does not run, --inspect opens no debugger', () => {
+    const probeDir = mkdtempSync(path.join(tmpdir(), 'tsadm-sea-probe-'));
+    try {
+      const marker = path.join(probeDir, 'probe-ran');
+      const probe = path.join(probeDir, 'probe.cjs');
+      writeFileSync(probe, `require('node:fs').writeFileSync(${JSON.stringify(marker)}, String(process.pid));`);
+      const requireProbe = `--require ${probe}`;
+      const plain = spawnSync(process.execPath, ['-e', '0'], { env: { PATH: NO_NODE_PATH, NODE_OPTIONS: requireProbe }, encoding: 'utf8' });
+      expect(plain.status).toBe(0);
+      expect(existsSync(marker)).toBe(true);
+      rmSync(marker);
+
+      const r = run(['version', '-o', 'short'], { NODE_OPTIONS: requireProbe });
+      expect(r.stderr).toBe('');
+      expect(r.stdout.trim()).toMatch(/^v\d+\.\d+\.\d+/);
+      expect(existsSync(marker)).toBe(false);
+
+      const inspect = '--inspect=127.0.0.1:0';
+      const plainInspect = spawnSync(process.execPath, ['-e', '0'], { env: { PATH: NO_NODE_PATH, NODE_OPTIONS: inspect }, encoding: 'utf8' });
+      expect(plainInspect.stderr).toContain('Debugger listening on ws://127.0.0.1:');
+      const ri = run(['version', '-o', 'short'], { NODE_OPTIONS: inspect });
+      expect(ri.status).toBe(0);
+      expect(ri.stderr).toBe('');
+    } finally {
+      rmSync(probeDir, { recursive: true, force: true });
+    }
   });
 });
