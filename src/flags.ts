@@ -55,6 +55,7 @@ export const FLAGS = {
   'print-join-command': { type: 'boolean', describe: 'Print the full join command that can be used to join the cluster.' },
   'upload-config-kubeconfig': { type: 'string', hidden: true, describe: 'internal' },
   'certificate-auto-renew': { type: 'boolean', describe: 'tsadm\'s own: end init (or join --control-plane) by installing the daily systemd timer that runs "tsadm certs renew --auto", as "tsadm certs auto-renew enable" does (off by default: kubeadm renews certificates only during upgrades).', defaultDescription: 'false' },
+  'tsadm-path': { type: 'string', describe: 'The tsadm executable the systemd unit\'s ExecStart= runs as root. It, and every directory above it, must be owned by root and writable by no one else (the Debian package\'s /usr/bin/tsadm is); a script ("#!", a checkout\'s bin/tsadm) runs with this tsadm\'s Node.js, which is checked the same way.', defaultDescription: 'the running tsadm' },
 
   // --- host preparation (src/phases/host, docs/host.md)
   'prepare-host': { type: 'boolean', describe: 'Run the host phase first: kernel modules, sysctls, swap, containerd\'s drop-in, the kubelet unit and crictl.yaml (off by default; `tsadm prepare` runs it alone).' },

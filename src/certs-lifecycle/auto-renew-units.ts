@@ -7,11 +7,10 @@
  * written under the root and nothing is started. `init` and `join --control-plane` run the same
  * enable as their opt-in `certs-auto-renew` phase (--certificate-auto-renew; src/phases/certs/auto-renew.ts).
  */
-import path from 'node:path';
-import { TsadmError } from '../errors.js';
 import type { Host } from '../host/host.js';
 import { runningSystem } from '../host/running-system.js';
 import { renderTimerUnits, type TimerUnits } from '../host/systemd-timer.js';
+import { unitProgram, type RunningTsadm } from '../host/unit-program.js';
 import { reportDryRun } from '../run/dry-run-report.js';
 import type { Logger } from '../log/events.js';
 import type { Runtime } from '../run/runtime.js';
@@ -21,21 +20,12 @@ const AUTO_RENEW_UNIT = 'tsadm-certs-renew';
 const SYSTEMD_DIR = '/etc/systemd/system';
 const UNIT_MODE = 0o644;
 
-/** The tsadm the service runs: the running executable (the single executable, or bin/tsadm). */
-function currentTsadm(): string {
-  const script = process.argv[1];
-  return script && path.basename(script) === 'tsadm' ? path.resolve(script) : process.execPath;
-}
-
-function autoRenewUnits(o: { tsadm: string; within: string }): TimerUnits {
-  if (/\s/.test(o.tsadm) || !o.tsadm.startsWith('/')) {
-    throw new TsadmError('E_USAGE', `the tsadm executable for the timer must be an absolute path without spaces (got "${o.tsadm}")`, { hint: 'install tsadm as /usr/bin/tsadm (the Debian package does)' });
-  }
+function autoRenewUnits(o: { program: readonly string[]; within: string }): TimerUnits {
   return renderTimerUnits({
     name: AUTO_RENEW_UNIT,
     description: 'tsadm: renew the certificates of this control plane that expire soon',
     documentation: ['man:tsadm(1)'],
-    execStart: `${o.tsadm} certs renew --auto --within ${o.within}`,
+    execStart: `${o.program.join(' ')} certs renew --auto --within ${o.within}`,
     onCalendar: 'daily',
     randomizedDelaySec: 3600,
     persistent: true,
@@ -45,8 +35,10 @@ function autoRenewUnits(o: { tsadm: string; within: string }): TimerUnits {
 export interface AutoRenewUnitOptions {
   /** The window the timer renews with (default 90d). */
   readonly within?: string;
-  /** The tsadm the service runs (default: this one). */
-  readonly tsadm?: string;
+  /** --tsadm-path: the tsadm the service runs (default: this one; src/host/unit-program.ts checks either). */
+  readonly tsadmPath?: string;
+  /** How this tsadm runs (tests; default: this process). */
+  readonly running?: RunningTsadm;
 }
 
 /** The seams `enableAutoRenew` needs: a runtime's, or a phase context's (init/join --certificate-auto-renew). */
@@ -56,10 +48,9 @@ export interface AutoRenewSeams {
   readonly dryRun: boolean;
 }
 
-function unitPaths(o: AutoRenewUnitOptions): { units: TimerUnits; servicePath: string; timerPath: string } {
-  const units = autoRenewUnits({ tsadm: o.tsadm ?? currentTsadm(), within: o.within ?? '90d' });
-  return { units, servicePath: `${SYSTEMD_DIR}/${units.serviceName}`, timerPath: `${SYSTEMD_DIR}/${units.timerName}` };
-}
+const SERVICE_PATH = `${SYSTEMD_DIR}/${AUTO_RENEW_UNIT}.service`;
+const TIMER_PATH = `${SYSTEMD_DIR}/${AUTO_RENEW_UNIT}.timer`;
+const TIMER_NAME = `${AUTO_RENEW_UNIT}.timer`;
 
 function serviceAction(host: Host, log: Pick<Logger, 'warn'>) {
   const sys = runningSystem(host);
@@ -79,11 +70,13 @@ function serviceAction(host: Host, log: Pick<Logger, 'warn'>) {
  */
 export async function enableAutoRenew(s: AutoRenewSeams, o: AutoRenewUnitOptions = {}, prefix?: string): Promise<void> {
   const log = prefix !== undefined ? prefixed(s.log, prefix) : s.log;
-  const { units, servicePath, timerPath } = unitPaths(o);
+  // The program is checked before anything is written (a dry run refuses the same way).
+  const program = await unitProgram(s.host, { unit: SERVICE_PATH, ...(o.tsadmPath !== undefined ? { tsadmPath: o.tsadmPath } : {}), ...(o.running ? { running: o.running } : {}) });
+  const units = autoRenewUnits({ program: program.argv, within: o.within ?? '90d' });
   const sys = runningSystem(s.host);
   const service = serviceAction(s.host, log);
-  const svc = await s.host.writeFile(servicePath, units.service, { mode: UNIT_MODE, kind: 'config', description: `${units.serviceName} (runs tsadm certs renew --auto)` });
-  const tmr = await s.host.writeFile(timerPath, units.timer, { mode: UNIT_MODE, kind: 'config', description: `${units.timerName} (daily)` });
+  const svc = await s.host.writeFile(SERVICE_PATH, units.service, { mode: UNIT_MODE, kind: 'config', description: `${units.serviceName} (runs tsadm certs renew --auto)` });
+  const tmr = await s.host.writeFile(TIMER_PATH, units.timer, { mode: UNIT_MODE, kind: 'config', description: `${units.timerName} (daily)` });
   const changed = !svc.unchanged || !tmr.unchanged;
   if (sys.live) {
     if (!changed && (await sys.service('is-active', units.timerName)).ok) {
@@ -99,18 +92,17 @@ export async function enableAutoRenew(s: AutoRenewSeams, o: AutoRenewUnitOptions
 
 export async function runAutoRenewUnits(rt: Runtime, action: 'enable' | 'disable' | 'status', o: AutoRenewUnitOptions = {}): Promise<void> {
   const log = prefixed(rt.log, 'auto-renew');
-  const { units, servicePath, timerPath } = unitPaths(o);
   const sys = runningSystem(rt.host);
   const service = serviceAction(rt.host, log);
 
   if (action === 'status') {
-    const [svc, tmr] = await Promise.all([rt.host.readFile(servicePath), rt.host.readFile(timerPath)]);
+    const [svc, tmr] = await Promise.all([rt.host.readFile(SERVICE_PATH), rt.host.readFile(TIMER_PATH)]);
     const installed = svc !== undefined && tmr !== undefined;
-    const active = installed && sys.live ? (await sys.service('is-active', units.timerName)).ok : false;
+    const active = installed && sys.live ? (await sys.service('is-active', TIMER_NAME)).ok : false;
     const exec = /^ExecStart=(.*)$/m.exec(svc?.toString('utf8') ?? '')?.[1];
     rt.log.output(installed
-      ? `${units.timerName}: installed (${timerPath}), ${sys.live ? (active ? 'active' : 'not active') : 'activity not checked (--rootfs)'}; runs "${exec ?? '?'}" daily`
-      : `${units.timerName}: not installed (automatic renewal is off; "tsadm certs auto-renew enable" turns it on)`);
+      ? `${TIMER_NAME}: installed (${TIMER_PATH}), ${sys.live ? (active ? 'active' : 'not active') : 'activity not checked (--rootfs)'}; runs "${exec ?? '?'}" daily`
+      : `${TIMER_NAME}: not installed (automatic renewal is off; "tsadm certs auto-renew enable" turns it on)`);
     return;
   }
 
@@ -118,13 +110,13 @@ export async function runAutoRenewUnits(rt: Runtime, action: 'enable' | 'disable
     await enableAutoRenew(rt, o, 'auto-renew');
   } else {
     if (sys.live) {
-      await service('stop', units.timerName);
-      await service('disable', units.timerName);
+      await service('stop', TIMER_NAME);
+      await service('disable', TIMER_NAME);
     }
-    await rt.host.remove(timerPath);
-    await rt.host.remove(servicePath);
-    if (sys.live) await service('daemon-reload', units.timerName);
-    log.info(`${rt.dryRun ? 'Would turn' : 'Turned'} off automatic renewal (${units.timerName} removed).`);
+    await rt.host.remove(TIMER_PATH);
+    await rt.host.remove(SERVICE_PATH);
+    if (sys.live) await service('daemon-reload', TIMER_NAME);
+    log.info(`${rt.dryRun ? 'Would turn' : 'Turned'} off automatic renewal (${TIMER_NAME} removed).`);
   }
   if (rt.dryRun) reportDryRun(rt.host, rt.log);
 }

@@ -1,10 +1,10 @@
-import path from 'node:path';
 import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
 import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
 import { approvalPass, runApprover, type PassGuard, type PassSummary } from '../csr-approval/pass.js';
 import { APPROVER_UNIT, APPROVER_UNIT_PATH, approverStatus, disableApprover, enableApprover } from '../csr-approval/service-unit.js';
 import { TsadmError } from '../errors.js';
+import { FLAGS } from '../flags.js';
 import { nodeHostname } from '../host/network.js';
 import type { KubeApi } from '../kube/types.js';
 import { createRuntime, finishCommand, type CommandEnv } from '../run/runtime.js';
@@ -37,6 +37,7 @@ export function approveKubeletServingCommand(c: Argv, env: CommandEnv, guardFact
         .option('kubeconfig', { type: 'string', requiresArg: true, describe: 'The kubeconfig file to reach the cluster with.', defaultDescription: DEFAULT_ADMIN_KUBECONFIG })
         .option('watch', { type: 'boolean', describe: 'Keep running: look for new requests every --interval until stopped.' })
         .option('interval', { type: 'string', requiresArg: true, default: '10s', describe: 'Time between passes with --watch (e.g. 10s, 1m).' })
+        .option('tsadm-path', { type: 'string', requiresArg: true, describe: `enable: ${FLAGS['tsadm-path'].describe}`, defaultDescription: FLAGS['tsadm-path'].defaultDescription })
         .option('dry-run', { type: 'boolean', describe: 'Say what would be approved or denied; change nothing.' })
         .option('output', { alias: 'o', type: 'string', requiresArg: true, describe: 'Output format: text or json (NDJSON events, docs/events.md).' })
         .option('v', { ...VERBOSITY_OPTION, describe: 'Log level verbosity.' })
@@ -103,7 +104,7 @@ async function manageService(argv: Args, env: CommandEnv, action: string): Promi
   await finishCommand(rt, command, async () => {
     let data: Record<string, unknown>;
     if (action === 'enable') {
-      const r = await enableApprover(rt.host, { tsadm: tsadmInvocation(), kubeconfig: kubeconfigOf(argv), interval });
+      const r = await enableApprover(rt.host, { kubeconfig: kubeconfigOf(argv), interval, ...(typeof argv['tsadm-path'] === 'string' ? { tsadmPath: argv['tsadm-path'] } : {}) });
       rt.log.info(`${r.unchanged ? 'Kept' : rt.dryRun ? '[dry-run] Would write' : 'Wrote'} ${APPROVER_UNIT_PATH}; the service runs "tsadm certs approve-kubelet-serving --watch"`, { prefix: 'csr' });
       for (const f of r.failed) rt.log.warn(`the service manager could not ${f}; start ${APPROVER_UNIT} yourself`, { prefix: 'csr' });
       data = { unit: APPROVER_UNIT, path: APPROVER_UNIT_PATH, failed: r.failed, dryRun: rt.dryRun };
@@ -119,12 +120,6 @@ async function manageService(argv: Args, env: CommandEnv, action: string): Promi
     }
     return data;
   });
-}
-
-/** How this tsadm was started (the Node.js binary and the CLI script; a single executable alone), for the unit's ExecStart=. */
-function tsadmInvocation(): string[] {
-  const script = process.argv[1];
-  return script === undefined || script === '' || path.resolve(script) === process.execPath ? [process.execPath] : [process.execPath, path.resolve(script)];
 }
 
 function kubeconfigOf(argv: Args): string {

@@ -7,6 +7,7 @@ import { addPlanOptions } from './plan-flags.js';
 import { runtimeFlagValues } from './runtime-flags.js';
 import { TsadmError } from '../errors.js';
 import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
+import { FLAGS } from '../flags.js';
 import { addTemplateFlags, refuseTemplateFormat } from './output-flags.js';
 import { EXIT_EXPIRING, parseThreshold } from '../certs-lifecycle/threshold.js';
 import { renewableNames } from '../certs-lifecycle/inventory.js';
@@ -117,6 +118,7 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
         addPlanOptions(o)
           .positional('action', { type: 'string', choices: ['enable', 'disable', 'status'], describe: 'enable, disable or status' })
           .option('within', { type: 'string', requiresArg: true, describe: 'enable: the window the timer renews with (a duration or days).', defaultDescription: '90d' })
+          .option('tsadm-path', { type: 'string', requiresArg: true, describe: `enable: ${FLAGS['tsadm-path'].describe}`, defaultDescription: FLAGS['tsadm-path'].defaultDescription })
           .option('dry-run', { type: 'boolean', describe: "Don't write anything; show what would be written." })
           .option('rootfs', { type: 'string', requiresArg: true, describe: 'Path to the real host root filesystem: every host path resolves under it.' })
           .option('v', { ...VERBOSITY_OPTION, describe: 'Log level verbosity.' })
@@ -132,9 +134,10 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
         const action = String(argv.action) as 'enable' | 'disable' | 'status';
         const within = typeof argv.within === 'string' ? argv.within : undefined;
         if (within !== undefined) parseWindow(within);
+        const tsadmPath = typeof argv['tsadm-path'] === 'string' ? argv['tsadm-path'] : undefined;
         const rt = await createRuntime(runtimeFlagValues(argv, { output: true }), env, action === 'status' ? {} : { lock: 'certs auto-renew' });
         await finishCommand(rt, `certs auto-renew ${action}`, async () => {
-          await runAutoRenewUnits(rt, action, within !== undefined ? { within } : {});
+          await runAutoRenewUnits(rt, action, { ...(within !== undefined ? { within } : {}), ...(tsadmPath !== undefined ? { tsadmPath } : {}) });
           return { action, ...(within !== undefined ? { within } : {}) };
         });
       },

@@ -4,6 +4,7 @@ import { checkSnapshotFile, listSnapshots, pruneSnapshots } from '../etcd-snapsh
 import { DEFAULT_SNAPSHOT_DIR } from '../etcd-snapshot/names.js';
 import { badSnapshot } from '../etcd-snapshot/save.js';
 import { DEFAULT_CERT_DIR } from '../constants.js';
+import { FLAGS } from '../flags.js';
 import { mib, saveCommand } from './etcd-snapshot-save.js';
 import { restoreOnMachine } from '../etcd-snapshot/runner.js';
 import { installSnapshotTimer, removeSnapshotTimer, SNAPSHOT_UNIT } from '../etcd-snapshot/schedule.js';
@@ -109,6 +110,7 @@ export function snapshotCommands(s: Argv, env: CommandEnv): Argv {
           .option('keep', { type: 'number', requiresArg: true, default: 5, describe: 'How many snapshots to keep' })
           .option('randomized-delay', { type: 'string', requiresArg: true, describe: 'systemd RandomizedDelaySec= (default: a tenth of the period, at most 15min)' })
           .option('disable', { type: 'boolean', default: false, describe: 'Stop and remove the timer and its service' })
+          .option('tsadm-path', { type: 'string', requiresArg: true, describe: FLAGS['tsadm-path'].describe, defaultDescription: FLAGS['tsadm-path'].defaultDescription })
           .usage(`tsadm etcd snapshot schedule [--every 12h] [--keep 5]\n\nWrites ${SNAPSHOT_UNIT}.service and .timer to /etc/systemd/system (OnCalendar with Persistent=true, `
             + 'so a run missed while the machine was off happens at boot; RandomizedDelaySec so control planes do not snapshot at once), '
             + 'then daemon-reload, enable and start the timer. Run again to change the period; --disable to turn it off.')
@@ -125,12 +127,12 @@ export function snapshotCommands(s: Argv, env: CommandEnv): Argv {
             rt.log.info(removed.files.length === 0 ? 'no snapshot timer installed' : `removed ${removed.files.join(', ')}`, { prefix: 'snapshot' });
             return { disabled: true, removed: removed.files };
           }
-          const tsadm = path.resolve(process.argv[1] ?? '/usr/local/bin/tsadm');
-          const spec = {
-            tsadm, every: String(argv.every), keep: Number(argv.keep), dir: dirOf(argv),
+          const installed = await installSnapshotTimer(rt.host, {
+            every: String(argv.every), keep: Number(argv.keep), dir: dirOf(argv),
             ...(typeof argv['randomized-delay'] === 'string' ? { randomizedDelaySec: argv['randomized-delay'] } : {}),
-          };
-          const installed = await installSnapshotTimer(rt.host, spec);
+            ...(typeof argv['tsadm-path'] === 'string' ? { tsadmPath: argv['tsadm-path'] } : {}),
+          });
+          const { spec } = installed;
           installed.service.forEach((r) => note(r, `enable ${SNAPSHOT_UNIT}.timer`));
           rt.log.info(`${rt.dryRun ? 'would schedule' : 'scheduled'} a snapshot every ${spec.every} to ${spec.dir}, keeping ${spec.keep} (${SNAPSHOT_UNIT}.timer)`, { prefix: 'snapshot' });
           return { files: installed.files, every: spec.every, keep: spec.keep, dir: spec.dir };

@@ -15,8 +15,8 @@ import type { Findings } from './upconvert.js';
  * Flags allowed together with --config: kubeadm's isAllowedFlag list (1.22+), plus every
  * "skip-*" flag, plus tsadm's own flags that are not config fields (output, plan, resume, the hidden
  * upload-config-kubeconfig, the host phase's prepare-host, bundle, swap-off,
- * restart-container-runtime, override-host-settings, and certificate-auto-renew of the
- * certs-auto-renew phase), plus --patches: kubeadm v1.20 accepts --experimental-patches with
+ * restart-container-runtime, override-host-settings, and certificate-auto-renew and tsadm-path
+ * of the certs-auto-renew phase), plus --patches: kubeadm v1.20 accepts --experimental-patches with
  * --config (observed; v1beta2 files have no patches field), and the flag then wins over the
  * file's patches.directory as in kubeadm's PatchesDir(). kubeadm ≤1.21 also accepted
  * --cri-socket but ignored it (kubernetes/kubeadm#2039); tsadm refuses it, as kubeadm 1.22+ does.
@@ -26,7 +26,7 @@ export const ALLOWED_WITH_CONFIG: ReadonlySet<string> = new Set([
   'print-join-command', 'rootfs', 'v', 'log-file', 'yes',
   'output', 'upload-config-kubeconfig', 'patches', 'plan', 'plan-without-keys', 'resume',
   'prepare-host', 'bundle', 'swap-off', 'restart-container-runtime', 'override-host-settings',
-  'certificate-auto-renew',
+  'certificate-auto-renew', 'tsadm-path',
 ]);
 
 export function isAllowedWithConfig(flag: string): boolean {

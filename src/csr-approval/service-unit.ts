@@ -7,6 +7,7 @@
  * acting at once. Unit keys: systemd.service(5), systemd.unit(5).
  */
 import type { Host } from '../host/host.js';
+import { unitProgram, type RunningTsadm } from '../host/unit-program.js';
 import { TsadmError } from '../errors.js';
 
 export const APPROVER_UNIT = 'tsadm-kubelet-serving-approver.service';
@@ -53,15 +54,30 @@ export interface UnitOutcome {
   readonly failed: readonly string[];
 }
 
-/** Writes the unit, reloads the manager, enables and (re)starts the service. */
-export async function enableApprover(host: Host, spec: ApproverUnitSpec): Promise<UnitOutcome & { readonly unchanged: boolean }> {
-  const file = await host.writeFile(APPROVER_UNIT_PATH, renderApproverUnit(spec), { mode: 0o644, kind: 'config', description: 'kubelet serving certificate approver unit' });
+export type ApproverRequest = Omit<ApproverUnitSpec, 'tsadm'> & {
+  /** --tsadm-path, when given. */
+  readonly tsadmPath?: string;
+  /** How this tsadm runs (tests; default: this process). */
+  readonly running?: RunningTsadm;
+};
+
+/**
+ * Writes the unit, reloads the manager, enables and (re)starts the service. The program the
+ * service runs as root is resolved and checked first (src/host/unit-program.ts): one root does
+ * not control is refused before anything is written, in a dry run too.
+ */
+export async function enableApprover(host: Host, request: ApproverRequest): Promise<UnitOutcome & { readonly unchanged: boolean; readonly execStart: readonly string[] }> {
+  const { tsadmPath, running, ...rest } = request;
+  const spec: ApproverUnitSpec = { ...rest, tsadm: [] };
+  renderApproverUnit(spec); // a kubeconfig path systemd cannot take is a usage error before the program is looked at
+  const program = await unitProgram(host, { unit: APPROVER_UNIT_PATH, ...(tsadmPath !== undefined ? { tsadmPath } : {}), ...(running ? { running } : {}) });
+  const file = await host.writeFile(APPROVER_UNIT_PATH, renderApproverUnit({ ...spec, tsadm: program.argv }), { mode: 0o644, kind: 'config', description: 'kubelet serving certificate approver unit' });
   const failed: string[] = [];
   for (const action of ['daemon-reload', 'enable', file.unchanged ? 'start' : 'restart'] as const) {
     const r = await host.service(action, APPROVER_UNIT);
     if (!r.ok) failed.push(`${action} (${r.via}${r.message ? `: ${r.message}` : ''})`);
   }
-  return { failed, unchanged: file.unchanged };
+  return { failed, unchanged: file.unchanged, execStart: program.argv };
 }
 
 /** Stops and disables the service and removes its unit file. */

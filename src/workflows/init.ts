@@ -75,7 +75,7 @@ export function initPhases(versions: VersionProfile): Phase<InitCtx>[] {
     // tsadm's own: run only when asked (--certificate-auto-renew, or `init phase certs-auto-renew`).
     // The last change of the run, just before show-join-command, so kubeadm's closing text (which
     // scripts read the join command from) stays the last thing init prints.
-    certsAutoRenewPhase<InitCtx>({ workflow: 'init', asked: (ctx) => ctx.options.flags['certificate-auto-renew'] === true, controlPlane: () => true }),
+    certsAutoRenewPhase<InitCtx>({ workflow: 'init', asked: (ctx) => ctx.options.flags['certificate-auto-renew'] === true, controlPlane: () => true, tsadmPath: (ctx) => ctx.options.flags['tsadm-path'] }),
     // Before 1.25 kubeadm printed the join command after its phases, not as a phase of its own.
     workflow.showJoinCommandPhase ? showJoinCommandPhase : { ...showJoinCommandPhase, hidden: true },
   ];

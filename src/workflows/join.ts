@@ -58,6 +58,7 @@ export function joinPhases(versions: VersionProfile): Phase<JoinCtx>[] {
       workflow: 'join',
       asked: (ctx) => ctx.flags['certificate-auto-renew'] === true,
       controlPlane: (ctx) => ctx.cfg.join.controlPlane !== undefined,
+      tsadmPath: (ctx) => ctx.flags['tsadm-path'],
       flags: [...DISCOVERY_FLAGS, 'control-plane'],
       positional: '[api-server-endpoint]',
     }),

@@ -46,9 +46,30 @@ async function ok(args: string[]): Promise<string> {
   return r.stdout;
 }
 
-/** Plans `args` on an empty root, applies the plan there, and runs `args` directly on a second root. */
+/**
+ * The units run tsadm as root, so the program they name must be root's in root's directories
+ * (src/host/unit-program.ts): a stand-in of the single executable in each root, named by --tsadm-path.
+ */
+const TSADM = '/usr/bin/tsadm';
+const TSADM_PATH = ['--tsadm-path', TSADM];
+function withTsadm(root: string): void {
+  mkdirSync(path.join(root, 'usr/bin'), { recursive: true });
+  writeFileSync(path.join(root, TSADM), 'tsadm', { mode: 0o755 });
+}
+
+/** tree() without the stand-in executable. */
+function units(root: string): Record<string, string> {
+  const { [TSADM]: _tsadm, ...rest } = tree(root);
+  return rest;
+}
+
+/**
+ * Plans `args` on an empty root (with the stand-in tsadm when a unit is enabled), applies the plan
+ * there, and runs `args` directly on a second root.
+ */
 async function planApplyDirect(args: string[], seed: (root: string) => Promise<unknown> | void = () => undefined) {
   const [planned, direct] = [tmp('tsadm-plan2-a-'), tmp('tsadm-plan2-b-')];
+  if (args.includes('--tsadm-path') || args.includes('disable')) for (const root of [planned, direct]) withTsadm(root);
   await seed(planned);
   await seed(direct);
   const before = tree(planned);
@@ -64,34 +85,34 @@ async function planApplyDirect(args: string[], seed: (root: string) => Promise<u
 
 describe('--plan on day-two commands, then tsadm apply', () => {
   test('certs auto-renew enable: the plan holds both units; apply writes what enable writes', async () => {
-    const { plan, planned, direct } = await planApplyDirect(['certs', 'auto-renew', 'enable', '--within', '60d']);
+    const { plan, planned, direct } = await planApplyDirect(['certs', 'auto-renew', 'enable', '--within', '60d', ...TSADM_PATH]);
     expect(plan.command).toBe('certs auto-renew enable');
     expect(plan.steps.map((s) => `${s.type} ${'path' in s ? s.path : ''}`)).toEqual([
       'file /etc/systemd/system/tsadm-certs-renew.service',
       'file /etc/systemd/system/tsadm-certs-renew.timer',
     ]);
     expect(tree(planned)).toEqual(tree(direct));
-    expect(tree(planned)['/etc/systemd/system/tsadm-certs-renew.service']).toMatch(/^644 [\s\S]*ExecStart=\S+ certs renew --auto --within 60d\n/);
+    expect(tree(planned)['/etc/systemd/system/tsadm-certs-renew.service']).toMatch(/^644 [\s\S]*ExecStart=\/usr\/bin\/tsadm certs renew --auto --within 60d\n/);
   });
 
   test('certs auto-renew disable: the plan removes both units, and only on apply', async () => {
-    const seed = (root: string) => ok(['certs', 'auto-renew', 'enable', '--rootfs', root]);
+    const seed = (root: string) => ok(['certs', 'auto-renew', 'enable', '--rootfs', root, ...TSADM_PATH]);
     const { plan, planned, direct } = await planApplyDirect(['certs', 'auto-renew', 'disable'], seed);
     expect(plan.steps.map((s) => s.type)).toEqual(['remove', 'remove']);
-    expect(tree(planned)).toEqual({});
-    expect(tree(direct)).toEqual({});
+    expect(units(planned)).toEqual({});
+    expect(units(direct)).toEqual({});
   });
 
   test('etcd snapshot schedule and unschedule: apply makes and removes what the commands do', async () => {
-    const { plan, planned, direct } = await planApplyDirect(['etcd', 'snapshot', 'schedule', '--every', '6h', '--keep', '3']);
+    const { plan, planned, direct } = await planApplyDirect(['etcd', 'snapshot', 'schedule', '--every', '6h', '--keep', '3', ...TSADM_PATH]);
     expect(plan.command).toBe('etcd snapshot schedule');
-    expect(Object.keys(tree(planned)).sort()).toEqual(['/etc/systemd/system/tsadm-etcd-snapshot.service', '/etc/systemd/system/tsadm-etcd-snapshot.timer']);
+    expect(Object.keys(units(planned)).sort()).toEqual(['/etc/systemd/system/tsadm-etcd-snapshot.service', '/etc/systemd/system/tsadm-etcd-snapshot.timer']);
     expect(tree(planned)).toEqual(tree(direct));
     const planFile = path.join(tmp('tsadm-plan2-u-'), 'plan.json');
     await ok(['etcd', 'snapshot', 'unschedule', '--rootfs', planned, '--plan', planFile]);
-    expect(Object.keys(tree(planned))).toHaveLength(2);
+    expect(Object.keys(units(planned))).toHaveLength(2);
     await ok(['apply', planFile]);
-    expect(tree(planned)).toEqual({});
+    expect(units(planned)).toEqual({});
   });
 
   test('etcd snapshot prune --keep 1: the plan deletes the older snapshots, and only on apply; other files stay', async () => {

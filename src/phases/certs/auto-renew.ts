@@ -3,7 +3,8 @@
  * phase). With --certificate-auto-renew it does what `tsadm certs auto-renew enable` does
  * (src/certs-lifecycle/auto-renew-units.ts): writes tsadm-certs-renew.{service,timer} through
  * the host seam (so --dry-run lists them, --rootfs writes under the root, a second run changes
- * nothing) and, on the running system, enables and starts the timer.
+ * nothing) and, on the running system, enables and starts the timer. The tsadm the timer runs as
+ * root (--tsadm-path, or the running one) must be one only root controls, or nothing is written.
  *
  * Off by default, as the host phases are without --prepare-host: kubeadm renews certificates
  * only during `kubeadm upgrade`, and automation written for kubeadm must not get a timer, and
@@ -15,7 +16,7 @@
  * passes it should learn so at once rather than find a joined node without the renewal it expected.
  */
 import type { Phase } from '../../engine/phase.js';
-import type { FlagName } from '../../flags.js';
+import type { FlagName, FlagValues } from '../../flags.js';
 import { TsadmError } from '../../errors.js';
 import { enableAutoRenew } from '../../certs-lifecycle/auto-renew-units.js';
 import type { BaseCtx } from '../../run/context.js';
@@ -37,6 +38,8 @@ export interface CertsAutoRenewPhaseOptions<C> {
   readonly asked: (ctx: C) => boolean;
   /** Whether this node is a control plane (always, for init). */
   readonly controlPlane: (ctx: C) => boolean;
+  /** --tsadm-path: the tsadm the timer runs (checked in src/host/unit-program.ts). */
+  readonly tsadmPath: (ctx: C) => FlagValues['tsadm-path'];
   /** Further flags the phase command needs to build its context (join: discovery, --control-plane). */
   readonly flags?: readonly FlagName[];
   /** The phase command's positional arguments (join: "[api-server-endpoint]"). */
@@ -51,12 +54,13 @@ export function certsAutoRenewPhase<C extends BaseCtx>(o: CertsAutoRenewPhaseOpt
       + `Skipped unless --certificate-auto-renew is given (kubeadm renews certificates only during upgrades); ${o.workflow === 'join' ? 'on a control-plane join only. ' : ''}`
       + 'Undo with "tsadm certs auto-renew disable".',
     example: `tsadm ${o.workflow} phase ${CERTS_AUTO_RENEW_PHASE} --dry-run`,
-    flags: [...(o.flags ?? []), 'certificate-auto-renew'],
+    flags: [...(o.flags ?? []), 'certificate-auto-renew', 'tsadm-path'],
     ...(o.positional !== undefined ? { positional: o.positional } : {}),
     skipIf: (ctx) => (o.asked(ctx) ? undefined : 'automatic certificate renewal is opt-in: pass --certificate-auto-renew, or run "tsadm certs auto-renew enable" later'),
     run: async (ctx) => {
       checkAutoRenewTarget(true, o.controlPlane(ctx));
-      await enableAutoRenew(ctx);
+      const tsadmPath = o.tsadmPath(ctx);
+      await enableAutoRenew(ctx, typeof tsadmPath === 'string' ? { tsadmPath } : {});
     },
   };
 }

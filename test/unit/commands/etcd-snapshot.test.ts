@@ -1,9 +1,10 @@
 /**
  * The `tsadm etcd snapshot …` command lines: help, usage errors (exit 3), the refusal of a bad
  * snapshot before anything else (exit 1, one line), `-o json` result events, dry runs that write
- * nothing. The work itself: test/unit/etcd-snapshot/ (real etcd) and test/e2e/etcd-snapshot.e2e.test.ts.
+ * nothing, and schedule's refusal of a program another user controls (src/host/unit-program.ts).
+ * The work itself: test/unit/etcd-snapshot/ (real etcd) and test/e2e/etcd-snapshot.e2e.test.ts.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from '../../helpers/run-cli.js';
@@ -16,6 +17,9 @@ describe('tsadm etcd snapshot', () => {
     mkdirSync(dir(), { recursive: true });
     writeFileSync(path.join(dir(), 'etcd-snapshot-20261126T000000.000Z.db'), 'old');
     writeFileSync(path.join(dir(), 'etcd-snapshot-20261127T000000.000Z.db'), 'new');
+    // A stand-in of tsadm's single executable for --tsadm-path, root-owned in root-owned 0755 directories.
+    mkdirSync(path.join(root, 'usr/bin'), { recursive: true });
+    writeFileSync(path.join(root, 'usr/bin/tsadm'), 'tsadm', { mode: 0o755 });
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -40,11 +44,30 @@ describe('tsadm etcd snapshot', () => {
   test('prune --dry-run and schedule --dry-run change nothing', async () => {
     expect((await runCli(['etcd', 'snapshot', 'prune', '--keep', '1', '--dry-run', '--rootfs', root])).code).toBe(0);
     expect(readdirSync(dir())).toHaveLength(2);
-    expect((await runCli(['etcd', 'snapshot', 'schedule', '--dry-run', '--rootfs', root])).code).toBe(0);
+    expect((await runCli(['etcd', 'snapshot', 'schedule', '--dry-run', '--rootfs', root, '--tsadm-path', '/usr/bin/tsadm'])).code).toBe(0);
     expect(existsSync(path.join(root, 'etc/systemd'))).toBe(false);
     const bad = await runCli(['etcd', 'snapshot', 'schedule', '--every', '7h', '--rootfs', root]);
     expect(bad.code).toBe(3);
     expect(bad.stderr).toContain('--every 7h is not a period tsadm can schedule');
+  });
+
+  test('schedule: the service runs --tsadm-path; one another user owns is refused (exit 1, one line, the fix), in a dry run too, writing nothing', async () => {
+    const unsafe = path.join(root, 'usr/local/bin');
+    mkdirSync(unsafe, { recursive: true });
+    writeFileSync(path.join(unsafe, 'tsadm'), 'tsadm', { mode: 0o755 });
+    chownSync(path.join(unsafe, 'tsadm'), 65534, 65534);
+    for (const dry of [['--dry-run'], []]) {
+      const r = await runCli(['etcd', 'snapshot', 'schedule', '--rootfs', root, '--tsadm-path', '/usr/local/bin/tsadm', ...dry]);
+      expect([r.code, r.stderr]).toEqual([1, expect.stringContaining('refusing to write /etc/systemd/system/tsadm-etcd-snapshot.service: it would run /usr/local/bin/tsadm as root, '
+        + 'and /usr/local/bin/tsadm is owned by uid 65534, not root')]);
+      expect(r.stderr).toContain('install the package (/usr/bin/tsadm) or pass --tsadm-path with a root-owned copy');
+      expect(existsSync(path.join(root, 'etc/systemd'))).toBe(false);
+    }
+    const ok = await runCli(['etcd', 'snapshot', 'schedule', '--rootfs', root, '--tsadm-path', '/usr/bin/tsadm']);
+    expect([ok.code, ok.stderr]).toEqual([0, '']);
+    expect(readFileSync(path.join(root, 'etc/systemd/system/tsadm-etcd-snapshot.service'), 'utf8'))
+      .toContain('\nExecStart=/usr/bin/tsadm etcd snapshot save --dir /var/lib/tsadm/etcd-snapshots\nExecStart=/usr/bin/tsadm etcd snapshot prune ');
+    rmSync(path.join(root, 'etc'), { recursive: true, force: true });
   });
 
   test('restore and verify of a file that is no snapshot: one error line about the file, exit 1, nothing else read', async () => {

@@ -93,12 +93,12 @@ describe('init flags map onto kubeadm\'s fields', () => {
 });
 
 describe("kubeadm's rule on mixing --config with flags", () => {
-  test('the allowed list is kubeadm\'s isAllowedFlag (1.22+) plus skip-* and tsadm\'s non-config flags (the host phase\'s and certs-auto-renew\'s among them)', () => {
+  test('the allowed list is kubeadm\'s isAllowedFlag (1.22+) plus skip-* and tsadm\'s non-config flags (the host phase\'s and certs-auto-renew\'s, --tsadm-path included, among them)', () => {
     const allowed = (Object.keys(FLAGS) as FlagName[]).filter(isAllowedWithConfig).sort();
     expect(allowed).toEqual([
       'bundle', 'certificate-auto-renew', 'config', 'dry-run', 'ignore-preflight-errors', 'kubeconfig', 'kubeconfig-dir', 'node-name', 'output', 'override-host-settings', 'patches', 'plan', 'plan-without-keys',
       'prepare-host', 'print-join-command', 'restart-container-runtime', 'resume',
-      'rootfs', 'skip-certificate-key-print', 'skip-phases', 'skip-token-print', 'swap-off', 'upload-certs', 'upload-config-kubeconfig', 'v', 'yes',
+      'rootfs', 'skip-certificate-key-print', 'skip-phases', 'skip-token-print', 'swap-off', 'tsadm-path', 'upload-certs', 'upload-config-kubeconfig', 'v', 'yes',
     ]);
     // kubeadm 1.22+ refuses --cri-socket with --config (1.20 accepted and ignored it); --certificate-key is a config field.
     expect(ALLOWED_WITH_CONFIG.has('cri-socket')).toBe(false);

@@ -3,10 +3,14 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { APPROVER_UNIT, APPROVER_UNIT_PATH, approverStatus, disableApprover, enableApprover, renderApproverUnit } from '../../../src/csr-approval/service-unit.js';
+import { DryRunHost } from '../../../src/host/dry-run-host.js';
 import { RootedHost } from '../../../src/host/rooted-host.js';
+import { tsadmErrorOf } from '../../helpers/tsadm-error.js';
 import { oracles, testWithOracles } from '../../helpers/oracle.js';
 
 const SPEC = { tsadm: [process.execPath, path.resolve('bin/tsadm')], kubeconfig: '/etc/kubernetes/admin.conf', interval: '10s' };
+const TSADM = '/usr/bin/tsadm';
+const REQUEST = { tsadmPath: TSADM, kubeconfig: SPEC.kubeconfig, interval: SPEC.interval };
 
 /** systemd's own parser (systemd-analyze verify) is the oracle of the unit's syntax, where it is installed. */
 const analyze = testWithOracles([oracles.systemdAnalyze]);
@@ -50,6 +54,9 @@ describe('enable, status, disable on a root folder with a recording service mana
     chmodSync(manager, 0o755);
     process.env.TSADM_SERVICE_MANAGER = manager;
     mkdirSync(path.join(root, 'etc'), { recursive: true });
+    // A stand-in of tsadm's single executable, root-owned in root-owned 0755 directories (--tsadm-path).
+    mkdirSync(path.join(root, 'usr/bin'), { recursive: true });
+    writeFileSync(path.join(root, TSADM), 'tsadm', { mode: 0o755 });
   });
   afterEach(() => {
     if (saved === undefined) delete process.env.TSADM_SERVICE_MANAGER; else process.env.TSADM_SERVICE_MANAGER = saved;
@@ -59,10 +66,10 @@ describe('enable, status, disable on a root folder with a recording service mana
   test('enable writes the unit 0644 and reloads, enables, starts; status sees it; disable stops and removes it', async () => {
     const host = new RootedHost(root);
     expect(await approverStatus(host)).toEqual({ installed: false, active: false });
-    const r = await enableApprover(host, SPEC);
-    expect(r).toEqual({ failed: [], unchanged: false });
+    const r = await enableApprover(host, REQUEST);
+    expect(r).toEqual({ failed: [], unchanged: false, execStart: [TSADM] });
     const file = path.join(root, APPROVER_UNIT_PATH);
-    expect(readFileSync(file, 'utf8')).toBe(renderApproverUnit(SPEC));
+    expect(readFileSync(file, 'utf8')).toBe(renderApproverUnit({ ...SPEC, tsadm: [TSADM] }));
     expect(spawnSync('stat', ['-c', '%a', file], { encoding: 'utf8' }).stdout.trim()).toBe('644');
     expect(readFileSync(calls, 'utf8').trim().split('\n')).toEqual([`daemon-reload ${APPROVER_UNIT}`, `enable ${APPROVER_UNIT}`, `restart ${APPROVER_UNIT}`]);
 
@@ -71,12 +78,32 @@ describe('enable, status, disable on a root folder with a recording service mana
     expect(st.execStart).toContain('certs approve-kubelet-serving --watch');
 
     // Enabling again with the same unit only makes sure it runs.
-    expect((await enableApprover(host, SPEC)).unchanged).toBe(true);
+    expect((await enableApprover(host, REQUEST)).unchanged).toBe(true);
     expect(readFileSync(calls, 'utf8').trim().split('\n').slice(-1)).toEqual([`start ${APPROVER_UNIT}`]);
 
     expect(await disableApprover(host)).toEqual({ failed: [], removed: true });
     expect(existsSync(file)).toBe(false);
     expect(readFileSync(calls, 'utf8').trim().split('\n').slice(-3)).toEqual([`stop ${APPROVER_UNIT}`, `disable ${APPROVER_UNIT}`, `daemon-reload ${APPROVER_UNIT}`]);
     expect(await disableApprover(host)).toEqual({ failed: [], removed: false });
+  });
+
+  test('Node.js and a script: both in ExecStart=; a script in a directory others may write is refused, nothing written or called', async () => {
+    for (const f of ['opt/node/bin/node', 'opt/tsadm/bin/tsadm', 'opt/tsadm/dist/tsadm.mjs']) {
+      mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
+      writeFileSync(path.join(root, f), f.endsWith('tsadm') ? '#!/usr/bin/env node\n' : 'x', { mode: 0o755 });
+    }
+    const running = { execPath: '/opt/node/bin/node', script: '/opt/tsadm/bin/tsadm' };
+    const request = { kubeconfig: SPEC.kubeconfig, interval: SPEC.interval, running };
+    chmodSync(path.join(root, 'opt/tsadm/dist'), 0o777);
+    for (const host of [new RootedHost(root), new DryRunHost(new RootedHost(root))]) {
+      const err = await tsadmErrorOf(enableApprover(host, request));
+      expect(err.message).toBe(`refusing to write ${APPROVER_UNIT_PATH}: it would run /opt/tsadm/bin/tsadm as root, and /opt/tsadm/dist is writable by others (mode 0777) (under --rootfs ${root})`);
+      expect(host.writes).toEqual([]);
+    }
+    expect(existsSync(path.join(root, APPROVER_UNIT_PATH))).toBe(false);
+    expect(existsSync(calls)).toBe(false);
+    chmodSync(path.join(root, 'opt/tsadm/dist'), 0o755);
+    expect((await enableApprover(new RootedHost(root), request)).execStart).toEqual(['/opt/node/bin/node', '/opt/tsadm/bin/tsadm']);
+    expect(readFileSync(path.join(root, APPROVER_UNIT_PATH), 'utf8')).toContain('\nExecStart=/opt/node/bin/node /opt/tsadm/bin/tsadm certs approve-kubelet-serving --watch ');
   });
 });

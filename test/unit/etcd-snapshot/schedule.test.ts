@@ -1,9 +1,11 @@
 /**
  * `snapshot schedule`'s write path on a --rootfs: both units written atomically (0644) under
  * /etc/systemd/system, systemd told in order through $TSADM_SERVICE_MANAGER (a script recording
- * its arguments, standing in for systemctl), --disable undoing it; a dry run writes nothing.
+ * its arguments, standing in for systemctl), --disable undoing it; a dry run writes nothing. The
+ * service runs tsadm as root: a program another user controls is refused before any write, in a
+ * dry run too (src/host/unit-program.ts; a file of the root chown'ed here).
  */
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TsadmError } from '../../../src/errors.js';
 import { installSnapshotTimer, removeSnapshotTimer, snapshotTimerUnits } from '../../../src/etcd-snapshot/schedule.js';
@@ -15,10 +17,12 @@ describe('etcd snapshot schedule', () => {
   let root: TempRoot;
   let calls: string;
   const saved = process.env.TSADM_SERVICE_MANAGER;
-  const spec = { tsadm: '/usr/local/bin/tsadm', every: '12h', keep: 5, dir: '/var/lib/tsadm/etcd-snapshots' };
+  const spec = { tsadm: ['/usr/local/bin/tsadm'], every: '12h', keep: 5, dir: '/var/lib/tsadm/etcd-snapshots' };
+  const request = { tsadmPath: '/usr/local/bin/tsadm', every: '12h', keep: 5, dir: '/var/lib/tsadm/etcd-snapshots' };
 
   beforeEach(() => {
-    root = tempRoot();
+    // A stand-in of tsadm's single executable, root-owned in 0755 directories.
+    root = tempRoot({ '/usr/local/bin/tsadm': { content: 'tsadm', mode: 0o755 } });
     calls = path.join(root.dir, 'calls.log');
     const manager = path.join(root.dir, 'service-manager');
     writeFileSync(manager, `#!/bin/sh\necho "$@" >> ${calls}\n`);
@@ -43,7 +47,7 @@ describe('etcd snapshot schedule', () => {
 
   test('installs both units and enables the timer; --disable stops, disables and removes them', async () => {
     const host = new RootedHost(root.dir);
-    const result = await installSnapshotTimer(host, spec);
+    const result = await installSnapshotTimer(host, request);
     const timer = root.at('/etc/systemd/system/tsadm-etcd-snapshot.timer');
     const service = root.at('/etc/systemd/system/tsadm-etcd-snapshot.service');
     expect(statSync(timer).mode & 0o777).toBe(0o644);
@@ -65,9 +69,26 @@ describe('etcd snapshot schedule', () => {
 
   test('a dry run writes no unit and calls nothing', async () => {
     const host = new DryRunHost(new RootedHost(root.dir));
-    await installSnapshotTimer(host, spec);
+    await installSnapshotTimer(host, request);
     expect(host.writes.map((w) => w.path)).toEqual(['/etc/systemd/system/tsadm-etcd-snapshot.service', '/etc/systemd/system/tsadm-etcd-snapshot.timer']);
     expect(existsSync(root.at('/etc/systemd/system'))).toBe(false);
     expect(existsSync(calls)).toBe(false);
+  });
+
+  test('the program the service runs: a node and script pair is quoted into both lines; one another user owns is refused, nothing written or called', async () => {
+    const u = snapshotTimerUnits({ ...spec, tsadm: ['/opt/node/bin/node', '/opt/tsadm/bin/tsadm'] });
+    expect(u.service).toContain('ExecStart=/opt/node/bin/node /opt/tsadm/bin/tsadm etcd snapshot save --dir /var/lib/tsadm/etcd-snapshots\n');
+    chownSync(root.at('/usr/local/bin'), 65534, 65534);
+    for (const host of [new RootedHost(root.dir), new DryRunHost(new RootedHost(root.dir))]) {
+      const err = await installSnapshotTimer(host, request).then(() => undefined, (e: unknown) => e);
+      expect(err).toBeInstanceOf(TsadmError);
+      expect((err as TsadmError).message).toBe('refusing to write /etc/systemd/system/tsadm-etcd-snapshot.service: it would run /usr/local/bin/tsadm as root, '
+        + `and /usr/local/bin is owned by uid 65534, not root (under --rootfs ${root.dir})`);
+      expect(host.writes).toEqual([]);
+    }
+    expect(existsSync(root.at('/etc/systemd'))).toBe(false);
+    expect(existsSync(calls)).toBe(false);
+    // A bad --every is still the usage error, whatever the program.
+    await expect(installSnapshotTimer(new RootedHost(root.dir), { ...request, every: '7h' })).rejects.toThrow('--every 7h is not a period');
   });
 });

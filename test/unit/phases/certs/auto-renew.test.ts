@@ -5,9 +5,10 @@
  * issue's contract: opt-in, through the host seam (a dry run lists and writes nothing, --rootfs
  * writes under the root, mode 0644 as systemd's own unit files), a second run changes nothing (the
  * files are not even replaced: same inode and mtime), and a worker join is refused before
- * anything is done.
+ * anything is done. The timer runs tsadm as root: a --tsadm-path (or running tsadm) that a user
+ * could change is refused before anything is written (src/host/unit-program.ts).
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runPhases } from '../../../../src/engine/runner.js';
 import { initPhases } from '../../../../src/workflows/init.js';
@@ -26,20 +27,22 @@ const SERVICE = '/etc/systemd/system/tsadm-certs-renew.service';
 const TIMER = '/etc/systemd/system/tsadm-certs-renew.timer';
 const PHASE = 'certs-auto-renew';
 
+/** A stand-in of the package's single executable in the root, root-owned in 0755 directories: --tsadm-path. */
+const TSADM = '/usr/bin/tsadm';
 let root: TempRoot;
-beforeEach(() => { root = tempRoot(); });
+beforeEach(() => { root = tempRoot({ [TSADM]: { content: 'tsadm', mode: 0o755 } }); });
 afterEach(() => root.cleanup());
 
 function initCtx(flags: FlagValues, dryRun = false): InitCtx {
   const { ctx } = initCtxFor(fixtureInitConfig(), root.dir, { dryRun });
-  return { ...ctx, options: { ...ctx.options, flags } };
+  return { ...ctx, options: { ...ctx.options, flags: { 'tsadm-path': TSADM, ...flags } } };
 }
 
 /** A join context with just what the phase reads: the flags and whether this is a control-plane join. */
 function joinCtx(flags: FlagValues, controlPlane: boolean, dryRun = false): JoinCtx {
   const { ctx } = initCtxFor(fixtureInitConfig(), root.dir, { dryRun });
   const { host, api, log, clock, startTime } = ctx;
-  return { host, api, log, dryRun, clock, startTime, flags, cfg: { join: controlPlane ? { controlPlane: {} } : {} } } as unknown as JoinCtx;
+  return { host, api, log, dryRun, clock, startTime, flags: { 'tsadm-path': TSADM, ...flags }, cfg: { join: controlPlane ? { controlPlane: {} } : {} } } as unknown as JoinCtx;
 }
 
 const runInit = (ctx: InitCtx): Promise<void> => runPhases(initPhases(ctx.versions), ctx, { filter: [PHASE], skip: [] });
@@ -63,7 +66,7 @@ describe('init: certs-auto-renew', () => {
     expect(timer).toMatch(/^Persistent=true$/m);
     expect(timer).toMatch(/^Unit=tsadm-certs-renew\.service$/m);
     expect(service).toMatch(/^Type=oneshot$/m);
-    expect(service).toMatch(/^ExecStart=\/\S+ certs renew --auto --within 90d$/m);
+    expect(service).toMatch(/^ExecStart=\/usr\/bin\/tsadm certs renew --auto --within 90d$/m);
 
     const before = [SERVICE, TIMER].map((f) => { const s = statSync(root.at(f)); return [s.ino, s.mtimeMs]; });
     const again = initCtx({ 'certificate-auto-renew': true });
@@ -79,6 +82,18 @@ describe('init: certs-auto-renew', () => {
     writeFileSync(root.at(TIMER), good.replace('Persistent=true', 'Persistent=false'));
     await runInit(initCtx({ 'certificate-auto-renew': true }));
     expect(readFileSync(root.at(TIMER), 'utf8')).toBe(good);
+  });
+
+  test('a --tsadm-path another user owns is refused before anything is written, in a dry run too', async () => {
+    chownSync(root.at(TSADM), 65534, 65534);
+    for (const dryRun of [true, false]) {
+      const ctx = initCtx({ 'certificate-auto-renew': true }, dryRun);
+      const err = await tsadmErrorOf(runInit(ctx));
+      expect(err.code).toBe('E_PRECONDITION');
+      expect(err.message).toContain(`it would run ${TSADM} as root, and ${TSADM} is owned by uid 65534, not root`);
+      expect(ctx.host.writes).toEqual([]);
+    }
+    expect(existsSync(root.at('/etc/systemd'))).toBe(false);
   });
 
   test('without --certificate-auto-renew the phase skips itself and writes nothing', async () => {
@@ -140,13 +155,17 @@ describe('the CLI', () => {
   test('`init phase certs-auto-renew --dry-run` prints both unit files and writes nothing; init and join --help show the flag', async () => {
     const config = path.join(root.dir, 'init.yaml');
     writeFileSync(config, LOCAL_CONFIG);
-    const r = await runCli(['init', 'phase', PHASE, '--config', config, '--rootfs', root.dir, '--dry-run']);
+    const r = await runCli(['init', 'phase', PHASE, '--config', config, '--rootfs', root.dir, '--dry-run', '--tsadm-path', TSADM]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`${SERVICE}\\s+0644`));
     expect(r.stdout).toMatch(new RegExp(`${TIMER}\\s+0644`));
     expect(r.stdout).toMatch(/^\s*RandomizedDelaySec=3600$/m);
+    expect(r.stdout).toMatch(/^\s*ExecStart=\/usr\/bin\/tsadm certs renew --auto --within 90d$/m);
     expect(existsSync(root.at('/etc/systemd'))).toBe(false);
-    for (const cmd of ['init', 'join']) expect([cmd, (await runCli([cmd, '--help'])).stdout]).toEqual([cmd, expect.stringContaining('--certificate-auto-renew')]);
+    for (const cmd of ['init', 'join']) {
+      const help = (await runCli([cmd, '--help'])).stdout;
+      for (const flag of ['--certificate-auto-renew', '--tsadm-path']) expect([cmd, help]).toEqual([cmd, expect.stringContaining(flag)]);
+    }
   });
 });
