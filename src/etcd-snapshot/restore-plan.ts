@@ -114,6 +114,15 @@ export function stagingDir(dataDir: string): string {
   return `${stagingParent(dataDir)}/data`;
 }
 
+/**
+ * The checked copy of the snapshot the restore tool reads: written by tsadm from the one descriptor
+ * it judged, in the staging directory (0700, inside etcd's own 0700 data directory), so nobody can
+ * swap it between the check and the restore.
+ */
+export function stagedSnapshot(dataDir: string): string {
+  return `${stagingParent(dataDir)}/snapshot.db`;
+}
+
 /** Where the old data directory is kept: /var/lib/etcd.tsadm-20261127T115500Z. */
 export function oldDataDir(dataDir: string, at: Date): string {
   return `${dataDir}.tsadm-${at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;

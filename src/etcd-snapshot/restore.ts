@@ -2,17 +2,23 @@ import path from 'node:path';
 import { TsadmError } from '../errors.js';
 import type { Host } from '../host/host.js';
 import type { Logger } from '../log/events.js';
-import { checkSnapshotFile } from './files.js';
+import type { OpenedRegularFile } from '../host/safe-fs.js';
+import { snapshotChunks, trustedSnapshot } from './files.js';
+import { SnapshotVerifier, type SnapshotCheck } from './integrity.js';
 import {
   ASIDE_DIR, CONTROL_PLANE_CONTAINERS, CONTROL_PLANE_MANIFESTS, MANIFESTS_DIR, RESTORE_RECORD_FILE, RESTORE_STATE_FILE,
-  oldDataDir, parseEtcdPod, restoreCommand, restoreTool, stagingDir, stagingParent, type EtcdPodFacts,
+  oldDataDir, parseEtcdPod, restoreCommand, restoreTool, stagedSnapshot, stagingDir, stagingParent, type EtcdPodFacts,
 } from './restore-plan.js';
 import { badSnapshot } from './save.js';
 
 /**
  * `tsadm etcd snapshot restore FILE` on a control plane with stacked etcd. Steps, each detectable
  * on disk and recorded in RESTORE_STATE_FILE, so a run after a crash at any point continues:
- *   0. check FILE (SHA-256, bbolt): a damaged or truncated file is refused before anything changes;
+ *   0. open FILE once and judge that descriptor (root's, writable by no one else, a regular file,
+ *      not a link: trustedSnapshot), then stream it, checking it (SHA-256, bbolt), into a 0600 copy
+ *      in the restore's own 0700 staging directory; the restore uses only that copy and FILE is never
+ *      opened again, so swapping FILE after the check changes nothing. A loose, damaged or
+ *      truncated file is refused before anything changes;
  *   1. move the four control-plane manifests from /etc/kubernetes/manifests to ASIDE_DIR and wait
  *      (CRI) until their containers are gone;
  *   2. run the etcd image's own `etcdutl` (3.5+) / `etcdctl` (3.4) `snapshot restore` into a
@@ -66,12 +72,24 @@ export interface RestoreOptions {
 
 export async function restoreSnapshot(host: Host, log: Logger, file: string, deps: RestoreDeps, opts: RestoreOptions = {}): Promise<RestoreResult> {
   const prefix = 'restore';
-  const check = await checkSnapshotFile(host, file);
-  if (!check.ok) throw badSnapshot(file, check);
-  if (opts.expectSha256 !== undefined && check.fileSha256 !== opts.expectSha256) {
-    throw new TsadmError('E_CONFLICT', `${file} changed since the plan was made (sha256 ${check.fileSha256}, the plan has ${opts.expectSha256}); nothing was changed`, {
-      hint: 'make a new plan of the restore for the snapshot as it is now',
-    });
+  // An interrupted run's progress first: it decides whether the tool still needs the snapshot's bytes.
+  const previous = await readState(host);
+  const snapshot = await trustedSnapshot(host, file);
+  let facts: EtcdPodFacts;
+  let check: SnapshotCheck;
+  try {
+    // The copy goes under etcd's data directory (etcd.yaml's); without etcd.yaml the snapshot is
+    // still judged first, so a damaged file is reported whatever else is missing.
+    let missing: unknown;
+    const found = await etcdFacts(host).catch((err: unknown) => void (missing = err));
+    const judge = (c: SnapshotCheck): TsadmError | undefined => snapshotRefusal(file, c, opts.expectSha256, previous);
+    // A dry run, and a run past the tool's step, only check the bytes (the state pins their SHA-256).
+    const copying = !host.dryRun && (previous?.step ?? 'stopping') === 'stopping';
+    check = copying && found ? await copyVerified(host, snapshot, file, found.dataDir, judge) : await verifyOnly(snapshot, file, judge);
+    if (!found) throw missing;
+    facts = found;
+  } finally {
+    await snapshot.handle.close();
   }
   log.info(`${file} is a whole etcd snapshot (${check.size} bytes, sha256 ${check.fileSha256})`, { prefix });
 
@@ -79,28 +97,24 @@ export async function restoreSnapshot(host: Host, log: Logger, file: string, dep
   // restore is refused the second time, since this record has changed).
   const last = (await host.readFile(RESTORE_RECORD_FILE))?.toString('utf8');
   if (last !== undefined) log.debug(`the last restore on this machine: ${last.trim().replace(/\s+/g, ' ')}`, { prefix });
-  const previous = await readState(host);
-  if (previous && previous.sha256 !== check.fileSha256) {
-    throw new TsadmError('E_CONFLICT', `a restore of ${previous.snapshot} was interrupted on this machine; finish it before restoring another snapshot`, {
-      hint: `run tsadm etcd snapshot restore ${previous.snapshot} again (it continues where it stopped)`,
-    });
-  }
-  const facts = await etcdFacts(host);
   const tool = restoreTool(facts.image);
   const now = deps.now ?? (() => new Date());
   let state: RestoreState = previous ?? { snapshot: file, sha256: check.fileSha256, oldDataDir: oldDataDir(facts.dataDir, now()), step: 'stopping' };
   const staging = stagingDir(facts.dataDir);
   const stagingRoot = stagingParent(facts.dataDir);
-  const command = restoreCommand(tool, file, staging, facts);
+  const copy = stagedSnapshot(facts.dataDir);
+  const command = restoreCommand(tool, copy, staging, facts);
   const base = { snapshot: file, sha256: check.fileSha256, dataDir: facts.dataDir, oldDataDir: state.oldDataDir, member: facts.name, tool, resumed: previous !== undefined };
 
   if (host.dryRun) {
+    log.info(`would copy ${file}, checked as it is read, to ${copy} (0600, in the 0700 ${stagingRoot}) and restore from that copy only`, { prefix });
     log.info(`would move ${CONTROL_PLANE_MANIFESTS.join(', ')} from ${MANIFESTS_DIR} to ${ASIDE_DIR} and wait until their containers are gone`, { prefix });
     log.info(`would run ${command.join(' ')} from ${facts.image}`, { prefix });
     log.info(`would keep ${facts.dataDir} as ${state.oldDataDir}, put the restored data in its place, and move the manifests back`, { prefix });
     return { ...base, dryRun: true };
   }
   if (previous) log.info(`continuing the interrupted restore of ${file} (step: ${previous.step})`, { prefix });
+  if (state.step === 'stopping') log.info(`copied the checked bytes to ${copy}; the restore reads only this copy`, { prefix });
   await writeState(host, state);
 
   // 1. Stop the control plane: manifests aside.
@@ -120,20 +134,18 @@ export async function restoreSnapshot(host: Host, log: Logger, file: string, dep
 
   // 2. Restore into the staging directory with etcd's own tool.
   if (state.step === 'stopping') {
-    if (await host.stat(stagingRoot)) await host.remove(stagingRoot); // tsadm's own, from a run that stopped mid-restore
-    await host.mkdir(stagingRoot, 0o700);
+    if (await host.stat(staging)) await host.remove(staging); // tsadm's own, from a run that stopped mid-restore
     log.info(`restoring with ${tool} from ${facts.image} as a new one-member cluster (${facts.name}=${facts.peerURL})`, { prefix });
     await deps.runTool({
       image: facts.image,
       command,
-      mounts: [
-        { hostPath: path.posix.dirname(file), readOnly: true },
-        { hostPath: stagingRoot, readOnly: false },
-      ],
+      // The staging directory alone: it holds the checked copy and receives the new data directory.
+      mounts: [{ hostPath: stagingRoot, readOnly: false }],
     });
     if (!(await host.stat(path.posix.join(staging, 'member')))?.isDirectory) {
       throw new TsadmError('E_EXEC', `${tool} snapshot restore finished but ${staging}/member is missing`, { hint: 'the control plane is still stopped: see the restore tool\'s log, then run the restore again' });
     }
+    await host.remove(copy); // done with: its space back before the swap
     state = { ...state, step: 'restored' };
     await writeState(host, state);
   }
@@ -188,6 +200,65 @@ export async function restoreSnapshot(host: Host, log: Logger, file: string, dep
   if ((await host.readdir(ASIDE_DIR)).length === 0) await host.remove(ASIDE_DIR);
   log.info(`restored ${file}; the old data is in ${state.oldDataDir}`, { prefix });
   return { ...base, dryRun: false };
+}
+
+/** Why these bytes may not be restored (undefined: they may); the same check for a copy and a dry run. */
+function snapshotRefusal(file: string, check: SnapshotCheck, expectSha256: string | undefined, previous: RestoreState | undefined): TsadmError | undefined {
+  if (!check.ok) return badSnapshot(file, check);
+  if (expectSha256 !== undefined && check.fileSha256 !== expectSha256) {
+    return new TsadmError('E_CONFLICT', `${file} changed since the plan was made (sha256 ${check.fileSha256}, the plan has ${expectSha256}); nothing was changed`, {
+      hint: 'make a new plan of the restore for the snapshot as it is now',
+    });
+  }
+  if (previous && previous.sha256 !== check.fileSha256) {
+    return new TsadmError('E_CONFLICT', `a restore of ${previous.snapshot} was interrupted on this machine; finish it before restoring another snapshot`, {
+      hint: `run tsadm etcd snapshot restore ${previous.snapshot} again (it continues where it stopped)`,
+    });
+  }
+  return undefined;
+}
+
+/** Reads the opened snapshot to its end and judges it; nothing is written. */
+async function verifyOnly(snapshot: OpenedRegularFile, file: string, judge: (c: SnapshotCheck) => TsadmError | undefined): Promise<SnapshotCheck> {
+  const verifier = new SnapshotVerifier();
+  for await (const chunk of snapshotChunks(snapshot, file)) verifier.update(chunk);
+  const check = verifier.finish();
+  const refusal = judge(check);
+  if (refusal) throw refusal;
+  return check;
+}
+
+/**
+ * Streams the opened snapshot into stagedSnapshot(dataDir) through the host's atomic streamed write,
+ * judging the bytes as they go by: refused bytes are never renamed into place, and directories this
+ * call made are removed again, so a refusal leaves the machine as it was. Memory stays at one chunk.
+ */
+async function copyVerified(host: Host, snapshot: OpenedRegularFile, file: string, dataDir: string, judge: (c: SnapshotCheck) => TsadmError | undefined): Promise<SnapshotCheck> {
+  const made: string[] = [];
+  // etcd's data directory is root's alone (0700); one lost with its disk is made as etcd would.
+  for (const dir of [dataDir, stagingParent(dataDir)]) {
+    if ((await host.stat(dir))?.isDirectory) continue;
+    await host.mkdir(dir, 0o700);
+    made.unshift(dir);
+  }
+  const verifier = new SnapshotVerifier();
+  async function* judged(): AsyncGenerator<Uint8Array> {
+    for await (const chunk of snapshotChunks(snapshot, file)) {
+      verifier.update(chunk);
+      yield chunk;
+    }
+    const refusal = judge(verifier.finish());
+    if (refusal) throw refusal;
+  }
+  try {
+    await host.writeFileFrom(stagedSnapshot(dataDir), judged(), {
+      mode: 0o600, kind: 'other', description: 'etcd snapshot to restore (checked copy)', sha256Of: () => verifier.finish().fileSha256,
+    });
+  } catch (err) {
+    for (const dir of made) await host.remove(dir);
+    throw err;
+  }
+  return verifier.finish();
 }
 
 /** etcd.yaml where it is: in the manifests directory, or aside (a restore that stopped after moving it). */

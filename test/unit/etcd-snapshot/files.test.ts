@@ -2,8 +2,9 @@
  * list and prune on a --rootfs: only tsadm's snapshot names count; prune deletes the oldest beyond
  * --keep and never another file (a look-alike name, a link, a directory); a dry run deletes nothing.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
-import { listSnapshots, pruneSnapshots } from '../../../src/etcd-snapshot/files.js';
+import { checkSnapshotFile, listSnapshots, pruneSnapshots } from '../../../src/etcd-snapshot/files.js';
 import { DryRunHost } from '../../../src/host/dry-run-host.js';
 import { RootedHost } from '../../../src/host/rooted-host.js';
 import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';
@@ -52,5 +53,15 @@ describe('snapshot files', () => {
     expect(await pruneSnapshots(host, DIR, 2)).toEqual([`${DIR}/etcd-snapshot-20261125T000000.000Z.db`]);
     expect(existsSync(root.at(`${DIR}/etcd-snapshot-20261125T000000.000Z.db`))).toBe(true);
     expect((await tsadmErrorOf(pruneSnapshots(new RootedHost(root.dir), DIR, 0))).message).toBe('--keep must be a whole number of at least 1 (got 0)');
+  });
+
+  test('verify reads by one descriptor: a FIFO is refused at once (no writer waited for), a link or a device is not read, a missing file is named', async () => {
+    const host = new RootedHost(root.dir);
+    execFileSync('mkfifo', [root.at(`${DIR}/fifo.db`)]);
+    symlinkSync('/dev/zero', root.at(`${DIR}/zero.db`));
+    expect((await tsadmErrorOf(checkSnapshotFile(host, `${DIR}/fifo.db`))).message).toBe(`${DIR}/fifo.db is not a regular file`);
+    expect((await tsadmErrorOf(checkSnapshotFile(host, `${DIR}/zero.db`))).message).toBe(`${DIR}/zero.db is not a regular file`);
+    expect((await tsadmErrorOf(checkSnapshotFile(host, `${DIR}/none.db`))).message).toBe(`snapshot file ${DIR}/none.db does not exist`);
+    expect(await checkSnapshotFile(host, `${DIR}/notes.txt`)).toMatchObject({ ok: false, size: 1, problem: 'it is not an etcd (bbolt) database' });
   });
 });

@@ -8,10 +8,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { EtcdClient } from '../../../src/etcd-client/client.js';
 import { postJson } from '../../../src/etcd-client/transport.js';
+import { checkSnapshotFile } from '../../../src/etcd-snapshot/files.js';
 import { restoreSnapshot, type RestoreDeps, type ToolRun } from '../../../src/etcd-snapshot/restore.js';
 import { ASIDE_DIR, RESTORE_RECORD_FILE, RESTORE_STATE_FILE } from '../../../src/etcd-snapshot/restore-plan.js';
 import { saveSnapshot } from '../../../src/etcd-snapshot/save.js';
@@ -150,11 +151,43 @@ describeEachEtcd('etcd snapshot restore on a rootfs with real etcd', (etcd) => {
       expect(readdirSync(root.at('/etc/kubernetes/manifests')).sort()).toEqual(MANIFESTS);
       expect(readdirSync(root.at('/var/lib'))).toEqual(['etcd', 'tsadm']);
       expect(readdirSync(root.at('/var/lib/tsadm'))).toEqual(['etcd-snapshots']);
+      expect(readdirSync(root.at('/var/lib/etcd'))).toEqual(['member']);
       expect(readFileSync(root.at('/var/lib/etcd/member/old-marker'), 'utf8')).toBe('old data\n');
     } finally {
       root.cleanup();
     }
   });
+
+  test('the snapshot replaced after its check (while the control plane stops): the checked bytes are restored, not the new file', async () => {
+    const member = await lab.member('cp5');
+    const { root, host, snapshot } = await machine(member);
+    try {
+      // Another whole snapshot, root's and 0600 like the first, holding one key more.
+      await postJson(source.client, '/v3/kv/put', { key: b64('swapped-in'), value: b64('x') }, lab.tls, 10_000);
+      await saveSnapshot(host, { endpoint: source.client, tls: lab.tls, file: '/var/lib/tsadm/etcd-snapshots/later.db' });
+      const checked = createHash('sha256').update(readFileSync(root.at(snapshot))).digest('hex');
+      const seen: string[] = [];
+      const d = deps(root, member, seen);
+      const result = await restoreSnapshot(host, quiet, snapshot, {
+        ...d,
+        waitContainersGone: async (names) => {
+          renameSync(root.at('/var/lib/tsadm/etcd-snapshots/later.db'), root.at(snapshot));
+          await d.waitContainersGone(names);
+        },
+      });
+      expect(result.sha256).toBe(checked);
+      expect(createHash('sha256').update(readFileSync(root.at(snapshot))).digest('hex')).not.toBe(checked);
+      const range = await postJson(member.client, '/v3/kv/range', { key: b64('cm/'), range_end: b64('cm0'), count_only: true }, lab.tls, 10_000) as { count?: string };
+      expect(Number(range.count)).toBe(50);
+      const swapped = await postJson(member.client, '/v3/kv/range', { key: b64('swapped-in'), count_only: true }, lab.tls, 10_000) as { count?: string };
+      expect(Number(swapped.count ?? 0)).toBe(0);
+      // What is at the path now is a whole snapshot too: only which bytes were checked tells them apart.
+      expect(await checkSnapshotFile(host, snapshot)).toMatchObject({ ok: true });
+    } finally {
+      await lab.stop(member);
+      root.cleanup();
+    }
+  }, 90_000);
 
   test('a run that fails after stopping the control plane is finished by the next run', async () => {
     const member = await lab.member('cp3');
@@ -191,7 +224,9 @@ describeEachEtcd('etcd snapshot restore on a rootfs with real etcd', (etcd) => {
       const sha256 = createHash('sha256').update(readFileSync(root.at(snapshot))).digest('hex');
       const made = await runCli(['etcd', 'snapshot', 'restore', snapshot, '--rootfs', root.dir, '--plan', planFile, '--timeout', '120']);
       expect(`${made.code}\n${made.stderr}`).toMatch(/^0\n/);
-      expect(made.stdout).toContain(`would run ${existsSync(utl) ? 'etcdutl' : 'etcdctl'} snapshot restore ${snapshot}`);
+      // The tool would read the checked copy in the staging directory, never the file itself.
+      expect(made.stdout).toContain(`would copy ${snapshot}, checked as it is read, to /var/lib/etcd/tsadm-restoring/snapshot.db`);
+      expect(made.stdout).toContain(`would run ${existsSync(utl) ? 'etcdutl' : 'etcdctl'} snapshot restore /var/lib/etcd/tsadm-restoring/snapshot.db --data-dir=/var/lib/etcd/tsadm-restoring/data`);
       // Nothing moved: the manifests, the old data, no progress file, no aside directory.
       expect(readdirSync(root.at('/etc/kubernetes/manifests')).sort()).toEqual(MANIFESTS);
       expect(readFileSync(root.at('/var/lib/etcd/member/old-marker'), 'utf8')).toBe('old data\n');
