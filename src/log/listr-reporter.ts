@@ -1,3 +1,4 @@
+import { neutralised } from './escape.js';
 import type { Reporter, TsadmEvent } from './events.js';
 
 interface Deferred {
@@ -50,14 +51,17 @@ export class ListrReporter implements Reporter {
         return;
       }
       case 'log': {
+        // The last line of defence, as in the plain reporter: no control character a message
+        // still carries reaches the terminal (src/log/escape.ts).
+        const message = neutralised(event.message);
         if (event.level === 'warn' || event.level === 'error') {
-          this.after.push(`[${event.prefix ?? event.phase?.split('/')[0] ?? 'tsadm'}] ${event.message}`);
+          this.after.push(`[${event.prefix ?? event.phase?.split('/')[0] ?? 'tsadm'}] ${message}`);
           return;
         }
         if (event.verbosity > 0) return;
         const task = this.current ? this.tasks.get(this.current) : undefined;
-        if (task) task.output = event.message;
-        else if (this.pending.size === 0) this.stdout.write(`[${event.prefix ?? 'tsadm'}] ${event.message}\n`);
+        if (task) task.output = message;
+        else if (this.pending.size === 0) this.stdout.write(`[${event.prefix ?? 'tsadm'}] ${message}\n`);
         return;
       }
       case 'output':

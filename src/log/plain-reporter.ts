@@ -1,3 +1,4 @@
+import { neutralised } from './escape.js';
 import type { Reporter, TsadmEvent } from './events.js';
 
 export interface PlainReporterOptions {
@@ -27,8 +28,18 @@ export class PlainReporter implements Reporter {
   async close(): Promise<void> {}
 }
 
-/** Pure: the line for an event at a verbosity, or undefined when it is not shown. */
+/**
+ * Pure: the line for an event at a verbosity, or undefined when it is not shown. Control
+ * characters other than newline and tab are shown escaped (src/log/escape.ts): the last line of
+ * defence when a message carries a value from a request, a Node or a file that its writer did not
+ * quote. Raw `output` events are not lines and are not touched (the user asked for those bytes).
+ */
 export function formatPlain(event: TsadmEvent, verbosity: number): string | undefined {
+  const line = plainLine(event, verbosity);
+  return line === undefined ? undefined : neutralised(line);
+}
+
+function plainLine(event: TsadmEvent, verbosity: number): string | undefined {
   switch (event.type) {
     case 'log': {
       if (event.verbosity > verbosity) return undefined;
