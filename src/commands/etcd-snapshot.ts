@@ -151,7 +151,9 @@ export function snapshotCommands(s: Argv, env: CommandEnv): Argv {
           .option('cert-dir', { type: 'string', requiresArg: true, describe: 'Where the cluster CA and the etcd client certificates are.', defaultDescription: DEFAULT_CERT_DIR })
           .option('cri-socket', { type: 'string', requiresArg: true, describe: 'The container runtime socket.', defaultDescription: 'detected' })
           .option('timeout', { type: 'number', requiresArg: true, default: 300, describe: 'Seconds to wait for each step (containers gone, restore, control plane back)' })
-          .usage('tsadm etcd snapshot restore FILE\n\nChecks FILE first (a damaged or truncated snapshot changes nothing), moves the control-plane '
+          .usage('tsadm etcd snapshot restore FILE\n\nFILE must be a regular file owned by root and writable by root alone (not a symbolic link), '
+            + 'as a snapshot decides every Secret and RBAC rule of the cluster. It is opened once and checked as it is copied into the '
+            + 'restore\'s own staging directory; the restore reads only that copy (a damaged or truncated snapshot changes nothing). It moves the control-plane '
             + 'manifests aside and waits until their containers are gone, runs the etcd image\'s own `etcdutl`/`etcdctl snapshot restore` '
             + '(as a one-off static Pod) into a new data directory as a one-member cluster made of this member, keeps the old data '
             + 'directory as <data-dir>.tsadm-<time>, moves the manifests back and waits for etcd and the API server. Safe to run again '
