@@ -263,7 +263,7 @@ describe('names no node may claim, whatever its status says', () => {
     const reserved = reservedNamesOf(kubeadmClusterConfiguration((t) => t
       .replace('controlPlaneEndpoint: cp.example.com:6443', 'controlPlaneEndpoint: 192.168.10.11:6443')
       .replace('apiServer:\n', 'apiServer:\n  certSANs:\n  - cp1\n  - 192.168.10.11\n')));
-    const cp1 = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'cp1', labels: { 'node-role.kubernetes.io/control-plane': '', 'node-role.kubernetes.io/master': '' } }, status: { addresses: [{ type: 'InternalIP', address: '192.168.10.11' }, { type: 'Hostname', address: 'cp1' }] } };
+    const cp1 = { apiVersion: 'v1', kind: 'Node' as const, metadata: { name: 'cp1', labels: { 'node-role.kubernetes.io/control-plane': '', 'node-role.kubernetes.io/master': '' } }, status: { addresses: [{ type: 'InternalIP', address: '192.168.10.11' }, { type: 'Hostname', address: 'cp1' }] } };
     const request = csr({ pem: opensslCsr('/O=system:nodes/CN=system:node:cp1', 'DNS:cp1,IP:192.168.10.11'), username: 'system:node:cp1' });
     expect(decide(request, cp1, [cp1, W2], reserved)).toMatchObject({ action: 'approve', node: 'cp1', reason: 'TsadmNodeAddressesMatch' });
     // Only the 1.24+ label (kubeadm dropped …/master) is enough too.

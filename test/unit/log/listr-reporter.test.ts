@@ -46,3 +46,14 @@ test('runs the planned phases as listr2 tasks, then prints output and warnings',
   expect(out.text()).toBe('kubeadm join 10.0.0.1:6443 --token abc\n');
   expect(err.text()).toBe('[certs] WARNING: the CA expires soon\n');
 });
+
+test('a message carrying ESC or other controls is printed neutralised (the terminal view\'s last line of defence)', async () => {
+  const out = collect();
+  const err = collect();
+  const r = new ListrReporter(out.stream, err.stream);
+  r.emit({ type: 'log', ts, level: 'info', verbosity: 0, prefix: 'csr', message: 'Denying "w1\x1b[2J\u202e"' });
+  r.emit({ type: 'log', ts, level: 'warn', verbosity: 0, prefix: 'csr', message: 'WARNING: "\x9b31m"\r' });
+  await r.close();
+  expect(out.text()).toBe('[csr] Denying "w1\\x1b[2J\\u202e"\n');
+  expect(err.text()).toBe('[csr] WARNING: "\\u009b31m"\\r\n');
+});
