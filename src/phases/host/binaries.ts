@@ -10,9 +10,10 @@ import path from 'node:path';
 import type { CheckFinding } from '../../engine/phase.js';
 import { TsadmError } from '../../errors.js';
 import type { RunningSystem } from '../../host/running-system.js';
+import { openRegularFile, regularFileChunks, type OpenedRegularFile } from '../../host/safe-fs.js';
 import type { BaseCtx } from '../../run/context.js';
 import { fileExisting } from '../preflight/checks.js';
-import { BUNDLE_BINARIES, SHA256SUMS, expectedDigest, reportedVersion, versionArgs, versionFit } from './bundle.js';
+import { BUNDLE_BINARIES, MAX_BUNDLE_BINARY_BYTES, MAX_BUNDLE_SUMS_BYTES, SHA256SUMS, expectedDigest, reportedVersion, versionArgs, versionFit } from './bundle.js';
 import type { HostPrepInput } from './input.js';
 import { PREFIX, preflightFindings, type HostLeaf } from './leaf.js';
 
@@ -24,13 +25,47 @@ interface BundleFile {
   readonly version: string | undefined;
 }
 
-/** Reads a file of the bundle (input given on the command line, like --config: not a path of the host being prepared). */
-async function readBundleFile(dir: string, name: string): Promise<Buffer | undefined> {
+interface BundleRead {
+  readonly bytes: Buffer;
+  /** SHA-256 of exactly `bytes`, hashed as they were read. */
+  readonly sha256: string;
+}
+
+/**
+ * Reads a file of the bundle (input given on the command line, like --config: not a path of the
+ * host being prepared); undefined when it is absent. Through the safe reader (src/host/safe-fs.ts):
+ * opened O_NONBLOCK, so a FIFO cannot hold the open; judged by fstat of that descriptor, so only a
+ * regular file of at most `maxBytes` is read (a link to /dev/zero opens a device and is refused
+ * before a byte is read); read by that descriptor in chunks, hashed as they arrive, into one buffer
+ * of the size fstat gave (a file that grows meanwhile is refused).
+ */
+async function readBundleFile(dir: string, name: string, maxBytes: number): Promise<BundleRead | undefined> {
+  const file = path.join(dir, name);
+  const refuse = (problem: string): TsadmError => bundleError(`refusing to read ${file} from --bundle: ${problem}`);
+  const failed = (err: unknown): TsadmError => new TsadmError('E_CONFIG_INVALID', `cannot read ${file}: ${(err as Error).message}`, { hint: 'check --bundle' });
+  let opened: OpenedRegularFile;
   try {
-    return await fs.readFile(path.join(dir, name));
+    opened = await openRegularFile(file, file, { maxBytes, limitName: `the ${maxBytes / (1024 * 1024)} MiB a bundle's ${name} may have`, refuse });
   } catch (err) {
+    if (err instanceof TsadmError) throw err;
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new TsadmError('E_CONFIG_INVALID', `cannot read ${path.join(dir, name)}: ${(err as Error).message}`, { hint: 'check --bundle' });
+    throw failed(err);
+  }
+  try {
+    const bytes = Buffer.allocUnsafe(opened.stat.size);
+    const hash = createHash('sha256');
+    let length = 0;
+    for await (const chunk of regularFileChunks(opened, opened.stat.size, refuse)) {
+      hash.update(chunk);
+      chunk.copy(bytes, length);
+      length += chunk.length;
+    }
+    return { bytes: bytes.subarray(0, length), sha256: hash.digest('hex') };
+  } catch (err) {
+    if (err instanceof TsadmError) throw err;
+    throw failed(err);
+  } finally {
+    await opened.handle.close();
   }
 }
 
@@ -44,19 +79,19 @@ function bundleError(message: string): TsadmError {
 async function verifiedBundle(ctx: BaseCtx, dir: string, target: string): Promise<BundleFile[]> {
   const st = await fs.stat(dir).catch(() => undefined);
   if (!st?.isDirectory()) throw bundleError(`--bundle ${dir} is not a directory`);
-  const sums = (await readBundleFile(dir, SHA256SUMS))?.toString('utf8');
+  const sums = (await readBundleFile(dir, SHA256SUMS, MAX_BUNDLE_SUMS_BYTES))?.bytes.toString('utf8');
   const out: BundleFile[] = [];
   for (const b of BUNDLE_BINARIES) {
-    const bytes = await readBundleFile(dir, b.name);
-    if (!bytes) {
+    const read = await readBundleFile(dir, b.name, MAX_BUNDLE_BINARY_BYTES);
+    if (!read) {
       if (b.required) throw bundleError(`--bundle ${dir} has no ${b.name}`);
       ctx.log.info(`The bundle has no ${b.name}; not installing it`, { prefix: PREFIX, verbosity: 1 });
       continue;
     }
-    const expected = expectedDigest(b.name, sums, (await readBundleFile(dir, `${b.name}.sha256`))?.toString('utf8'));
+    const { bytes, sha256: actual } = read;
+    const expected = expectedDigest(b.name, sums, (await readBundleFile(dir, `${b.name}.sha256`, MAX_BUNDLE_SUMS_BYTES))?.bytes.toString('utf8'));
     if (expected === undefined) throw bundleError(`--bundle ${dir} lists no SHA-256 digest for ${b.name} (neither ${SHA256SUMS} nor ${b.name}.sha256); tsadm installs nothing unverified`);
     if ('problem' in expected) throw bundleError(`--bundle ${dir}: ${expected.problem}`);
-    const actual = createHash('sha256').update(bytes).digest('hex');
     if (actual !== expected.hex) throw bundleError(`${path.join(dir, b.name)} does not match its listed digest (sha256 ${actual}, listed ${expected.hex}): the bundle is damaged or not the one listed`);
     // A dry run executes nothing from the bundle (issue 27, finding 5): the version is checked by the real run.
     if (ctx.dryRun) {

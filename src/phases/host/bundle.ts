@@ -20,6 +20,17 @@ export const BUNDLE_BINARIES = [
 
 export const SHA256SUMS = 'SHA256SUMS';
 
+/**
+ * The most a bundle's binary may be. kubelet, the largest, is about 100–200 MB (kubectl and crictl
+ * less); a file above this is not one of them, and a binary is held in memory from its read to its
+ * install (it is what is hashed, run for its version and written), so the bound is also the memory
+ * one file may take.
+ */
+export const MAX_BUNDLE_BINARY_BYTES = 512 * 1024 * 1024;
+
+/** The most SHA256SUMS or a `<name>.sha256` may be: lines of digests (Kubernetes' lists are a few KiB). */
+export const MAX_BUNDLE_SUMS_BYTES = 1024 * 1024;
+
 const HEX64 = /^[0-9a-f]{64}$/i;
 
 /** sha256sum's output (also `./name` and BSD's `SHA256 (name) = hex`): name → digest. */

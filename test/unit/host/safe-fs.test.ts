@@ -4,9 +4,9 @@
  * through the CLI are cases of the hostile corpus.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { MAX_READ_BYTES, assertInsideRoot, readRegularFile } from '../../../src/host/safe-fs.js';
+import { MAX_READ_BYTES, assertInsideRoot, openRegularFile, readRegularFile, regularFileChunks } from '../../../src/host/safe-fs.js';
 import { RootedHost } from '../../../src/host/rooted-host.js';
 import { DryRunHost } from '../../../src/host/dry-run-host.js';
 import { isTsadmError } from '../../../src/errors.js';
@@ -103,5 +103,57 @@ describe('reads refuse what is not a sane regular file', () => {
     const host = new RootedHost(scratch.root);
     expect(await message(host.readFile(`${KUBE}/ca.key`))).toContain('it is not a regular file');
     expect(await host.readFile(`${KUBE}/none`)).toBeUndefined();
+  });
+});
+
+describe('openRegularFile and regularFileChunks: judged and read by one descriptor', () => {
+  test('noFollow refuses a symbolic link (even to a regular file) with the caller\'s wording; without it the target is judged', async () => {
+    const target = path.join(scratch.root, 'etc/kubernetes/real');
+    writeFileSync(target, 'real');
+    const link = path.join(scratch.root, 'etc/kubernetes/link');
+    symlinkSync(target, link);
+    const refuse = (problem: string): Error => new Error(`no: ${problem}`);
+    await expect(openRegularFile(link, '/etc/kubernetes/link', { noFollow: true, refuse })).rejects.toThrow('no: it is a symbolic link');
+    const opened = await openRegularFile(link, '/etc/kubernetes/link', { refuse });
+    try {
+      expect(opened.stat.size).toBe(4);
+    } finally {
+      await opened.handle.close();
+    }
+    symlinkSync('/dev/zero', path.join(scratch.root, 'etc/kubernetes/zero'));
+    await expect(openRegularFile(path.join(scratch.root, 'etc/kubernetes/zero'), '/etc/kubernetes/zero', { refuse })).rejects.toThrow('no: it is not a regular file');
+  });
+
+  test('the size limit names the caller\'s limit; the chunks, kept, are the file\'s bytes', async () => {
+    const file = path.join(scratch.root, 'etc/kubernetes/f');
+    writeFileSync(file, Buffer.from(Array.from({ length: 2500 }, (_, i) => (i * 7) % 251)));
+    expect(await message(openRegularFile(file, '/f', { maxBytes: 2499, limitName: 'the 2499 bytes an f may have' }))).toBe('E_PRECONDITION: refusing to read /f: it is 2500 bytes, more than the 2499 bytes an f may have');
+    const opened = await openRegularFile(file, '/f', { maxBytes: 2500 });
+    try {
+      const chunks: Buffer[] = [];
+      for await (const c of regularFileChunks(opened, 2500, (p) => new Error(p), 1000)) chunks.push(c);
+      expect(chunks.map((c) => c.length)).toEqual([1000, 1000, 500]);
+      // Kept chunks are not overwritten by later reads: together they are the file.
+      expect(Buffer.concat(chunks)).toEqual(readFileSync(file));
+    } finally {
+      await opened.handle.close();
+    }
+  });
+
+  test('a file that grows after its fstat is refused once it passes the limit, not read on', async () => {
+    const file = path.join(scratch.root, 'etc/kubernetes/growing');
+    writeFileSync(file, Buffer.alloc(100, 1));
+    const opened = await openRegularFile(file, '/growing');
+    try {
+      appendFileSync(file, Buffer.alloc(5000, 2));
+      const seen: number[] = [];
+      const read = (async () => {
+        for await (const c of regularFileChunks(opened, opened.stat.size, (p) => new Error(`refused: ${p}`), 64)) seen.push(c.length);
+      })();
+      await expect(read).rejects.toThrow('refused: it grew past 100 bytes while it was read');
+      expect(seen.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(100);
+    } finally {
+      await opened.handle.close();
+    }
   });
 });

@@ -3,9 +3,11 @@
  * with a fake running system (test/helpers/host-phase.ts): verified binaries installed, refused
  * before anything is written, nothing of the bundle executed in a dry run (issue 27).
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { MAX_BUNDLE_BINARY_BYTES, MAX_BUNDLE_SUMS_BYTES } from '../../../../src/phases/host/bundle.js';
 import { bare, hostPhaseRootEachTest } from '../../../helpers/host-phase.js';
 import { tempRoot, type TempRoot } from '../../../helpers/temp-root.js';
 
@@ -102,5 +104,50 @@ echo '${out}'
     } finally {
       rmSync(seen, { force: true });
     }
+  });
+
+  describe('files of the bundle are read through the safe reader: refused with a clear error, nothing written, nothing hung', () => {
+    const cases: Array<[string, (dir: string) => void, (dir: string) => string]> = [
+      ['kubelet a symbolic link to /dev/zero (a device: not read at all)', (dir) => {
+        unlinkSync(path.join(dir, 'kubelet'));
+        symlinkSync('/dev/zero', path.join(dir, 'kubelet'));
+      }, (dir) => `refusing to read ${dir}/kubelet from --bundle: it is not a regular file`],
+      ['kubelet a FIFO nobody writes (the open does not wait for a writer)', (dir) => {
+        unlinkSync(path.join(dir, 'kubelet'));
+        execFileSync('mkfifo', [path.join(dir, 'kubelet')]);
+      }, (dir) => `refusing to read ${dir}/kubelet from --bundle: it is not a regular file`],
+      ['SHA256SUMS a FIFO', (dir) => {
+        unlinkSync(path.join(dir, 'SHA256SUMS'));
+        execFileSync('mkfifo', [path.join(dir, 'SHA256SUMS')]);
+      }, (dir) => `refusing to read ${dir}/SHA256SUMS from --bundle: it is not a regular file`],
+      ['kubelet above the limit (sparse: no disk or memory spent)', (dir) => {
+        truncateSync(path.join(dir, 'kubelet'), MAX_BUNDLE_BINARY_BYTES + 1);
+      }, (dir) => `refusing to read ${dir}/kubelet from --bundle: it is ${MAX_BUNDLE_BINARY_BYTES + 1} bytes, more than the 512 MiB a bundle's kubelet may have`],
+      ['kubectl.sha256 above the limit', (dir) => {
+        writeFileSync(path.join(dir, 'kubectl.sha256'), '');
+        truncateSync(path.join(dir, 'kubectl.sha256'), MAX_BUNDLE_SUMS_BYTES + 1);
+      }, (dir) => `refusing to read ${dir}/kubectl.sha256 from --bundle: it is ${MAX_BUNDLE_SUMS_BYTES + 1} bytes, more than the 1 MiB a bundle's kubectl.sha256 may have`],
+    ];
+    test.each(cases)('%s', async (_name, spoil, message) => {
+      const dir = makeBundle({ kubelet: kubelet('v1.20.2'), kubectl: kubectl('v1.20.2') });
+      spoil(dir);
+      for (const dryRun of [true, false]) {
+        const err = await run(bare(), { only: 'host/binaries', flags: { bundle: dir }, dryRun }).then(() => undefined, (e: unknown) => e as { code?: string; message?: string; hint?: string });
+        expect([err?.code, err?.message]).toEqual(['E_CONFIG_INVALID', `error execution phase host/binaries: ${message(dir)}`]);
+        expect(err?.hint).toContain('give --bundle a directory with kubelet, kubectl');
+      }
+      expect(read('/usr/bin/kubelet')).toBe('');
+      expect(existsSync(h.root.at('/usr/bin/kubectl'))).toBe(false);
+    });
+
+    test('a file of exactly the limit is read (the limit is not off by one)', async () => {
+      const dir = makeBundle({ kubelet: kubelet('v1.20.2'), kubectl: kubectl('v1.20.2') });
+      // The digest, then NUL padding up to the limit: parsed as the digest alone, agreeing with SHA256SUMS.
+      writeFileSync(path.join(dir, 'kubectl.sha256'), `${sha(kubectl('v1.20.2'))}\n`);
+      truncateSync(path.join(dir, 'kubectl.sha256'), MAX_BUNDLE_SUMS_BYTES);
+      const r = await run(bare(), { only: 'host/binaries', flags: { bundle: dir } });
+      expect(r.changed.sort()).toEqual(['/usr/bin/kubectl', '/usr/bin/kubelet']);
+      expect(read('/usr/bin/kubectl')).toBe(kubectl('v1.20.2'));
+    });
   });
 });
