@@ -110,6 +110,11 @@ export const oracles = {
   systemdAnalyze: commandOracle('systemd-analyze', ['systemd-analyze'], 'apt-get install -y systemd', ['systemd-analyze', '--version']),
   /** The project's Node 24 (the `node` devDependency). */
   projectNode: fileOracle('the project\'s Node 24', () => path.join(REPO, 'node_modules', 'node', 'bin', 'node'), 'npm ci'),
+  /**
+   * Go 1.26 from Debian unstable (provision stage debian-sid), which builds the CSR reader
+   * test/fixtures/go-csr-reader (test/helpers/go-csr-reader.ts): crypto/x509 as kube-apiserver reads requests.
+   */
+  go: fileOracle('Go 1.26 (debian-sid)', () => path.join(oracleCacheDir(), 'debian-sid', 'root', 'usr', 'lib', 'go-1.26', 'bin', 'go'), `${PROVISION} (stage debian-sid)`),
   /** postject, which scripts/build-sea.mjs injects the single executable with. */
   postject: fileOracle('postject', () => path.join(REPO, 'node_modules', 'postject', 'package.json'), 'npm ci', { program: false }),
 } satisfies Record<string, Oracle>;
