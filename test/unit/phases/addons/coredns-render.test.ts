@@ -55,7 +55,7 @@ describe('CoreDNS per minor (version table facts)', () => {
   // ClusterRole has `nodes: get` (the golden objects above); PR #117521 (merged for 1.28) removed it,
   // and the 1.36-cycle revision's ClusterRole has the two list/watch rules only.
   test('1.27 and older: nodes get; 1.28+: only the list/watch rules, as kubeadm\'s manifests', () => {
-    const rules = (minor: SupportedMinor): unknown[] => (corednsObjects(input(minor))[1] as RoleObject).rules;
+    const rules = (minor: SupportedMinor): readonly unknown[] => (corednsObjects(input(minor))[1] as RoleObject).rules;
     expect(rules('1.27')).toContainEqual({ apiGroups: [''], resources: ['nodes'], verbs: ['get'] });
     for (const minor of ['1.28', '1.35', '1.36', '1.37'] as const) {
       expect(rules(minor)).toEqual([
