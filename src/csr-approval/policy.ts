@@ -41,7 +41,7 @@ import type { CertificateRequest } from '../pki/csr.js';
 import { parseKubeletServingRequest } from './request.js';
 import { isDNS1123Subdomain } from '../pki/hostnames.js';
 import { errorMessage } from '../errors.js';
-import { escaped, quoted } from '../log/escape.js';
+import { escaped, neutralised, quoted } from '../log/escape.js';
 import type { KubeObject, NodeObject } from '../kube/types.js';
 import type { ReservedName } from './reserved-names.js';
 
@@ -142,7 +142,7 @@ export function decide(csr: CsrObject, node: NodeObject | undefined, others: rea
   try {
     req = parseKubeletServingRequest(Buffer.from(csr.spec.request, 'base64'), `CSR ${csr.metadata.name}`);
   } catch (err) {
-    return deny('InvalidRequest', `spec.request is not a PEM certificate request (${errorMessage(err)})`, name);
+    return deny('InvalidRequest', `spec.request is not a PEM certificate request (${neutralised(errorMessage(err)).replace(/\n/g, '\\n')})`, name);
   }
   const user = `${NODE_USER_PREFIX}${name}`;
   const { commonName, organization } = req.subject;

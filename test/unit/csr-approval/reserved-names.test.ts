@@ -54,7 +54,7 @@ test('absent fields take kubeadm\'s defaults (10.96.0.0/12, cluster.local); no e
 test.each([
   ['a serviceSubnet that is no CIDR', STORED.replace('serviceSubnet: 10.96.0.0/12', 'serviceSubnet: 10.96.0.0'), /networking.serviceSubnet "10.96.0.0" is not a list of CIDRs/],
   ['certSANs that are no list', STORED.replace('apiServer:\n', 'apiServer:\n  certSANs: api.example.com\n'), /apiServer.certSANs "\\"api.example.com\\"" is not a list of names/],
-  ['networking that is no mapping', STORED.replace(/networking:\n(  .*\n)+/, 'networking: [1]\n'), /networking "\[1\]" is not a mapping/],
+  ['networking that is no mapping', STORED.replace(/networking:\n( {2}.*\n)+/, 'networking: [1]\n'), /networking "\[1\]" is not a mapping/],
 ])('%s is an error, never a guess (the pass then decides nothing)', (_what, text, message) => {
   expect(() => of(text)).toThrow(message);
 });
