@@ -24,9 +24,11 @@
 #                     answers CoreDNS's probes (scripts/e2e/images/coredns-standin.c); imported only
 #                     where a test asks for it (upgrade apply needs a ready CoreDNS)
 #   debian-sid        newer etcd (>= 3.5: etcd, etcdctl, etcdutl) and containerd (>= 2: containerd,
-#                     ctr, the runc shim) from Debian's unstable suite, `apt-get download` with a
-#                     private apt configuration and `dpkg-deb -x`: never installed over the host's
-#                     bookworm packages, which the e2e machines use
+#                     ctr, the runc shim) from Debian's unstable suite, and Go 1.26 (the toolchain
+#                     that builds the CSR reader test/fixtures/go-csr-reader: crypto/x509 close to the
+#                     Go that builds current Kubernetes), `apt-get download` with a private apt
+#                     configuration and `dpkg-deb -x`: never installed over the host's bookworm
+#                     packages, which the e2e machines use
 #
 # Results:
 #   $CACHE/kubernetes-v1.20.2/bin/{kubeadm,kube-apiserver,kube-controller-manager,kube-scheduler,
@@ -35,7 +37,8 @@
 #   $CACHE/kubernetes-v1.20.3/bin/..., $CACHE/images-v1.20.3/*.tar (the same set, relabelled)
 #   $CACHE/images-standins/coredns.tar
 #   $CACHE/debian-sid/root/usr/bin/{etcd,etcdctl,etcdutl,containerd,ctr,containerd-shim-runc-v2},
-#   $CACHE/debian-sid/root/etc/containerd/config.toml (the package's), $CACHE/debian-sid/packages.txt
+#   $CACHE/debian-sid/root/etc/containerd/config.toml (the package's), $CACHE/debian-sid/packages.txt,
+#   $CACHE/debian-sid/root/usr/lib/go-1.26/bin/go (GOROOT beside it; src links to ../../share/go-1.26)
 #   $CACHE/go-cache   Go build cache, kept so that rebuilding (a relabel) is a relink
 set -euo pipefail
 
@@ -58,9 +61,11 @@ STANDIN_SRC_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/images
 COREDNS_TAG=1.7.0
 STAMPS=$CACHE/stamps
 # Newer parts from Debian's unstable suite (stage debian-sid): the packages, and the oldest
-# versions the tests accept (etcd major.minor, containerd major).
+# versions the tests accept (etcd major.minor, containerd major), and the Go minor (its package
+# names carry it; Kubernetes 1.35 is built with Go 1.25, which unstable no longer has).
 SID_DIR=$CACHE/debian-sid
-SID_PACKAGES=(etcd-server etcd-client containerd)
+SID_GO=1.26
+SID_PACKAGES=(etcd-server etcd-client containerd "golang-$SID_GO-go" "golang-$SID_GO-src")
 SID_ETCD_MIN=3.5
 SID_CONTAINERD_MIN=2
 GO_BIN=/usr/lib/go-1.19/bin
@@ -516,6 +521,10 @@ stage_debian_sid() {
   "$work/root/usr/bin/ctr" --version >/dev/null || die "debian-sid: ctr does not run"
   "$work/root/usr/bin/containerd" --config /dev/null config dump >/dev/null || die "debian-sid: containerd config dump failed"
   log "stage debian-sid: etcd $("$work/root/usr/bin/etcd" --version | sed -n 's/^etcd Version: //p'), containerd $got run here"
+  got=$("$work/root/usr/lib/go-$SID_GO/bin/go" version 2>&1) || die "debian-sid: go does not run here: $got"
+  [[ $got == "go version go$SID_GO."* ]] || die "debian-sid: '$got', expected go$SID_GO"
+  [[ -f $work/root/usr/lib/go-$SID_GO/src/crypto/x509/x509.go ]] || die "debian-sid: Go $SID_GO's standard library source is missing"
+  log "stage debian-sid: $got runs here"
   # Swap in the new tree; the .deb files and the index go (a re-run fetches them again in seconds).
   rm -rf "$SID_DIR/root" "$SID_DIR/packages.txt"
   mv "$work/root" "$SID_DIR/root"
@@ -544,7 +553,7 @@ declare -A USED_BY=(
   [build-relabelled]='test/e2e/upgrade.e2e.test.ts (the second version)'
   [images-v1.20.3]='test/e2e/upgrade.e2e.test.ts'
   [standins]='test/e2e/upgrade.e2e.test.ts, test/e2e/images.e2e.test.ts'
-  [debian-sid]='etcd 3.5 for the real-etcd unit tests (test/helpers/etcd-process.ts), containerd 2 (test/unit/phases/host/containerd.real-containerd.test.ts)'
+  [debian-sid]='etcd 3.5 for the real-etcd unit tests (test/helpers/etcd-process.ts), containerd 2 (test/unit/phases/host/containerd.real-containerd.test.ts), Go 1.26 for the CSR reader (test/unit/pki/csr.go-differential.test.ts)'
 )
 
 parse_args() {
@@ -619,10 +628,10 @@ main() {
   # Keyed by the stand-ins' source, so a changed stand-in is rebuilt.
   stage standins standins "$(cat "$STANDIN_SRC_DIR"/*.c | sha256sum | cut -c1-12)" stage_standins
   [[ -n $LIST ]] || ! wants standins || log "ready: stand-in images in $STANDIN_IMG_DIR"
-  stage debian-sid debian-sid "etcd$SID_ETCD_MIN-containerd$SID_CONTAINERD_MIN" stage_debian_sid
+  stage debian-sid debian-sid "etcd$SID_ETCD_MIN-containerd$SID_CONTAINERD_MIN-go$SID_GO" stage_debian_sid
   if [[ -z $LIST ]] && wants debian-sid; then
-    [[ -x $SID_DIR/root/usr/bin/etcd && -x $SID_DIR/root/usr/bin/containerd ]] ||
-      die "$SID_DIR/root/usr/bin/{etcd,containerd} missing although the stamp exists; remove $STAMPS/debian-sid-* to fetch them again"
+    [[ -x $SID_DIR/root/usr/bin/etcd && -x $SID_DIR/root/usr/bin/containerd && -x $SID_DIR/root/usr/lib/go-$SID_GO/bin/go ]] ||
+      die "$SID_DIR/root/usr/bin/{etcd,containerd} or usr/lib/go-$SID_GO/bin/go missing although the stamp exists; remove $STAMPS/debian-sid-* to fetch them again"
     log "ready: $(cut -d' ' -f1,2 "$SID_DIR/packages.txt" | tr '\n' ' ')in $SID_DIR/root"
   fi
   [[ -n $LIST ]] || log "profile $PROFILE ready"
