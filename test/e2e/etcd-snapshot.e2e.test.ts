@@ -16,7 +16,7 @@
 import { expect } from '@jest/globals';
 import {
   bootSystemd, createMachine, destroyMachine, kubeadmConfig, kubectl, machineExec, nodeBin, provision, requireComponents, stopSystemd, systemdExec,
-  systemdTsadm, tsadm, waitFor, writeSharedFile, type Machine,
+  removeInstalledTsadm, systemdTsadm, tsadm, waitFor, writeSharedFile, type Machine,
 } from './harness.js';
 
 const CP: Machine = { name: 'snap1', ip: '10.250.0.171' };
@@ -31,6 +31,7 @@ beforeAll(async () => {
 }, 10 * MIN);
 
 afterAll(async () => {
+  removeInstalledTsadm();
   await destroyMachine(CP.name).catch(() => undefined);
 }, 5 * MIN);
 

@@ -7,7 +7,7 @@
  * visible at the same paths inside machines, so `node <repo>/bin/tsadm …` works there.
  */
 import { execa } from 'execa';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cacheDir, requireComponents } from '../helpers/components.js';
 
@@ -136,9 +136,45 @@ export async function systemdExec(name: string, cmd: string[], opts: ExecOptions
   return run(script('machine.sh'), ['sd-exec', name, '--', ...cmd], opts);
 }
 
-/** tsadm under machine NAME's real systemd (systemdExec). */
+let installed: string | undefined;
+
+/**
+ * A root-owned copy of the built tsadm (its Node 24, bin/tsadm, dist/*.mjs, package.json) in a
+ * directory of its own under the provisioning cache, made once per test process: tsadm installs a
+ * systemd unit only when every file it runs, and every directory above them, is root's and not
+ * group- or world-writable (src/host/unit-program.ts), and a clone of this repository may sit below
+ * a directory that is not (/tmp, a group-writable home). Machines see the host's files at the same
+ * paths. removeInstalledTsadm takes it away.
+ */
+function installedTsadm(): { node: string; tsadm: string } {
+  if (installed === undefined) {
+    const dir = path.join(cacheDir(), `e2e-installed-tsadm-${process.pid}`);
+    rmSync(dir, { recursive: true, force: true });
+    for (const sub of ['', 'bin', 'dist']) mkdirSync(path.join(dir, sub), { recursive: true, mode: 0o755 });
+    const copy = (from: string, to: string, mode: number): void => {
+      copyFileSync(from, path.join(dir, to));
+      chmodSync(path.join(dir, to), mode);
+    };
+    copy(nodeBin() === 'node' ? process.execPath : nodeBin(), 'node', 0o755);
+    copy(tsadmBin(), 'bin/tsadm', 0o755);
+    copy(path.join(repoRoot(), 'package.json'), 'package.json', 0o644);
+    for (const f of readdirSync(path.join(repoRoot(), 'dist')).filter((n) => n.endsWith('.mjs'))) copy(path.join(repoRoot(), 'dist', f), `dist/${f}`, 0o644);
+    for (const sub of ['', 'bin', 'dist']) chmodSync(path.join(dir, sub), 0o755);
+    installed = dir;
+  }
+  return { node: path.join(installed, 'node'), tsadm: path.join(installed, 'bin', 'tsadm') };
+}
+
+/** Removes the copy installedTsadm made in this process, if any. */
+export function removeInstalledTsadm(): void {
+  if (installed !== undefined) rmSync(installed, { recursive: true, force: true });
+  installed = undefined;
+}
+
+/** tsadm under machine NAME's real systemd (systemdExec), run from its root-owned installed copy. */
 export async function systemdTsadm(name: string, args: string[], opts: ExecOptions = {}): Promise<ExecResult> {
-  return systemdExec(name, [nodeBin(), tsadmBin(), ...args], opts);
+  const { node, tsadm } = installedTsadm();
+  return systemdExec(name, [node, tsadm, ...args], opts);
 }
 
 /** SIGKILL machine NAME's systemd and everything it started; remove its cgroups. */
