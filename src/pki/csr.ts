@@ -36,7 +36,7 @@ export interface CertificateRequest {
 }
 
 /** The PEM types a request may carry: Go's own and OpenSSL's old one. kube-apiserver takes only the first. */
-export const CSR_PEM_TYPES: readonly string[] = ['CERTIFICATE REQUEST', 'NEW CERTIFICATE REQUEST'];
+const CSR_PEM_TYPES: readonly string[] = ['CERTIFICATE REQUEST', 'NEW CERTIFICATE REQUEST'];
 
 export function createCsr(template: CsrTemplate, privateKey: KeyObject): CertificateRequest {
   const attributes: Asn1[] = [];

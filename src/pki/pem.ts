@@ -32,7 +32,7 @@ export function decodePem(text: string | Uint8Array): PemBlock[] {
 }
 
 /** Why decodeSinglePem refused its input: one line, for a denial message. */
-export class PemError extends Error {}
+class PemError extends Error {}
 
 const BASE64_LINE = /^[A-Za-z0-9+/]*={0,2}$/;
 
