@@ -29,6 +29,11 @@ describeWithApiServer('tsadm certs approve-kubelet-serving on a real API server'
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'tsadm-csr-cli-'));
     server = await startApiServer();
+    // The approver reads the names no node may claim from kubeadm-config (src/csr-approval/reserved-names.ts); without it a pass decides nothing.
+    expect((await server.request('POST', '/api/v1/namespaces/kube-system/configmaps', {
+      auth: 'admin',
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kubeadm-config', namespace: 'kube-system' }, data: { ClusterConfiguration: 'apiVersion: kubeadm.k8s.io/v1beta2\nkind: ClusterConfiguration\nkubernetesVersion: v1.20.2\nnetworking:\n  dnsDomain: cluster.local\n  serviceSubnet: 10.96.0.0/12\n' } },
+    })).status).toBe(201);
     expect((await server.request('POST', '/api/v1/nodes', { auth: 'admin', body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'w1' } } })).status).toBe(201);
     expect((await server.request('PATCH', '/api/v1/nodes/w1/status', {
       auth: 'admin', contentType: 'application/merge-patch+json', body: { status: { addresses: [{ type: 'InternalIP', address: '10.0.0.11' }] } },
