@@ -21,9 +21,10 @@ import { badSnapshot } from './save.js';
  *      truncated file is refused before anything changes;
  *   1. move the four control-plane manifests from /etc/kubernetes/manifests to ASIDE_DIR and wait
  *      (CRI) until their containers are gone;
- *   2. run the etcd image's own `etcdutl` (3.5+) / `etcdctl` (3.4) `snapshot restore` into a
- *      staging directory beside the data directory (the only directory it may write), as a new one-member cluster made of this
- *      member (name and peer URL from etcd.yaml) — tsadm never writes etcd's files itself;
+ *   2. run the etcd image's own `etcdutl` (3.5+) / `etcdctl` (3.4) `snapshot restore` on the copy,
+ *      into the staging directory inside the data directory (its only mount), as a new one-member
+ *      cluster made of this member (name and peer URL from etcd.yaml) — tsadm never writes etcd's
+ *      files itself; the copy is removed once the tool has run;
  *   3. rename the data directory to `<dir>.tsadm-<time>` (kept) and the staging one into place;
  *   4. move the manifests back (etcd first) and wait until etcd and the API server answer.
  */
