@@ -9,25 +9,16 @@
  * - `neutralised` in the reporters, the last line of defence for whatever a message still carries:
  *   every control character except the newline and tab tsadm's own lines use.
  */
-
-/** Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
-const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-const SHORT: Readonly<Record<string, string>> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v' };
+import { goEscape, goEscapeRune, goQuote } from '../util/go-quote.js';
 
 /** S as the inside of Go's %q: `"` and `\` escaped, C-style escapes for controls, \x/\u/\U for other non-printable runes. */
 export function escaped(s: string): string {
-  let out = '';
-  for (const ch of s) {
-    if (ch === '"' || ch === '\\') out += `\\${ch}`;
-    else if (PRINTABLE.test(ch)) out += ch;
-    else out += SHORT[ch] ?? escapeRune(ch.codePointAt(0) ?? 0);
-  }
-  return out;
+  return goEscape(s);
 }
 
 /** S as Go's %q prints it: in double quotes, escaped. */
 export function quoted(s: string): string {
-  return `"${escaped(s)}"`;
+  return goQuote(s);
 }
 
 /**
@@ -39,12 +30,5 @@ const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u20
 
 /** TEXT with every character a terminal would act on (other than newline and tab) shown escaped, as `escaped` would. */
 export function neutralised(text: string): string {
-  return text.replace(UNSAFE, (ch) => SHORT[ch] ?? escapeRune(ch.codePointAt(0) ?? 0));
-}
-
-function escapeRune(c: number): string {
-  const hex = c.toString(16);
-  if (c < 0x20 || c === 0x7f) return `\\x${hex.padStart(2, '0')}`;
-  if (c < 0x10000) return `\\u${hex.padStart(4, '0')}`;
-  return `\\U${hex.padStart(8, '0')}`;
+  return text.replace(UNSAFE, goEscapeRune);
 }

@@ -5,7 +5,7 @@
 import type { Arg, NodeRegistration, Taint } from '../../config/types.js';
 import { argValue, argsModeOf, buildArgs } from '../../manifest/args.js';
 import type { VersionProfile } from '../../versions/table.js';
-import { goQuote } from './go-quote.js';
+import { goQuote } from '../../util/go-quote.js';
 
 export const DOCKERSHIM_SOCKET = '/var/run/dockershim.sock';
 const POD_INFRA_CONTAINER_IMAGE_FLAG = 'pod-infra-container-image';

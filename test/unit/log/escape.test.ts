@@ -1,5 +1,4 @@
 import { escaped, neutralised, quoted } from '../../../src/log/escape.js';
-import { goQuote } from '../../../src/phases/kubelet/go-quote.js';
 
 /**
  * Untrusted text made printable. `quoted` is Go's strconv.Quote (fmt's %q): the expected texts are
@@ -23,8 +22,6 @@ const CASES: readonly [string, string][] = [
 test.each(CASES)('quoted(%j) is Go\'s %%q: %s', (input, expected) => {
   expect(quoted(input)).toBe(expected);
   expect(escaped(input)).toBe(expected.slice(1, -1));
-  // The kubelet flags' quoting (the same Go function, kept where kubeadm-flags.env is written).
-  expect(goQuote(input)).toBe(expected);
 });
 
 describe('neutralised: the reporters\' last line of defence', () => {

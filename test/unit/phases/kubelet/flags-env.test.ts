@@ -1,5 +1,5 @@
 import { renderKubeletFlagsEnv, withoutKubeletFlags } from '../../../../src/phases/kubelet/flags-env.js';
-import { goQuote } from '../../../../src/phases/kubelet/go-quote.js';
+import { goQuote } from '../../../../src/util/go-quote.js';
 import { VERSION_TABLE, type SupportedMinor } from '../../../../src/versions/table.js';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
 import { kubeletScenario } from '../../../helpers/kubelet-scenario.js';
