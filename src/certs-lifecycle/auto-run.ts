@@ -7,7 +7,13 @@
  * Safety (docs/safety.md, "Certificate auto-renewal"):
  * - cluster-wide, the work runs under the Lease kube-system/tsadm-certs-renew
  *   (src/kube/lease-lock.ts), so no two control planes renew and restart at the same moment and
- *   only this machine's components restart while it holds the Lease;
+ *   only this machine's components restart while it holds the Lease; a run that finds it held
+ *   waits for it (--wait), so runs started on every control plane at once take turns;
+ * - a Lease still held when the wait is up ends the run with E_LOCKED, unless a due certificate
+ *   has expired or expires within 7 days and the same holder has been seen holding it for longer
+ *   than a run may (one Lease duration: four restarts of at most 3 minutes fit in it): a holder
+ *   stuck while its renewals go on would otherwise keep every other control plane from renewing
+ *   until its certificates ran out. Then this machine renews anyway, with a warning naming it;
  * - the API unreachable: no Lease can be taken, so nothing is done unless a due certificate has
  *   expired or expires within 7 days, or restarts of an interrupted run are pending (the renewed
  *   files are on disk but not in use) — then this machine's own files are renewed with a loud
@@ -23,7 +29,7 @@ import path from 'node:path';
 import { TMP_DIR } from '../constants.js';
 import { journalOf } from '../host/journal.js';
 import { errorMessage, TsadmError } from '../errors.js';
-import { heldError, liveHolder, withLeaseLock, type LeaseObject } from '../kube/lease-lock.js';
+import { heldError, LeaseObserver, withLeaseLock, type LeaseObject } from '../kube/lease-lock.js';
 import type { RetryPolicy } from '../kube/retry.js';
 import type { KubeApi } from '../kube/types.js';
 import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
@@ -43,6 +49,14 @@ import { clusterConfigFor, humanList, type ClusterOptions, type PathOptions } fr
 const RENEW_LEASE = 'tsadm-certs-renew';
 /** Long enough for four restarts, each bounded by restart.ts's 3-minute wait, with renewals every 5 min. */
 const LEASE_SECONDS = 900;
+/**
+ * --wait's default: one Lease duration and a minute. A holder that died without releasing is taken
+ * over only after its record has been seen unchanged for a duration (src/kube/lease-lock.ts), so a
+ * shorter wait could never get past it; and it covers the control planes ahead in the queue: one
+ * renewal with its restarts took 35-59 s, up to ~110 s under load (docs/decisions.md 66), so four
+ * others ahead take ~7 minutes.
+ */
+const DEFAULT_WAIT_SECONDS = LEASE_SECONDS + 60;
 /** The components a killed run still has to restart: written before any certificate. */
 const PENDING_FILE = `${TMP_DIR}/tsadm-renew-pending.json`;
 const ORDER: readonly Component[] = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'];
@@ -57,6 +71,8 @@ export interface AutoRenewOptions extends PathOptions, ClusterOptions {
   readonly planning?: boolean;
   /** Applying a plan: the certificates it renews; another set due now is refused. */
   readonly expectDue?: readonly string[];
+  /** --wait: how long to wait for a live holder of the Lease (default DEFAULT_WAIT_SECONDS; 0: fail at once). */
+  readonly waitSeconds?: number;
 }
 
 export interface AutoRenewDeps {
@@ -64,6 +80,10 @@ export interface AutoRenewDeps {
   readonly restartTiming?: Pick<RestartDeps, 'timeoutMs' | 'pollMs' | 'settleMs'>;
   /** How long to keep trying for the Lease through a failing API before renewing without it (default 2 min). */
   readonly leaseGraceMs?: number;
+  /** The Lease's observer and its monotonic clock (tests). */
+  readonly leaseObserver?: LeaseObserver;
+  /** Interval of the Lease polls while waiting (tests; default the lock's 2 s). */
+  readonly leasePollMs?: number;
 }
 
 /**
@@ -81,7 +101,7 @@ export interface AutoRenewResult {
   readonly restarted: readonly Component[];
   readonly selection: AutoSelection;
   /** How the cluster-wide exclusion was had. */
-  readonly lock: 'lease' | 'none-api-unreachable' | 'dry-run' | 'not-needed';
+  readonly lock: 'lease' | 'none-api-unreachable' | 'none-held-too-long' | 'dry-run' | 'not-needed';
 }
 
 const sortComponents = (cs: Iterable<Component>): Component[] => {
@@ -156,8 +176,13 @@ export async function runRenewAuto(rt: Runtime, o: AutoRenewOptions, deps: AutoR
   }
 
   const kubeconfig = o.kubeconfig ?? DEFAULT_ADMIN_KUBECONFIG;
+  const holder = ctx.cfg.init.nodeRegistration.name;
+  // One observer for the whole run: what it saw of the Lease survives the retries below.
+  const observer = deps.leaseObserver ?? new LeaseObserver();
+  const waitSeconds = o.waitSeconds ?? DEFAULT_WAIT_SECONDS;
+  const waitUntil = observer.now() + waitSeconds * 1000;
   let unreachable: string | undefined;
-  const graceUntil = Date.now() + (deps.leaseGraceMs ?? LEASE_GRACE_MS);
+  let graceUntil: number | undefined;
   for (let attempt = 0; ; attempt++) {
     let api: KubeApi | undefined;
     try {
@@ -168,17 +193,30 @@ export async function runRenewAuto(rt: Runtime, o: AutoRenewOptions, deps: AutoR
     if (api) {
       let started = false;
       try {
-        const r = await withLeaseLock(api, { name: RENEW_LEASE, holder: ctx.cfg.init.nodeRegistration.name, durationSeconds: LEASE_SECONDS, onWarning: (m) => log.warn(m) }, () => {
+        const r = await withLeaseLock(api, {
+          name: RENEW_LEASE, holder, durationSeconds: LEASE_SECONDS, observer, onWarning: (m) => log.warn(m),
+          waitMs: Math.max(0, waitUntil - observer.now()), ...(deps.leasePollMs !== undefined ? { pollMs: deps.leasePollMs } : {}),
+          onWait: (who, until) => log.info(`The Lease kube-system/${RENEW_LEASE} is held by "${who}" (until ${until.toISOString()} at most, unless it renews it); waiting for it until ${new Date(Date.now() + Math.max(0, waitUntil - observer.now())).toISOString()} (--wait ${waitSeconds}s).`),
+          heldHint: (until) => `another control plane is renewing now; run again after ${until}, or with a longer --wait (a holder that died releases nothing: a run that waits sees its Lease unchanged for ${LEASE_SECONDS}s and takes it over)`,
+        }, () => {
           started = true;
-          log.info(`Holding the Lease kube-system/${RENEW_LEASE} as "${ctx.cfg.init.nodeRegistration.name}": no other control plane renews or restarts meanwhile.`);
+          log.info(`Holding the Lease kube-system/${RENEW_LEASE} as "${holder}": no other control plane renews or restarts meanwhile.`);
           return work();
         });
         return { ...r, selection, lock: 'lease' };
       } catch (err) {
-        if (started || (err instanceof TsadmError && err.code === 'E_LOCKED')) throw err;
+        if (started) throw err;
+        if (err instanceof TsadmError && err.code === 'E_LOCKED') {
+          const seen = observer.last();
+          if (waitSeconds === 0 || !seen?.holder || seen.heldForMs < LEASE_SECONDS * 1000 || !isEmergency(selection.due)) throw err;
+          log.warn(`WARNING: RENEWING WITHOUT THE CLUSTER-WIDE LOCK: "${seen.holder}" has held the Lease kube-system/${RENEW_LEASE} for ${Math.round(seen.heldForMs / 1000)}s, longer than a renewal may take (${LEASE_SECONDS}s), while certificates of this node have expired or expire within ${EMERGENCY_SECONDS / 86_400} days. Only this machine's files are renewed, and its components restart one at a time; check what "${seen.holder}" is doing.`);
+          const r = await work();
+          return { ...r, selection, lock: 'none-held-too-long' };
+        }
         unreachable = errorMessage(err);
       }
     }
+    graceUntil ??= Date.now() + (deps.leaseGraceMs ?? LEASE_GRACE_MS);
     const left = graceUntil - Date.now();
     if (left <= 0) break;
     if (attempt === 0) log.warn(`the Lease kube-system/${RENEW_LEASE} could not be taken (${unreachable ?? 'unknown error'}); trying again until ${new Date(graceUntil).toISOString()}`);
@@ -207,12 +245,17 @@ function refuseOtherSelection(selection: AutoSelection, expected: readonly strin
 }
 
 async function reportLeaseForDryRun(rt: Runtime, ctx: LifecycleCtx, o: AutoRenewOptions): Promise<void> {
+  const holder = ctx.cfg.init.nodeRegistration.name;
   try {
     const api = await rt.api.open({ path: o.kubeconfig ?? DEFAULT_ADMIN_KUBECONFIG }, { log: rt.log, retry: SHORT_RETRY, dryRunRequestTimeoutMs: 5000 });
     const lease = await api.get<LeaseObject>('Lease', RENEW_LEASE, 'kube-system');
-    const holder = liveHolder(lease, new Date());
-    if (lease && holder !== undefined && holder !== ctx.cfg.init.nodeRegistration.name) ctx.log.warn(`a real run would stop here: ${heldError({ name: RENEW_LEASE }, lease).message}`);
-    else ctx.log.info(`Would take the Lease kube-system/${RENEW_LEASE} as "${ctx.cfg.init.nodeRegistration.name}" (free now).`);
+    // One look: a holder other than this machine is live to it (src/kube/lease-lock.ts).
+    const seen = lease ? new LeaseObserver().observe(lease) : undefined;
+    if (lease && seen?.holder !== undefined && seen.holder !== holder) {
+      const waitSeconds = o.waitSeconds ?? DEFAULT_WAIT_SECONDS;
+      const held = heldError({ name: RENEW_LEASE }, lease, new Date(Date.now() + seen.expiresInMs)).message;
+      ctx.log.warn(waitSeconds > 0 ? `a real run would wait for it (up to ${waitSeconds}s): ${held}` : `a real run would stop here (--wait 0): ${held}`);
+    } else ctx.log.info(`Would take the Lease kube-system/${RENEW_LEASE} as "${holder}" (free now).`);
   } catch (err) {
     ctx.log.warn(`the Lease kube-system/${RENEW_LEASE} could not be read (${errorMessage(err)}); a real run would renew only certificates within 7 days of expiry`);
   }

@@ -17,7 +17,7 @@ import { approveKubeletServingCommand } from './approve-kubelet-serving.js';
 import { runRenewAuto } from '../certs-lifecycle/auto-run.js';
 import { DEFAULT_WINDOW_SECONDS } from '../certs-lifecycle/auto-select.js';
 import { runAutoRenewUnits } from '../certs-lifecycle/auto-renew-units.js';
-import { withLeaseLock } from '../kube/lease-lock.js';
+import { LeaseObserver, withLeaseLock } from '../kube/lease-lock.js';
 
 type Args = ArgumentsCamelCase<Record<string, unknown>>;
 
@@ -72,6 +72,7 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
           .option('auto', { type: 'boolean', describe: 'Renew every certificate and kubeconfig of this node that expires within --within, and nothing else; restart what uses them one at a time (etcd with the API server stopped around it), under the cluster-wide Lease kube-system/tsadm-certs-renew (README: "Certificates that renew themselves").' })
           .option('lease-wait', { type: 'string', requiresArg: true, describe: 'With --auto: how long to keep trying for the Lease through a failing API before renewing without it (only what expires within 7 days).', defaultDescription: '2m' })
           .option('within', { type: 'string', requiresArg: true, describe: 'With --auto: the window, a duration (2160h) or days (90d).', defaultDescription: '90d' })
+          .option('wait', { type: 'string', requiresArg: true, describe: 'With --auto: how long to wait while another control plane holds the Lease (runs started on every control plane at once take turns); 0 fails at once, naming the holder.', defaultDescription: '16m' })
           .option('dry-run', { type: 'boolean', describe: "Don't write anything; show what would be written." })
           .option('new-key', { type: 'boolean', describe: 'Issue each certificate for a newly generated private key (kubeadm\'s behaviour) instead of keeping the existing key (not with --auto: it always keeps the key).' })
           .option('restart', { type: 'boolean', describe: 'Restart the control-plane static pods that read the renewed certificates, one by one, each until its liveness probe passes again (on by default with --auto; --no-restart turns it off).' })
@@ -222,6 +223,7 @@ async function renewAutoCommand(argv: Args, env: CommandEnv): Promise<void> {
     windowSeconds: typeof argv.within === 'string' ? parseWindow(argv.within) : DEFAULT_WINDOW_SECONDS,
     restart: argv.restart !== false,
     planning: typeof argv.plan === 'string',
+    ...(typeof argv.wait === 'string' ? { waitSeconds: parseThreshold(argv.wait, '--wait') } : {}),
   };
   const deps = typeof argv['lease-wait'] === 'string' ? { leaseGraceMs: parseThreshold(argv['lease-wait'], '--lease-wait') * 1000 } : {};
   const rt = await createRuntime(runtimeFlagValues(argv, { output: true }), env, { lock: 'certs renew' });
@@ -245,13 +247,18 @@ export async function withRuntime(argv: Args, env: CommandEnv, fn: (rt: Runtime)
 /**
  * The approver's passes on several control planes take turns through one Lease
  * (kube-system/tsadm-kubelet-serving-approver, src/kube/lease-lock.ts): a pass that finds it held
- * by another control plane does not run (the pass reports `ran: false`) rather than failing.
+ * by another control plane does not run (the pass reports `ran: false`) rather than failing. One
+ * observer for all the passes of a --watch loop: a dead approver's Lease, seen unchanged for its
+ * 60 s, is taken over by the next pass.
  */
-const approverLease: NonNullable<Parameters<typeof approveKubeletServingCommand>[2]> = (api, holder) => async (fn) => {
-  try {
-    return await withLeaseLock(api, { name: 'tsadm-kubelet-serving-approver', holder, durationSeconds: 60 }, fn);
-  } catch (err) {
-    if (err instanceof TsadmError && err.code === 'E_LOCKED') return undefined;
-    throw err;
-  }
+const approverLease: NonNullable<Parameters<typeof approveKubeletServingCommand>[2]> = (api, holder) => {
+  const observer = new LeaseObserver();
+  return async (fn) => {
+    try {
+      return await withLeaseLock(api, { name: 'tsadm-kubelet-serving-approver', holder, durationSeconds: 60, observer }, fn);
+    } catch (err) {
+      if (err instanceof TsadmError && err.code === 'E_LOCKED') return undefined;
+      throw err;
+    }
+  };
 };

@@ -4,12 +4,22 @@
  * restarting their control plane, for one). It follows client-go's leader election record:
  * `holderIdentity`, `leaseDurationSeconds`, `acquireTime`, `renewTime`, `leaseTransitions`.
  *
- * - acquire: create the Lease, or take it over when it is free (no holder), expired
- *   (`renewTime + leaseDurationSeconds` is past by this machine's clock) or already ours (a run of
- *   the same holder that was killed); every write carries the resourceVersion that was read
- *   (KubeApi.ensure with a rebase), so of two machines racing, exactly one write succeeds and
- *   the other re-reads, sees a live holder and fails with E_LOCKED naming it and its expiry;
- * - renew: while `fn` runs, `renewTime` is moved forward every third of the duration;
+ * - expiry is judged as client-go's leader election judges it (tryAcquireOrRenew and isLeaseValid
+ *   in k8s.io/client-go/tools/leaderelection/leaderelection.go): never from the holder's
+ *   `renewTime` against this machine's wall clock, but from when THIS process last saw the record
+ *   change, on its own monotonic clock (`LeaseObserver`). A holder is live until its record has
+ *   stayed the same for `leaseDurationSeconds`; its clock may run behind or ahead by any amount
+ *   (a renewTime in the future is a skewed clock, not "held until then"). The price: a holder that
+ *   died without releasing is taken over only by a process that has watched its record for one
+ *   duration, so a caller that must get past such a Lease waits (`waitMs`) and keeps its observer;
+ * - acquire: create the Lease, or take it over when it is free (no holder), expired (as above) or
+ *   already ours (a run of the same holder that was killed); every write carries the
+ *   resourceVersion that was read (KubeApi.ensure with a rebase), so of two machines racing,
+ *   exactly one write succeeds and the other re-reads, sees a live holder and fails with E_LOCKED
+ *   naming it and its expiry — or, with `waitMs`, polls the Lease until it is free or that time
+ *   is up (then E_LOCKED);
+ * - renew: while `fn` runs, `renewTime` is moved forward every third of the duration, so the record
+ *   changes for every observer;
  * - release: at the end (also when `fn` throws) the holder is cleared and the duration set to 1 s
  *   (client-go's ReleaseOnCancel), so the next machine need not wait for the expiry. A release
  *   that fails (API gone) is only reported: the Lease then expires by itself.
@@ -35,6 +45,68 @@ export interface LeaseObject extends KubeObject {
   readonly spec?: LeaseSpec;
 }
 
+/** What one look at a Lease told its observer. */
+export interface LeaseObservation {
+  /** The holder named by the record ("" or undefined: free). */
+  readonly holder: string | undefined;
+  /** Milliseconds until the record expires unless it changes (0 or less: expired). */
+  readonly expiresInMs: number;
+  /** How long this holder's current tenure (same holder, same acquireTime) has been seen. */
+  readonly heldForMs: number;
+}
+
+/**
+ * What this process has seen of one Lease: client-go's observedRecord and observedTime. Keep one
+ * for as long as the process competes for the Lease (the approver's --watch loop, one
+ * `renew --auto` run across its retries), so that a dead holder's Lease can be taken once its
+ * record has not changed for its duration.
+ */
+export class LeaseObserver {
+  readonly #clock: () => number;
+  #record: string | undefined;
+  #observedAt = 0;
+  #tenure: string | undefined;
+  #tenureSince = 0;
+  #last: LeaseObservation | undefined;
+
+  /** `monotonicMs`: a clock that never jumps (default performance.now; tests pass their own). */
+  constructor(monotonicMs: () => number = () => performance.now()) {
+    this.#clock = monotonicMs;
+  }
+
+  /** This observer's clock, in milliseconds. */
+  now(): number {
+    return this.#clock();
+  }
+
+  /** Remembers the record, and when it last changed (client-go compares the raw record). */
+  observe(lease: LeaseObject): LeaseObservation {
+    const t = this.#clock();
+    const spec = lease.spec ?? {};
+    const record = JSON.stringify([spec.holderIdentity ?? '', spec.leaseDurationSeconds ?? 0, spec.acquireTime ?? '', spec.renewTime ?? '', spec.leaseTransitions ?? 0]);
+    if (record !== this.#record) {
+      this.#record = record;
+      this.#observedAt = t;
+    }
+    const tenure = spec.holderIdentity ? JSON.stringify([spec.holderIdentity, spec.acquireTime ?? '']) : undefined;
+    if (tenure !== this.#tenure) {
+      this.#tenure = tenure;
+      this.#tenureSince = t;
+    }
+    this.#last = {
+      holder: spec.holderIdentity || undefined,
+      expiresInMs: this.#observedAt + (spec.leaseDurationSeconds ?? 0) * 1000 - t,
+      heldForMs: tenure === undefined ? 0 : t - this.#tenureSince,
+    };
+    return this.#last;
+  }
+
+  /** What the last look saw (undefined before the first). */
+  last(): LeaseObservation | undefined {
+    return this.#last;
+  }
+}
+
 export interface LeaseLockOptions {
   /** The Lease's name, e.g. "tsadm-certs-renew". */
   readonly name: string;
@@ -46,8 +118,21 @@ export interface LeaseLockOptions {
   readonly namespace?: string;
   /** Interval of the renewals while `fn` runs (default: a third of the duration). */
   readonly renewIntervalMs?: number;
-  /** The clock (tests). */
+  /** The wall clock written into acquireTime and renewTime (tests: a skewed machine). */
   readonly now?: () => Date;
+  /** What this process saw of the Lease before (default: a new observer on performance.now). */
+  readonly observer?: LeaseObserver;
+  /**
+   * How long to wait for a live holder, polling the Lease, before failing with E_LOCKED (default
+   * 0: fail at once). Measured on the observer's clock.
+   */
+  readonly waitMs?: number;
+  /** Interval of the polls while waiting (default 2 s, client-go's RetryPeriod). */
+  readonly pollMs?: number;
+  /** Called when a wait begins, and again when another holder takes the Lease meanwhile. */
+  readonly onWait?: (holder: string, until: Date, observation: LeaseObservation) => void;
+  /** The hint of the E_LOCKED error naming the holder (default: a generic one). */
+  readonly heldHint?: (until: string) => string;
   /** Called when the Lease was lost while `fn` ran (instead of failing after `fn`). */
   readonly onLost?: (err: TsadmError) => void;
   /** Warnings that do not stop the run (a renewal or release that failed). */
@@ -55,40 +140,26 @@ export interface LeaseLockOptions {
 }
 
 const DEFAULT_NAMESPACE = 'kube-system';
+const DEFAULT_POLL_MS = 2000;
 
 /** Go's metav1.MicroTime format: 2006-01-02T15:04:05.000000Z07:00 (UTC here). */
 function microTime(d: Date): string {
   return d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
-/** When the Lease stops protecting its holder, or undefined when it has no holder or no times. */
-function leaseExpiry(lease: LeaseObject): Date | undefined {
-  const spec = lease.spec ?? {};
-  if (!spec.holderIdentity) return undefined;
-  const base = spec.renewTime ?? spec.acquireTime;
-  if (base === undefined) return undefined;
-  const t = Date.parse(base);
-  if (Number.isNaN(t)) return undefined;
-  return new Date(t + (spec.leaseDurationSeconds ?? 0) * 1000);
-}
-
-/** The holder that keeps others out at `now` (undefined when the Lease is free or expired). */
-export function liveHolder(lease: LeaseObject | undefined, now: Date): string | undefined {
-  if (!lease?.spec?.holderIdentity) return undefined;
-  const expiry = leaseExpiry(lease);
-  return expiry && expiry.getTime() > now.getTime() ? lease.spec.holderIdentity : undefined;
-}
-
-function leaseRef(o: LeaseLockOptions): string {
+function leaseRef(o: Pick<LeaseLockOptions, 'name' | 'namespace'>): string {
   return `Lease ${o.namespace ?? DEFAULT_NAMESPACE}/${o.name}`;
 }
 
-export function heldError(o: Pick<LeaseLockOptions, 'name' | 'namespace'>, lease: LeaseObject): TsadmError {
+/**
+ * E_LOCKED naming the holder and `until`: when, by this machine's wall clock, its record expires
+ * unless it changes (now + what the observer has left of the duration).
+ */
+export function heldError(o: Pick<LeaseLockOptions, 'name' | 'namespace' | 'heldHint'>, lease: LeaseObject, until: Date): TsadmError {
   const holder = lease.spec?.holderIdentity ?? '';
-  const expiry = leaseExpiry(lease);
-  const until = expiry ? expiry.toISOString() : 'an unknown time';
-  return new TsadmError('E_LOCKED', `the ${leaseRef({ ...o, holder: '', durationSeconds: 0 })} is held by "${holder}" until ${until}`, {
-    hint: `another machine is doing this now; run again after ${until} (a holder that died releases nothing: its Lease expires by itself then)`,
+  const at = until.toISOString();
+  return new TsadmError('E_LOCKED', `the ${leaseRef(o)} is held by "${holder}" until ${at}`, {
+    hint: o.heldHint?.(at) ?? `another machine is doing this now; run again after ${at} (a holder that died releases nothing: its Lease is taken over once it has stayed unchanged for its duration, ${lease.spec?.leaseDurationSeconds ?? 0}s)`,
   });
 }
 
@@ -101,14 +172,30 @@ function leaseObject(o: LeaseLockOptions, spec: LeaseSpec): LeaseObject {
   };
 }
 
-/** Takes the Lease or throws E_LOCKED; optimistic concurrency through the resourceVersion read. */
-async function acquire(api: KubeApi, o: LeaseLockOptions, now: () => Date): Promise<void> {
+/** The E_LOCKED of a live holder, with what the observer saw (for the wait loop). */
+class LeaseHeld extends TsadmError {
+  readonly lease: LeaseObject;
+  readonly seen: LeaseObservation;
+  readonly until: Date;
+
+  constructor(o: LeaseLockOptions, lease: LeaseObject, seen: LeaseObservation, now: Date) {
+    const until = new Date(now.getTime() + Math.max(0, seen.expiresInMs));
+    const e = heldError(o, lease, until);
+    super('E_LOCKED', e.message, e.hint !== undefined ? { hint: e.hint } : {});
+    this.lease = lease;
+    this.seen = seen;
+    this.until = until;
+  }
+}
+
+/** Takes the Lease or throws LeaseHeld; optimistic concurrency through the resourceVersion read. */
+async function acquire(api: KubeApi, o: LeaseLockOptions, now: () => Date, observer: LeaseObserver): Promise<void> {
   const rebase = (live: LeaseObject | undefined): LeaseObject => {
     const t = now();
     const at = microTime(t);
     if (!live) return leaseObject(o, { holderIdentity: o.holder, leaseDurationSeconds: o.durationSeconds, acquireTime: at, renewTime: at, leaseTransitions: 0 });
-    const holder = liveHolder(live, t);
-    if (holder !== undefined && holder !== o.holder) throw heldError(o, live);
+    const seen = observer.observe(live);
+    if (seen.holder !== undefined && seen.holder !== o.holder && seen.expiresInMs > 0) throw new LeaseHeld(o, live, seen, t);
     const ours = live.spec?.holderIdentity === o.holder;
     const transitions = live.spec?.leaseTransitions ?? 0;
     return leaseObject(o, {
@@ -120,6 +207,38 @@ async function acquire(api: KubeApi, o: LeaseLockOptions, now: () => Date): Prom
     });
   };
   await api.ensure(rebase(undefined), 'update', rebase);
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * acquire, and while a live holder has the Lease, poll it until it is free, expired or `waitMs`
+ * is up (then the last E_LOCKED). Once a holder has been seen, an API that fails for a moment
+ * (another machine's restart behind a load balancer) is polled through, not given up on.
+ */
+async function acquireWaiting(api: KubeApi, o: LeaseLockOptions, now: () => Date, observer: LeaseObserver): Promise<void> {
+  const deadline = observer.now() + (o.waitMs ?? 0);
+  let held: LeaseHeld | undefined;
+  let announced: string | undefined;
+  for (;;) {
+    try {
+      await acquire(api, o, now, observer);
+      return;
+    } catch (err) {
+      if (err instanceof LeaseHeld) held = err;
+      else if (!(held && isTransient(err))) throw err;
+      const left = deadline - observer.now();
+      if (left <= 0) throw held;
+      if (err instanceof LeaseHeld) {
+        const tenure = `${err.seen.holder ?? ''} ${err.lease.spec?.acquireTime ?? ''}`;
+        if (tenure !== announced) o.onWait?.(err.seen.holder ?? '', err.until, err.seen);
+        announced = tenure;
+      } else {
+        o.onWarning?.(`could not read the ${leaseRef(o)} while waiting for it: ${(err as Error).message} (will retry)`);
+      }
+      await sleep(Math.min(o.pollMs ?? DEFAULT_POLL_MS, left));
+    }
+  }
 }
 
 function lostError(o: LeaseLockOptions, live: LeaseObject | undefined): TsadmError {
@@ -155,13 +274,14 @@ async function release(api: KubeApi, o: LeaseLockOptions, now: () => Date): Prom
 }
 
 /**
- * Runs `fn` while holding the Lease: acquire (or E_LOCKED naming the holder and its expiry),
- * renew while it runs, release at the end whatever `fn` did.
+ * Runs `fn` while holding the Lease: acquire (waiting up to `waitMs` for a live holder; then
+ * E_LOCKED naming the holder and its expiry), renew while it runs, release at the end whatever
+ * `fn` did.
  */
 export async function withLeaseLock<T>(api: KubeApi, opts: LeaseLockOptions, fn: () => Promise<T>): Promise<T> {
   if (!(opts.durationSeconds >= 1)) throw new TsadmError('E_INTERNAL', `a Lease duration must be at least 1 s (got ${opts.durationSeconds})`);
   const now = opts.now ?? ((): Date => new Date());
-  await acquire(api, opts, now);
+  await acquireWaiting(api, opts, now, opts.observer ?? new LeaseObserver());
 
   let lost: TsadmError | undefined;
   let stopped = false;
