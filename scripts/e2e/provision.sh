@@ -71,9 +71,11 @@ SID_CONTAINERD_MIN=2
 GO_BIN=/usr/lib/go-1.19/bin
 COMPONENTS=(kubeadm kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl)
 # apt packages by who needs them. The cluster: the machines' runtime and the tools kubeadm's
-# preflight looks for (socat, ebtables, ethtool, conntrack), etcd for the etcd image, the build.
+# preflight looks for (socat, ebtables, ethtool, conntrack), etcd for the etcd image, the build
+# (Kubernetes' hack/ scripts copy the generators' sources with rsync: without it the build's first
+# step fails with "find: 'rsync': No such file or directory", seen on a fresh machine).
 CLUSTER_PACKAGES=(containerd runc containernetworking-plugins etcd-server etcd-client iproute2 iptables
-  conntrack socat ebtables ethtool util-linux gcc libc6-dev make golang-1.19-go jq
+  conntrack socat ebtables ethtool util-linux gcc libc6-dev make golang-1.19-go jq rsync
   golang-github-modern-go-reflect2-dev)
 # The unit project's oracles besides the built components (test/helpers/oracle.ts): openssl
 # everywhere, strace (test/integration/safety/write-syscalls.test.ts), man and groff
