@@ -589,8 +589,10 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
         WaitForAllControlPlaneComponents: removedGate(true),
         RootlessControlPlane: removedGate(false), // PR #134178 (merged 2025-09-20, in the 1.35 cycle)
       },
-      // CoreDNS v1.12.4 (PR #133968; the v1.13.2 bump, PR #135814, was closed unmerged); etcd 3.6.6 (PR #135271).
-      images: { etcdTag: '3.6.6-0', corednsTag: 'v1.12.4', pauseTag: '3.10.1' },
+      // CoreDNS v1.13.1 (PR #133968, "Update coredns to v1.13.1"; its release-note line says v1.12.4,
+      // but kubeadm's constants.go at v1.35.8 and `kubeadm config images list` at v1.35.0, .1 and .4
+      // give v1.13.1: docs/kubernetes-1.35-1.37.md); etcd 3.6.6 (PR #135271).
+      images: { etcdTag: '3.6.6-0', corednsTag: 'v1.13.1', pauseTag: '3.10.1' },
       kubelet: { podInfraContainerImageFlag: false, upgradeDropsFlags: ['pod-infra-container-image'] },
       workflow: { joinEtcdJoinAlways: true },
       skew: { minKubelet: '1.32.0' },

@@ -16,7 +16,7 @@
  *
  * Expected values are kubeadm's, from the golden facts of each minor (test/fixtures/versions/
  * 1.34–1.37.yaml, each naming the kubeadm file or PR it was read from), never from
- * src/versions/table.ts: etcd 3.6.4-0 → 3.6.6-0 → 3.6.8-0 → 3.7.0-0, CoreDNS v1.12.1 → v1.12.4 →
+ * src/versions/table.ts: etcd 3.6.4-0 → 3.6.6-0 → 3.6.8-0 → 3.7.0-0, CoreDNS v1.12.1 → v1.13.1 →
  * v1.14.2 → v1.14.6, the kube-proxy and control-plane images at the target version, kubeadm-config
  * stored as kubeadm.k8s.io/v1beta4, one unversioned kubelet-config ConfigMap, the
  * kube-controller-manager's flexvolume-dir gone at 1.36 (PR #136423) and kube-proxy's
@@ -70,8 +70,8 @@ interface Step {
 }
 
 const STEPS: readonly Step[] = [
-  { from: 'v1.34.1', to: 'v1.35.4', etcd: ['3.6.4-0', '3.6.6-0'], coredns: ['v1.12.1', 'v1.12.4'], unreadCorefileTable: '1.12.4' },
-  { from: 'v1.35.4', to: 'v1.36.0', etcd: ['3.6.6-0', '3.6.8-0'], coredns: ['v1.12.4', 'v1.14.2'], unreadCorefileTable: '1.13.0' },
+  { from: 'v1.34.1', to: 'v1.35.4', etcd: ['3.6.4-0', '3.6.6-0'], coredns: ['v1.12.1', 'v1.13.1'], unreadCorefileTable: '1.12.4' },
+  { from: 'v1.35.4', to: 'v1.36.0', etcd: ['3.6.6-0', '3.6.8-0'], coredns: ['v1.13.1', 'v1.14.2'], unreadCorefileTable: '1.13.2' },
   { from: 'v1.36.0', to: 'v1.37.0', etcd: ['3.6.8-0', '3.7.0-0'], coredns: ['v1.14.2', 'v1.14.6'], unreadCorefileTable: '1.14.3' },
 ];
 

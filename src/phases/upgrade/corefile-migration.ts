@@ -30,7 +30,7 @@
  *   1.11.3 is unread. A walk through an unread release cannot be checked: the Corefile is
  *   retained with the not-migrated warning saying so (kubeadm of 1.35–1.37 vendors a library that
  *   knows these releases and may migrate; tsadm does not claim to). This covers every upgrade
- *   from 1.33 on (CoreDNS v1.12.0 → v1.12.1 → v1.12.4 → v1.14.2 → v1.14.6).
+ *   from 1.33 on (CoreDNS v1.12.0 → v1.12.1 → v1.13.1 → v1.14.2 → v1.14.6).
  */
 
 import { isDefaultCorefile } from '../addons/coredns-render.js';

@@ -101,7 +101,7 @@ test('offline offers without a version: a newer patch of the cluster\'s minor, a
 /**
  * The upgrade paths of issue 26, one minor at a time. Expected images from the golden facts of
  * each minor (test/fixtures/versions/1.34–1.37.yaml `images`, read from kubeadm's constants.go and
- * its PRs): etcd 3.6.4-0 → 3.6.6-0 → 3.6.8-0 → 3.7.0-0, CoreDNS v1.12.1 → v1.12.4 → v1.14.2 →
+ * its PRs): etcd 3.6.4-0 → 3.6.6-0 → 3.6.8-0 → 3.7.0-0, CoreDNS v1.12.1 → v1.13.1 → v1.14.2 →
  * v1.14.6; kube-proxy and the control plane take the target version.
  */
 describe('the steps 1.34 → 1.35 → 1.36 → 1.37', () => {
@@ -118,8 +118,8 @@ describe('the steps 1.34 → 1.35 → 1.36 → 1.37', () => {
   });
 
   test.each([
-    ['v1.34.1', 'v1.35.4', '3.6.4-0', '3.6.6-0', 'v1.12.1', 'v1.12.4'],
-    ['v1.35.4', 'v1.36.0', '3.6.6-0', '3.6.8-0', 'v1.12.4', 'v1.14.2'],
+    ['v1.34.1', 'v1.35.4', '3.6.4-0', '3.6.6-0', 'v1.12.1', 'v1.13.1'],
+    ['v1.35.4', 'v1.36.0', '3.6.6-0', '3.6.8-0', 'v1.13.1', 'v1.14.2'],
     ['v1.36.0', 'v1.37.0', '3.6.8-0', '3.7.0-0', 'v1.14.2', 'v1.14.6'],
   ])('%s → %s: every row, allowed', (from, to, etcdFrom, etcdTo, dnsFrom, dnsTo) => {
     const minor = to.split('.').slice(0, 2).join('.');

@@ -70,19 +70,19 @@ describe('corefileDecision', () => {
 
 /**
  * The upgrade paths of issue 26 (CoreDNS per minor from the golden facts: 1.34 v1.12.1, 1.35
- * v1.12.4, 1.36 v1.14.2, 1.37 v1.14.6). The library knows all of them (its ValidVersions, in
+ * v1.13.1, 1.36 v1.14.2, 1.37 v1.14.6). The library knows all of them (its ValidVersions, in
  * corefile-tool/cmd/validversions_test.go at coredns/corefile-migration 04f4560c: … 1.12.1, 1.12.2,
  * 1.12.3, 1.12.4. 1.13.0, 1.13.1, 1.13.2, 1.14.0, 1.14.1, 1.14.2, 1.14.3, 1.14.4, 1.14.6), but its
  * plugin tables after 1.11.3 were not readable: only 1.12.2 and 1.12.3 are known to need no
  * migration (the library's PRs #91 and #92). So tsadm keeps a customised Corefile and says it
  * could not check it, naming the first release on the way whose table it lacks.
  */
-describe('the upgrades 1.34 → 1.35 → 1.36 → 1.37 (CoreDNS v1.12.1 → v1.12.4 → v1.14.2 → v1.14.6)', () => {
+describe('the upgrades 1.34 → 1.35 → 1.36 → 1.37 (CoreDNS v1.12.1 → v1.13.1 → v1.14.2 → v1.14.6)', () => {
   const withTransfer = '.:53 {\n    errors\n    kubernetes cluster.local in-addr.arpa ip6.arpa {\n       pods insecure\n       transfer to *\n    }\n    forward . /etc/resolv.conf\n}\n';
 
   test.each([
-    ['v1.12.1', 'v1.12.4', '1.12.4'],
-    ['v1.12.4', 'v1.14.2', '1.13.0'],
+    ['v1.12.1', 'v1.13.1', '1.12.4'],
+    ['v1.13.1', 'v1.14.2', '1.13.2'],
     ['v1.14.2', 'v1.14.6', '1.14.3'],
   ])('%s → %s: a customised Corefile is retained with the not-migrated warning naming CoreDNS %s', (installedTag, targetTag, unread) => {
     const d = corefileDecision({ corefile: custom, installedTag, targetTag });
@@ -95,7 +95,7 @@ describe('the upgrades 1.34 → 1.35 → 1.36 → 1.37 (CoreDNS v1.12.1 → v1.1
   });
 
   test('each step\'s default Corefile is still replaced by the target\'s (nothing to check)', () => {
-    for (const [installedTag, targetTag] of [['v1.12.1', 'v1.12.4'], ['v1.12.4', 'v1.14.2'], ['v1.14.2', 'v1.14.6']] as const) {
+    for (const [installedTag, targetTag] of [['v1.12.1', 'v1.13.1'], ['v1.13.1', 'v1.14.2'], ['v1.14.2', 'v1.14.6']] as const) {
       expect(corefileDecision({ corefile: kubeadm120Corefile, installedTag, targetTag })).toEqual({ action: 'replace' });
       expect(corefileDecision({ corefile: '', installedTag, targetTag })).toEqual({ action: 'replace' });
     }
