@@ -70,14 +70,23 @@ export function activeSwaps(procSwaps: string): string[] {
 }
 
 /** True when a unix socket accepts a connection within 2 s (a runtime's CRI socket: preflight's CRI check, the host phases). */
-function unixSocketAnswers(socket: string): Promise<boolean> {
+/** How long a CRI socket may take to accept (kubeadm's runtime client waits far longer). */
+const SOCKET_TIMEOUT_MS = 10_000;
+
+/** Whether a program accepts connections on unix socket SOCKET within TIMEOUT_MS. */
+export function unixSocketAnswers(socket: string, timeoutMs = SOCKET_TIMEOUT_MS): Promise<boolean> {
   return new Promise((resolve) => {
     const sock = net.createConnection({ path: socket });
     const done = (v: boolean): void => {
       sock.destroy();
       resolve(v);
     };
-    sock.setTimeout(2000, () => done(false));
+    // A refused or missing socket errors at once; the timeout only covers a runtime that accepts
+    // nothing. Its expiry is judged after the poll phase (setImmediate): timers run before I/O
+    // callbacks, so when this process was busy or starved past the timeout (a loaded machine; the
+    // other preflight checks run beside this one), a connection that had completed meanwhile would
+    // otherwise be reported as "not running" (seen in the HA e2e under load).
+    sock.setTimeout(timeoutMs, () => setImmediate(() => done(false)));
     sock.once('connect', () => done(true));
     sock.once('error', () => done(false));
   });

@@ -5,8 +5,11 @@
  * one tab-separated line per active area).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { activeSwaps, realSystem } from '../../../src/host/system-probe.js';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { activeSwaps, realSystem, unixSocketAnswers } from '../../../src/host/system-probe.js';
 import { testOnHost } from '../../helpers/oracle.js';
 
 describe('realSystem', () => {
@@ -34,4 +37,30 @@ describe('realSystem', () => {
 test('/proc/swaps: the active areas, the header skipped (the one reading for preflight\'s Swap and the swap phase)', () => {
   expect(activeSwaps('Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n/swap.img                               file\t\t2097148\t\t0\t\t-2\n')).toEqual(['/swap.img']);
   expect(activeSwaps('Filename\tType\tSize\tUsed\tPriority\n')).toEqual([]);
+});
+
+describe('unixSocketAnswers (preflight\'s CRI check) on a real unix socket', () => {
+  let dir: string;
+  let server: net.Server;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'tsadm-sock-'));
+    server = net.createServer((c) => c.end());
+    await new Promise<void>((resolve) => server.listen(path.join(dir, 'cri.sock'), resolve));
+  });
+  afterAll(() => {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a listening socket answers; a missing one does not', async () => {
+    expect(await unixSocketAnswers(path.join(dir, 'cri.sock'))).toBe(true);
+    expect(await unixSocketAnswers(path.join(dir, 'missing.sock'))).toBe(false);
+  });
+
+  test('a process busy past the timeout right after connecting still sees the connection it made (timers run before I/O callbacks)', async () => {
+    const answered = unixSocketAnswers(path.join(dir, 'cri.sock'), 200);
+    const start = Date.now();
+    while (Date.now() - start < 500) { /* the event loop held, as on a loaded machine */ }
+    expect(await answered).toBe(true);
+  });
 });
