@@ -233,13 +233,21 @@ describeWithApiServer('renew --auto under the Lease of a real API server', () =>
       const observer = new LeaseObserver(() => (performance.now() - start) * 300);
       const acquired = new Date().toISOString().replace(/Z$/, '000Z');
       await putHeldLease('cp-stuck', acquired);
-      const renewing = setInterval(() => void putHeldLease('cp-stuck', acquired).catch(() => undefined), 150);
+      // The holder's renewals; the ones still in flight are awaited before the Lease is deleted,
+      // or a late one re-creates it held and the next test waits for a live holder.
+      const inFlight = new Set<Promise<unknown>>();
+      const renewing = setInterval(() => {
+        const put = putHeldLease('cp-stuck', acquired).catch(() => undefined);
+        inFlight.add(put);
+        void put.finally(() => inFlight.delete(put));
+      }, 150);
       try {
         const result = await runRenewAuto(rt, { config: r.at('/kubeadm.yaml'), kubeconfig: '/lease.conf', windowSeconds: 30 * 86_400, restart: true, waitSeconds }, { leaseObserver: observer, leasePollMs: 50 })
           .then((v) => ({ ok: true as const, v }), (e: unknown) => ({ ok: false as const, e }));
         return { result, stdout: out(), stderr: err(), holder: (await lease()).spec.holderIdentity };
       } finally {
         clearInterval(renewing);
+        await Promise.all(inFlight);
         rt.api.close();
         await rt.reporter.close();
         await server.request('DELETE', LEASE_PATH, { auth: 'admin' });
