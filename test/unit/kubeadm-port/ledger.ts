@@ -1,0 +1,102 @@
+/**
+ * The ledger of kubeadm's own table-driven unit tests ported as oracles (issue 36): every case of
+ * every source file read, whether it maps onto a tsadm input, and whether tsadm's pure renderer
+ * gives what kubeadm's test states. Each port test file runs exactly its 'match' cases (checked by
+ * `portCases` in ./support.ts), and ./ledger.test.ts checks docs/kubeadm-test-port.md against the
+ * counts and reasons below, so the document cannot drift from the tests.
+ *
+ * Outcomes:
+ * - match: ported, and tsadm's output equals kubeadm's expectation (the case runs in the port file);
+ * - differs: ported or compared, and tsadm's output differs; `reason` says why (older revision,
+ *   on purpose, or an open bug); the case is not executed;
+ * - unmapped: no tsadm input or pure function it maps onto (effects through a fake clientset,
+ *   temp directories, Go templates, internal helpers); `reason` says which.
+ */
+import type { SupportedMinor } from '../../../src/versions/table.js';
+
+export type Outcome = 'match' | 'differs' | 'unmapped';
+
+export interface LedgerCase {
+  /** Go test function. */
+  readonly test: string;
+  /** The t.Run name (or a label for unnamed table rows, in brackets). */
+  readonly name: string;
+  readonly outcome: Outcome;
+  readonly reason?: string;
+}
+
+export interface LedgerFile {
+  /** Path in kubernetes/kubernetes. */
+  readonly path: string;
+  /** The stored revision read (the index keeps one version per file; see the document). */
+  readonly commit: string;
+  /** The tsadm minor whose row the cases are compared with. */
+  readonly minor: SupportedMinor;
+  /** The jest file that runs the 'match' cases. */
+  readonly portFile: string;
+  readonly cases: readonly LedgerCase[];
+}
+
+const m = (test: string, name: string): LedgerCase => ({ test, name, outcome: 'match' });
+const d = (test: string, name: string, reason: string): LedgerCase => ({ test, name, outcome: 'differs', reason });
+const u = (test: string, name: string, reason: string): LedgerCase => ({ test, name, outcome: 'unmapped', reason });
+
+const FILE_WRITE = 'writes manifests into a temp directory through CreateStaticPodFiles; tsadm writes through the host seam (covered by test/unit/phases/controlplane/phase.test.ts), not a pure renderer';
+const FAKE_CLIENT = 'drives a fake clientset (objects already in the cluster); tsadm does this through the API seam, not a pure function';
+
+export const LEDGER: readonly LedgerFile[] = [
+  {
+    path: 'cmd/kubeadm/app/phases/controlplane/manifests_test.go',
+    commit: '898b9f800267a757615ecfb71fc377d04d996c6b',
+    minor: '1.36',
+    portFile: 'test/unit/kubeadm-port/controlplane-manifests.test.ts',
+    cases: [
+      m('TestGetStaticPodSpecs', 'KubeAPIServer'),
+      m('TestGetStaticPodSpecs', 'KubeControllerManager'),
+      m('TestGetStaticPodSpecs', 'KubeScheduler'),
+      u('TestCreateStaticPodFilesAndWrappers', 'KubeAPIServer KubeControllerManager KubeScheduler', FILE_WRITE),
+      u('TestCreateStaticPodFilesAndWrappers', 'KubeAPIServer', FILE_WRITE),
+      u('TestCreateStaticPodFilesAndWrappers', 'KubeControllerManager', FILE_WRITE),
+      u('TestCreateStaticPodFilesAndWrappers', 'KubeScheduler', FILE_WRITE),
+      u('TestCreateStaticPodFilesWithPatches', '[single case]', 'applies a patch directory on disk; tsadm\'s --patches is tested in test/unit/patches'),
+      m('TestGetAPIServerCommand', 'testing defaults'),
+      m('TestGetAPIServerCommand', 'ipv6 advertise address'),
+      m('TestGetAPIServerCommand', 'an external etcd with custom ca, certs and keys'),
+      m('TestGetAPIServerCommand', 'an insecure etcd'),
+      m('TestGetAPIServerCommand', 'test APIServer.ExtraArgs works as expected'),
+      m('TestGetAPIServerCommand', 'authorization-mode extra-args ABAC'),
+      m('TestGetAPIServerCommand', 'authorization-mode extra-args Webhook'),
+      m('TestGetAPIServerCommand', 'authorization-config extra-args'),
+      m('TestGetAPIServerCommand', 'authorization-config and authorization-mode extra-args'),
+      m('TestGetControllerManagerCommand', 'custom cluster name for <cpVersion>'),
+      m('TestGetControllerManagerCommand', 'custom certs dir for <cpVersion>'),
+      m('TestGetControllerManagerCommand', 'custom cluster-cidr for <cpVersion>'),
+      m('TestGetControllerManagerCommand', 'custom service-cluster-ip-range for <cpVersion>'),
+      m('TestGetControllerManagerCommand', 'custom extra-args for <cpVersion>'),
+      m('TestGetControllerManagerCommand', 'custom IPv6 networking for <cpVersion>'),
+      m('TestGetControllerManagerCommand', 'IPv6 networking custom extra-args for <cpVersion>'),
+      m('TestGetControllerManagerCommand', 'dual-stack networking for <cpVersion>'),
+      m('TestGetControllerManagerCommand', 'dual-stack networking custom extra-args for <cpVersion>'),
+      m('TestGetControllerManagerCommandExternalCA', 'caKeyPresent-false for <cpVersion>'),
+      m('TestGetControllerManagerCommandExternalCA', 'caKeyPresent true for <cpVersion>'),
+      m('TestGetSchedulerCommand', 'scheduler defaults'),
+      m('TestGetAuthzModes', 'default if empty'),
+      m('TestGetAuthzModes', 'default non empty'),
+      m('TestGetAuthzModes', 'single unspecified returning default'),
+      m('TestGetAuthzModes', 'multiple ignored'),
+      m('TestGetAuthzModes', 'single mode'),
+      m('TestGetAuthzModes', 'multiple special order'),
+      m('TestIsValidAuthzMode', 'Node'),
+      m('TestIsValidAuthzMode', 'RBAC'),
+      m('TestIsValidAuthzMode', 'ABAC'),
+      m('TestIsValidAuthzMode', 'AlwaysAllow'),
+      m('TestIsValidAuthzMode', 'Webhook'),
+      m('TestIsValidAuthzMode', 'AlwaysDeny'),
+      m('TestIsValidAuthzMode', 'Foo'),
+      u('TestCompareAuthzModes', 'modes match', 'internal helper of kubeadm\'s warning; tsadm compares the joined mode strings (authorizationModes in src/phases/controlplane/apiserver.ts)'),
+      u('TestCompareAuthzModes', 'modes order does not match', 'as "modes match"'),
+      u('TestCompareAuthzModes', 'modes do not match; A has less modes', 'as "modes match"'),
+      u('TestCompareAuthzModes', 'modes do not match; B has less modes', 'as "modes match"'),
+    ],
+  },
+];
