@@ -31,7 +31,7 @@ export function renderEtcdPod(cfg: StaticPodConfig, versions: VersionProfile, op
   const { cluster, endpoint } = cfg;
   const etcd = cluster.etcd;
   if (etcd.mode !== 'local') {
-    throw new TsadmError('E_PRECONDITION', 'etcd static Pod manifest cannot be generated for cluster using external etcd', {
+    throw new TsadmError('E_PRECONDITION', 'etcd static pod manifest cannot be generated for cluster using external etcd', {
       hint: 'the etcd phase is skipped with external etcd; remove etcd.external from the config to run a local etcd',
     });
   }

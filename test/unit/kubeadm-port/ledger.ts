@@ -99,4 +99,20 @@ export const LEDGER: readonly LedgerFile[] = [
       u('TestCompareAuthzModes', 'modes do not match; B has less modes', 'as "modes match"'),
     ],
   },
+  {
+    path: 'cmd/kubeadm/app/phases/etcd/local_test.go',
+    commit: '6bb6c9934294d8265197c9dfc4c9dd3adaca147a',
+    minor: '1.33',
+    portFile: 'test/unit/kubeadm-port/etcd-local.test.ts',
+    cases: [
+      m('TestGetEtcdPodSpec', '[single case]'),
+      u('TestCreateLocalEtcdStaticPodManifestFile', '[local etcd manifest]', 'kubeadm renders a bare ClusterConfiguration (empty imageRepository gives "image: /etcd:<DefaultEtcdVersion>", zero timeouts) that tsadm never renders, since tsadm renders only the defaulted configuration; the command, probes and volumes of that manifest are covered by the TestGetEtcdCommand cases and test/unit/phases/etcd/render.test.ts'),
+      m('TestCreateLocalEtcdStaticPodManifestFile', '[external etcd]'),
+      u('TestCreateLocalEtcdStaticPodManifestFileWithPatches', '[single case]', 'applies a patch directory on disk; tsadm\'s --patches is tested in test/unit/patches'),
+      m('TestGetEtcdCommand', 'Default args - with empty etcd initial cluster'),
+      m('TestGetEtcdCommand', 'Default args - With an existing etcd cluster'),
+      m('TestGetEtcdCommand', 'Extra args'),
+      m('TestGetEtcdCommand', 'IPv6 advertise address'),
+    ],
+  },
 ];
