@@ -44,6 +44,10 @@ const u = (test: string, name: string, reason: string): LedgerCase => ({ test, n
 const FILE_WRITE = 'writes manifests into a temp directory through CreateStaticPodFiles; tsadm writes through the host seam (covered by test/unit/phases/controlplane/phase.test.ts), not a pure renderer';
 const FAKE_CLIENT = 'drives a fake clientset (objects already in the cluster); tsadm does this through the API seam, not a pure function';
 
+const TEMPLATE = 'parses kubeadm\'s Go text/template manifests; tsadm builds the objects in code (src/phases/addons/coredns-render.ts), there is no template to parse';
+const COREFILE_MIGRATION = 'runs CoreDNS\'s corefile-migration library on a Corefile in a fake clientset; tsadm does not rewrite Corefiles on purpose: it keeps a customised one and warns (src/phases/upgrade/corefile-migration.ts, docs/kubeadm-reference.md)';
+const PRINT_MANIFEST = 'not executed: kubeadm prints its Go templates byte for byte; tsadm re-serializes its objects with another key and object order (issue 36 item 4, worked on separately), so the byte comparison this case makes cannot hold';
+
 export const LEDGER: readonly LedgerFile[] = [
   {
     path: 'cmd/kubeadm/app/phases/controlplane/manifests_test.go',
@@ -113,6 +117,60 @@ export const LEDGER: readonly LedgerFile[] = [
       m('TestGetEtcdCommand', 'Default args - With an existing etcd cluster'),
       m('TestGetEtcdCommand', 'Extra args'),
       m('TestGetEtcdCommand', 'IPv6 advertise address'),
+    ],
+  },
+  {
+    path: 'cmd/kubeadm/app/phases/addons/dns/dns_test.go',
+    commit: '898b9f800267a757615ecfb71fc377d04d996c6b',
+    minor: '1.36',
+    portFile: 'test/unit/kubeadm-port/addons-dns.test.ts',
+    cases: [
+      u('TestCompileManifests', 'CoreDNSDeployment manifest', TEMPLATE),
+      u('TestCompileManifests', 'CoreDNSConfigMap manifest', TEMPLATE),
+      m('TestGetDNSIP', 'subnet mask 12'),
+      m('TestGetDNSIP', 'subnet mask 26'),
+      m('TestGetDNSIP', 'dual-stack ipv4 primary, subnet mask 26'),
+      m('TestGetDNSIP', 'dual-stack ipv6 primary, subnet mask 112'),
+      m('TestDeploymentsHaveSystemClusterCriticalPriorityClassName', 'CoreDNSDeployment'),
+      ...['Empty Corefile', 'Default Corefile', 'Modified Corefile with only newdefaults needed', 'Default Corefile with rearranged plugins',
+        'Remove Deprecated options', 'Update proxy plugin to forward plugin', 'Modified Corefile with no migration required']
+        .map((name) => u('TestCreateCoreDNSAddon', name, COREFILE_MIGRATION)),
+      u('TestDeployedDNSReplicas', 'one coredns addon deployment', FAKE_CLIENT),
+      u('TestDeployedDNSReplicas', 'no coredns addon deployment', FAKE_CLIENT),
+      u('TestDeployedDNSReplicas', 'multiple coredns addon deployments', FAKE_CLIENT),
+      u('TestCoreDNSAddon', 'cfg is empty', FAKE_CLIENT),
+      u('TestCoreDNSAddon', 'cfg is valid and not print Manifest', FAKE_CLIENT),
+      d('TestCoreDNSAddon', 'cfg is valid and print Manifest', PRINT_MANIFEST),
+      u('TestEnsureDNSAddon', 'not print Manifest', FAKE_CLIENT),
+      u('TestEnsureDNSAddon', 'get dns replicas failed', FAKE_CLIENT),
+      d('TestEnsureDNSAddon', 'not print Manifest [printManifest: true]', PRINT_MANIFEST),
+      ...['dnsService and serviceBytes are nil', 'invalid dns', 'serviceBytes is not valid', 'dnsService is valid and serviceBytes is nil',
+        'dnsService and serviceBytes are not nil and valid', 'the namespace of dnsService is not kube-system', 'the name of dnsService is not coredns']
+        .map((name) => u('TestCreateDNSService', name, FAKE_CLIENT)),
+      m('TestDeployedDNSAddon', 'default'),
+      u('TestDeployedDNSAddon', 'no dns addon deployment', FAKE_CLIENT),
+      u('TestDeployedDNSAddon', 'multiple dns addon deployment', FAKE_CLIENT),
+      m('TestDeployedDNSAddon', 'with digest'),
+      m('TestDeployedDNSAddon', 'without registry'),
+      m('TestDeployedDNSAddon', 'without registry and tag'),
+      m('TestDeployedDNSAddon', 'with explicit port'),
+      m('TestDeployedDNSAddon', 'with explicit port but without tag'),
+      ...['no coredns configmap', 'the key of coredns configmap data does not contain corefile', 'failed to obtain coredns version',
+        'coredns information can be obtained normally'].map((name) => u('TestGetCoreDNSInfo', name, FAKE_CLIENT)),
+      ...['currentInstalledCoreDNSVersion is empty', 'currentInstalledCoreDNSVersion is consistent with the standard version',
+        'Coredns Configmap needs to be migrated', 'currentInstalledCoreDNSVersion is not supported']
+        .map((name) => u('TestIsCoreDNSConfigMapMigrationRequired', name, COREFILE_MIGRATION)),
+    ],
+  },
+  {
+    path: 'cmd/kubeadm/app/phases/kubelet/flags_test.go',
+    commit: 'd776c9b699d29a50d51d39ef976b1a6ee7a281ae',
+    minor: '1.23',
+    portFile: 'test/unit/kubeadm-port/kubelet-flags.test.ts',
+    cases: [
+      m('TestBuildKubeletArgMap', 'hostname override'),
+      m('TestBuildKubeletArgMap', 'register with taints'),
+      d('TestBuildKubeletArgMap', 'pause image is set', 'revision newer than the row compared: this revision writes --pod-infra-container-image for every runtime (kubeadm 1.24+, after dockershim), kubeadm 1.21-1.23 only for the Docker socket, as tsadm\'s 1.23 row does. The revision still writes --container-runtime=remote, which tsadm\'s 1.24-1.26 rows do not (test/unit/phases/kubelet/flags-env.test.ts): UNSURE whether kubeadm 1.24-1.26 wrote it; if so those rows are wrong (open, not fixed here: the flag is also dropped on upgrade)'),
     ],
   },
 ];

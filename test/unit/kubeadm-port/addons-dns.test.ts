@@ -1,0 +1,47 @@
+/**
+ * kubeadm's own tests as the oracle (issue 36): the cases of kubernetes/kubernetes
+ * cmd/kubeadm/app/phases/addons/dns/dns_test.go at revision
+ * 898b9f800267a757615ecfb71fc377d04d996c6b (a 1.36-cycle revision), compared with tsadm's pure
+ * functions on the 1.36 row: the DNS service IP (clusterDnsIp, src/config/component-defaults.ts),
+ * the CoreDNS Deployment (src/phases/addons/coredns-render.ts) and the tag of a deployed CoreDNS
+ * image (imageTag, src/phases/upgrade/corefile-migration.ts). Expected values copied literally.
+ */
+import { clusterDnsIp } from '../../../src/config/component-defaults.js';
+import { corednsDeployment } from '../../../src/phases/addons/coredns-render.js';
+import { imageTag } from '../../../src/phases/upgrade/corefile-migration.js';
+import { VERSION_TABLE } from '../../../src/versions/table.js';
+import { caseKey, ledgerFile, portCases } from './support.js';
+
+const SOURCE = 'cmd/kubeadm/app/phases/addons/dns/dns_test.go';
+const versions = VERSION_TABLE[ledgerFile(SOURCE).minor];
+/**
+ * kubeadmconstants.CoreDNSVersion: only the image tag the deployed-version cases parse back, so
+ * any tag shows whether parsing works; this row's tag stands in for it.
+ */
+const CoreDNSVersion = versions.images.corednsTag;
+
+const dnsIp = (name: string, svcSubnet: string, expectedDNSIP: string): [string, () => void] =>
+  [caseKey('TestGetDNSIP', name), () => expect(clusterDnsIp(svcSubnet)).toBe(expectedDNSIP)];
+
+/** DeployedDNSAddon with one kube-dns Deployment: the tag of its image, "" without one. */
+const deployed = (name: string, image: string, wantVersion: string): [string, () => void] =>
+  [caseKey('TestDeployedDNSAddon', name), () => expect(imageTag(image) ?? '').toBe(wantVersion)];
+
+portCases(SOURCE, {
+  ...Object.fromEntries([
+    dnsIp('subnet mask 12', '10.96.0.0/12', '10.96.0.10'),
+    dnsIp('subnet mask 26', '10.87.116.64/26', '10.87.116.74'),
+    dnsIp('dual-stack ipv4 primary, subnet mask 26', '10.87.116.64/26,fd03::/112', '10.87.116.74'),
+    dnsIp('dual-stack ipv6 primary, subnet mask 112', 'fd03::/112,10.87.116.64/26', 'fd03::a'),
+    deployed('default', `registry.k8s.io/coredns/coredns:${CoreDNSVersion}`, CoreDNSVersion),
+    deployed('with digest', `registry.k8s.io/coredns/coredns:${CoreDNSVersion}@sha256:1391544c978029fcddc65068f6ad67f396e55585b664ecccd7fefba029b9b706`, CoreDNSVersion),
+    deployed('without registry', 'coredns/coredns:coredns-s390x', 'coredns-s390x'),
+    deployed('without registry and tag', 'coredns/coredns', ''),
+    deployed('with explicit port', 'localhost:4711/coredns/coredns:v1.11.2-pre.1', 'v1.11.2-pre.1'),
+    deployed('with explicit port but without tag', 'localhost:4711/coredns/coredns@sha256:a0ead06651cf580044aeb0a0feba63591858fb2e43ade8c9dea45a6a89ae7e5e', ''),
+  ]),
+  [caseKey('TestDeploymentsHaveSystemClusterCriticalPriorityClassName', 'CoreDNSDeployment')]: () => {
+    const deployment = corednsDeployment({ versions, image: 'foo', dnsDomain: 'cluster.local', dnsIp: '10.96.0.10', replicas: 2 }) as { spec: { template: { spec: { priorityClassName?: string } } } };
+    expect(deployment.spec.template.spec.priorityClassName).toBe('system-cluster-critical');
+  },
+});
