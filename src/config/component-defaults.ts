@@ -6,6 +6,7 @@
 import { MANIFESTS_DIR, PORTS } from '../constants.js';
 import { formatIp, indexedIp, parseCidr } from '../net/ip.js';
 import type { VersionProfile } from '../versions/table.js';
+import { fullKubeProxyFields, kubeProxyTypesOf } from '../versions/kube-proxy-config.js';
 import { KUBE_PROXY_API_VERSION, KUBELET_API_VERSION } from './schema-kubeadm.js';
 import type { ClusterConfiguration } from './types.js';
 
@@ -42,13 +43,16 @@ export function kubeletDefaults(c: ClusterConfiguration, profile: VersionProfile
 
 export function kubeProxyDefaults(c: ClusterConfiguration, profile: VersionProfile): Record<string, unknown> {
   const ipv6 = c.networking.serviceSubnet.split(',')[0]?.includes(':') ?? false;
+  // kubeadm prints the marshalled versioned struct: every field of the minor's types, zero values included.
   return {
     apiVersion: KUBE_PROXY_API_VERSION,
     kind: 'KubeProxyConfiguration',
-    bindAddress: ipv6 ? '::' : '0.0.0.0',
-    clientConnection: { kubeconfig: '/var/lib/kube-proxy/kubeconfig.conf' },
-    clusterCIDR: c.networking.podSubnet,
-    // 1.37 (PR #139777): kubeadm's default sets the mode it used to leave empty.
-    ...(profile.addons.kubeProxyDefaultModeIptables ? { mode: 'iptables' } : {}),
+    ...fullKubeProxyFields(kubeProxyTypesOf(profile), {
+      bindAddress: ipv6 ? '::' : '0.0.0.0',
+      clientConnection: { kubeconfig: '/var/lib/kube-proxy/kubeconfig.conf' },
+      clusterCIDR: c.networking.podSubnet,
+      // 1.37 (PR #139777): kubeadm's default sets the mode it used to leave empty.
+      ...(profile.addons.kubeProxyDefaultModeIptables ? { mode: 'iptables' } : {}),
+    }),
   };
 }

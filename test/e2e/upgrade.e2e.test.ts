@@ -229,10 +229,10 @@ describe('the reference kubeadm v1.20.3 upgrades a cluster made by tsadm', () =>
 
     await expectClusterAt(U1, TO);
     // What kubeadm wrote anew is what tsadm had written, but for the version: tsadm's init output
-    // is kubeadm's (a difference here is a difference between tsadm init and kubeadm). One known,
-    // deliberate exception: kube-proxy's config.conf, which tsadm writes with the fields set
-    // (test/unit/phases/addons/kube-proxy-render.test.ts) and kubeadm in Go's full serialization,
-    // zero values included: the same configuration for kube-proxy, compared as such.
+    // is kubeadm's (a difference here is a difference between tsadm init and kubeadm). kube-proxy's
+    // config.conf is compared as a configuration: tsadm now writes Go's full serialization too
+    // (test/unit/versions/kube-proxy-config.test.ts, byte-identical to kubeadm v1.20.2's), and the
+    // configuration comparison keeps the check meaningful however the text is laid out.
     const rewritten = await writtenByUpgrade();
     const proxyConf = (data: string | undefined): unknown => yaml.load((JSON.parse(data ?? '{}') as Record<string, string>)['config.conf'] ?? '');
     const ours = proxyConf(written['configmap kube-proxy']);

@@ -3,6 +3,7 @@ import { NODE_BOOTSTRAP_TOKEN_GROUP } from '../../constants.js';
 import { COMPONENT_CONFIG_HASH_ANNOTATION, configMapHash } from '../../kube/configmap-hash.js';
 import type { ConfigMapObject, KubeObject } from '../../kube/types.js';
 import type { VersionProfile } from '../../versions/table.js';
+import { fullKubeProxyFields, kubeProxyTypesOf } from '../../versions/kube-proxy-config.js';
 import { clusterRoleBinding, getNamed, group, role, roleBinding, serviceAccount } from '../cluster/rbac.js';
 
 /** Pure builders of the kube-proxy addon (docs/kubeadm-reference.md §7.2; 1.20 objects as observed in kubeadm's dry-run). */
@@ -27,7 +28,9 @@ export interface KubeProxyConfigInput {
 /**
  * kubeadm's kubeProxyConfig.Default: the user's KubeProxyConfiguration with kubeadm's values
  * filled in where the user left a field empty; a user value that differs from kubeadm's is kept
- * and reported (kubeadm's "overriding" warning). Everything else is left to kube-proxy's defaults.
+ * and reported (kubeadm's "overriding" warning). Everything else is left to kube-proxy's defaults,
+ * but written out: kubeadm marshals the whole versioned struct, every field of the target minor's
+ * types with its zero value (src/versions/kube-proxy-config.ts).
  */
 export function kubeProxyConfiguration(i: KubeProxyConfigInput): { config: Record<string, unknown>; warnings: string[] } {
   const warnings: string[] = [];
@@ -53,7 +56,8 @@ export function kubeProxyConfiguration(i: KubeProxyConfigInput): { config: Recor
   if (i.versions.controlPlane.dualStackFeatureGate && dualStack !== undefined && !('IPv6DualStack' in gates)) gates.IPv6DualStack = dualStack;
   if (Object.keys(gates).length > 0) config.featureGates = gates;
   else delete config.featureGates;
-  return { config: { apiVersion: 'kubeproxy.config.k8s.io/v1alpha1', kind: 'KubeProxyConfiguration', ...config }, warnings };
+  const full = fullKubeProxyFields(kubeProxyTypesOf(i.versions), config);
+  return { config: { apiVersion: 'kubeproxy.config.k8s.io/v1alpha1', kind: 'KubeProxyConfiguration', ...full }, warnings };
 }
 
 /** The in-cluster kubeconfig kube-proxy pods use (service-account token, CA of the pod). */

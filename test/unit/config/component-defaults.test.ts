@@ -20,16 +20,21 @@ describe('clusterDnsIp: kubeadm GetDNSIP (10th address of the first service subn
 
 describe('kubeProxyDefaults (config print init-defaults --component-configs KubeProxyConfiguration)', () => {
   const cluster = fixtureInitConfig().cluster;
-  test('1.37 prints mode: iptables, the value kubeadm 1.37 sets when the mode is empty (PR #139777); 1.36 prints no mode', () => {
+  test('1.37 prints mode: iptables, the value kubeadm 1.37 sets when the mode is empty (PR #139777); 1.36 prints the empty mode', () => {
     expect(kubeProxyDefaults(cluster, VERSION_TABLE['1.37'])).toMatchObject({ kind: 'KubeProxyConfiguration', mode: 'iptables' });
-    expect(kubeProxyDefaults(cluster, VERSION_TABLE['1.36'])).not.toHaveProperty('mode');
-    expect(kubeProxyDefaults(cluster, VERSION_TABLE['1.20'])).not.toHaveProperty('mode');
+    expect(kubeProxyDefaults(cluster, VERSION_TABLE['1.36']).mode).toBe('');
+    expect(kubeProxyDefaults(cluster, VERSION_TABLE['1.20']).mode).toBe('');
+  });
+
+  test('the whole KubeProxyConfiguration, as kubeadm marshals it: every field of the minor\'s types', () => {
+    expect(kubeProxyDefaults(cluster, VERSION_TABLE['1.36'])).toMatchObject({ nftables: { masqueradeBit: null }, conntrack: { udpTimeout: '0s' }, logging: { verbosity: 0 } });
+    expect(kubeProxyDefaults(cluster, VERSION_TABLE['1.20'])).toMatchObject({ udpIdleTimeout: '0s', clientConnection: { qps: 0 } });
   });
 
   test('the printed default and the one the addon phase writes agree at every minor', () => {
-    for (const minor of ['1.34', '1.35', '1.36', '1.37'] as const) {
+    for (const minor of ['1.20', '1.34', '1.35', '1.36', '1.37'] as const) {
       const addon = kubeProxyConfiguration({ user: {}, podSubnet: cluster.networking.podSubnet, advertiseAddress: '192.168.10.11', featureGates: {}, versions: VERSION_TABLE[minor] }).config;
-      expect(kubeProxyDefaults(cluster, VERSION_TABLE[minor]).mode).toBe(addon.mode);
+      expect(kubeProxyDefaults(cluster, VERSION_TABLE[minor])).toEqual(addon);
     }
   });
 });

@@ -134,7 +134,7 @@ scheduler: {}
     expect(yaml.loadAll(printInitDefaults({ componentConfigs: BOTH }))[2]).toMatchObject({ cgroupDriver: 'systemd' });
     // The default target is 1.37, whose kubeadm sets kube-proxy's mode to iptables (PR #139777); 1.20 left it empty.
     expect(yaml.loadAll(printInitDefaults({ componentConfigs: BOTH, version: '1.37' }))[3]).toMatchObject({ mode: 'iptables' });
-    expect(proxy).not.toHaveProperty('mode');
+    expect(proxy).toMatchObject({ mode: '', udpIdleTimeout: '0s', conntrack: { maxPerCore: null } }); // the whole 1.20 struct, zero values included
   });
 
   test('unknown component config kinds are a usage error', () => {
