@@ -41,7 +41,7 @@ portCases(SOURCE, {
     deployed('with explicit port but without tag', 'localhost:4711/coredns/coredns@sha256:a0ead06651cf580044aeb0a0feba63591858fb2e43ade8c9dea45a6a89ae7e5e', ''),
   ]),
   [caseKey('TestDeploymentsHaveSystemClusterCriticalPriorityClassName', 'CoreDNSDeployment')]: () => {
-    const deployment = corednsDeployment({ versions, image: 'foo', dnsDomain: 'cluster.local', dnsIp: '10.96.0.10', replicas: 2 }) as { spec: { template: { spec: { priorityClassName?: string } } } };
+    const deployment = corednsDeployment({ versions, image: 'foo', dnsDomain: 'cluster.local', dnsIp: '10.96.0.10', replicas: 2 }) as unknown as { spec: { template: { spec: { priorityClassName?: string } } } };
     expect(deployment.spec.template.spec.priorityClassName).toBe('system-cluster-critical');
   },
 });

@@ -174,3 +174,31 @@ export const LEDGER: readonly LedgerFile[] = [
     ],
   },
 ];
+
+/**
+ * The generated part of docs/kubeadm-test-port.md (between its ledger markers): the count table
+ * and every case that is not a match, with its reason. ./ledger.test.ts checks the document holds
+ * exactly this text.
+ */
+export function ledgerMarkdown(ledger: readonly LedgerFile[] = LEDGER): string {
+  const count = (f: LedgerFile, o?: Outcome): number => f.cases.filter((c) => o === undefined || c.outcome === o).length;
+  const mapped = (f: LedgerFile): number => count(f, 'match') + count(f, 'differs');
+  const rows = ledger.map((f) => `| ${f.path.replace('cmd/kubeadm/app/', '')} | ${f.commit.slice(0, 8)} | ${f.minor} | ${count(f)} | ${mapped(f)} | ${count(f, 'match')} | ${count(f, 'differs')} | ${count(f, 'unmapped')} |`);
+  const sum = (fn: (f: LedgerFile) => number): number => ledger.reduce((n, f) => n + fn(f), 0);
+  const total = `| **total** | | | ${sum((f) => count(f))} | ${sum(mapped)} | ${sum((f) => count(f, 'match'))} | ${sum((f) => count(f, 'differs'))} | ${sum((f) => count(f, 'unmapped'))} |`;
+  const lines = [
+    '| source (cmd/kubeadm/app/…) | revision | tsadm row | cases | mapped | matched | differ | not mapped |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows,
+    total,
+    '',
+  ];
+  for (const f of ledger) {
+    const others = f.cases.filter((c) => c.outcome !== 'match');
+    if (others.length === 0) continue;
+    lines.push(`### ${f.path.replace('cmd/kubeadm/app/', '')}`, '');
+    for (const c of others) lines.push(`- ${c.outcome === 'differs' ? '**differs**' : 'not mapped'}: ${c.test}/"${c.name}": ${c.reason ?? ''}`);
+    lines.push('');
+  }
+  return lines.join('\n');
+}
