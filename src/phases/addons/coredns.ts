@@ -39,13 +39,22 @@ function modeFor(obj: KubeObject, userCorefile: boolean): 'update' | 'retain' {
 }
 
 /**
+ * The order kubeadm's coreDNSAddon prints its templates in with --print-manifest
+ * (cmd/kubeadm/app/phases/addons/dns/dns.go: Deployment, ConfigMap, Service, then the
+ * ClusterRole, ClusterRoleBinding and ServiceAccount manifests), not the order it applies them.
+ */
+const COREDNS_PRINT_ORDER = ['Deployment', 'ConfigMap', 'Service', 'ClusterRole', 'ClusterRoleBinding', 'ServiceAccount'] as const;
+
+/**
  * The objects ensureCoredns applies to a cluster without CoreDNS (kubeadm's default replica
- * count, the Deployment patched): what `--print-manifest` prints. Asks no cluster.
+ * count, the Deployment patched), in kubeadm's print order: what `--print-manifest` prints.
+ * Asks no cluster.
  */
 export async function corednsManifests(input: Omit<CorednsInput, 'replicas'>, patchDeployment?: DeploymentPatcher): Promise<KubeObject[]> {
   const out: KubeObject[] = [];
   for (const rendered of corednsObjects({ ...input, replicas: DEFAULT_COREDNS_REPLICAS })) {
     out.push(rendered.kind === 'Deployment' && patchDeployment ? await patchDeployment(rendered) : rendered);
   }
-  return out;
+  const rank = (o: KubeObject): number => COREDNS_PRINT_ORDER.indexOf(o.kind as (typeof COREDNS_PRINT_ORDER)[number]);
+  return out.sort((a, b) => rank(a) - rank(b));
 }

@@ -26,8 +26,20 @@ export async function ensureKubeProxy(api: KubeApi, input: KubeProxyInput, log: 
   log.info('Applied essential addon: kube-proxy', { prefix: 'addons' });
 }
 
-/** The objects ensureKubeProxy applies, in its order (the DaemonSet patched as there): what `--print-manifest` prints. */
+/**
+ * What `--print-manifest` prints, as kubeadm's printOrCreateKubeProxyObjects prints it
+ * (cmd/kubeadm/app/phases/addons/proxy/proxy.go): the ServiceAccount, the ClusterRoleBinding, the
+ * Role and the RoleBinding, then the ConfigMap and the DaemonSet. Those two are kubeadm's
+ * templates as filled in, returned before anything is added to them: the ConfigMap is not signed
+ * (SignConfigMap runs on the decoded object it creates) and the DaemonSet has no proxy variables
+ * of the environment (merged into the decoded object too). The DaemonSet is patched as the applied
+ * one is (UNSURE whether kubeadm 1.37's kubeproxydaemonset patches reach its printout).
+ */
 export async function kubeProxyManifests(input: KubeProxyInput, patchDaemonSet?: DaemonSetPatcher): Promise<KubeObject[]> {
-  const daemonSet = kubeProxyDaemonSet(input.image, input.proxyEnv);
-  return [kubeProxyServiceAccount(), kubeProxyConfigMap(input.config, input.server, input.sign), patchDaemonSet ? await patchDaemonSet(daemonSet) : daemonSet, ...kubeProxyRbac()];
+  const daemonSet = kubeProxyDaemonSet(input.image, []);
+  return [
+    kubeProxyServiceAccount(), ...kubeProxyRbac(),
+    kubeProxyConfigMap(input.config, input.server, false),
+    patchDaemonSet ? await patchDaemonSet(daemonSet) : daemonSet,
+  ];
 }

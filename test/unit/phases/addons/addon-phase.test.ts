@@ -128,29 +128,50 @@ describeWithApiServer('addon phase on a real cluster', () => {
  * `--print-manifest` (kubeadm's addon phases: "Print the addon manifests to STDOUT instead of
  * installing them"): no cluster is asked (there is no admin.conf and no API server here), every
  * object is printed as a YAML document. Expected values are kubeadm v1.20.2's: its CoreDNS image,
- * coreDNSReplicas (2), GetDNSIP of 10.96.0.0/12 (10.96.0.10), its kube-proxy image.
+ * coreDNSReplicas (2), GetDNSIP of 10.96.0.0/12 (10.96.0.10), its kube-proxy image. The order is
+ * the one kubeadm prints in, not the one it applies in: coreDNSAddon prints `---` and then the
+ * Deployment, ConfigMap, Service, ClusterRole, ClusterRoleBinding and ServiceAccount templates
+ * (cmd/kubeadm/app/phases/addons/dns/dns.go); printOrCreateKubeProxyObjects prints the
+ * ServiceAccount, ClusterRoleBinding, Role and RoleBinding (MarshalToYaml, each after a `---`
+ * line), then `---` and the ConfigMap and DaemonSet templates as filled in, before kubeadm signs
+ * the ConfigMap or adds the environment's proxy variables to the DaemonSet
+ * (cmd/kubeadm/app/phases/addons/proxy/proxy.go).
  */
 describe('addon phase with --print-manifest', () => {
-  test('prints the twelve objects of CoreDNS and kube-proxy without a cluster', async () => {
+  test('prints the twelve objects of CoreDNS and kube-proxy without a cluster, in kubeadm\'s print order', async () => {
     const empty = tempRoot({});
     try {
       const c = fixtureInitConfig({ cluster: { kubernetesVersion: 'v1.20.2', controlPlaneEndpoint: 'cp.example.com:6443' } });
       const { ctx, reporter } = initCtxFor(c, empty.dir, { api: { open: () => Promise.reject(new Error('no cluster may be asked')), close: () => undefined } as never });
       const printing = { ...ctx, options: { ...ctx.options, flags: { 'print-manifest': true } } };
-      await runPhases([addonPhase], printing, { filter: [], skip: [] });
+      const saved = process.env.HTTPS_PROXY;
+      process.env.HTTPS_PROXY = 'http://proxy.example:3128';
+      try {
+        await runPhases([addonPhase], printing, { filter: [], skip: [] });
+      } finally {
+        if (saved === undefined) delete process.env.HTTPS_PROXY;
+        else process.env.HTTPS_PROXY = saved;
+      }
       expect(reporter.events.filter((e) => e.type === 'object')).toEqual([]);
       const text = reporter.events.flatMap((e) => (e.type === 'output' ? [e.text] : [])).join('');
-      const docs = text.split(/^---\n/m).filter((d) => d !== '').map((d) => yaml.load(d) as { kind: string; metadata: { name: string }; spec?: Record<string, unknown> });
+      // Every document starts with a `---` line of its own and ends with a newline.
+      expect(text.startsWith('---\n')).toBe(true);
+      expect(text.endsWith('\n')).toBe(true);
+      const docs = text.split(/^---\n/m).filter((d) => d !== '').map((d) => yaml.load(d) as { kind: string; metadata: { name: string; annotations?: Record<string, string> }; spec?: Record<string, unknown> });
       expect(docs.map((d) => `${d.kind}/${d.metadata.name}`)).toEqual([
-        'ConfigMap/coredns', 'ClusterRole/system:coredns', 'ClusterRoleBinding/system:coredns', 'ServiceAccount/coredns', 'Deployment/coredns', 'Service/kube-dns',
-        'ServiceAccount/kube-proxy', 'ConfigMap/kube-proxy', 'DaemonSet/kube-proxy', 'ClusterRoleBinding/kubeadm:node-proxier', 'Role/kube-proxy', 'RoleBinding/kube-proxy',
+        'Deployment/coredns', 'ConfigMap/coredns', 'Service/kube-dns', 'ClusterRole/system:coredns', 'ClusterRoleBinding/system:coredns', 'ServiceAccount/coredns',
+        'ServiceAccount/kube-proxy', 'ClusterRoleBinding/kubeadm:node-proxier', 'Role/kube-proxy', 'RoleBinding/kube-proxy', 'ConfigMap/kube-proxy', 'DaemonSet/kube-proxy',
       ]);
-      const deployment = docs[4] as unknown as { spec: { replicas: number; template: { spec: { containers: Array<{ image: string }> } } } };
+      const deployment = docs[0] as unknown as { spec: { replicas: number; template: { spec: { containers: Array<{ image: string }> } } } };
       expect(deployment.spec.replicas).toBe(2);
       expect(deployment.spec.template.spec.containers[0]?.image).toBe('k8s.gcr.io/coredns:1.7.0');
-      expect((docs[5] as unknown as { spec: { clusterIP: string } }).spec.clusterIP).toBe('10.96.0.10');
-      const ds = docs[8] as unknown as { spec: { template: { spec: { containers: Array<{ image: string }> } } } };
+      expect((docs[2] as unknown as { spec: { clusterIP: string } }).spec.clusterIP).toBe('10.96.0.10');
+      // The ConfigMap template as filled in: not signed (kubeadm signs only the object it creates).
+      expect(docs[10]?.metadata.annotations).toBeUndefined();
+      const ds = docs[11] as unknown as { spec: { template: { spec: { containers: Array<{ image: string; env: Array<{ name: string }> }> } } } };
       expect(ds.spec.template.spec.containers[0]?.image).toBe('k8s.gcr.io/kube-proxy:v1.20.2');
+      // The template's only variable: the environment's *_proxy variables are merged into the created object only.
+      expect(ds.spec.template.spec.containers[0]?.env.map((e) => e.name)).toEqual(['NODE_NAME']);
       expect(reporter.lines().join('\n')).not.toContain('Applied essential addon');
     } finally {
       empty.cleanup();
