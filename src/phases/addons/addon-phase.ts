@@ -50,9 +50,12 @@ function printManifest(ctx: InitCtx): boolean {
   return ctx.options.flags['print-manifest'] === true;
 }
 
-/** The objects as YAML documents on stdout, each after a `---` line. */
-function printManifests(ctx: InitCtx, objects: readonly KubeObject[]): void {
-  ctx.log.output(objects.map((o) => `---\n${toKubeYaml(o)}`).join(''));
+/**
+ * The objects as YAML documents on stdout, each after a `---` line; a string is the text of one of
+ * kubeadm's templates, which begins with its own newline (kubeadm prints `---` and the template).
+ */
+function printManifests(ctx: InitCtx, objects: ReadonlyArray<KubeObject | string>): void {
+  ctx.log.output(objects.map((o) => (typeof o === 'string' ? `---${o}` : `---\n${toKubeYaml(o)}`)).join(''));
 }
 
 const kubeProxyAddonPhase: Phase<InitCtx> = {

@@ -103,6 +103,104 @@ export function kubeProxyConfigMap(config: Record<string, unknown>, server: stri
   };
 }
 
+/**
+ * The ConfigMap as kubeadm's KubeProxyConfigMap19 template prints it with --print-manifest
+ * (cmd/kubeadm/app/phases/addons/proxy/manifests.go, proxy.go): the template text filled in, the
+ * marshalled configuration indented by PrintBytesWithLinePrefix (every line ends with a newline,
+ * and the template adds one more), not signed. It starts with the template's leading newline:
+ * kubeadm prints it right after a `---` without one.
+ */
+export function kubeProxyConfigMapTemplate(config: Record<string, unknown>, server: string): string {
+  const configLines = toKubeYaml(config).replace(/\n$/, '').split('\n').map((l) => `    ${l}\n`).join('');
+  const kubeconfigLines = kubeProxyKubeconfig(server).split('\n').map((l) => `    ${l}`).join('\n');
+  return `
+kind: ConfigMap
+apiVersion: v1
+metadata:
+  name: ${KUBE_PROXY}
+  namespace: kube-system
+  labels:
+    app: kube-proxy
+data:
+  ${KUBECONFIG_KEY}: |-
+${kubeconfigLines}
+  ${CONFIG_KEY}: |-
+${configLines}
+`;
+}
+
+/**
+ * The DaemonSet as kubeadm's KubeProxyDaemonSet19 template prints it with --print-manifest: the
+ * image filled in, nothing else (the environment's proxy variables are merged into the created
+ * object only). The same object as kubeProxyDaemonSet(image, []), in the template's layout.
+ */
+export function kubeProxyDaemonSetTemplate(image: string): string {
+  return `
+apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  labels:
+    k8s-app: kube-proxy
+  name: ${KUBE_PROXY}
+  namespace: kube-system
+spec:
+  selector:
+    matchLabels:
+      k8s-app: kube-proxy
+  updateStrategy:
+    type: RollingUpdate
+  template:
+    metadata:
+      labels:
+        k8s-app: kube-proxy
+    spec:
+      priorityClassName: system-node-critical
+      containers:
+      - name: kube-proxy
+        image: ${image}
+        imagePullPolicy: IfNotPresent
+        command:
+        - /usr/local/bin/kube-proxy
+        - --config=/var/lib/kube-proxy/${CONFIG_KEY}
+        - --hostname-override=$(NODE_NAME)
+        securityContext:
+          privileged: true
+        volumeMounts:
+        - mountPath: /var/lib/kube-proxy
+          name: kube-proxy
+        - mountPath: /run/xtables.lock
+          name: xtables-lock
+          readOnly: false
+        - mountPath: /lib/modules
+          name: lib-modules
+          readOnly: true
+        env:
+          - name: NODE_NAME
+            valueFrom:
+              fieldRef:
+                fieldPath: spec.nodeName
+      hostNetwork: true
+      serviceAccountName: kube-proxy
+      volumes:
+      - name: kube-proxy
+        configMap:
+          name: ${KUBE_PROXY}
+      - name: xtables-lock
+        hostPath:
+          path: /run/xtables.lock
+          type: FileOrCreate
+      - name: lib-modules
+        hostPath:
+          path: /lib/modules
+      tolerations:
+      - key: CriticalAddonsOnly
+        operator: Exists
+      - operator: Exists
+      nodeSelector:
+        kubernetes.io/os: linux
+`;
+}
+
 export interface EnvVar {
   readonly name: string;
   readonly value: string;

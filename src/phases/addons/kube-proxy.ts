@@ -1,6 +1,9 @@
 import type { Logger } from '../../log/events.js';
 import type { KubeApi, KubeObject } from '../../kube/types.js';
-import { kubeProxyConfigMap, kubeProxyDaemonSet, kubeProxyRbac, kubeProxyServiceAccount, type EnvVar } from './kube-proxy-render.js';
+import { isDeepStrictEqual } from 'node:util';
+import {
+  kubeProxyConfigMap, kubeProxyConfigMapTemplate, kubeProxyDaemonSet, kubeProxyDaemonSetTemplate, kubeProxyRbac, kubeProxyServiceAccount, type EnvVar,
+} from './kube-proxy-render.js';
 import type { DaemonSetPatcher } from './kube-proxy-patch.js';
 
 /**
@@ -29,17 +32,19 @@ export async function ensureKubeProxy(api: KubeApi, input: KubeProxyInput, log: 
 /**
  * What `--print-manifest` prints, as kubeadm's printOrCreateKubeProxyObjects prints it
  * (cmd/kubeadm/app/phases/addons/proxy/proxy.go): the ServiceAccount, the ClusterRoleBinding, the
- * Role and the RoleBinding, then the ConfigMap and the DaemonSet. Those two are kubeadm's
- * templates as filled in, returned before anything is added to them: the ConfigMap is not signed
- * (SignConfigMap runs on the decoded object it creates) and the DaemonSet has no proxy variables
- * of the environment (merged into the decoded object too). The DaemonSet is patched as the applied
- * one is (UNSURE whether kubeadm 1.37's kubeproxydaemonset patches reach its printout).
+ * Role and the RoleBinding (objects, marshalled), then the ConfigMap and the DaemonSet as the text
+ * of kubeadm's templates filled in, returned before anything is added to them: the ConfigMap is
+ * not signed (SignConfigMap runs on the decoded object it creates) and the DaemonSet has no proxy
+ * variables of the environment (merged into the decoded object too). A DaemonSet the
+ * `kubeproxydaemonset` patches change is printed as the patched object (UNSURE whether kubeadm
+ * 1.37's patches reach its printout at all).
  */
-export async function kubeProxyManifests(input: KubeProxyInput, patchDaemonSet?: DaemonSetPatcher): Promise<KubeObject[]> {
+export async function kubeProxyManifests(input: KubeProxyInput, patchDaemonSet?: DaemonSetPatcher): Promise<Array<KubeObject | string>> {
   const daemonSet = kubeProxyDaemonSet(input.image, []);
+  const patched = patchDaemonSet ? await patchDaemonSet(daemonSet) : daemonSet;
   return [
     kubeProxyServiceAccount(), ...kubeProxyRbac(),
-    kubeProxyConfigMap(input.config, input.server, false),
-    patchDaemonSet ? await patchDaemonSet(daemonSet) : daemonSet,
+    kubeProxyConfigMapTemplate(input.config, input.server),
+    isDeepStrictEqual(patched, daemonSet) ? kubeProxyDaemonSetTemplate(input.image) : patched,
   ];
 }

@@ -170,6 +170,10 @@ describe('addon phase with --print-manifest', () => {
       expect(docs[10]?.metadata.annotations).toBeUndefined();
       const ds = docs[11] as unknown as { spec: { template: { spec: { containers: Array<{ image: string; env: Array<{ name: string }> }> } } } };
       expect(ds.spec.template.spec.containers[0]?.image).toBe('k8s.gcr.io/kube-proxy:v1.20.2');
+      // kube-proxy's ConfigMap and DaemonSet are printed as kubeadm's templates read: kind before
+      // apiVersion in the ConfigMap, which ends with the template's blank line before the next `---`.
+      expect(text).toContain('---\nkind: ConfigMap\napiVersion: v1\nmetadata:\n  name: kube-proxy\n');
+      expect(text).toContain('      sourceVip: ""\n\n---\napiVersion: apps/v1\nkind: DaemonSet\n');
       // The template's only variable: the environment's *_proxy variables are merged into the created object only.
       expect(ds.spec.template.spec.containers[0]?.env.map((e) => e.name)).toEqual(['NODE_NAME']);
       expect(reporter.lines().join('\n')).not.toContain('Applied essential addon');

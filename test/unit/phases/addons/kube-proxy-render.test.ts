@@ -1,7 +1,8 @@
+import * as yaml from 'js-yaml';
 import { configMapHash } from '../../../../src/kube/configmap-hash.js';
 import type { KubeObject } from '../../../../src/kube/types.js';
 import {
-  kubeProxyConfigMap, kubeProxyConfiguration, kubeProxyDaemonSet, kubeProxyRbac, kubeProxyServiceAccount, proxyEnvVars,
+  kubeProxyConfigMap, kubeProxyConfigMapTemplate, kubeProxyConfiguration, kubeProxyDaemonSet, kubeProxyDaemonSetTemplate, kubeProxyRbac, kubeProxyServiceAccount, proxyEnvVars,
 } from '../../../../src/phases/addons/kube-proxy-render.js';
 import { VERSION_TABLE } from '../../../../src/versions/table.js';
 import { findObject, firstContainer as container, fixtureText, kubeadmObjects, normalize } from '../../../helpers/kubeadm-fixtures.js';
@@ -71,6 +72,24 @@ describe('kube-proxy objects equal kubeadm v1.20.2\'s', () => {
     const env = proxyEnvVars({ HTTPS_PROXY: 'http://p:3128', PATH: '/bin', no_proxy: '10.0.0.0/8', FTP_PROXY: '' });
     expect(env).toEqual([{ name: 'HTTPS_PROXY', value: 'http://p:3128' }, { name: 'no_proxy', value: '10.0.0.0/8' }]);
     expect(container(kubeProxyDaemonSet('img', env)).env.map((e) => e.name)).toEqual(['NODE_NAME', 'HTTPS_PROXY', 'no_proxy']);
+  });
+
+  test('--print-manifest templates (KubeProxyConfigMap19, KubeProxyDaemonSet19): kubeadm\'s layout, the same objects as applied, unsigned and without proxy variables', () => {
+    const { config } = kubeProxyConfiguration(base);
+    const cmText = kubeProxyConfigMapTemplate(config, server);
+    // The template's own layout: a leading newline, kind before apiVersion, kubeconfig.conf first,
+    // the configuration indented by four spaces with a newline after every line, then the template's.
+    expect(cmText.startsWith('\nkind: ConfigMap\napiVersion: v1\nmetadata:\n  name: kube-proxy\n')).toBe(true);
+    expect(cmText.indexOf('  kubeconfig.conf: |-\n    apiVersion: v1\n')).toBeLessThan(cmText.indexOf('  config.conf: |-\n    apiVersion: kubeproxy.config.k8s.io/v1alpha1\n'));
+    expect(cmText.endsWith('\n      sourceVip: ""\n\n')).toBe(true);
+    expect(normalize(yaml.load(cmText))).toEqual(normalize(kubeProxyConfigMap(config, server, false)));
+    const dsText = kubeProxyDaemonSetTemplate('registry.k8s.io/kube-proxy:v1.36.0');
+    expect(dsText.startsWith('\napiVersion: apps/v1\nkind: DaemonSet\n')).toBe(true);
+    expect(dsText).toContain('\n        env:\n          - name: NODE_NAME\n');
+    const parsed = yaml.load(dsText) as { spec: { template: { spec: { containers: [{ volumeMounts: Array<{ readOnly?: boolean }> }] } } } };
+    // `readOnly: false` is in the template text; Go's decoder drops it (omitempty) from the created object.
+    for (const m of parsed.spec.template.spec.containers[0].volumeMounts) if (m.readOnly === false) delete m.readOnly;
+    expect(normalize(parsed)).toEqual(normalize(kubeProxyDaemonSet('registry.k8s.io/kube-proxy:v1.36.0', [])));
   });
 
   test('fixture sanity: kubeadm\'s config.conf is what its Go serializer wrote', () => {
