@@ -17,6 +17,8 @@ export interface WorkflowSpec<C> {
   /** Flags of the full command beyond what its phases read. */
   readonly extraFlags?: readonly FlagName[];
   readonly example?: string;
+  /** Says whose tree help shows (which kubeadm minor, and why that one); printed under the tree. */
+  readonly treeNote?: string;
   /** Runs the selected phases; `filter` empty = the whole workflow. */
   run(request: WorkflowRequest): Promise<void>;
 }
@@ -101,7 +103,7 @@ export function registerWorkflow<C>(y: Argv, spec: WorkflowSpec<C>, handlerWrap:
         registerPhaseSubcommands(pc, spec, handlerWrap),
       );
       if (spec.example) cmd.example(spec.example, '');
-      cmd.epilog(`The "${spec.name}" command executes the following phases:\n${phaseHelpTree(spec.phases)}`);
+      cmd.epilog(`The "${spec.name}" command executes the following phases:\n${phaseHelpTree(spec.phases)}${spec.treeNote ? `\n\n${spec.treeNote}` : ''}`);
       return cmd.strict();
     },
     (argv) =>
@@ -120,8 +122,8 @@ export function registerWorkflow<C>(y: Argv, spec: WorkflowSpec<C>, handlerWrap:
 export function registerPhaseSubcommands<C>(pc: Argv, spec: WorkflowSpec<C>, handlerWrap: (fn: () => Promise<void>) => Promise<void>): Argv {
   const run: Handler = (request) => spec.run(request);
   for (const phase of spec.phases) registerPhase(pc, spec, phase, [], run, handlerWrap);
-  pc.epilog(`Phases:\n${phaseHelpTree(spec.phases)}`);
-  return pc.demandCommand(1, `specify a phase: ${spec.phases.filter((p) => !p.hidden).map((p) => p.name).join(', ')}`).strict();
+  pc.epilog(`Phases:\n${phaseHelpTree(spec.phases)}${spec.treeNote ? `\n\n${spec.treeNote}` : ''}`);
+  return pc.demandCommand(1, `specify a phase: ${spec.phases.filter((p) => !p.hidden && !p.retired).map((p) => p.name).join(', ')}`).strict();
 }
 
 function registerPhase<C>(
@@ -150,7 +152,8 @@ function registerPhase<C>(
     {
       command: `${phase.name}${phase.positional ? ` ${phase.positional}` : ''}`,
       aliases: [...(phase.aliases ?? [])],
-      describe: phase.summary,
+      // A retired phase keeps its command for the older clusters that have it, unlisted (yargs hides `describe: false`).
+      describe: phase.retired ? false : phase.summary,
       builder: (pc: Argv) => {
         addFlags(pc, flags);
         if (children.length > 0) {

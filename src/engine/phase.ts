@@ -14,6 +14,17 @@ export interface Phase<C> {
   readonly example?: string;
   /** Runs as part of the workflow but has no `phase` subcommand. */
   readonly hidden?: boolean;
+  /**
+   * Not a phase of the tool being reproduced (kubeadm) but this one's own: help lists it apart,
+   * after the reference tree, marked as such; it runs, is selected and skipped like any other.
+   */
+  readonly own?: boolean;
+  /**
+   * The reference tool of the tree's version no longer has it: left out of the help tree and of
+   * the listed `phase` subcommands, yet still run where it applies, and still accepted by
+   * --skip-phases and `phase <name>` (a hidden subcommand) for the older versions that have it.
+   */
+  readonly retired?: boolean;
   /** Flags this phase reads (a parent's flags are the union of its children's). */
   readonly flags?: readonly FlagName[];
   /** Positional arguments of the phase command, e.g. "[api-server-endpoint]". */

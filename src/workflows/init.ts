@@ -31,6 +31,8 @@ import type { InitCtx } from '../run/context.js';
 import { startInitResume } from '../resume/init.js';
 import { baseContext, readConfigFile, type CommandEnv, type Runtime } from '../run/runtime.js';
 import { runWorkflow } from './run-workflow.js';
+import { HELP_MINOR, markPhaseOrigins } from '../versions/kubeadm-phases.js';
+import { helpTreeNote } from '../cli/help.js';
 import { newPkiRunState } from '../phases/certs/run-state.js';
 import { newPatchCache } from '../patches/run.js';
 
@@ -56,7 +58,9 @@ export function initPhases(versions: VersionProfile): Phase<InitCtx>[] {
   const manifestsAndKubelet = workflow.kubeletStartAfterControlPlane
     ? [etcdPhase, controlPlanePhase, kubeletStartPhase]
     : [kubeletStartPhase, controlPlanePhase, etcdPhase];
-  return [
+  // host, wait-for-kubelet and certs-auto-renew are tsadm's own: marked so (src/versions/kubeadm-phases.ts)
+  // and listed apart from kubeadm's tree by help; they keep their place in the run order.
+  return markPhaseOrigins('init', versions.minor, [
     // tsadm's own: run only when asked (--prepare-host, or `init phase host`); see withHostOptIn.
     hostPhase<InitCtx>('init', (ctx) => Promise.resolve(hostPrepInput(ctx.cfg, ctx.versions, ctx.options.flags)), (ctx) => ctx.options.flags['prepare-host'] === true),
     initPreflightPhase(),
@@ -78,7 +82,7 @@ export function initPhases(versions: VersionProfile): Phase<InitCtx>[] {
     certsAutoRenewPhase<InitCtx>({ workflow: 'init', asked: (ctx) => ctx.options.flags['certificate-auto-renew'] === true, controlPlane: () => true, tsadmPath: (ctx) => ctx.options.flags['tsadm-path'] }),
     // Before 1.25 kubeadm printed the join command after its phases, not as a phase of its own.
     workflow.showJoinCommandPhase ? showJoinCommandPhase : { ...showJoinCommandPhase, hidden: true },
-  ];
+  ]);
 }
 
 export function initWorkflow(env: CommandEnv): WorkflowSpec<InitCtx> {
@@ -86,6 +90,7 @@ export function initWorkflow(env: CommandEnv): WorkflowSpec<InitCtx> {
   validateTree(phases, FLAG_NAMES);
   return {
     name: 'init',
+    treeNote: helpTreeNote(HELP_MINOR, 'help cannot read --kubernetes-version or --config, being built before they are parsed; a run follows kubeadm\'s tree of its target minor'),
     describe: 'Run this command in order to set up the Kubernetes control plane',
     phases,
     extraFlags: ['skip-certificate-key-print', 'skip-token-print', 'upload-certs', 'certificate-key', 'token', 'token-ttl', 'kubeconfig-dir', 'resume', 'prepare-host'],

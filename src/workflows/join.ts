@@ -24,6 +24,8 @@ import { realJoinDeps, type JoinDeps } from '../phases/join/deps.js';
 import type { JoinCtx } from '../run/context.js';
 import { baseContext, readConfigFile, type CommandEnv, type Runtime } from '../run/runtime.js';
 import { runWorkflow } from './run-workflow.js';
+import { HELP_MINOR, markPhaseOrigins } from '../versions/kubeadm-phases.js';
+import { helpTreeNote } from '../cli/help.js';
 
 /**
  * kubeadm's join phases of the given minor, in its order (check-etcd hidden, as there): 1.31+
@@ -39,7 +41,8 @@ import { runWorkflow } from './run-workflow.js';
  */
 export function joinPhases(versions: VersionProfile): Phase<JoinCtx>[] {
   const { workflow } = versions;
-  return [
+  // host and certs-auto-renew are tsadm's own: marked so (src/versions/kubeadm-phases.ts), listed apart by help.
+  return markPhaseOrigins('join', versions.minor, [
     // tsadm's own, opt-in (withHostOptIn in src/workflows/init.ts); its inputs are the cluster's (discovery first).
     hostPhase<JoinCtx>('join', async (ctx) => {
       const view = await initView(ctx, 'host');
@@ -62,7 +65,7 @@ export function joinPhases(versions: VersionProfile): Phase<JoinCtx>[] {
       flags: [...DISCOVERY_FLAGS, 'control-plane'],
       positional: '[api-server-endpoint]',
     }),
-  ];
+  ]);
 }
 
 /** The tree a join runs and shows: the default version's (see joinPhases). */
@@ -80,6 +83,7 @@ export function joinWorkflow(env: CommandEnv, opts: JoinWorkflowOptions = {}): W
   validateTree(phases, FLAG_NAMES);
   return {
     name: 'join',
+    treeNote: helpTreeNote(HELP_MINOR, 'a join learns the cluster\'s minor only after discovery and runs this tree, whose newer phases skip themselves on an older cluster'),
     describe: 'Run this on any machine you wish to join an existing cluster',
     positional: '[api-server-endpoint]',
     phases,

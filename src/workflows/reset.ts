@@ -15,10 +15,20 @@ import { updateClusterStatusPhase } from '../phases/reset/update-cluster-status.
 import type { ResetCtx } from '../run/context.js';
 import { baseContext, readConfigFile, type CommandEnv, type Runtime } from '../run/runtime.js';
 import { runWorkflow } from './run-workflow.js';
+import { HELP_MINOR, markPhaseOrigins } from '../versions/kubeadm-phases.js';
+import { helpTreeNote } from '../cli/help.js';
+import type { SupportedMinor } from '../versions/table.js';
 
-/** kubeadm 1.20's reset phases, in its order. */
-export function resetPhases(): Phase<ResetCtx>[] {
-  return [resetPreflightPhase, updateClusterStatusPhase, removeEtcdMemberPhase, cleanupNodePhase];
+/**
+ * kubeadm's reset phases of `minor`, in its order. kubeadm dropped `update-cluster-status` in 1.23
+ * (src/versions/kubeadm-phases.ts): from that minor it is `retired`, out of the help tree. reset
+ * cannot know the cluster's minor before it runs (the cluster may be gone), so a run uses the newest
+ * minor's tree, where the retired phase still runs and skips itself unless the cluster keeps a
+ * ClusterStatus (v1beta2 clusters; kubeadm 1.22's phase was already a no-op), and
+ * --skip-phases / `reset phase update-cluster-status` still accept it for those clusters.
+ */
+export function resetPhases(minor: SupportedMinor = HELP_MINOR): Phase<ResetCtx>[] {
+  return markPhaseOrigins('reset', minor, [resetPreflightPhase, updateClusterStatusPhase, removeEtcdMemberPhase, cleanupNodePhase]);
 }
 
 export interface ResetWorkflowOptions {
@@ -30,6 +40,7 @@ export function resetWorkflow(env: CommandEnv, opts: ResetWorkflowOptions = {}):
   validateTree(phases, FLAG_NAMES);
   return {
     name: 'reset',
+    treeNote: helpTreeNote(HELP_MINOR, 'reset does not know the cluster\'s minor before it runs'),
     describe: "Performs a best effort revert of changes made to this host by 'tsadm init' or 'tsadm join'",
     phases,
     extraFlags: ['kubeconfig'],

@@ -1,7 +1,8 @@
 /**
  * `tsadm upgrade apply [version]` and `tsadm upgrade node`: kubeadm's upgrade steps as phase
- * trees (kubeadm 1.30+'s phase names; kubeadm 1.20 ran the same steps without phases, tsadm runs
- * them as phases for every version), so each can run alone (`upgrade apply phase addon coredns`),
+ * trees (the names of kubeadm 1.32+, whose `upgrade apply` gained phases in PR #126032; kubeadm
+ * before 1.32 ran apply's steps without phases, tsadm runs them as phases for every version;
+ * src/versions/kubeadm-phases.ts), so each can run alone (`upgrade apply phase addon coredns`),
  * be skipped (--skip-phases), planned (--dry-run --plan) and resumed.
  */
 import { FLAG_NAMES, type FlagValues } from '../flags.js';
@@ -28,6 +29,8 @@ import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../versions/resolve.js';
 import type { VersionProfile } from '../versions/table.js';
 import { baseContext, readConfigFile, type CommandEnv, type Runtime } from '../run/runtime.js';
 import { runWorkflow } from './run-workflow.js';
+import { HELP_MINOR } from '../versions/kubeadm-phases.js';
+import { helpTreeNote } from '../cli/help.js';
 
 /** `upgrade apply`'s phases, in kubeadm's order. Each leaf takes the [version] argument as the command does. */
 export function upgradeApplyPhases(): Phase<UpgradeCtx>[] {
@@ -72,6 +75,8 @@ export function upgradeApplyWorkflow(env: CommandEnv, opts: UpgradeWorkflowOptio
   validateTree(phases, FLAG_NAMES);
   return {
     name: 'apply',
+    // kubeadm's apply phases exist from 1.32 (PR #126032; src/versions/kubeadm-phases.ts).
+    treeNote: helpTreeNote(HELP_MINOR, 'the tree is the same for every target; kubeadm before v1.32 has no upgrade apply phases, tsadm runs these steps as phases for every minor'),
     describe: 'Upgrade your Kubernetes cluster to the specified version',
     positional: '[version]',
     phases,
@@ -87,6 +92,7 @@ export function upgradeNodeWorkflow(env: CommandEnv, opts: UpgradeWorkflowOption
   validateTree(phases, FLAG_NAMES);
   return {
     name: 'node',
+    treeNote: helpTreeNote(HELP_MINOR, 'a run follows the tree of the cluster\'s minor, read first'),
     describe: 'Upgrade commands for a node in the cluster',
     phases,
     extraFlags: ['kubeconfig', 'certificate-renewal', 'etcd-upgrade', 'patches', 'ignore-preflight-errors'],
