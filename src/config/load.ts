@@ -28,6 +28,7 @@ import {
 import type { NCluster, NInit, NJoin, NReset } from './normalized.js';
 import { isPlainObject } from '../util/plain-object.js';
 import { FIELDS_SINCE, KUBEADM_GROUP } from './schema-kubeadm.js';
+import { storedFieldFindings } from './stored-fields.js';
 import type { ResolvedInitConfig, ResolvedJoinConfig, ResolvedResetConfig } from './types.js';
 import type { Findings } from './upconvert.js';
 import { configInvalid, validateInitConfig, validateJoinConfig, validateResetConfig } from './validate.js';
@@ -108,10 +109,14 @@ export function resolveInitConfig(input: ConfigInput): ResolvedInitConfig {
     // One control-plane wait, whichever document it came from (v1beta4 timeouts or v1beta2/3 apiServer).
     apiServer: { ...defaulted.apiServer, timeoutForControlPlaneMs: init.timeouts.controlPlaneComponentHealthCheckMs },
   };
+  const versions = supportedProfile(cluster.kubernetesVersion);
+  const target = versions ? { kubernetesVersion: cluster.kubernetesVersion, profile: versions, ...(source !== undefined ? { source } : {}) } : undefined;
+  // A user's file only: the stored record (apiVersionCheck 'any') and migrate's output hold what they read.
+  const stored = target && input.apiVersionCheck !== 'any' ? storedFieldFindings(cluster, init.nodeRegistration, target) : undefined;
   const resolved: ResolvedInitConfig = {
     kind: 'init',
     init,
-    cluster,
+    cluster: stored?.cluster ?? cluster,
     componentConfigs: {
       kubelet: docs.kubelet ?? {},
       kubeProxy: docs.kubeProxy ?? {},
@@ -120,11 +125,14 @@ export function resolveInitConfig(input: ConfigInput): ResolvedInitConfig {
     },
     warnings: f.warnings,
   };
-  const versions = supportedProfile(cluster.kubernetesVersion);
-  if (versions) {
+  if (versions && target) {
     f.warnings.push(...featureGateWarnings(cluster.featureGates, versions));
-    checkApiVersions(docs, { kubernetesVersion: cluster.kubernetesVersion, profile: versions, ...(source !== undefined ? { source } : {}) }, input.apiVersionCheck, f);
+    checkApiVersions(docs, target, input.apiVersionCheck, f);
     f.errors.push(...newerFieldErrors(docs, cluster.kubernetesVersion, versions));
+  }
+  if (stored) {
+    f.errors.push(...stored.errors);
+    f.warnings.push(...stored.warnings);
   }
   finish(f, validateInitConfig(resolved), origins, source);
   return resolved;

@@ -1,4 +1,6 @@
 import { refuseUnreadApiVersions } from '../../config/api-versions.js';
+import { joinStoredFieldErrors } from '../../config/stored-fields.js';
+import { configInvalid } from '../../config/validate.js';
 import { KUBECONFIG_FILES, KUBERNETES_DIR } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
 import { detectCriSocket } from '../../host/cri.js';
@@ -49,6 +51,9 @@ export function clusterConfig(ctx: JoinCtx): Promise<JoinClusterConfig> {
       const kubernetesVersion = storedKubernetesVersion(texts.clusterConfigurationYaml);
       const config = typeof ctx.flags.config === 'string' ? { source: ctx.flags.config } : {};
       for (const w of refuseUnreadApiVersions(ctx.cfg.apiVersions, { kubernetesVersion, profile: profileFor(kubernetesVersion), ...config })) ctx.log.warn(w, { prefix: 'config' });
+      // Fields the cluster's minor cannot carry (src/config/stored-fields.ts): a flag repeated in kubeletExtraArgs.
+      const lost = joinStoredFieldErrors(ctx.cfg.join.nodeRegistration, { kubernetesVersion, profile: profileFor(kubernetesVersion) });
+      if (lost.length > 0) throw configInvalid(lost, config.source);
     }
     const join = ctx.cfg.join;
     let criSocket = join.nodeRegistration.criSocket;
