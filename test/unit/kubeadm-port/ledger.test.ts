@@ -24,7 +24,7 @@ describe('kubeadm-port ledger', () => {
   });
 
   test('the table counts cases by outcome', () => {
-    const one = [{ path: 'cmd/kubeadm/app/x_test.go', commit: '0123456789', minor: '1.36' as const, portFile: 'p', cases: [
+    const one = [{ path: 'cmd/kubeadm/app/x_test.go', commit: '0123456789abcdef0123456789abcdef01234567', minor: '1.36' as const, portFile: 'p', cases: [
       { test: 'T', name: 'a', outcome: 'match' as const },
       { test: 'T', name: 'b', outcome: 'differs' as const, reason: 'r1' },
       { test: 'T', name: 'c', outcome: 'unmapped' as const, reason: 'r2' },
