@@ -1,10 +1,12 @@
 /**
  * Fields an init configuration may set that the kubeadm-config ConfigMap of the target minor
- * cannot carry (issue 36 item 9; decision 73 in docs/decisions.md; docs/config.md).
+ * cannot carry (issue 36 item 9; decision 74 in docs/decisions.md; docs/config.md).
  *
  * init uploads its ClusterConfiguration in the API version kubeadm of the target minor stores
  * (`configApiVersion` of src/versions/table.ts: v1beta2 for 1.20–1.21, v1beta3 for 1.22–1.30,
- * v1beta4 from 1.31; serialized by src/config/serialize.ts). Control planes that join later,
+ * v1beta4 from 1.31: kubeadm PR #101129 made v1beta3 the newest version in 1.22, PR #125029's
+ * note says the kubeadm-config "is now a v1beta4 ClusterConfiguration" in 1.31; serialized by
+ * src/config/serialize.ts). Control planes that join later,
  * `certs renew` and `upgrade` read that record back, so a value the record cannot hold is used on
  * the first control plane only. kubeadm never meets this: it deploys its own minor and the one
  * before. Which fields: kubeadm's v1beta3 conversion (cmd/kubeadm/app/apis/kubeadm/v1beta3/
@@ -158,7 +160,9 @@ const short = (v: StoredApiVersion): string => v.slice(v.indexOf('/') + 1);
 
 /**
  * ECDSA-P256 for a target whose record has no encryptionAlgorithm: kubeadm of that minor derives
- * the algorithm from the PublicKeysECDSA gate, so setting the gate carries it. Not when the user
+ * the algorithm from the PublicKeysECDSA gate (`PublicKeyAlgorithm()` of its internal
+ * ClusterConfiguration: ECDSA when the gate is on, else RSA), and tsadm reading that record does
+ * the same (src/config/defaults-cluster.ts), so setting the gate carries it. Not when the user
  * turned the gate off, nor when the minor has no such gate.
  */
 function carriedByGate(c: ClusterConfiguration, target: StoredFieldTarget): boolean {
