@@ -7,7 +7,8 @@ import type { VersionProfile } from '../versions/table.js';
  *   default of that name; the result is sorted by name (util.BuildArgumentListFromMap).
  * - 'list' (kubeadm 1.31–1.35, v1beta4 lists): a user arg replaces *all* defaults of its name and
  *   may repeat; the result is sorted by (name, value) (util.ArgumentsToCommand).
- * - 'list-user-order' (kubeadm ≥ 1.36, PR #135400): as 'list', but only the remaining defaults
+ * - 'list-user-order' (kubeadm ≥ 1.36, PR #135400, and the 1.32–1.35 patches that carry its
+ *   cherry-picks: src/versions/table.ts PATCH_CHANGES): as 'list', but only the remaining defaults
  *   are sorted by (name, value); the user's args follow them in the order the user wrote them
  *   (util.ArgumentsToCommand after that PR: "In the return list, base arguments will precede
  *   override arguments").

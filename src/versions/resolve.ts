@@ -1,6 +1,6 @@
 import semver from 'semver';
 import { TsadmError } from '../errors.js';
-import { DEFAULT_PATCH, NEWEST_MINOR, NEXT_UNRELEASED_MINOR, SUPPORTED_MINORS, VERSION_TABLE, type SupportedMinor, type VersionProfile } from './table.js';
+import { DEFAULT_PATCH, NEWEST_MINOR, NEXT_UNRELEASED_MINOR, PATCH_CHANGES, SUPPORTED_MINORS, VERSION_TABLE, withPatchChanges, type SupportedMinor, type VersionProfile } from './table.js';
 
 /** The default --kubernetes-version: the newest patch of the newest minor tsadm knows. */
 export const DEFAULT_KUBERNETES_VERSION = DEFAULT_PATCH[NEWEST_MINOR];
@@ -44,14 +44,32 @@ export function isSupportedMinor(minor: string): minor is SupportedMinor {
 export function supportedProfile(version: string): VersionProfile | undefined {
   const parsed = semver.parse(version.replace(/^v/, ''));
   const minor = parsed ? `${parsed.major}.${parsed.minor}` : '';
-  return isSupportedMinor(minor) ? VERSION_TABLE[minor] : undefined;
+  return isSupportedMinor(minor) && parsed ? atPatch(minor, parsed) : undefined;
 }
 
 /** The version profile for a normalised version; unsupported minors are refused. */
 export function profileFor(version: string): VersionProfile {
   const minor = minorOf(version);
   if (!isSupportedMinor(minor)) throw unsupported(version);
-  return VERSION_TABLE[minor];
+  return atPatch(minor, semver.parse(version.replace(/^v/, '')) as semver.SemVer);
+}
+
+/**
+ * The profile of one version: its minor's row plus the patch changes (src/versions/table.ts
+ * PATCH_CHANGES) whose first patch of that minor is this version or older. A pre-release of that
+ * patch (v1.35.5-rc.0) is older than it, as semver orders them. One frozen object per version.
+ */
+const byVersion = new Map<string, VersionProfile>();
+function atPatch(minor: SupportedMinor, version: semver.SemVer): VersionProfile {
+  const known = byVersion.get(version.version);
+  if (known) return known;
+  const applying = PATCH_CHANGES.filter((c) => {
+    const since = c.since[minor];
+    return since !== undefined && semver.gte(version, since.replace(/^v/, ''));
+  });
+  const profile = withPatchChanges(VERSION_TABLE[minor], applying);
+  byVersion.set(version.version, profile);
+  return profile;
 }
 
 function badVersion(input: string): TsadmError {

@@ -31,9 +31,11 @@ export const DEFAULT_PATCH: Readonly<Record<SupportedMinor, string>> = {
   '1.32': 'v1.32.9', '1.33': 'v1.33.5', '1.34': 'v1.34.1',
   // The newest patch of each current minor confirmed from kubernetes/kubernetes CHANGELOG-1.3x.md
   // (docs/kubernetes-1.35-1.37.md names the source).
-  // v1.35.4 and v1.36.0 are the newest in the stored changelogs; v1.37.0 is attested only by
-  // third-party reports of kubeadm v1.37.0 runs. Patch-level backports (PR #138957 in v1.35.5 and
-  // v1.36.1) are not modelled: each row holds the facts of its minor's default patch.
+  // v1.35.4 and v1.36.0 are the newest in the stored changelogs (CHANGELOG-1.35.md at 008b3652,
+  // CHANGELOG-1.36.md up to v1.36.0; re-read 2026-11-29); CHANGELOG-1.37.md lists only
+  // v1.37.0-alpha.1, so v1.37.0 is attested only by third-party reports of kubeadm v1.37.0 runs.
+  // Changes of later patches (PR #138957 from v1.35.5 and v1.36.1) are PATCH_CHANGES below;
+  // how to bump an entry: docs/architecture.md, "Bumping a minor's default patch".
   '1.35': 'v1.35.4', '1.36': 'v1.36.0', '1.37': 'v1.37.0',
 };
 
@@ -190,7 +192,7 @@ export interface VersionProfile {
     /**
      * kube-apiserver's kubelet client (apiserver-kubelet-client.crt) is bound to the ClusterRole
      * system:kubelet-api-admin by a ClusterRoleBinding made in init's bootstrap-token phase and by
-     * `upgrade apply` (1.37, PR #138957).
+     * `upgrade apply` (1.37, PR #138957; from v1.33.12, v1.34.8, v1.35.5 and v1.36.1 by PATCH_CHANGES).
      */
     readonly kubeletApiAdminBinding: boolean;
   };
@@ -661,3 +663,50 @@ function buildTable(): Readonly<Record<SupportedMinor, VersionProfile>> {
 }
 
 export const VERSION_TABLE: Readonly<Record<SupportedMinor, VersionProfile>> = buildTable();
+
+/**
+ * A fact kubeadm changed in patch releases (cherry-picks into release branches), not at a minor.
+ * `since` names, per minor, the first patch that carries it; a minor not named keeps its row as
+ * it is (a minor released after the change has it in its CHANGES entry already). Which patches
+ * apply to a version is decided by src/versions/resolve.ts from the full version, so renderers
+ * still take one profile and never compare versions themselves.
+ */
+export interface PatchChange {
+  readonly why: string;
+  readonly since: Readonly<Partial<Record<SupportedMinor, string>>>;
+  readonly delta: Delta;
+}
+
+export const PATCH_CHANGES: readonly PatchChange[] = [
+  {
+    // kubeadm PR #135400 (1.36), cherry-picked by #135850 (release-1.32), #135851 (release-1.33),
+    // #135852 (release-1.34) and #135853 (release-1.35), merged 2026-01-06..09. v1.35.1 from
+    // CHANGELOG-1.35.md (its "Changelog since v1.35.0" lists #135853). v1.32.12, v1.33.8 and
+    // v1.34.4 were released with v1.35.1 on 2026-02-10, the first patches after the merges (kubeadm
+    // issue #3261: "the backport PRs were merged, so ... the latest patch versions of 1.32+" that
+    // day); UNSURE only because CHANGELOG-1.32/1.33/1.34 were not read at those sections.
+    why: 'user extraArgs keep their order after the sorted defaults, in static pods and kubeadm-flags.env (PR #135400)',
+    since: { '1.32': 'v1.32.12', '1.33': 'v1.33.8', '1.34': 'v1.34.4', '1.35': 'v1.35.1' },
+    delta: { controlPlane: { extraArgsKeepUserOrder: true } },
+  },
+  {
+    // kubeadm PR #138957 (in v1.37.0-alpha.1, CHANGELOG-1.37.md), cherry-picked on 2026-05-11 by
+    // #138958 (release-1.36), #138959 (release-1.35), #138960 (release-1.34) and #138964
+    // (release-1.33). The patches: v1.35.5 from kubeadm issue #3310 and cluster-api issue #13770
+    // (an upgrade to v1.35.5 "released recently", 2026-05-13); v1.36.1 from clastix/kamaji issue
+    // #1171 and PR #1172 ("added in k8s v1.36.1"). UNSURE: v1.34.8 and v1.33.12 are the patches of
+    // the same release day by the branches' patch offsets (v1.35.1/v1.34.4/v1.33.8 were released
+    // together on 2026-02-10); no CHANGELOG stored here reaches them.
+    why: 'apiserver-kubelet-client.crt without O=kubeadm:cluster-admins; ClusterRoleBinding kubeadm:apiserver-kubelet-client to system:kubelet-api-admin (PR #138957)',
+    since: { '1.33': 'v1.33.12', '1.34': 'v1.34.8', '1.35': 'v1.35.5', '1.36': 'v1.36.1' },
+    delta: { controlPlane: { kubeletApiAdminBinding: true }, pki: { apiserverKubeletClientOrg: undefined } },
+  },
+];
+
+/** The row of a minor with the patch changes that apply to a version of it (pure; applied in order). */
+export function withPatchChanges(row: VersionProfile, changes: readonly PatchChange[]): VersionProfile {
+  if (changes.length === 0) return row;
+  let next = row;
+  for (const change of changes) next = applyDelta(next, next.minor, change.delta);
+  return Object.freeze(next);
+}

@@ -19,6 +19,8 @@ import { upgradeBootstrapTokenPhase } from '../../src/phases/upgrade/bootstrap-t
 import { upgradeKubeletConfigPhase } from '../../src/phases/upgrade/kubelet-config.js';
 import { upgradePostUpgradePhase } from '../../src/phases/upgrade/post-upgrade.js';
 import { upgradeUploadConfigPhase } from '../../src/phases/upgrade/upload-config.js';
+import { renewCertificates } from '../../src/phases/upgrade/renew-certs.js';
+import { openssl, runCerts, subjectOf, verifyWith } from '../helpers/pki-test-utils.js';
 
 /**
  * The object phases of `upgrade apply` against a real kube-apiserver v1.20.2 whose objects were
@@ -323,5 +325,58 @@ describeWithApiServer('upgrade apply object phases on a real cluster', () => {
     const again = await post('v1.35.0');
     expect(logLines(again).filter((l) => l.includes('kubeadm-flags.env'))).toEqual([]);
     expect(statSync(root.at(FLAGS)).ino).toBe(inode);
+  });
+
+  test('v1.35.4 → v1.35.5, the first 1.35 patch with kubeadm PR #138957 (cherry-pick #138959): bootstrap-token creates the kubeadm:apiserver-kubelet-client binding, the renewed apiserver-kubelet-client.crt keeps its subject, and the API server lets that user use the kubelet API', async () => {
+    const BINDING = '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/kubeadm:apiserver-kubelet-client';
+    const CERT = '/etc/kubernetes/pki/apiserver-kubelet-client.crt';
+    // What a kubelet's webhook authorizer asks before serving kube-apiserver's kubectl logs/exec (the user only: no O).
+    const kubeletClientMay = async (): Promise<boolean> => {
+      const r = await server.request('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+        auth: 'admin',
+        body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'kube-apiserver-kubelet-client', resourceAttributes: { verb: 'get', resource: 'nodes', subresource: 'proxy', name: 'cp1' } } },
+      });
+      expect(r.status).toBe(201);
+      return (r.body as unknown as { status: { allowed?: boolean } }).status.allowed === true;
+    };
+    const config = (version: string) => {
+      const base = fixtureInitConfig({ cluster: { kubernetesVersion: version, controlPlaneEndpoint: `127.0.0.1:${port}` } });
+      return { ...base, init: { ...base.init, localAPIEndpoint: { advertiseAddress: ADVERTISE, bindPort: 6443 } } };
+    };
+    const token = async (version: string): Promise<string[]> => {
+      const { ctx, reporter } = upgradeCtxFor(root.dir, { settings: { kubernetesVersion: version } });
+      await runPhases([upgradeBootstrapTokenPhase], ctx, { filter: [], skip: [] });
+      return changes(reporter).filter((c) => c.endsWith('kubeadm:apiserver-kubelet-client'));
+    };
+    // A v1.35.4 cluster: no binding (the 1.37 test above made one), and the certificate init wrote
+    // at v1.35.4, signed by this API server's CA (its key put beside it, as on a control plane).
+    await server.request('DELETE', BINDING, { auth: 'admin' });
+    writeFileSync(root.at('/etc/kubernetes/pki/ca.key'), server.caKeyPem, { mode: 0o600 });
+    await runCerts(initCtxFor(config('v1.35.4'), root.dir).ctx, ['certs/apiserver-kubelet-client']);
+    expect(subjectOf(root.at(CERT))).toBe('CN=kube-apiserver-kubelet-client,O=kubeadm:cluster-admins');
+    const serialBefore = openssl(['x509', '-in', root.at(CERT), '-noout', '-serial']);
+
+    // Upgrading within the patches before #138959 adds nothing.
+    expect(await token('v1.35.4')).toEqual([]);
+    expect((await get(BINDING)).status).toBe(404);
+    expect(await kubeletClientMay()).toBe(false);
+
+    // upgrade apply v1.35.5: kubeadm's bootstrap-token phase calls AllowAPIServerToAccessKubeletAPI.
+    expect(await token('v1.35.5')).toEqual(['created ClusterRoleBinding kubeadm:apiserver-kubelet-client']);
+    const crb = (await get(BINDING)).body as unknown as { roleRef: unknown; subjects: unknown };
+    expect(crb.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:kubelet-api-admin' });
+    expect(crb.subjects).toEqual([{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'kube-apiserver-kubelet-client' }]);
+    expect(await kubeletClientMay()).toBe(true);
+    expect(await token('v1.35.5')).toEqual([]);
+
+    // Its control-plane phase renews kube-apiserver's certificates (renewCertsByComponent): kubeadm's
+    // renewal takes the subject from the certificate on disk (renewal/manager.go certToConfig, no
+    // mutator for this certificate), so O=kubeadm:cluster-admins stays until the file is re-created;
+    // the binding gives the same rights to a certificate issued without O.
+    const view = initCtxFor(config('v1.35.5'), root.dir).ctx;
+    await renewCertificates(view, ['apiserver-kubelet-client'], view.log, true);
+    expect(subjectOf(root.at(CERT))).toBe('CN=kube-apiserver-kubelet-client,O=kubeadm:cluster-admins');
+    expect(openssl(['x509', '-in', root.at(CERT), '-noout', '-serial'])).not.toBe(serialBefore);
+    expect(verifyWith(root.at('/etc/kubernetes/pki/ca.crt'), root.at(CERT))).toBe(true);
   });
 });

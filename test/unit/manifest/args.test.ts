@@ -2,6 +2,9 @@ import { argsModeOf, buildArgs } from '../../../src/manifest/args.js';
 import { VERSION_TABLE } from '../../../src/versions/table.js';
 import { NO_HOST_FACTS } from '../../../src/manifest/inputs.js';
 import { fixtureConfigWith, renderControlPlanePod, commandFlags, fixtureCluster } from '../../helpers/control-plane-pod.js';
+import { staticPodConfigFromInit } from '../../../src/manifest/inputs.js';
+import { renderStaticPod } from '../../../src/phases/controlplane/render.js';
+import { profileFor } from '../../../src/versions/resolve.js';
 
 describe('extraArgs', () => {
   const defaults = [{ name: 'b', value: '1' }, { name: 'a', value: '1' }, { name: 'c', value: '1' }];
@@ -38,6 +41,19 @@ describe('extraArgs', () => {
       .filter((f) => f.startsWith('--service-account-issuer='));
     expect(issuers('1.35')).toEqual(['--service-account-issuer=https://kubernetes.default.svc.cluster.local', '--service-account-issuer=https://new.example']);
     expect(issuers('1.36')).toEqual(['--service-account-issuer=https://new.example', '--service-account-issuer=https://kubernetes.default.svc.cluster.local']);
+  });
+
+  test('patch releases: the cherry-picks of PR #135400 keep the user order from v1.35.1 (#135853), v1.34.4, v1.33.8 and v1.32.12; the patch before sorts', () => {
+    for (const [before, after] of [['v1.35.0', 'v1.35.1'], ['v1.34.3', 'v1.34.4'], ['v1.33.7', 'v1.33.8'], ['v1.32.11', 'v1.32.12']] as const) {
+      expect([argsModeOf(profileFor(before)), argsModeOf(profileFor(after))]).toEqual(['list', 'list-user-order']);
+    }
+    const extraArgs = [{ name: 'service-account-issuer', value: 'https://new.example' }, { name: 'service-account-issuer', value: 'https://kubernetes.default.svc.cluster.local' }];
+    const issuers = (version: string): string[] => {
+      const cfg = fixtureConfigWith({ apiServer: { ...fixtureCluster.apiServer, extraArgs }, kubernetesVersion: version });
+      return commandFlags(renderStaticPod('kube-apiserver', staticPodConfigFromInit(cfg), profileFor(version), NO_HOST_FACTS)).filter((f) => f.startsWith('--service-account-issuer='));
+    };
+    expect(issuers('v1.35.0')).toEqual(['--service-account-issuer=https://kubernetes.default.svc.cluster.local', '--service-account-issuer=https://new.example']);
+    expect(issuers('v1.35.1')).toEqual(['--service-account-issuer=https://new.example', '--service-account-issuer=https://kubernetes.default.svc.cluster.local']);
   });
 
   test('1.36: without extraArgs the apiserver command is sorted, --authorization-mode among the defaults (kubeadm sets it in defaultArguments); a user value comes last, as written', () => {

@@ -1,5 +1,5 @@
 import { TsadmError } from '../../../src/errors.js';
-import { DEFAULT_KUBERNETES_VERSION, isSupportedMinor, minorOf, normalizeKubernetesVersion, profileFor } from '../../../src/versions/resolve.js';
+import { DEFAULT_KUBERNETES_VERSION, isSupportedMinor, minorOf, normalizeKubernetesVersion, profileFor, supportedProfile } from '../../../src/versions/resolve.js';
 
 function errorOf(f: () => unknown): TsadmError {
   try {
@@ -58,5 +58,39 @@ describe('profileFor', () => {
     expect(errorOf(() => profileFor('v1.19.16')).message).toContain('"v1.19.16" is not supported');
     expect(errorOf(() => profileFor('v1.39.0')).code).toBe('E_CONFIG_INVALID');
     expect([isSupportedMinor('1.20'), isSupportedMinor('1.34'), isSupportedMinor('1.37'), isSupportedMinor('1.38'), isSupportedMinor('1.2')]).toEqual([true, true, true, false, false]);
+  });
+});
+
+describe('patch-precise facts (src/versions/table.ts PATCH_CHANGES): kubeadm PR #138957 from v1.33.12, v1.34.8, v1.35.5, v1.36.1 and v1.37.0', () => {
+  const facts = (version: string): { org: string | undefined; binding: boolean } => {
+    const p = profileFor(version);
+    return { org: p.pki.apiserverKubeletClientOrg, binding: p.controlPlane.kubeletApiAdminBinding };
+  };
+  const before = { org: 'kubeadm:cluster-admins', binding: false };
+  const after = { org: undefined, binding: true };
+
+  test.each([
+    ['v1.33.11', before], ['v1.33.12', after],
+    ['v1.34.7', before], ['v1.34.8', after],
+    ['v1.35.0', before], ['v1.35.4', before], ['v1.35.5-rc.0', before], ['v1.35.5', after], ['v1.35.8', after],
+    ['v1.36.0', before], ['v1.36.1', after], ['v1.36.2', after],
+    ['v1.37.0', after],
+    // Minors whose branches got no cherry-pick keep their row whatever the patch.
+    ['v1.32.99', before], ['v1.31.13', before],
+  ])('%s', (version, want) => {
+    expect(facts(version)).toEqual(want);
+  });
+
+  test('only the facts of the patch change differ from the minor row; one frozen profile per version', () => {
+    const row = profileFor('v1.35.4');
+    const patched = profileFor('v1.35.5');
+    expect(patched).toBe(profileFor('v1.35.5'));
+    expect(Object.isFrozen(patched)).toBe(true);
+    expect(patched.minor).toBe('1.35');
+    const differing = (Object.keys(row) as Array<keyof typeof row>).filter((k) => JSON.stringify(row[k]) !== JSON.stringify(patched[k]));
+    expect(differing.sort()).toEqual(['controlPlane', 'pki']);
+    expect({ ...patched.controlPlane, kubeletApiAdminBinding: false }).toEqual(row.controlPlane);
+    expect(supportedProfile('v1.35.5')).toBe(patched);
+    expect(supportedProfile('v1.35.4')).toBe(row);
   });
 });

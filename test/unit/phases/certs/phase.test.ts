@@ -388,6 +388,23 @@ describe('v1.37: apiserver-kubelet-client without O (kubeadm PR #138957: its rig
   });
 });
 
+describe('kubeadm PR #138957 by patch release: apiserver-kubelet-client loses O at v1.35.5 and v1.36.1 (cherry-picks #138959, #138958)', () => {
+  test.each([
+    ['v1.35.4', 'CN=kube-apiserver-kubelet-client,O=kubeadm:cluster-admins'],
+    ['v1.35.5', 'CN=kube-apiserver-kubelet-client'],
+    ['v1.36.0', 'CN=kube-apiserver-kubelet-client,O=kubeadm:cluster-admins'],
+    ['v1.36.1', 'CN=kube-apiserver-kubelet-client'],
+  ])('%s: %s', async (version, subject) => {
+    const root = tempRoot();
+    try {
+      await certsAll(root, pkiTestConfig({ kubernetesVersion: version }));
+      expect(subjectOf(root.at(`${PKI}/apiserver-kubelet-client.crt`))).toBe(subject);
+    } finally {
+      root.cleanup();
+    }
+  });
+});
+
 describe('modern versions (v1.34)', () => {
   test('kubeadm:cluster-admins, no O on etcd clients, backdated validity, CA:FALSE on leaves, random CA serial', async () => {
     const root = tempRoot();
