@@ -680,11 +680,12 @@ export interface PatchChange {
 export const PATCH_CHANGES: readonly PatchChange[] = [
   {
     // kubeadm PR #135400 (1.36), cherry-picked by #135850 (release-1.32), #135851 (release-1.33),
-    // #135852 (release-1.34) and #135853 (release-1.35), merged 2026-01-06..09. v1.35.1 from
-    // CHANGELOG-1.35.md (its "Changelog since v1.35.0" lists #135853). v1.32.12, v1.33.8 and
-    // v1.34.4 were released with v1.35.1 on 2026-02-10, the first patches after the merges (kubeadm
-    // issue #3261: "the backport PRs were merged, so ... the latest patch versions of 1.32+" that
-    // day); UNSURE only because CHANGELOG-1.32/1.33/1.34 were not read at those sections.
+    // #135852 (release-1.34) and #135853 (release-1.35), merged 2026-01-06..09. v1.35.1 and v1.34.4
+    // from CHANGELOG-1.35.md and CHANGELOG-1.34.md (their "Changelog since v1.35.0" / "since
+    // v1.34.3" list #135853 / #135852). v1.32.12 and v1.33.8 were released with them on 2026-02-10,
+    // the first patches after the merges (kubeadm issue #3261: "the backport PRs were merged, so ...
+    // the latest patch versions of 1.32+" that day); UNSURE only because CHANGELOG-1.32/1.33 were
+    // not read at those sections.
     why: 'user extraArgs keep their order after the sorted defaults, in static pods and kubeadm-flags.env (PR #135400)',
     since: { '1.32': 'v1.32.12', '1.33': 'v1.33.8', '1.34': 'v1.34.4', '1.35': 'v1.35.1' },
     delta: { controlPlane: { extraArgsKeepUserOrder: true } },
@@ -696,7 +697,8 @@ export const PATCH_CHANGES: readonly PatchChange[] = [
     // (an upgrade to v1.35.5 "released recently", 2026-05-13); v1.36.1 from clastix/kamaji issue
     // #1171 and PR #1172 ("added in k8s v1.36.1"). UNSURE: v1.34.8 and v1.33.12 are the patches of
     // the same release day by the branches' patch offsets (v1.35.1/v1.34.4/v1.33.8 were released
-    // together on 2026-02-10); no CHANGELOG stored here reaches them.
+    // together on 2026-02-10); CHANGELOG-1.34.md at 008b3652 ends at v1.34.7, released with v1.35.4
+    // (the same Go 1.25.9 and fixes) and without the cherry-pick, so v1.34.8 is the first possible.
     why: 'apiserver-kubelet-client.crt without O=kubeadm:cluster-admins; ClusterRoleBinding kubeadm:apiserver-kubelet-client to system:kubelet-api-admin (PR #138957)',
     since: { '1.33': 'v1.33.12', '1.34': 'v1.34.8', '1.35': 'v1.35.5', '1.36': 'v1.36.1' },
     delta: { controlPlane: { kubeletApiAdminBinding: true }, pki: { apiserverKubeletClientOrg: undefined } },
