@@ -46,6 +46,10 @@ const FAKE_CLIENT = 'drives a fake clientset (objects already in the cluster); t
 
 const FILES = 'reads or writes files in a temp directory (CA, keys, CSRs, kubeconfigs) through kubeadm\'s own helpers; tsadm does this through the host seam, tested in its phase tests, not a pure function';
 const GO_INTERNAL = 'a Go helper of kubeadm\'s certificate list (tree building, visiting) that tsadm has no counterpart of: its table is a flat list in order (src/phases/certs/cert-table.ts)';
+const REAL_HOST = 'real files, directories and ports of the machine running the test; tsadm\'s checks run on the host seam and are tested with a temp root in test/unit/phases/preflight/checks.test.ts';
+const MINIMUMS = 'kubeadm\'s check takes the minimum as a parameter and runs against the real machine; tsadm\'s NumCPU and Mem checks have kubeadm\'s fixed minimums and no parameter (tested in test/unit/phases/preflight/checks.test.ts)';
+const HTTP_PROXY_BUG = 'bug (open): tsadm\'s HTTPProxy check warns unless NO_PROXY lists the address literally; kubeadm asks Go\'s http.ProxyFromEnvironment, which never proxies loopback and honours CIDRs in NO_PROXY. The fix is to use the helper the HTTPProxyCIDR check already uses (httpsProxyFor in src/phases/preflight/checks.ts), not made here because that file was being edited by another session at the time';
+const IP_FORWARD_BUG = 'bug (open): since kubeadm 1.27 (PR #115420) the forwarding checks follow the cluster\'s IP families (ipv4 ip_forward for IPv4 ranges or endpoint, ipv6 conf/default/forwarding for IPv6 ones); tsadm always checks ipv4 ip_forward and never IPv6 forwarding (commonChecks in src/phases/preflight/checks.ts), so an IPv6-only node fails on ip_forward=0 and an unforwarding IPv6 node passes. Not fixed here: that file was being edited by another session';
 const TEMPLATE = 'parses kubeadm\'s Go text/template manifests; tsadm builds the objects in code (src/phases/addons/coredns-render.ts), there is no template to parse';
 const COREFILE_MIGRATION = 'runs CoreDNS\'s corefile-migration library on a Corefile in a fake clientset; tsadm does not rewrite Corefiles on purpose: it keeps a customised one and warns (src/phases/upgrade/corefile-migration.ts, docs/kubeadm-reference.md)';
 const PRINT_MANIFEST = 'not executed: kubeadm prints its Go templates byte for byte; tsadm re-serializes its objects with another key and object order (issue 36 item 4, worked on separately), so the byte comparison this case makes cannot hold';
@@ -247,6 +251,61 @@ export const LEDGER: readonly LedgerFile[] = [
       ...['kubeadmConfig is nil', 'The kubeConfigDir is empty', 'The name is empty', 'The spec is empty', 'The kubeconfig file already exists',
         'The CSR or key files already exists', 'configuration is valid, expect no errors'].map((name) => u('TestCreateKubeConfigAndCSR', name, FILES)),
       ...['kubeadmConfig is empty', 'The APIEndpoint is invalid', 'The APIEndpoint is valid'].map((name) => u('TestCreateDefaultKubeConfigsAndCSRFiles', name, FILES)),
+    ],
+  },
+  {
+    path: 'cmd/kubeadm/app/preflight/checks_test.go',
+    commit: 'unknown (index id 108067816)',
+    minor: '1.36',
+    portFile: 'test/unit/kubeadm-port/preflight-checks.test.ts',
+    cases: [
+      u('TestFileExistingCheck', "File does not exist, so it's not available", REAL_HOST),
+      u('TestFileExistingCheck', 'File exists and is available', REAL_HOST),
+      u('TestFileAvailableCheck', 'The file does not exist', REAL_HOST),
+      u('TestFileAvailableCheck', 'The file exists', REAL_HOST),
+      ...['File exists and has matching content', 'File exists, content is nil', 'File exists but has unexpected content', 'File does not exist, content is not nil',
+        'File dose not exist, content is nil'].map((name) => u('TestFileContentCheck', name, REAL_HOST)),
+      ...['Directory exists and is empty', 'Directory exists and has something', 'Directory does not exist'].map((name) => u('TestDirAvailableCheck', name, REAL_HOST)),
+      u('TestPortOpenCheck', 'Port is available', REAL_HOST),
+      u('TestPortOpenCheck', 'Port is not available', REAL_HOST),
+      ...Array.from({ length: 13 }, (_, i) => u('TestRunChecks', `[row ${i + 1}]`, 'checks kubeadm\'s printed "\\t[WARNING …]" lines and error aggregation with Go Checker fakes; tsadm reports through its logger and its own runner (src/phases/preflight/run-checks.ts, tested in test/unit/phases/preflight/checks.test.ts)')),
+      u('TestConfigRootCAs', '[single case]', 'internal helper of kubeadm\'s ExternalEtcdVersionCheck (TLS config from a CA file)'),
+      u('TestConfigCertAndKey', '[single case]', 'internal helper of kubeadm\'s ExternalEtcdVersionCheck (TLS config from a cert and key)'),
+      m('TestKubernetesVersionCheck', '[KubeadmVersion v1.6.6, KubernetesVersion v1.6.6]'),
+      m('TestKubernetesVersionCheck', '[KubeadmVersion v1.6.6, KubernetesVersion v1.5.5]'),
+      m('TestKubernetesVersionCheck', '[KubeadmVersion v1.6.6, KubernetesVersion v1.6.7]'),
+      m('TestKubernetesVersionCheck', '[KubeadmVersion v1.6.6, KubernetesVersion v1.7.0-alpha.0]'),
+      m('TestKubernetesVersionCheck', '[KubeadmVersion v1.6.6, KubernetesVersion v1.7.0]'),
+      u('TestKubernetesVersionCheck', '[KubeadmVersion v0.0.0, KubernetesVersion v1.7.0]', 'kubeadm skips the check for a "super-custom" v0.0.0 build; tsadm has no build version in the check: its "kubeadm version" is its newest row, so there is no input for this case'),
+      m('TestHTTPProxyCIDRCheck', '[127.0.0.0/8]'),
+      m('TestHTTPProxyCIDRCheck', '[10.96.0.0/12]'),
+      m('TestHTTPProxyCIDRCheck', '[192.168.0.0/16]'),
+      m('TestHTTPProxyCIDRCheck', '[2001:db8::/56]'),
+      m('TestHTTPProxyCIDRCheck', '[2001:db8:1::/56]'),
+      d('TestHTTPProxyCheck', 'Loopback address', HTTP_PROXY_BUG),
+      d('TestHTTPProxyCheck', 'IPv4 direct access', HTTP_PROXY_BUG),
+      m('TestHTTPProxyCheck', 'IPv4 via proxy'),
+      d('TestHTTPProxyCheck', 'IPv6 direct access', HTTP_PROXY_BUG),
+      m('TestHTTPProxyCheck', 'IPv6 via proxy'),
+      d('TestHTTPProxyCheck', 'IPv6 direct access, no brackets', HTTP_PROXY_BUG),
+      m('TestHTTPProxyCheck', 'IPv6 via proxy, no brackets'),
+      m('TestKubeletVersionCheck', 'v1.4.2'),
+      m('TestKubeletVersionCheck', 'v1.1.0'),
+      m('TestKubeletVersionCheck', 'v1.3.0'),
+      m('TestKubeletVersionCheck', 'v1.3.5'),
+      m('TestKubeletVersionCheck', 'v1.3.0#01'),
+      m('TestKubeletVersionCheck', 'v1.4.0-alpha.1'),
+      m('TestKubeletVersionCheck', 'v1.4.0'),
+      ...['foo', 'foo#01', 'foo#02', 'foo#03', 'foo#04', 'Foo'].map((name) => u('TestSetHasItemOrAll', name, 'internal helper of kubeadm\'s --ignore-preflight-errors matching; tsadm matches inside runChecks (case-insensitive, "all"), tested in test/unit/phases/preflight/checks.test.ts')),
+      u('TestNumCPUCheck', 'number of CPUs: 0', MINIMUMS),
+      u('TestNumCPUCheck', 'number of CPUs: 999999999', MINIMUMS),
+      u('TestMemCheck', 'MemoryCheck{0}', MINIMUMS),
+      u('TestMemCheck', 'MemoryCheck{9999999999999999}', MINIMUMS),
+      d('TestInitIPCheck', 'dual stack', IP_FORWARD_BUG),
+      m('TestInitIPCheck', 'single stack ipv4'),
+      d('TestInitIPCheck', 'single stack ipv6', IP_FORWARD_BUG),
+      m('TestJoinIPCheck', 'single stack ipv4'),
+      d('TestJoinIPCheck', 'single stack ipv6', IP_FORWARD_BUG),
     ],
   },
 ];
