@@ -56,6 +56,9 @@ function lifecycleConfig(opts: LifecycleOptions, configText: string | undefined,
     env: { hostname: env.hostname, ...(address ? { defaultAdvertiseAddress: address } : {}), now: env.now },
     // The cluster's own record is read whatever API version it was stored in; a --config file is judged.
     ...(fromCluster ? { apiVersionCheck: STORED_CONFIG_API_VERSION_CHECK } : {}),
+    // A --config file acts on this run only (`certs renew --config` with a 2-hour period is how
+    // short-lived certificates are made on purpose); nothing here uploads it (src/config/stored-fields.ts).
+    storedFields: 'skip',
   });
   if (opts.certDir === undefined || opts.certDir === '') return cfg;
   return { ...cfg, cluster: { ...cfg.cluster, certificatesDir: opts.certDir } };

@@ -33,6 +33,8 @@ export function resolveImagesConfig(flags: FlagValues, configText: string | unde
     ...(typeof flags.config === 'string' ? { configPath: flags.config } : {}),
     flags: picked,
     env: IMAGES_ENV,
+    // Lists images; stores nothing (src/config/stored-fields.ts).
+    storedFields: 'skip',
   });
 }
 

@@ -55,6 +55,14 @@ export interface ConfigInput {
    * 'any' (`config migrate`, which exists to read old versions).
    */
   readonly apiVersionCheck?: 'enforce' | 'allow-deprecated' | 'any';
+  /**
+   * Fields the target's kubeadm-config cannot carry (src/config/stored-fields.ts): 'judge' (default,
+   * except with apiVersionCheck 'any') for whatever may upload the configuration: init and its
+   * phases, `config validate`, an upgrade's override; 'skip' for commands that use the file for
+   * this run only and store nothing (`certs renew --config` with a 2-hour period, `config images`,
+   * `token create --config`).
+   */
+  readonly storedFields?: 'judge' | 'skip';
 }
 
 export interface JoinConfigInput extends ConfigInput {
@@ -112,7 +120,8 @@ export function resolveInitConfig(input: ConfigInput): ResolvedInitConfig {
   const versions = supportedProfile(cluster.kubernetesVersion);
   const target = versions ? { kubernetesVersion: cluster.kubernetesVersion, profile: versions, ...(source !== undefined ? { source } : {}) } : undefined;
   // A user's file only: the stored record (apiVersionCheck 'any') and migrate's output hold what they read.
-  const stored = target && input.apiVersionCheck !== 'any' ? storedFieldFindings(cluster, init.nodeRegistration, target) : undefined;
+  const judge = input.apiVersionCheck !== 'any' && input.storedFields !== 'skip';
+  const stored = target && judge ? storedFieldFindings(cluster, init.nodeRegistration, target) : undefined;
   const resolved: ResolvedInitConfig = {
     kind: 'init',
     init,

@@ -79,7 +79,7 @@ export const STORED_FIELD_RULES: readonly StoredFieldRule[] = [
     needs: V4,
     scope: 'cluster',
     treatment: 'refuse',
-    why: 'control planes joining later sign their certificates, and `certs renew` renews every node\'s, with the stored period (the default 1 year when the record cannot hold it)',
+    why: 'control planes joining later sign their certificates, and `certs renew` renews every node\'s, with the stored period, which is the default 1 year when the record cannot hold it',
     lost: (c) => (c !== undefined && c.certificateValidityMs !== DEFAULTS.certificateValidityMs ? ['certificateValidityPeriod'] : []),
   },
   {

@@ -42,6 +42,8 @@ export function tokensFromConfig(input: ConfigTokensInput): { tokens: BootstrapT
     configPath: input.configPath,
     flags: { config: input.configPath },
     env: { hostname: input.hostname, defaultAdvertiseAddress: PLACEHOLDER_ADDRESS, now: input.now },
+    // Reads the tokens; stores no ClusterConfiguration (src/config/stored-fields.ts).
+    storedFields: 'skip',
   });
   return { tokens: [...cfg.init.bootstrapTokens], warnings: cfg.warnings };
 }

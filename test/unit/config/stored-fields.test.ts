@@ -6,7 +6,7 @@
  * text); the field is lost exactly when the value read back differs. A lost field must be refused
  * or warned about, a carried one must pass silently.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveInitConfig, resolveJoinConfig } from '../../../src/config/load.js';
@@ -17,6 +17,7 @@ import { validateConfigFile } from '../../../src/config/validate-file.js';
 import { isTsadmError } from '../../../src/errors.js';
 import { profileFor } from '../../../src/versions/resolve.js';
 import { resolveInit } from '../../../src/workflows/init.js';
+import { runCli } from '../../helpers/cli.js';
 import { ENV, errorLines, withConfig } from './support.js';
 
 const v4 = (version: string, cluster: string, init = ''): string =>
@@ -67,6 +68,26 @@ describe('issue 36 item 9: certificateValidityPeriod and the stored kubeadm-conf
       expect(isTsadmError(err) ? [err.message, ...err.details].filter((l) => l.startsWith('certificateValidityPeriod: needs kubeadm v1beta4')) : []).not.toEqual([]);
       writeFileSync(path, v4('v1.31.0', CERT_2H));
       await expect(resolveInit({ config: path, 'dry-run': true }, ENV.now)).resolves.toMatchObject({ cluster: { certificateValidityMs: 7_200_000 } });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('through the CLI: `init --dry-run` and `config validate` fail with the line; `certs check-expiration` and `config images list`, which store nothing, do not judge it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tsadm-stored-cli-'));
+    try {
+      const path = join(dir, 'kubeadm.yaml');
+      writeFileSync(path, v4('v1.20.0', CERT_2H));
+      for (const args of [['init', '--dry-run', '--config', path], ['config', 'validate', '--config', path]]) {
+        const r = await runCli(args);
+        expect([args[0], r.code]).toEqual([args[0], 3]);
+        expect(r.stderr).toMatch(/error: certificateValidityPeriod: needs kubeadm v1beta4, which Kubernetes ≥1\.31 stores; .*for v1\.20\.0 remove it or target ≥1\.31\n/);
+      }
+      mkdirSync(join(dir, 'root'));
+      for (const args of [['certs', 'check-expiration', '--rootfs', join(dir, 'root'), '--config', path], ['config', 'images', 'list', '--config', path]]) {
+        const r = await runCli(args);
+        expect([args[0], r.code, r.stderr]).toEqual([args[0], 0, expect.not.stringContaining('needs kubeadm')]);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -193,7 +214,8 @@ describe('the edges', () => {
     expect(firstMinorStoring('kubeadm.k8s.io/v1beta3')).toBe('1.22');
   });
 
-  test('the stored record (apiVersionCheck any) is not judged again', () => {
+  test('the stored record (apiVersionCheck any) is not judged again, nor a file of a command that stores nothing (storedFields skip)', () => {
     expect(() => resolveInitConfig({ ...withConfig(v4('v1.20.0', CERT_2H)), apiVersionCheck: 'any' })).not.toThrow();
+    expect(resolveInitConfig({ ...withConfig(v4('v1.20.0', CERT_2H)), storedFields: 'skip' }).cluster.certificateValidityMs).toBe(7_200_000);
   });
 });
