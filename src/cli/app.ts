@@ -8,6 +8,7 @@ import { registerCompletionCommand } from './completion.js';
 import { registerKlogFlags } from './klog-flags.js';
 import type { LogFileSettings } from '../log/log-file.js';
 import { initWorkflow } from '../workflows/init.js';
+import { helpTarget, readHelpConfig } from './help-target.js';
 import { joinWorkflow } from '../workflows/join.js';
 import { resetWorkflow } from '../workflows/reset.js';
 import { prepareWorkflow } from '../workflows/prepare.js';
@@ -54,7 +55,8 @@ export function buildCli(argv: readonly string[], io: CliIO): Argv {
   registerKlogFlags(y, (settings) => {
     logFile = settings;
   });
-  registerWorkflow(y, initWorkflow(env), wrap);
+  // init's help shows the tree of the target the command line names (src/cli/help-target.ts).
+  registerWorkflow(y, initWorkflow(env, helpTarget(argv, readHelpConfig)), wrap);
   registerWorkflow(y, joinWorkflow(env), wrap);
   registerWorkflow(y, resetWorkflow(env), wrap);
   registerWorkflow(y, prepareWorkflow(env), wrap);

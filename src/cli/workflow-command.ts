@@ -19,6 +19,8 @@ export interface WorkflowSpec<C> {
   readonly example?: string;
   /** Says whose tree help shows (which kubeadm minor, and why that one); printed under the tree. */
   readonly treeNote?: string;
+  /** The tree the command's --help shows when it is not `phases` (init's target named on a help command line). */
+  readonly helpPhases?: readonly Phase<C>[];
   /** Runs the selected phases; `filter` empty = the whole workflow. */
   run(request: WorkflowRequest): Promise<void>;
 }
@@ -103,7 +105,7 @@ export function registerWorkflow<C>(y: Argv, spec: WorkflowSpec<C>, handlerWrap:
         registerPhaseSubcommands(pc, spec, handlerWrap),
       );
       if (spec.example) cmd.example(spec.example, '');
-      cmd.epilog(`The "${spec.name}" command executes the following phases:\n${phaseHelpTree(spec.phases)}${spec.treeNote ? `\n\n${spec.treeNote}` : ''}`);
+      cmd.epilog(`The "${spec.name}" command executes the following phases:\n${phaseHelpTree(spec.helpPhases ?? spec.phases)}${spec.treeNote ? `\n\n${spec.treeNote}` : ''}`);
       return cmd.strict();
     },
     (argv) =>

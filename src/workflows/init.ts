@@ -5,7 +5,8 @@ import type { ResolvedInitConfig } from '../config/types.js';
 import { KUBERNETES_DIR } from '../constants.js';
 import { detectCriSocket } from '../host/cri.js';
 import { defaultRouteAddress, nodeHostname } from '../host/network.js';
-import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../versions/resolve.js';
+import { DEFAULT_KUBERNETES_VERSION, normalizeKubernetesVersion, profileFor, supportedProfile } from '../versions/resolve.js';
+import type { HelpTarget } from '../cli/help-target.js';
 import type { VersionProfile } from '../versions/table.js';
 import { validateTree, type Phase } from '../engine/phase.js';
 import { runPhases } from '../engine/runner.js';
@@ -85,18 +86,34 @@ export function initPhases(versions: VersionProfile): Phase<InitCtx>[] {
   ]);
 }
 
-export function initWorkflow(env: CommandEnv): WorkflowSpec<InitCtx> {
+/**
+ * `help`: the target an `init --help` command line names (src/cli/help-target.ts); its help then
+ * shows kubeadm's tree of that minor. The `init phase …` commands stay the default version's.
+ */
+export function initWorkflow(env: CommandEnv, help?: HelpTarget): WorkflowSpec<InitCtx> {
   const phases = initPhases(profileFor(DEFAULT_KUBERNETES_VERSION));
   validateTree(phases, FLAG_NAMES);
+  const target = help ? helpProfile(help.version) : undefined;
   return {
     name: 'init',
-    treeNote: helpTreeNote(HELP_MINOR, 'help cannot read --kubernetes-version or --config, being built before they are parsed; a run follows kubeadm\'s tree of its target minor'),
+    ...(help && target
+      ? { helpPhases: initPhases(target), treeNote: `(The phases of kubeadm v${target.minor}: the minor of ${help.version}, from ${help.from})` }
+      : { treeNote: helpTreeNote(HELP_MINOR, 'give --kubernetes-version or --config with --help for another minor\'s; a run follows kubeadm\'s tree of its target minor') }),
     describe: 'Run this command in order to set up the Kubernetes control plane',
     phases,
     extraFlags: ['skip-certificate-key-print', 'skip-token-print', 'upload-certs', 'certificate-key', 'token', 'token-ttl', 'kubeconfig-dir', 'resume', 'prepare-host'],
     example: 'tsadm init --kubernetes-version v1.20.2 --pod-network-cidr 10.244.0.0/16',
     run: (request) => runInit(request, env),
   };
+}
+
+/** The profile of a version named on a help command line; undefined when tsadm does not deploy it (the run would say why). */
+function helpProfile(version: string): VersionProfile | undefined {
+  try {
+    return supportedProfile(normalizeKubernetesVersion(version));
+  } catch {
+    return undefined;
+  }
 }
 
 async function runInit(request: WorkflowRequest, env: CommandEnv): Promise<void> {
