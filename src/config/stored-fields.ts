@@ -63,6 +63,7 @@ export interface StoredFieldRule {
 
 const V4: StoredApiVersion = 'kubeadm.k8s.io/v1beta4';
 const COMPONENTS = ['apiServer', 'controllerManager', 'scheduler'] as const;
+const NON_DEFAULT_ALGORITHMS: readonly string[] = ['ECDSA-P256', 'ECDSA-P384', 'RSA-3072', 'RSA-4096'];
 
 /** Names given more than once with different values (a map keeps only the last). */
 function repeatedArgs(args: readonly Arg[]): string[] {
@@ -96,7 +97,8 @@ export const STORED_FIELD_RULES: readonly StoredFieldRule[] = [
     scope: 'cluster',
     treatment: 'refuse',
     why: 'control planes joining later generate their keys with the stored algorithm; ECDSA-P256 is carried by the PublicKeysECDSA feature gate, which the older records hold and kubeadm of those minors reads',
-    lost: (c) => (c !== undefined && c.encryptionAlgorithm !== 'RSA-2048' ? ['encryptionAlgorithm'] : []),
+    // An unknown value is validate.ts's to report, once.
+    lost: (c) => (c !== undefined && NON_DEFAULT_ALGORITHMS.includes(c.encryptionAlgorithm) ? ['encryptionAlgorithm'] : []),
   },
   {
     field: 'dns.disabled',

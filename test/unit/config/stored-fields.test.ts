@@ -219,3 +219,8 @@ describe('the edges', () => {
     expect(resolveInitConfig({ ...withConfig(v4('v1.20.0', CERT_2H)), storedFields: 'skip' }).cluster.certificateValidityMs).toBe(7_200_000);
   });
 });
+
+test('an unknown encryptionAlgorithm is reported once, by validation, not again as a lost field', () => {
+  const lines = [...new Set(errorLines(() => resolveInitConfig(withConfig(v4('v1.20.0', 'encryptionAlgorithm: RSA-1024')))))];
+  expect(lines.filter((l) => l.startsWith('encryptionAlgorithm: '))).toEqual([expect.stringContaining('invalid encryption algorithm "RSA-1024"')]);
+});
