@@ -31,7 +31,17 @@ describe('kubeadm-port ledger', () => {
     ] }];
     const md = ledgerMarkdown(one);
     expect(md).toContain('| x_test.go | 01234567 | 1.36 | 3 | 2 | 1 | 1 | 1 |');
-    expect(md).toContain('- **differs**: T/"b": r1');
-    expect(md).toContain('- not mapped: T/"c": r2');
+    expect(md).toContain('- **differs**: T "b": r1');
+    expect(md).toContain('- not mapped: T "c": r2');
+  });
+
+  test('cases of one test with the same outcome and reason share one line', () => {
+    const one = [{ path: 'cmd/kubeadm/app/x_test.go', commit: 'c', minor: '1.36' as const, portFile: 'p', cases: [
+      { test: 'T', name: 'a', outcome: 'unmapped' as const, reason: 'r' },
+      { test: 'T', name: 'b', outcome: 'unmapped' as const, reason: 'r' },
+      { test: 'T', name: 'c', outcome: 'unmapped' as const, reason: 'other' },
+    ] }];
+    const md = ledgerMarkdown(one);
+    expect(md).toContain('- not mapped: T "a", "b": r\n- not mapped: T "c": other');
   });
 });

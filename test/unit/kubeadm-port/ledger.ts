@@ -333,7 +333,17 @@ export function ledgerMarkdown(ledger: readonly LedgerFile[] = LEDGER): string {
     const others = f.cases.filter((c) => c.outcome !== 'match');
     if (others.length === 0) continue;
     lines.push(`### ${f.path.replace('cmd/kubeadm/app/', '')}`, '');
-    for (const c of others) lines.push(`- ${c.outcome === 'differs' ? '**differs**' : 'not mapped'}: ${c.test}/"${c.name}": ${c.reason ?? ''}`);
+    // One line per test function, outcome and reason: the cases it covers, then the reason once.
+    const groups = new Map<string, { outcome: Outcome; test: string; reason: string; names: string[] }>();
+    for (const c of others) {
+      const key = JSON.stringify([c.outcome, c.test, c.reason ?? '']);
+      const group = groups.get(key) ?? { outcome: c.outcome, test: c.test, reason: c.reason ?? '', names: [] };
+      group.names.push(`"${c.name}"`);
+      groups.set(key, group);
+    }
+    for (const g of groups.values()) {
+      lines.push(`- ${g.outcome === 'differs' ? '**differs**' : 'not mapped'}: ${g.test} ${g.names.join(', ')}: ${g.reason}`);
+    }
     lines.push('');
   }
   return lines.join('\n');
