@@ -6,6 +6,7 @@ import { TsadmError } from '../errors.js';
 import { skipHelpCache } from './help-cache.js';
 import { registerCompletionCommand } from './completion.js';
 import { registerKlogFlags } from './klog-flags.js';
+import { registerRootfsCheck } from './root-flags.js';
 import type { LogFileSettings } from '../log/log-file.js';
 import { initWorkflow } from '../workflows/init.js';
 import { helpTarget, readHelpConfig } from './help-target.js';
@@ -55,6 +56,7 @@ export function buildCli(argv: readonly string[], io: CliIO): Argv {
   registerKlogFlags(y, (settings) => {
     logFile = settings;
   });
+  registerRootfsCheck(y);
   // init's help shows the tree of the target the command line names (src/cli/help-target.ts).
   registerWorkflow(y, initWorkflow(env, helpTarget(argv, readHelpConfig)), wrap);
   registerWorkflow(y, joinWorkflow(env), wrap);

@@ -9,6 +9,7 @@
 import type { Argv } from 'yargs';
 import { TsadmError } from '../errors.js';
 import type { CliIO } from './io.js';
+import { addRootFlags } from './root-flags.js';
 
 const COMPLETION_SHELLS = ['bash', 'zsh'] as const;
 
@@ -75,7 +76,7 @@ export function registerCompletionCommand(y: Argv, env: { io: CliIO }): Argv {
     'completion [shell]',
     'Output shell completion code for the specified shell (bash or zsh)',
     (c) =>
-      c
+      addRootFlags(c)
         .positional('shell', { type: 'string', describe: 'bash or zsh' })
         .example('source <(tsadm completion bash)', 'Load the completion code for bash into the current shell')
         .example('tsadm completion zsh > "${fpath[1]}/_tsadm"', 'Install the completion code for zsh')

@@ -16,9 +16,30 @@ const KLOG_OPTIONS = {
   'add-dir-header': { type: 'boolean', describe: 'If true, adds the file directory to the header of the log messages (accepted for kubeadm compatibility; tsadm has no source files in its headers)' },
   'log-file-secrets': { type: 'boolean', describe: 'If true, write bootstrap tokens and certificate keys to --log-file as they are (tsadm; by default they are written as <redacted>, and stdout shows them as kubeadm does)' },
   'one-output': { type: 'boolean', describe: 'If true, only write logs to their native severity level (accepted for kubeadm compatibility; tsadm writes one log file)' },
+  // kubeadm's main keeps klog's -v and --vmodule on every command (cmd/kubeadm/app/kubeadm.go, KEP 2845).
+  vmodule: { type: 'string', requiresArg: true, coerce: checkVmodule, describe: 'comma-separated list of pattern=N settings for file-filtered logging (accepted for kubeadm compatibility and checked as klog does; tsadm has no Go source files to match, -v alone sets the level)' },
 } as const;
 
 const GROUP = 'Global Flags:';
+
+/**
+ * klog's vmodule syntax (moduleSpec.Set in k8s.io/klog/v2's klog.go): comma-separated pattern=N,
+ * N a non-negative 32-bit integer (strconv.ParseInt), empty items skipped. kubeadm fails a bad
+ * value as pflag reports a flag's error; so does tsadm, though it filters nothing by it.
+ */
+function checkVmodule(value: unknown): string {
+  const text = String(Array.isArray(value) ? value.at(-1) : value);
+  for (const item of text.split(',')) {
+    if (item === '') continue;
+    const parts = item.split('=');
+    const syntax = parts.length !== 2 || parts[0] === '' || parts[1] === '' || !/^[-+]?\d+$/.test(parts[1] ?? '') || Math.abs(Number(parts[1])) > 2 ** 31 - 1;
+    if (syntax || Number(parts[1]) < 0) {
+      const why = syntax ? 'syntax error: expect comma-separated list of filename=N' : 'negative value for vmodule level';
+      throw new TsadmError('E_USAGE', `invalid argument "${text}" for "--vmodule" flag: ${why}`, { hint: 'give pattern=N pairs, e.g. --vmodule gc*=3,proxy=2' });
+    }
+  }
+  return text;
+}
 
 /** Pure: the log file settings from parsed flags; undefined without --log-file (or with it empty, as klog). */
 export function logFileSettingsFrom(argv: Readonly<Record<string, unknown>>): LogFileSettings | undefined {

@@ -2,6 +2,7 @@ import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { generateCertificateKey } from '../phases/cluster/upload-certs-render.js';
 import type { CommandEnv } from '../run/runtime.js';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
+import { addRootFlags } from '../cli/root-flags.js';
 import { createRuntime, finishCommand, type Runtime } from '../run/runtime.js';
 import { addPlanOptions } from './plan-flags.js';
 import { runtimeFlagValues } from './runtime-flags.js';
@@ -36,7 +37,7 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
     .command(
       'certificate-key',
       'Generate certificate keys (64 hex characters) for --upload-certs / --certificate-key',
-      (o) => o.strict(),
+      (o) => addRootFlags(o).strict(),
       () => {
         env.io.stdout.write(`${generateCertificateKey()}\n`);
       },

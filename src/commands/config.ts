@@ -8,8 +8,17 @@ import { readConfigFile, type CommandEnv } from '../run/runtime.js';
 import { criSocketFor, formatImagesList, imagesOf, IMAGES_OUTPUTS, pullControlPlaneImages, requireRuntime, resolveImagesConfig } from './images.js';
 import { registerConfigTools, registerPrintNodeDefaults } from './config-tools.js';
 import { addTemplateFlags, refuseTemplateFormat } from './output-flags.js';
+import { addRootFlags, rootOf } from '../cli/root-flags.js';
 
 const COMPONENT_CONFIGS = ['KubeletConfiguration', 'KubeProxyConfiguration'];
+
+/**
+ * kubeadm chroots into --rootfs before every command (src/cli/root-flags.ts). Of the config
+ * commands only `images pull` touches the host: the CRI socket. Their files (--config,
+ * --old-config, --new-config) are the user's, on the real filesystem as --config is everywhere in
+ * tsadm (docs/decisions.md 6), and the node defaults of migrate/validate are the running machine's.
+ */
+const ROOTFS_CONFIG = "The path to the 'real' host root filesystem. \"images pull\" finds and reaches the CRI socket under it; the config files (--config, --old-config, --new-config) are read and written on the real filesystem, as everywhere in tsadm, so the other config commands only check it is a directory.";
 
 /** `tsadm config print …-defaults`, `config images list`, and (./config-tools.ts) `config migrate|validate`. */
 export function registerConfigCommand(y: Argv, env: CommandEnv): Argv {
@@ -17,12 +26,13 @@ export function registerConfigCommand(y: Argv, env: CommandEnv): Argv {
     registerConfigTools(
       // kubeadm's `config` has a persistent --kubeconfig that no subcommand of today's kubeadm
       // reads (it served the removed `config view`/`upload`); accepted on every subcommand.
-      c.option('kubeconfig', {
+      // --rootfs and -v, every kubeadm command's, reach every subcommand from here as well.
+      addRootFlags(c.option('kubeconfig', {
         type: 'string',
         requiresArg: true,
         describe: 'The kubeconfig file to use when talking to the cluster. If the flag is not set, a set of standard locations can be searched for an existing kubeconfig file. (No tsadm config subcommand talks to a cluster: accepted, as kubeadm does, and unused.)',
         defaultDescription: '/etc/kubernetes/admin.conf',
-      }),
+      }), ROOTFS_CONFIG),
       env,
     )
       .command('print', 'Print configuration', (p) =>
@@ -81,7 +91,9 @@ export function registerConfigCommand(y: Argv, env: CommandEnv): Argv {
             async (argv) => {
               const cfg = resolveImagesConfig(imageFlagValues(argv), await readConfigFile(argv.config));
               const { images, versions } = imagesOf(cfg);
-              const socket = await criSocketFor(cfg, versions, new RootedHost('/'));
+              // Under --rootfs the socket is looked for, and reached, under that root (as init's preflight does).
+              const host = new RootedHost(await rootOf(argv));
+              const socket = host.resolve(await criSocketFor(cfg, versions, host));
               const cri = await connectCri(socket);
               try {
                 await requireRuntime(cri, socket);

@@ -5,6 +5,7 @@ import type { KubeApi } from '../kube/types.js';
 import { TOKEN_CREATE_DEFAULTS, tokenCreate, tokenDelete, tokenGenerate, tokenList } from '../token/commands.js';
 import type { TokenListFormat } from '../token/list-format.js';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
+import { addRootFlags } from '../cli/root-flags.js';
 import { createRuntime, readConfigFile, type CommandEnv, type Runtime } from '../run/runtime.js';
 import type { FlagValues } from '../flags.js';
 import type { BootstrapToken } from '../config/types.js';
@@ -82,12 +83,23 @@ export function registerTokenCommand(y: Argv, env: CommandEnv): Argv {
             await tokenDelete(splitList(argv['token-value']), api, (line) => rt.log.output(line));
           }),
       )
-      .command('generate', 'Generate and print a bootstrap token, but do not create it on the server', (c) => c.strict(), () => {
+      .command('generate', 'Generate and print a bootstrap token, but do not create it on the server', (c) => generateFlags(c).strict(), () => {
         env.io.stdout.write(`${tokenGenerate()}\n`);
       })
       .demandCommand(1, 'specify a subcommand: create, list, delete, generate')
       .strict(),
   );
+}
+
+/**
+ * kubeadm's `token` declares --kubeconfig and --dry-run as persistent flags (cmd/kubeadm/app/cmd/
+ * token.go), so `token generate` accepts them too, and its RunGenerateToken(out) reads neither:
+ * accepted here and unused, as there. --rootfs and -v are every kubeadm command's (src/cli/root-flags.ts).
+ */
+function generateFlags(c: Argv): Argv {
+  return addRootFlags(c)
+    .option('kubeconfig', { type: 'string', requiresArg: true, describe: 'The kubeconfig file to use when talking to the cluster. generate talks to no cluster: accepted, as kubeadm does, and unused.', defaultDescription: DEFAULT_ADMIN_KUBECONFIG })
+    .option('dry-run', { type: 'boolean', describe: 'Whether to enable dry-run mode or not. generate writes nothing: accepted, as kubeadm does, and unused.' });
 }
 
 /** The flags of `token create` a user can set, as named on the command line. */

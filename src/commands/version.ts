@@ -1,5 +1,6 @@
 import type { Argv } from 'yargs';
 import type { CommandEnv } from '../run/runtime.js';
+import { addRootFlags } from '../cli/root-flags.js';
 import { toKubeYaml } from '../yaml/write.js';
 import { formatVersion as formatVersionWith, versionInfo, type VersionInfo } from '../version.js';
 
@@ -12,7 +13,7 @@ export function registerVersionCommand(y: Argv, env: CommandEnv): Argv {
   return y.command(
     'version',
     'Print the version of tsadm',
-    (c) => c.option('output', { alias: 'o', type: 'string', describe: "Output format; available options are 'yaml', 'json' and 'short'", requiresArg: true }).strict(),
+    (c) => addRootFlags(c).option('output', { alias: 'o', type: 'string', describe: "Output format; available options are 'yaml', 'json' and 'short'", requiresArg: true }).strict(),
     (argv) => {
       env.io.stdout.write(formatVersion(versionInfo(), String(argv.output ?? '')));
     },

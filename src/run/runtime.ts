@@ -108,7 +108,7 @@ function useTaskView(env: CommandEnv, verbosity: number): boolean {
 }
 
 /** --rootfs must be an existing directory; "/" when unset. */
-async function resolveRootfs(rootfs: string | undefined): Promise<string> {
+export async function resolveRootfs(rootfs: string | undefined): Promise<string> {
   if (rootfs === undefined || rootfs === '') return '/';
   const abs = path.resolve(rootfs);
   const st = await fs.stat(abs).catch(() => undefined);

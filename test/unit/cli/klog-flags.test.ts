@@ -53,9 +53,25 @@ describe("kubeadm's klog flags", () => {
     expect([r.code, r.stderr]).toEqual([0, '']);
   });
 
+  // kubeadm's main keeps klog's --vmodule on every command (cmd/kubeadm/app/kubeadm.go); klog's
+  // moduleSpec.Set refuses what is not comma-separated pattern=N with N >= 0.
+  test.each([
+    [['version', '--vmodule', 'gc*=3,proxy=2,'], 0, ''],
+    [['token', 'generate', '--vmodule=x=0'], 0, ''],
+    [['config', 'print', 'join-defaults', '--vmodule', ''], 0, ''],
+    [['version', '--vmodule', 'proxy'], 3, 'error: invalid argument "proxy" for "--vmodule" flag: syntax error: expect comma-separated list of filename=N'],
+    [['version', '--vmodule', 'a=1,=2'], 3, 'error: invalid argument "a=1,=2" for "--vmodule" flag: syntax error: expect comma-separated list of filename=N'],
+    [['version', '--vmodule', 'a=x'], 3, 'error: invalid argument "a=x" for "--vmodule" flag: syntax error: expect comma-separated list of filename=N'],
+    [['version', '--vmodule', 'a=3000000000'], 3, 'error: invalid argument "a=3000000000" for "--vmodule" flag: syntax error: expect comma-separated list of filename=N'],
+    [['version', '--vmodule', 'a=-1'], 3, 'error: invalid argument "a=-1" for "--vmodule" flag: negative value for vmodule level'],
+  ])('--vmodule, as klog reads it: %j', async (args, code, firstErrorLine) => {
+    const r = await runCli(args);
+    expect([r.code, r.stderr.split('\n')[0]]).toEqual([code, firstErrorLine]);
+  });
+
   test('every klog flag is in the help, as in kubeadm --help', async () => {
     const help = (await runCli(['init', '--help'])).stdout;
-    for (const flag of ['--log-file', '--log-file-max-size', '--skip-headers', '--skip-log-headers', '--add-dir-header', '--one-output']) {
+    for (const flag of ['--log-file', '--log-file-max-size', '--skip-headers', '--skip-log-headers', '--add-dir-header', '--one-output', '--vmodule']) {
       expect([flag, help.includes(flag)]).toEqual([flag, true]);
     }
   });
