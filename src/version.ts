@@ -71,7 +71,8 @@ export function versionInfo(): VersionInfo {
     nodeVersion: process.version,
     platform: goPlatform(),
     defaultKubernetesVersion: DEFAULT_PATCH[NEWEST_MINOR],
-    supportedKubernetesVersions: `v${SUPPORTED_MINORS[0]}-v${SUPPORTED_MINORS[SUPPORTED_MINORS.length - 1]}`,
+    // Released minors only: a preview row after NEWEST_MINOR takes named pre-releases alone (src/versions/release.ts).
+    supportedKubernetesVersions: `v${SUPPORTED_MINORS[0]}-v${NEWEST_MINOR}`,
   };
 }
 

@@ -51,6 +51,7 @@ export async function kubeconfigForUser(ctx: LifecycleCtx, o: KubeconfigUserOpti
     notAfter,
     isCA: false,
     leafBasicConstraints: ctx.versions.pki.leafBasicConstraints,
+    keyEnciphermentRsaOnly: ctx.versions.pki.keyEnciphermentRsaOnly,
     extKeyUsage: ['clientAuth'],
     dnsNames: [],
     ipAddresses: [],

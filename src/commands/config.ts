@@ -81,6 +81,8 @@ export function registerConfigCommand(y: Argv, env: CommandEnv): Argv {
               refuseTemplateFormat(argv.output);
               const cfg = resolveImagesConfig(imageFlagValues(argv), await readConfigFile(argv.config));
               const { images, versions } = imagesOf(cfg);
+              // On stderr, so that the list stays parseable (a preview minor's pre-release warns here).
+              for (const w of cfg.warnings) env.io.stderr.write(`[WARNING] [config] ${w}\n`);
               env.io.stdout.write(formatImagesList(images, argv.output, versions));
             },
           )
@@ -91,6 +93,7 @@ export function registerConfigCommand(y: Argv, env: CommandEnv): Argv {
             async (argv) => {
               const cfg = resolveImagesConfig(imageFlagValues(argv), await readConfigFile(argv.config));
               const { images, versions } = imagesOf(cfg);
+              for (const w of cfg.warnings) env.io.stderr.write(`[WARNING] [config] ${w}\n`);
               // Under --rootfs the socket is looked for, and reached, under that root (as init's preflight does).
               const host = new RootedHost(await rootOf(argv));
               const socket = host.resolve(await criSocketFor(cfg, versions, host));

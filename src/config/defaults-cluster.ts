@@ -5,7 +5,7 @@
  */
 import { DEFAULT_CERT_DIR, DEFAULT_ETCD_DATA_DIR, DEFAULTS } from '../constants.js';
 import { errorMessage } from '../errors.js';
-import { DEFAULT_KUBERNETES_VERSION, normalizeKubernetesVersion, profileFor } from '../versions/resolve.js';
+import { DEFAULT_KUBERNETES_VERSION, normalizeKubernetesVersion, prereleaseWarning, profileFor } from '../versions/resolve.js';
 import { NEWEST_MINOR, VERSION_TABLE, type VersionProfile } from '../versions/table.js';
 import { parseDuration } from '../duration.js';
 import type { ConfigEnv } from './env.js';
@@ -21,7 +21,11 @@ export interface DefaultsCtx {
 function resolveVersion(raw: string | undefined, f: Findings): { version: string; profile: VersionProfile } {
   try {
     const version = normalizeKubernetesVersion(raw ?? DEFAULT_KUBERNETES_VERSION);
-    return { version, profile: profileFor(version) };
+    const profile = profileFor(version);
+    // A named pre-release of the preview minor: deployed, as kubeadm does, but its row may still change.
+    const preview = prereleaseWarning(version);
+    if (preview !== undefined) f.warnings.push(preview);
+    return { version, profile };
   } catch (err) {
     f.errors.push(`kubernetesVersion: ${errorMessage(err)}`);
     return { version: raw ?? DEFAULT_KUBERNETES_VERSION, profile: VERSION_TABLE[NEWEST_MINOR] };

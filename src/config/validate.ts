@@ -29,6 +29,8 @@ import {
 } from './validate-fields.js';
 
 const ENCRYPTION_ALGORITHMS = ['ECDSA-P256', 'ECDSA-P384', 'RSA-2048', 'RSA-3072', 'RSA-4096'] as const;
+/** Accepted from kubeadm 1.38 (PR #142037; the row's pki.mlDsa), without a feature gate. */
+const ML_DSA_ALGORITHMS = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'] as const;
 const UNMOUNT_FLAGS = ['MNT_FORCE', 'MNT_DETACH', 'MNT_EXPIRE', 'UMOUNT_NOFOLLOW'];
 const q = (v: string): string => JSON.stringify(v);
 
@@ -65,8 +67,9 @@ function validateClusterConfig(c: ClusterConfiguration): string[] {
   validateHostPort(c.controlPlaneEndpoint, 'controlPlaneEndpoint', out);
   if (!isValidImageRepository(c.imageRepository)) out.push(`imageRepository: invalid value ${q(c.imageRepository)}: invalid image repository format`);
   validateEtcd(c, out);
-  if (!(ENCRYPTION_ALGORITHMS as readonly string[]).includes(c.encryptionAlgorithm)) {
-    out.push(`encryptionAlgorithm: invalid encryption algorithm ${q(c.encryptionAlgorithm)}; must be one of ${ENCRYPTION_ALGORITHMS.join(', ')}`);
+  const algorithms: readonly string[] = supportedProfile(c.kubernetesVersion)?.pki.mlDsa ? [...ENCRYPTION_ALGORITHMS, ...ML_DSA_ALGORITHMS] : ENCRYPTION_ALGORITHMS;
+  if (!algorithms.includes(c.encryptionAlgorithm)) {
+    out.push(`encryptionAlgorithm: invalid encryption algorithm ${q(c.encryptionAlgorithm)}; must be one of ${algorithms.join(', ')}`);
   }
   if (c.certificateValidityMs <= 0) out.push('certificateValidityPeriod: must be greater than zero');
   if (c.caCertificateValidityMs <= 0) out.push('caCertificateValidityPeriod: must be greater than zero');

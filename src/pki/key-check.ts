@@ -11,12 +11,15 @@
  * the relations below; only a key crafted to pass them could have composite factors, and whoever
  * can write the CA key needs no such trick.
  */
-import { createECDH, type KeyObject } from 'node:crypto';
+import { createECDH, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 
-/** What is wrong with the key, or undefined when it is consistent. RSA and EC keys only. */
+/** What is wrong with the key, or undefined when it is consistent. RSA, EC and ML-DSA keys only. */
 export function privateKeyProblem(key: KeyObject): string | undefined {
   if (key.asymmetricKeyType === 'rsa') return rsaProblem(key);
   if (key.asymmetricKeyType === 'ec') return ecProblem(key);
+  // ML-DSA: OpenSSL 3.5 refuses on import a PKCS#8 key whose seed and expanded key disagree, and
+  // a seed-only key has nothing to disagree with; what is left is a key that signs and verifies.
+  if (/^ml-dsa-(44|65|87)$/.test(key.asymmetricKeyType ?? '')) return mlDsaProblem(key);
   return `cannot check a ${key.asymmetricKeyType ?? 'unknown'} key`;
 }
 
@@ -60,4 +63,10 @@ function toBigInt(b64url: string | undefined): bigint | undefined {
   if (b64url === undefined) return undefined;
   const hex = Buffer.from(b64url, 'base64url').toString('hex');
   return hex === '' ? 0n : BigInt(`0x${hex}`);
+}
+
+/** A probe signature made with the private key verifies under its public half. */
+function mlDsaProblem(key: KeyObject): string | undefined {
+  const probe = Buffer.from('tsadm ML-DSA key check');
+  return verify(null, probe, createPublicKey(key), sign(null, probe, key)) ? undefined : 'the ML-DSA private key does not match its public key';
 }

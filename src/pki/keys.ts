@@ -12,8 +12,19 @@ import { TsadmError, errorMessage } from '../errors.js';
 import { decodePem, encodePem } from './pem.js';
 import { privateKeyProblem } from './key-check.js';
 
-/** The key types kubeadm's `encryptionAlgorithm` names (ClusterConfiguration, v1beta4). */
-export type KeyAlgorithm = 'RSA-2048' | 'RSA-3072' | 'RSA-4096' | 'ECDSA-P256' | 'ECDSA-P384';
+/**
+ * The key types kubeadm's `encryptionAlgorithm` names (ClusterConfiguration, v1beta4); ML-DSA
+ * (FIPS 204) from kubeadm 1.38 (PR #142037), which the version row gates (pki.mlDsa).
+ */
+export type KeyAlgorithm = 'RSA-2048' | 'RSA-3072' | 'RSA-4096' | 'ECDSA-P256' | 'ECDSA-P384' | MlDsaAlgorithm;
+type MlDsaAlgorithm = 'ML-DSA-44' | 'ML-DSA-65' | 'ML-DSA-87';
+
+/** node:crypto's key type names of the ML-DSA parameter sets (Node 24, OpenSSL 3.5). */
+const ML_DSA: Readonly<Record<string, MlDsaAlgorithm>> = { 'ml-dsa-44': 'ML-DSA-44', 'ml-dsa-65': 'ML-DSA-65', 'ml-dsa-87': 'ML-DSA-87' };
+
+export function isMlDsaKey(key: KeyObject): boolean {
+  return ML_DSA[key.asymmetricKeyType ?? ''] !== undefined;
+}
 
 export interface KeyPair {
   readonly privateKey: KeyObject;
@@ -35,6 +46,12 @@ export async function generateKeyPair(algorithm: KeyAlgorithm): Promise<KeyPair>
       return generate('ec', { namedCurve: 'prime256v1' });
     case 'ECDSA-P384':
       return generate('ec', { namedCurve: 'secp384r1' });
+    case 'ML-DSA-44':
+      return generate('ml-dsa-44');
+    case 'ML-DSA-65':
+      return generate('ml-dsa-65');
+    case 'ML-DSA-87':
+      return generate('ml-dsa-87');
   }
 }
 
@@ -46,7 +63,7 @@ export function keyAlgorithmOf(key: KeyObject): KeyAlgorithm | undefined {
     return bits === 2048 || bits === 3072 || bits === 4096 ? `RSA-${bits}` : undefined;
   }
   if (key.asymmetricKeyType === 'ec') return CURVES[details?.namedCurve ?? ''];
-  return undefined;
+  return ML_DSA[key.asymmetricKeyType ?? ''];
 }
 
 /** "RSA 2048-bit", "EC prime256v1" — for messages about keys tsadm did not make. */
@@ -60,6 +77,8 @@ export function describeKey(key: KeyObject): string {
 export function encodePrivateKeyPem(key: KeyObject): string {
   if (key.asymmetricKeyType === 'rsa') return key.export({ type: 'pkcs1', format: 'pem' }) as string;
   if (key.asymmetricKeyType === 'ec') return key.export({ type: 'sec1', format: 'pem' }) as string;
+  // PKCS#8 "PRIVATE KEY", the only encoding of ML-DSA keys (RFC 9881; Go's x509.MarshalPKCS8PrivateKey).
+  if (isMlDsaKey(key)) return key.export({ type: 'pkcs8', format: 'pem' }) as string;
   throw new TsadmError('E_INTERNAL', `cannot encode a ${describeKey(key)} private key`);
 }
 
@@ -85,7 +104,7 @@ export function spkiSha256(spki: Uint8Array): string {
 
 /**
  * A private key from PEM (PKCS#1, SEC1 or PKCS#8, like Go's keyutil.ParsePrivateKeyPEM), limited
- * to RSA and ECDSA as kubeadm is, and consistent as `openssl pkey -check` requires (see
+ * to RSA, ECDSA and ML-DSA as kubeadm is (ML-DSA from 1.38, client-go PR #142038), and consistent as `openssl pkey -check` requires (see
  * src/pki/key-check.ts for what is left out): a damaged key is refused here, naming the file,
  * instead of making an apiserver that cannot start.
  * `label` names the source in errors (e.g. the file path).
@@ -101,8 +120,8 @@ export function parsePrivateKeyPem(pem: string | Uint8Array, label: string): Key
   } catch (err) {
     throw invalid(label, errorMessage(err));
   }
-  if (key.asymmetricKeyType !== 'rsa' && key.asymmetricKeyType !== 'ec') {
-    throw invalid(label, `the private key is neither in RSA nor ECDSA format (${describeKey(key)})`);
+  if (key.asymmetricKeyType !== 'rsa' && key.asymmetricKeyType !== 'ec' && !isMlDsaKey(key)) {
+    throw invalid(label, `the private key is neither in RSA, ECDSA nor ML-DSA format (${describeKey(key)})`);
   }
   const problem = privateKeyProblem(key);
   if (problem) throw invalid(label, `the private key is damaged: ${problem} (openssl pkey -check fails on it)`);

@@ -8,6 +8,10 @@ export const OID = {
   ecdsaWithSHA256: '1.2.840.10045.4.3.2',
   ecdsaWithSHA384: '1.2.840.10045.4.3.3',
   ecdsaWithSHA512: '1.2.840.10045.4.3.4',
+  // NIST's sigAlgs arc (RFC 9881): the same OID names the key and the signature algorithm.
+  mlDsa44: '2.16.840.1.101.3.4.3.17',
+  mlDsa65: '2.16.840.1.101.3.4.3.18',
+  mlDsa87: '2.16.840.1.101.3.4.3.19',
   keyUsage: '2.5.29.15',
   extKeyUsage: '2.5.29.37',
   basicConstraints: '2.5.29.19',

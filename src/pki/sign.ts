@@ -12,7 +12,7 @@ import {
   authorityKeyIdExtension, basicConstraintsExtension, encodeExtension, extKeyUsageExtension, keyIdentifier,
   keyUsageExtension, subjectAltNameExtension, subjectKeyIdExtension, type Extension,
 } from './extensions.js';
-import { describeKey, spkiDer } from './keys.js';
+import { describeKey, isMlDsaKey, spkiDer } from './keys.js';
 import { encodeName, type DistinguishedName } from './name.js';
 import { OID, type ExtKeyUsage, type KeyUsage } from './oids.js';
 
@@ -29,6 +29,11 @@ export interface CertificateTemplate {
   readonly isCA: boolean;
   /** Write BasicConstraints on a leaf (CA:FALSE; modern kubeadm). CAs always carry CA:TRUE. */
   readonly leafBasicConstraints?: boolean;
+  /**
+   * KeyUsage keyEncipherment only when the subject key is RSA (kubeadm 1.38, PR #142037); before,
+   * every certificate had it. Never on an ML-DSA key, which cannot encipher (RFC 9881 §5).
+   */
+  readonly keyEnciphermentRsaOnly?: boolean;
   readonly extKeyUsage: readonly ExtKeyUsage[];
   /** In the order to write them (callers sort and de-duplicate as kubeadm does). */
   readonly dnsNames: readonly string[];
@@ -43,7 +48,8 @@ export interface SignerInfo {
 
 interface SignatureScheme {
   readonly oid: string;
-  readonly hash: 'sha256' | 'sha384' | 'sha512';
+  /** null: the algorithm signs the message itself (ML-DSA, "pure" mode with an empty context). */
+  readonly hash: 'sha256' | 'sha384' | 'sha512' | null;
   /** RSA AlgorithmIdentifiers carry NULL parameters; ECDSA ones carry none (RFC 5758). */
   readonly nullParams: boolean;
 }
@@ -58,7 +64,13 @@ function signatureSchemeFor(key: KeyObject): SignatureScheme {
       case 'secp521r1': return { oid: OID.ecdsaWithSHA512, hash: 'sha512', nullParams: false };
     }
   }
-  throw new TsadmError('E_PRECONDITION', `cannot sign with a ${describeKey(key)} key`, { hint: 'use an RSA or ECDSA (P-256/P-384) CA key' });
+  // RFC 9881: id-ml-dsa-* with absent parameters; Go's crypto/x509 (1.27) signs the same way.
+  switch (key.asymmetricKeyType) {
+    case 'ml-dsa-44': return { oid: OID.mlDsa44, hash: null, nullParams: false };
+    case 'ml-dsa-65': return { oid: OID.mlDsa65, hash: null, nullParams: false };
+    case 'ml-dsa-87': return { oid: OID.mlDsa87, hash: null, nullParams: false };
+  }
+  throw new TsadmError('E_PRECONDITION', `cannot sign with a ${describeKey(key)} key`, { hint: 'use an RSA, ECDSA (P-256/P-384) or ML-DSA CA key' });
 }
 
 function algorithmIdentifier(scheme: SignatureScheme): Asn1 {
@@ -74,8 +86,9 @@ export function signStructure(tbs: Asn1, privateKey: KeyObject): Buffer {
 }
 
 /** Extensions in Go's order: KeyUsage, ExtKeyUsage, BasicConstraints, SKID, AKID, SAN. */
-function extensionsFor(t: CertificateTemplate, spki: Buffer, issuer: Certificate | undefined): Extension[] {
-  const usages: KeyUsage[] = t.isCA ? ['digitalSignature', 'keyEncipherment', 'keyCertSign'] : ['digitalSignature', 'keyEncipherment'];
+function extensionsFor(t: CertificateTemplate, subjectKey: KeyObject, spki: Buffer, issuer: Certificate | undefined): Extension[] {
+  const encipher = isMlDsaKey(subjectKey) ? false : !t.keyEnciphermentRsaOnly || subjectKey.asymmetricKeyType === 'rsa';
+  const usages: KeyUsage[] = ['digitalSignature', ...(encipher ? ['keyEncipherment' as const] : []), ...(t.isCA ? ['keyCertSign' as const] : [])];
   const out: Extension[] = [keyUsageExtension(usages)];
   if (t.extKeyUsage.length > 0) out.push(extKeyUsageExtension(t.extKeyUsage));
   if (t.isCA || t.leafBasicConstraints) out.push(basicConstraintsExtension(t.isCA));
@@ -106,7 +119,7 @@ export function signCertificate(template: CertificateTemplate, subjectKey: KeyOb
     seq([time(template.notBefore), time(template.notAfter)]),
     subject,
     parseDer(spki),
-    tagged(3, true, [seq(extensionsFor(template, spki, signer.certificate).map(encodeExtension))]),
+    tagged(3, true, [seq(extensionsFor(template, subjectKey, spki, signer.certificate).map(encodeExtension))]),
   ]);
   return parseCertificateDer(signStructure(tbs, signer.privateKey));
 }

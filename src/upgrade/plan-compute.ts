@@ -15,7 +15,7 @@
  *   or as nothing to do), where kubeadm's plan prints nothing.
  */
 import semver from 'semver';
-import { isSupportedMinor, minorOf, profileFor } from '../versions/resolve.js';
+import { isReleasedMinor, minorOf, profileFor } from '../versions/resolve.js';
 import { DEFAULT_PATCH, type VersionProfile } from '../versions/table.js';
 import { checkVersionPolicy } from './policy.js';
 
@@ -88,7 +88,8 @@ export function planTargets(cluster: ClusterVersions, request: PlanRequest): str
   if (!current) return [];
   const targets: string[] = [];
   for (const minor of [`${current.major}.${current.minor}`, `${current.major}.${current.minor + 1}`]) {
-    if (!isSupportedMinor(minor)) continue;
+    // A preview minor (pre-releases only) is never offered; kubeadm offers one only with --allow-release-candidate-upgrades.
+    if (!isReleasedMinor(minor)) continue;
     const newest = DEFAULT_PATCH[minor];
     if (semver.gt(newest.replace(/^v/, ''), current)) targets.push(newest);
   }

@@ -19,6 +19,7 @@
  */
 import semver from 'semver';
 import { TsadmError } from '../errors.js';
+import { supportedProfile } from '../versions/resolve.js';
 import { NEWEST_MINOR, NEXT_UNRELEASED_MINOR, SUPPORTED_MINORS } from '../versions/table.js';
 
 /** kubeadm's MaximumAllowedMinorVersionUpgradeSkew: one minor per upgrade. */
@@ -119,9 +120,11 @@ export function checkVersionPolicy(input: VersionPolicyInput): VersionPolicyVerd
       message: `the version to upgrade to ${to} is older than v${OLDEST_MINOR}, the oldest minor tsadm knows`,
     });
   }
-  if (compareMinor(target, NEWEST_MINOR) > 0) {
-    // The next minor exists only as pre-releases: its facts are not settled (src/versions/resolve.ts
-    // refuses to render it with the same words).
+  // A named pre-release of the preview minor (src/versions/release.ts) has a row: it is judged as
+  // kubeadm judges any pre-release (the unstable-version rule below), not as an unknown minor.
+  if (compareMinor(target, NEWEST_MINOR) > 0 && supportedProfile(to) === undefined) {
+    // The next minor exists only as pre-releases: a final version of it does not exist yet
+    // (src/versions/resolve.ts refuses to render it with the same words).
     const unreleased = compareMinor(target, NEXT_UNRELEASED_MINOR) === 0 ? `: v${NEXT_UNRELEASED_MINOR} is not released yet (only pre-releases exist)` : '';
     distanceRules.push({
       code: 'beyond-newest-known',

@@ -1,33 +1,21 @@
 import semver from 'semver';
 import { TsadmError } from '../errors.js';
-import { DEFAULT_PATCH, NEWEST_MINOR, NEXT_UNRELEASED_MINOR, PATCH_CHANGES, SUPPORTED_MINORS, VERSION_TABLE, withPatchChanges, type SupportedMinor, type VersionProfile } from './table.js';
+import { DEFAULT_PATCH, NEWEST_MINOR, PATCH_CHANGES, SUPPORTED_MINORS, VERSION_TABLE, withPatchChanges, type SupportedMinor, type VersionProfile } from './table.js';
+import { isReleasedMinor as releasedIn, normalizeWith, previewWarning, refusal, type ReleaseState } from './release.js';
+
+/** Today's state of the table: which minors have a row, which is the newest released (src/versions/release.ts). */
+const RELEASE_STATE: ReleaseState = { minors: SUPPORTED_MINORS, newestMinor: NEWEST_MINOR, defaultPatch: DEFAULT_PATCH };
 
 /** The default --kubernetes-version: the newest patch of the newest minor tsadm knows. */
 export const DEFAULT_KUBERNETES_VERSION = DEFAULT_PATCH[NEWEST_MINOR];
 
 /**
  * Normalises a user-supplied Kubernetes version ("1.20.2", "v1.20.2", "stable-1.20", "1.20")
- * into "vX.Y.Z". Labels that need the network to resolve ("stable", "latest") map to the
- * newest version tsadm knows, as kubeadm does when offline.
+ * into "vX.Y.Z" (src/versions/release.ts normalizeWith: labels and bare minors of released minors
+ * only).
  */
 export function normalizeKubernetesVersion(input: string): string {
-  const raw = input.trim();
-  const label = /^(stable|latest)(?:-(\d+)(?:\.(\d+))?)?$/.exec(raw);
-  if (label) {
-    const minor = label[3] !== undefined ? `${label[2]}.${label[3]}` : label[2] === undefined ? NEWEST_MINOR : undefined;
-    if (minor && isSupportedMinor(minor)) return DEFAULT_PATCH[minor];
-    if (label[2] !== undefined && label[3] === undefined) return DEFAULT_PATCH[NEWEST_MINOR];
-    throw badVersion(input);
-  }
-  const minorOnly = /^v?(\d+)\.(\d+)$/.exec(raw);
-  if (minorOnly) {
-    const minor = `${minorOnly[1]}.${minorOnly[2]}`;
-    if (isSupportedMinor(minor)) return DEFAULT_PATCH[minor];
-    throw unsupported(input);
-  }
-  const parsed = semver.parse(raw.startsWith('v') ? raw.slice(1) : raw);
-  if (!parsed) throw badVersion(input);
-  return `v${parsed.version}`;
+  return normalizeWith(RELEASE_STATE, input);
 }
 
 export function minorOf(version: string): string {
@@ -40,17 +28,31 @@ export function isSupportedMinor(minor: string): minor is SupportedMinor {
   return (SUPPORTED_MINORS as readonly string[]).includes(minor);
 }
 
-/** The profile of a version whose minor tsadm supports; undefined for anything else (validation reports it). */
+/** A minor tsadm has a row for and that is released (not the preview minor after NEWEST_MINOR). */
+export function isReleasedMinor(minor: string): minor is SupportedMinor {
+  return releasedIn(RELEASE_STATE, minor);
+}
+
+/**
+ * The warning a version of the preview minor carries (its row comes from pre-release notes), or
+ * undefined: the configuration loader reports it wherever a version is chosen.
+ */
+export function prereleaseWarning(version: string): string | undefined {
+  return previewWarning(RELEASE_STATE, version);
+}
+
+/** The profile of a version tsadm deploys (src/versions/release.ts refusal); undefined for anything else (validation reports it). */
 export function supportedProfile(version: string): VersionProfile | undefined {
   const parsed = semver.parse(version.replace(/^v/, ''));
   const minor = parsed ? `${parsed.major}.${parsed.minor}` : '';
-  return isSupportedMinor(minor) && parsed ? atPatch(minor, parsed) : undefined;
+  return isSupportedMinor(minor) && parsed && !refusal(RELEASE_STATE, version) ? atPatch(minor, parsed) : undefined;
 }
 
-/** The version profile for a normalised version; unsupported minors are refused. */
+/** The version profile for a normalised version; a version tsadm does not deploy is refused (src/versions/release.ts). */
 export function profileFor(version: string): VersionProfile {
   const minor = minorOf(version);
-  if (!isSupportedMinor(minor)) throw unsupported(version);
+  const refused = refusal(RELEASE_STATE, version);
+  if (refused || !isSupportedMinor(minor)) throw refused ?? new TsadmError('E_INTERNAL', `no version row for ${version}`);
   return atPatch(minor, semver.parse(version.replace(/^v/, '')) as semver.SemVer);
 }
 
@@ -76,23 +78,4 @@ function badVersion(input: string): TsadmError {
   return new TsadmError('E_CONFIG_INVALID', `invalid Kubernetes version "${input}"`, {
     hint: 'use a semantic version such as v1.20.2',
   });
-}
-
-function unsupported(input: string): TsadmError {
-  const parsed = semver.coerce(input, { includePrerelease: false });
-  const minor = parsed ? `${parsed.major}.${parsed.minor}` : '';
-  if (minor === NEXT_UNRELEASED_MINOR) {
-    // kubeadm of the next minor exists only as pre-releases: its facts are not settled, so tsadm
-    // does not guess them (adding the minor once released is one row in src/versions/table.ts).
-    return new TsadmError(
-      'E_CONFIG_INVALID',
-      `Kubernetes version "${input}" is not supported: v${NEXT_UNRELEASED_MINOR} is not released yet (only pre-releases exist); the newest minor tsadm supports is v${NEWEST_MINOR}`,
-      { hint: `use ${DEFAULT_PATCH[NEWEST_MINOR]} or another v${NEWEST_MINOR} patch release` },
-    );
-  }
-  return new TsadmError(
-    'E_CONFIG_INVALID',
-    `Kubernetes version "${input}" is not supported: tsadm supports v${SUPPORTED_MINORS[0]} to v${NEWEST_MINOR}`,
-    { hint: `pick a version between v${SUPPORTED_MINORS[0]}.0 and ${DEFAULT_PATCH[NEWEST_MINOR]}` },
-  );
 }

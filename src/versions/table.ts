@@ -12,17 +12,26 @@ import { isPlainObject } from '../util/plain-object.js';
 export const SUPPORTED_MINORS = [
   '1.20', '1.21', '1.22', '1.23', '1.24', '1.25', '1.26', '1.27',
   '1.28', '1.29', '1.30', '1.31', '1.32', '1.33', '1.34', '1.35', '1.36', '1.37',
+  // The preview minor (after NEWEST_MINOR): deployed only when one of its pre-releases is named
+  // (src/versions/release.ts).
+  '1.38',
 ] as const;
 export type SupportedMinor = (typeof SUPPORTED_MINORS)[number];
 
-/** The newest minor tsadm knows: the default --kubernetes-version. */
-export const NEWEST_MINOR: SupportedMinor = '1.37';
 /**
- * The next minor, known only as pre-releases (alpha/beta/rc) when this table was written: refused
- * with a message naming NEWEST_MINOR. Adding it once it is released is one row in CHANGES, its
- * DEFAULT_PATCH entry and its golden facts (test/fixtures/versions/).
+ * The newest *released* minor tsadm knows: its DEFAULT_PATCH is the default --kubernetes-version.
+ * A row after it (the last of SUPPORTED_MINORS) is a preview built from pre-release notes; on
+ * release day this constant and DEFAULT_PATCH change and nothing else (docs/architecture.md,
+ * "Release day"; test/unit/versions/release.test.ts).
  */
-export const NEXT_UNRELEASED_MINOR = '1.38';
+export const NEWEST_MINOR: SupportedMinor = '1.37';
+/** The minor after `minor` ("1.37" → "1.38"). */
+export function minorAfter(minor: string): string {
+  const [major, min] = minor.split('.').map(Number);
+  return `${major}.${(min ?? 0) + 1}`;
+}
+/** The minor after NEWEST_MINOR: exists only as pre-releases (a final version of it is refused). */
+export const NEXT_UNRELEASED_MINOR = minorAfter(NEWEST_MINOR);
 /** Default patch version per minor for `--kubernetes-version` when only the minor is implied. */
 export const DEFAULT_PATCH: Readonly<Record<SupportedMinor, string>> = {
   '1.20': 'v1.20.2', '1.21': 'v1.21.14', '1.22': 'v1.22.17', '1.23': 'v1.23.17',
@@ -37,6 +46,9 @@ export const DEFAULT_PATCH: Readonly<Record<SupportedMinor, string>> = {
   // Changes of later patches (PR #138957 from v1.35.5 and v1.36.1) are PATCH_CHANGES below;
   // how to bump an entry: docs/architecture.md, "Bumping a minor's default patch".
   '1.35': 'v1.35.4', '1.36': 'v1.36.0', '1.37': 'v1.37.0',
+  // Preview minor: never a default while NEWEST_MINOR is older (src/versions/release.ts refuses
+  // `1.38` and `stable-1.38`); the newest pre-release CHANGELOG-1.38.md lists. v1.38.0 on release day.
+  '1.38': 'v1.38.0-alpha.2',
 };
 
 type EtcdProbeStyle = 'health' | 'health-serializable' | 'livez-readyz';
@@ -110,6 +122,13 @@ export interface VersionProfile {
     readonly leafBasicConstraints: boolean;
     /** CA serial number 0 (1.20) or random. */
     readonly caSerialZero: boolean;
+    /** encryptionAlgorithm accepts ML-DSA-44, ML-DSA-65 and ML-DSA-87 (v1beta4; 1.38, PR #142037; no feature gate). */
+    readonly mlDsa: boolean;
+    /**
+     * KeyUsage keyEncipherment only on certificates of RSA keys (1.38, PR #142037's first commit);
+     * before, every certificate had it.
+     */
+    readonly keyEnciphermentRsaOnly: boolean;
   };
   readonly kubeconfig: {
     /** super-admin.conf exists (1.29+). */
@@ -144,6 +163,12 @@ export interface VersionProfile {
      * PR #135807), --container-runtime-endpoint at 1.37 (NodeLocalCRISocket removed, PR #138645).
      */
     readonly upgradeDropsFlags: readonly string[];
+    /**
+     * init's kubelet-config ConfigMap keeps the systemd-resolved resolvConf detected on the first
+     * control plane; from 1.38 (PR #141337) it does not, and each node's config.yaml gets it from
+     * its own host.
+     */
+    readonly resolvConfInConfigMap: boolean;
   };
   readonly controlPlane: {
     readonly markLabels: readonly string[];
@@ -290,6 +315,8 @@ export interface VersionProfile {
     readonly containerRuntimeVersionBelow: string | undefined;
     /** Port checks bind to the configured component addresses, not all interfaces (1.37, PR #138250). */
     readonly portChecksOnConfiguredAddresses: boolean;
+    /** Warns when getent is not in PATH (1.38, PR #141968: the kubelet resolves its user-namespace account with it). */
+    readonly getentInPath: boolean;
   };
 }
 
@@ -313,6 +340,8 @@ const BASE_1_20: VersionProfile = {
     backdateMs: 0,
     leafBasicConstraints: false,
     caSerialZero: true,
+    mlDsa: false,
+    keyEnciphermentRsaOnly: false,
   },
   kubeconfig: { superAdmin: false },
   featureGates: {
@@ -329,6 +358,7 @@ const BASE_1_20: VersionProfile = {
     configPatchTarget: false,
     podInfraContainerImageFlag: true,
     upgradeDropsFlags: [],
+    resolvConfInConfigMap: true,
   },
   controlPlane: {
     markLabels: ['node-role.kubernetes.io/master', 'node-role.kubernetes.io/control-plane'],
@@ -371,7 +401,7 @@ const BASE_1_20: VersionProfile = {
   workflow: { kubeletStartAfterControlPlane: false, showJoinCommandPhase: false, waitControlPlaneHidden: true, joinWaitControlPlane: false, joinLocalModePhases: false, joinLocalModeExperimental: true, joinEtcdJoinAlways: false, joinUpdateStatusRemoved: false },
   upgrade: { labelOldControlPlaneNodes: true, removeOldControlPlaneLabel: false, removeOldControlPlaneTaint: false, kubeDnsMigration: true, addonsAfterAllControlPlanes: false, nodeAddonPhases: false, planEtcdUpgrade: false },
   skew: { minKubelet: '1.19.0' },
-  preflight: { containerRuntimeVersionBelow: undefined, portChecksOnConfiguredAddresses: false },
+  preflight: { containerRuntimeVersionBelow: undefined, portChecksOnConfiguredAddresses: false, getentInPath: false },
 };
 
 /** What changed in each minor, relative to the previous one. */
@@ -637,6 +667,29 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       addons: { kubeProxyPatchTarget: true, kubeProxyDefaultModeIptables: true },
       skew: { minKubelet: '1.34.0' },
       preflight: { containerRuntimeVersionBelow: '1.38.0', portChecksOnConfiguredAddresses: true },
+    },
+  },
+  {
+    // Preview row (NEWEST_MINOR is older): from the v1.38.0-alpha.1 and -alpha.2 notes of
+    // kubernetes/kubernetes CHANGELOG/CHANGELOG-1.38.md, the only 1.38 pre-releases listed there
+    // (docs/kubernetes-1.35-1.37.md, "v1.38 (pre-release)"). Core feature gates removed in 1.38 (SeparateTaintEvictionController
+    // #141789, PodSchedulingReadiness #141741, DynamicResourceAllocation #141946, KubeletTracing
+    // #141714, ...) are the components' own: tsadm passes --feature-gates through unchecked, so no
+    // row fact. The OpenRC fix (#141981) has no counterpart: tsadm's preflight does not read OpenRC.
+    minor: '1.38',
+    why: 'ML-DSA encryptionAlgorithm and keyEncipherment only for RSA keys (PR #142037); resolvConf kept out of the kubelet-config ConfigMap (PR #141337); getent preflight warning (PR #141968); etcd 3.7.1 (PR #141032), CoreDNS v1.14.7 (PR #141462)',
+    delta: {
+      // UNSURE: the notes name etcd "3.7.1" and CoreDNS "v1.14.7"; the "-0" image suffix follows
+      // every earlier etcd tag of kubeadm's constants.go, which was not read at a 1.38 tag. No
+      // pause bump is listed in either alpha, so pause stays 3.10.2 (UNSURE).
+      images: { etcdTag: '3.7.1-0', corednsTag: 'v1.14.7', pauseTag: '3.10.2' },
+      pki: { mlDsa: true, keyEnciphermentRsaOnly: true },
+      // upgradeDropsFlags stays 1.37's (UNSURE: kubeadm's 1.38 unwantedFlags not read).
+      kubelet: { resolvConfInConfigMap: false },
+      // UNSURE: n-3 as every minor since 1.29 (PR #120825); the ContainerRuntimeVersion bound is
+      // 1.37's (no 1.38 note changes it).
+      skew: { minKubelet: '1.35.0' },
+      preflight: { getentInPath: true },
     },
   },
 ];

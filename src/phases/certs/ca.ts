@@ -65,7 +65,7 @@ export async function ensureCA(ctx: PkiCtx, row: CertRow): Promise<void> {
   const files = pkiFiles(ctx.cfg.cluster.certificatesDir, row.baseName);
   const pair = orphan ? orphanKeyPair(ctx, files, orphan) : await ctx.state.pki.keys.take(`certs/${row.name}`, ctx.cfg.cluster.encryptionAlgorithm);
   const cert = signCertificate(
-    { subject, serial: caSerial(ctx.versions), ...caValidity({ ...ctx, cluster: ctx.cfg.cluster }), isCA: true, extKeyUsage: [], dnsNames: [], ipAddresses: [] },
+    { subject, serial: caSerial(ctx.versions), ...caValidity({ ...ctx, cluster: ctx.cfg.cluster }), isCA: true, keyEnciphermentRsaOnly: ctx.versions.pki.keyEnciphermentRsaOnly, extKeyUsage: [], dnsNames: [], ipAddresses: [] },
     pair.publicKey,
     { privateKey: pair.privateKey },
   );

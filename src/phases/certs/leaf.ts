@@ -79,6 +79,7 @@ async function issue(ctx: PkiCtx, row: CertRow, files: PkiFiles, want: CertConfi
     ...leafValidity({ ...ctx, cluster: ctx.cfg.cluster }, ca.cert),
     isCA: false,
     leafBasicConstraints: ctx.versions.pki.leafBasicConstraints,
+    keyEnciphermentRsaOnly: ctx.versions.pki.keyEnciphermentRsaOnly,
     extKeyUsage: want.usages,
     dnsNames: want.altNames.dnsNames,
     ipAddresses: want.altNames.ipAddresses,

@@ -5,6 +5,7 @@ import type { ConfigMapObject, KubeApi, PatchNodeOptions } from '../../kube/type
 import type { VersionProfile } from '../../versions/table.js';
 import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../run/context.js';
+import { clusterKubeletConfigYaml } from '../kubelet/config.js';
 import { usesNodeLocalCriSocket } from '../kubelet/settings.js';
 import { clusterApi } from './api.js';
 import { PATCH_NODE_OPTIONS } from './node-patch.js';
@@ -96,7 +97,7 @@ export const uploadConfigPhase: Phase<InitCtx> = {
         const api = await clusterApi(ctx);
         await uploadKubeletConfig(api, {
           versions: ctx.versions,
-          kubeletConfigurationYaml: await kubeletConfigurationYaml(ctx),
+          kubeletConfigurationYaml: clusterKubeletConfigYaml(await kubeletConfigurationYaml(ctx), ctx.cfg.componentConfigs.kubelet, ctx.versions),
           sign: !ctx.cfg.componentConfigs.userKubelet,
           nodeName: ctx.cfg.init.nodeRegistration.name,
           // NodeLocalCRISocket keeps the socket off the Node object.

@@ -125,6 +125,7 @@ export async function ensureKubeconfig(ctx: PkiCtx, row: KubeconfigRow): Promise
     ...leafValidity({ ...ctx, cluster: ctx.cfg.cluster }, ca.cert),
     isCA: false,
     leafBasicConstraints: ctx.versions.pki.leafBasicConstraints,
+    keyEnciphermentRsaOnly: ctx.versions.pki.keyEnciphermentRsaOnly,
     extKeyUsage: ['clientAuth'],
     dnsNames: [],
     ipAddresses: [],

@@ -107,6 +107,19 @@ export function renderKubeletConfig(input: KubeletConfigInput, versions: Version
   return { config: finish(c), warnings };
 }
 
+/**
+ * The KubeletConfiguration init uploads to the kubelet-config ConfigMap, from this node's
+ * config.yaml: from 1.38 (kubeadm PR #141337, kubeadm issue #3034) without the systemd-resolved
+ * resolvConf kubeadm chose for this node, which other nodes (another distribution, no
+ * systemd-resolved) may not have; each node's config.yaml gets it from its own host, as join's
+ * kubelet-start already does (renderKubeletConfig). A resolvConf the user set stays. Line-based,
+ * so the rest of the text stays byte for byte what the node runs with.
+ */
+export function clusterKubeletConfigYaml(nodeYaml: string, user: Readonly<Record<string, unknown>>, versions: VersionProfile): string {
+  if (versions.kubelet.resolvConfInConfigMap || user.resolvConf !== undefined) return nodeYaml;
+  return nodeYaml.replace(/^resolvConf: \/run\/systemd\/resolve\/resolv\.conf\n/m, '');
+}
+
 function userConfig(user: Readonly<Record<string, unknown>>): JsonObject {
   const c = cloneJson(user as JsonObject);
   delete c.apiVersion;

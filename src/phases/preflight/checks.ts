@@ -6,7 +6,7 @@ import { socketPath } from '../../host/cri.js';
 import type { Host } from '../../host/host.js';
 import { activeSwaps, PROC_SWAPS, type SystemProbe } from '../../host/system-probe.js';
 import { cidrContains, formatIp, indexedIp, isLoopback, parseCidr, parseIp } from '../../net/ip.js';
-import { NEWEST_MINOR, type VersionProfile } from '../../versions/table.js';
+import { NEWEST_MINOR, SUPPORTED_MINORS, type VersionProfile } from '../../versions/table.js';
 import { type Check, type CheckEnv, type CheckResult, fail, ok, pathCheckName, warn } from './check.js';
 import { verifySystem } from './system-verification.js';
 
@@ -242,9 +242,10 @@ export function httpProxyCidrCheck(cidrText: string): Check {
 
 /**
  * kubeadm's KubernetesVersionCheck: a warning when the target is at or past the first minor this
- * tool does not know (its "kubeadm version" is the newest supported minor, NEWEST_MINOR).
+ * tool does not know. Its "kubeadm version" is the newest row: NEWEST_MINOR, or the preview minor
+ * after it, as whose kubeadm tsadm acts when one of its pre-releases is named (src/versions/release.ts).
  */
-export function kubernetesVersionCheck(target: string, newestMinor: string = NEWEST_MINOR): Check {
+export function kubernetesVersionCheck(target: string, newestMinor: string = SUPPORTED_MINORS[SUPPORTED_MINORS.length - 1] ?? NEWEST_MINOR): Check {
   return check('KubernetesVersion', () => {
     const k8s = semver.parse(target.replace(/^v/, ''));
     if (k8s === null) return fail(`couldn't parse Kubernetes version "${target}"`);
@@ -413,7 +414,9 @@ export function commonChecks(input: PreflightInput): Check[] {
     fileContent('/proc/sys/net/ipv4/ip_forward', '1'),
     swapCheck(input.swapAllowed),
     ...['conntrack', 'ip', 'iptables', 'mount', 'nsenter'].map((p) => fileExisting(p, true)),
-    ...['ebtables', 'ethtool', 'socat', 'tc', 'touch'].map((p) => fileExisting(p, false)),
+    // getent: the kubelet resolves its user-namespace account with it (1.38, PR #141968; placed in
+    // the list's alphabetical order, UNSURE: checks_linux.go was not read at a 1.38 revision).
+    ...['ebtables', 'ethtool', ...(input.versions.preflight.getentInPath ? ['getent'] : []), 'socat', 'tc', 'touch'].map((p) => fileExisting(p, false)),
     systemVerificationCheck(input.kubernetesVersion),
     hostnameCheck(input.nodeName),
     kubeletVersionCheck(input.versions, input.kubernetesVersion),

@@ -4,6 +4,7 @@ import { connectCri } from '../../../src/host/cri-client.js';
 import { profileFor } from '../../../src/versions/resolve.js';
 import { referenceKubeadmPath } from '../../helpers/components.js';
 import { testWithOracles, oracles } from '../../helpers/oracle.js';
+import { runCli } from '../../helpers/cli.js';
 
 const kubeadm = referenceKubeadmPath();
 const refTest = testWithOracles([oracles.kubeadm]);
@@ -33,6 +34,37 @@ describe('config images list output', () => {
     const yaml = 'apiVersion: kubeadm.k8s.io/v1beta2\nkind: ClusterConfiguration\nkubernetesVersion: v1.20.2\nimageRepository: file.reg\n';
     const { images } = imagesOf(resolveImagesConfig({ config: 'c.yaml', 'image-repository': 'flag.reg' }, yaml));
     expect(images[0]).toBe('file.reg/kube-apiserver:v1.20.2');
+  });
+});
+
+describe('config images list of a 1.38 pre-release (1.38 is not released: its preview row)', () => {
+  test('--kubernetes-version v1.38.0-rc.0 lists etcd 3.7.1 (PR #141032) and CoreDNS v1.14.7 (PR #141462), and warns on stderr that the facts may change', async () => {
+    const r = await runCli(['config', 'images', 'list', '--kubernetes-version', 'v1.38.0-rc.0']);
+    expect(r.code).toBe(0);
+    // Expected from CHANGELOG-1.38.md (v1.38.0-alpha.1): etcd and CoreDNS; the kube images carry the named version; pause 3.10.2 is 1.37's (no 1.38 note bumps it).
+    expect(r.stdout.split('\n').filter(Boolean)).toEqual([
+      'registry.k8s.io/kube-apiserver:v1.38.0-rc.0',
+      'registry.k8s.io/kube-controller-manager:v1.38.0-rc.0',
+      'registry.k8s.io/kube-scheduler:v1.38.0-rc.0',
+      'registry.k8s.io/kube-proxy:v1.38.0-rc.0',
+      'registry.k8s.io/coredns/coredns:v1.14.7',
+      'registry.k8s.io/pause:3.10.2',
+      'registry.k8s.io/etcd:3.7.1-0',
+    ]);
+    expect(r.stderr).toContain('[WARNING] [config] Kubernetes v1.38.0-rc.0 is a pre-release of v1.38, which is not released yet');
+    expect(r.stderr).toContain('may still change before v1.38.0');
+  });
+
+  test('a plain v1.38.0 and stable-1.38 are refused until release day; the default stays 1.37 without a warning', async () => {
+    for (const v of ['v1.38.0', 'stable-1.38']) {
+      const r = await runCli(['config', 'images', 'list', '--kubernetes-version', v]);
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toContain('v1.38 is not released yet (only pre-releases exist)');
+    }
+    const plain = await runCli(['config', 'images', 'list']);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toBe('');
+    expect(plain.stdout).toMatch(/^registry\.k8s\.io\/kube-apiserver:v1\.37\.\d+\n/);
   });
 });
 

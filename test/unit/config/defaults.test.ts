@@ -215,6 +215,17 @@ describe('cluster dynamic defaults', () => {
     ]);
   });
 
+  test('ML-DSA encryption algorithms (kubeadm PR #142037): accepted for a named 1.38 pre-release, which warns that its facts may change; refused for 1.37', () => {
+    const v4 = (version: string, alg: string): ResolvedInitConfig => resolveInitConfig(withConfig(`apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\nkubernetesVersion: ${version}\nencryptionAlgorithm: ${alg}\n`));
+    for (const alg of ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87']) {
+      const cfg = v4('v1.38.0-rc.0', alg);
+      expect(cfg.cluster.encryptionAlgorithm).toBe(alg);
+      expect(cfg.warnings).toEqual([expect.stringContaining('Kubernetes v1.38.0-rc.0 is a pre-release of v1.38, which is not released yet')]);
+    }
+    expect(() => v4('v1.37.0', 'ML-DSA-65')).toThrow('encryptionAlgorithm: invalid encryption algorithm "ML-DSA-65"; must be one of ECDSA-P256, ECDSA-P384, RSA-2048, RSA-3072, RSA-4096');
+    expect(() => v4('v1.38.0-rc.0', 'ML-DSA-99')).toThrow('must be one of ECDSA-P256, ECDSA-P384, RSA-2048, RSA-3072, RSA-4096, ML-DSA-44, ML-DSA-65, ML-DSA-87');
+  });
+
   test('certificate validity periods (v1beta4)', () => {
     const cfg = resolveInitConfig(withConfig('apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\ncertificateValidityPeriod: 720h\ncaCertificateValidityPeriod: 43800h\n'));
     expect(cfg.cluster.certificateValidityMs).toBe(720 * H);

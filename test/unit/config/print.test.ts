@@ -6,7 +6,12 @@ import path from 'node:path';
 import * as yaml from 'js-yaml';
 import { resolveInitConfig, resolveJoinConfig } from '../../../src/config/load.js';
 import { printInitDefaults, printJoinDefaults, serializeClusterConfiguration } from '../../../src/config/print.js';
-import { DEFAULT_PATCH, SUPPORTED_MINORS, VERSION_TABLE } from '../../../src/versions/table.js';
+import { DEFAULT_PATCH, NEWEST_MINOR, SUPPORTED_MINORS, VERSION_TABLE } from '../../../src/versions/table.js';
+import { isReleasedMinor, prereleaseWarning } from '../../../src/versions/resolve.js';
+
+/** Released minors are named by their minor; the preview minor (1.38) only by a named pre-release, with its warning. */
+const PRINTED_VERSION = (minor: (typeof SUPPORTED_MINORS)[number]): string => (isReleasedMinor(minor) ? minor : DEFAULT_PATCH[minor]);
+const PREVIEW_WARNINGS = (minor: (typeof SUPPORTED_MINORS)[number]): string[] => (isReleasedMinor(minor) ? [] : [prereleaseWarning(DEFAULT_PATCH[minor]) as string]);
 import { referenceKubeadmPath } from '../../helpers/components.js';
 import { describeWithOracles, oracles } from '../../helpers/oracle.js';
 import { ENV, withConfig } from './support.js';
@@ -112,7 +117,7 @@ scheduler: {}
   });
 
   test.each(SUPPORTED_MINORS.map((m) => [m]))('%s: layout of its config API version, accepted back by the loader with the same defaults', (minor) => {
-    const text = printInitDefaults({ componentConfigs: BOTH, version: minor });
+    const text = printInitDefaults({ componentConfigs: BOTH, version: PRINTED_VERSION(minor) });
     const api = VERSION_TABLE[minor].configApiVersion;
     expect(apiVersions(text)).toEqual([api, api, 'kubelet.config.k8s.io/v1beta1', 'kubeproxy.config.k8s.io/v1alpha1']);
     const back = resolveInitConfig(withConfig(text));
@@ -123,7 +128,15 @@ scheduler: {}
     expect(back.init.nodeRegistration.name).toBe('node');
     expect(back.init.bootstrapTokens).toEqual([{ ...direct.init.bootstrapTokens[0], token: 'abcdef.0123456789abcdef', description: '' }]);
     expect(back.componentConfigs.userKubelet && back.componentConfigs.userKubeProxy).toBe(true);
-    expect(back.warnings).toEqual([]);
+    expect(back.warnings).toEqual(PREVIEW_WARNINGS(minor));
+  });
+
+  test('the default stays on the newest released minor (1.37); a named 1.38 pre-release prints it, v1.38.0 and 1.38 are refused', () => {
+    expect(NEWEST_MINOR).toBe('1.37');
+    expect(printInitDefaults({ componentConfigs: [] })).toMatch(/\nkubernetesVersion: v1\.37\.\d+\n/);
+    expect(printInitDefaults({ componentConfigs: [], version: 'v1.38.0-rc.0' })).toContain('\nkubernetesVersion: v1.38.0-rc.0\n');
+    expect(() => printInitDefaults({ componentConfigs: [], version: 'v1.38.0' })).toThrow('v1.38 is not released yet');
+    expect(() => printInitDefaults({ componentConfigs: [], version: '1.38' })).toThrow('v1.38 is not released yet');
   });
 
   test('component config documents carry kubeadm\'s values', () => {
@@ -162,7 +175,7 @@ nodeRegistration:
   });
 
   test.each(SUPPORTED_MINORS.map((m) => [m]))('%s: accepted back by the loader', (minor) => {
-    const text = printJoinDefaults({ version: minor });
+    const text = printJoinDefaults({ version: PRINTED_VERSION(minor) });
     expect(apiVersions(text)).toEqual([VERSION_TABLE[minor].configApiVersion]);
     const back = resolveJoinConfig(withConfig(text));
     expect(back.join.discovery).toEqual({
@@ -171,6 +184,7 @@ nodeRegistration:
       timeoutMs: 300_000,
     });
     expect(back.join.nodeRegistration.name).toBe('node');
+    // A JoinConfiguration names no version (join reads the cluster's), so nothing to warn about.
     expect(back.warnings).toEqual([]);
   });
 });

@@ -22,6 +22,8 @@ const ETCD_TAG: Record<SupportedMinor, string> = {
   '1.30': '3.5.12-0', '1.31': '3.5.15-0', '1.32': '3.5.16-0', '1.33': '3.5.21-0', '1.34': '3.6.4-0',
   // 1.35: PRs #134251 and #135271 (3.6.6); 1.36: PR #137107 (3.6.8); 1.37: PRs #139427 and #140333 (3.7.0).
   '1.35': '3.6.6-0', '1.36': '3.6.8-0', '1.37': '3.7.0-0',
+  // 1.38 (preview): "Updated the default etcd version to 3.7.1" (PR #141032, v1.38.0-alpha.1 notes).
+  '1.38': '3.7.1-0',
 };
 
 /** The default registry: k8s.gcr.io until registry.k8s.io became kubeadm's default in 1.25. */

@@ -53,7 +53,7 @@ describe('key pairs', () => {
     const ed = openssl(['genpkey', '-algorithm', 'ed25519']);
     const err = (() => { try { parsePrivateKeyPem(ed, 'ed.key'); } catch (e) { return e; } return undefined; })();
     expect(err).toBeInstanceOf(TsadmError);
-    expect((err as Error).message).toMatch(/neither in RSA nor ECDSA/);
+    expect((err as Error).message).toMatch(/neither in RSA, ECDSA nor ML-DSA format/);
     expect(describeKey(createPublicKey(ed))).toBe('ed25519');
   });
 });

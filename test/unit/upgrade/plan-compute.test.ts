@@ -140,15 +140,17 @@ describe('the steps 1.34 → 1.35 → 1.36 → 1.37', () => {
     }]);
   });
 
-  test('1.34 → 1.36 is refused (a skipped minor); 1.37 → a 1.38 pre-release is not offered as allowed', () => {
+  test('1.34 → 1.36 is refused (a skipped minor); 1.37 → a named 1.38 pre-release shows the 1.38 preview row\'s etcd and CoreDNS', () => {
     const [skip] = computeUpgrades(at('v1.34.1', '3.6.4-0', 'v1.12.1'), { ...request, version: 'v1.36.0' });
     expect(skip?.verdict).toBe('refused');
     expect(skip?.reasons).toEqual(['the version to upgrade to v1.36.0 skips a minor: the cluster is at v1.34.1 and can go up only 1 minor version at a time']);
     const [next] = computeUpgrades(at('v1.37.0', '3.7.0-0', 'v1.14.6'), { allowExperimentalUpgrades: true, allowRCUpgrades: false, version: 'v1.38.0-alpha.1' });
-    expect(next?.verdict).toBe('needs-force');
-    expect(next?.reasons).toEqual(['the version to upgrade to v1.38.0-alpha.1 is newer than v1.37, the newest minor tsadm knows: v1.38 is not released yet (only pre-releases exist)']);
-    // tsadm has no facts of 1.38: kubeadm prints N/A for what it cannot tell.
-    expect(next?.components.filter((c) => ['CoreDNS', 'etcd'].includes(c.name)).map((c) => c.newVersion)).toEqual(['N/A', 'N/A']);
+    expect(next?.verdict).toBe('allowed');
+    expect(next?.reasons).toEqual([]);
+    // CHANGELOG-1.38.md, v1.38.0-alpha.1: CoreDNS v1.14.7 (PR #141462), etcd 3.7.1 (PR #141032).
+    expect(next?.components.filter((c) => ['CoreDNS', 'etcd'].includes(c.name)).map((c) => c.newVersion)).toEqual(['v1.14.7', '3.7.1-0']);
+    // Not offered unless named: the plan's own targets stay on released minors.
+    expect(computeUpgrades(at('v1.37.0', '3.7.0-0', 'v1.14.6'), request).map((u) => u.targetVersion)).not.toContainEqual(expect.stringMatching(/^v1\.38/));
   });
 
   test('offline offers at v1.34.0 and v1.36.0: the newest patch of the own minor tsadm knows and the next minor', () => {

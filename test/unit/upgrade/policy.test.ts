@@ -140,9 +140,14 @@ const CASES: readonly Case[] = [
     change: 'downgrade', mandatory: [], skippable: ['downgrade-too-far', 'downgrade'],
   },
   {
-    name: 'kubeadm 1.20 policy.go: a pre-release of a minor newer than the tool knows is skippable, not fatal',
-    input: { ...base('v1.37.1', ['v1.37.1'], 'v1.38.0-alpha.2'), allowExperimentalUpgrades: true },
+    name: 'kubeadm 1.20 policy.go: a pre-release of a minor newer than the tool knows is skippable, not fatal (1.39: 1.38 has a preview row)',
+    input: { ...base('v1.38.0-rc.0', ['v1.38.0-rc.0'], 'v1.39.0-alpha.2'), allowExperimentalUpgrades: true },
     change: 'upgrade', mandatory: [], skippable: ['beyond-newest-known'],
+  },
+  {
+    name: 'issue 36: a named v1.38 pre-release has tsadm\'s 1.38 preview row: with --allow-experimental-upgrades it passes, as in kubeadm 1.38',
+    input: { ...base('v1.37.1', ['v1.37.1'], 'v1.38.0-alpha.2'), allowExperimentalUpgrades: true },
+    change: 'upgrade', mandatory: [], skippable: [],
   },
   {
     name: 'kubeadm 1.20 policy.go: a pre-release two minors beyond is skippable twice over (unknown minor, skipped minor)',
@@ -234,9 +239,9 @@ const CASES: readonly Case[] = [
     change: 'upgrade', mandatory: ['minor-skipped'], skippable: [],
   },
   {
-    name: 'issue 26: v1.37 → a v1.38 pre-release without flags: unknown minor and unstable version, both need more than a plain apply',
+    name: 'issue 36: v1.37 → a v1.38 pre-release without flags: an unstable version, which needs --allow-experimental-upgrades (1.38 has a preview row)',
     input: base('v1.37.0', ['v1.37.0'], 'v1.38.0-alpha.1'),
-    change: 'upgrade', mandatory: [], skippable: ['beyond-newest-known', 'unstable-not-allowed'],
+    change: 'upgrade', mandatory: [], skippable: ['unstable-not-allowed'],
   },
 ];
 
@@ -268,13 +273,19 @@ describe('checkVersionPolicy', () => {
   });
 });
 
-describe('the v1.38 pre-release (issue 26: 1.38 exists only as alpha/beta/rc)', () => {
-  it('is stopped with a message that names 1.38 as unreleased and 1.37 as the newest minor', () => {
-    const verdict = checkVersionPolicy(base('v1.37.0', ['v1.37.0'], 'v1.38.0-alpha.1'));
-    const beyond = verdict.skippable.find((v) => v.code === 'beyond-newest-known');
-    expect(beyond?.message).toBe('the version to upgrade to v1.38.0-alpha.1 is newer than v1.37, the newest minor tsadm knows: v1.38 is not released yet (only pre-releases exist)');
-    const err = versionPolicyError(verdict, false);
-    expect(err?.message).toBe('version policy: the version to upgrade to v1.38.0-alpha.1 is newer than v1.37, the newest minor tsadm knows: v1.38 is not released yet (only pre-releases exist) (and 1 more)');
+describe('v1.38 (issue 36: 1.38 exists only as alpha/beta/rc; tsadm has a preview row for named pre-releases)', () => {
+  it('a final v1.38.0 is stopped with a message that names 1.38 as unreleased and 1.37 as the newest minor', () => {
+    const verdict = checkVersionPolicy(base('v1.37.0', ['v1.37.0'], 'v1.38.0'));
+    const beyond = verdict.mandatory.find((v) => v.code === 'beyond-newest-known');
+    expect(beyond?.message).toBe('the version to upgrade to v1.38.0 is newer than v1.37, the newest minor tsadm knows: v1.38 is not released yet (only pre-releases exist)');
+    const err = versionPolicyError(verdict, true);
+    expect(err?.message).toBe('version policy: the version to upgrade to v1.38.0 is newer than v1.37, the newest minor tsadm knows: v1.38 is not released yet (only pre-releases exist)');
+  });
+
+  it('a named pre-release is judged as kubeadm judges an unstable version only', () => {
+    const verdict = checkVersionPolicy(base('v1.37.0', ['v1.37.0'], 'v1.38.0-rc.0'));
+    expect(verdict.skippable.map((v) => v.code)).toEqual(['unstable-not-allowed']);
+    expect(checkVersionPolicy({ ...base('v1.37.0', ['v1.37.0'], 'v1.38.0-rc.0'), allowRCUpgrades: true }).skippable).toEqual([]);
   });
 
   it('names no release state for a minor further out (1.39)', () => {

@@ -1,5 +1,5 @@
 import { TsadmError } from '../../../src/errors.js';
-import { DEFAULT_KUBERNETES_VERSION, isSupportedMinor, minorOf, normalizeKubernetesVersion, profileFor, supportedProfile } from '../../../src/versions/resolve.js';
+import { DEFAULT_KUBERNETES_VERSION, isReleasedMinor, isSupportedMinor, minorOf, normalizeKubernetesVersion, prereleaseWarning, profileFor, supportedProfile } from '../../../src/versions/resolve.js';
 
 function errorOf(f: () => unknown): TsadmError {
   try {
@@ -45,19 +45,36 @@ describe('profileFor', () => {
     for (const m of ['1.35', '1.36', '1.37']) expect(profileFor(`v${m}.2`).minor).toBe(m);
   });
 
-  test('a 1.38 pre-release (1.38 is in alpha) is refused with a message naming the newest supported minor', () => {
-    for (const v of ['v1.38.0-alpha.2', 'v1.38.0-beta.0', 'v1.38.0-rc.1', 'v1.38.0']) {
+  test('a named 1.38 pre-release (1.38 is in alpha) gets the 1.38 preview row, with a warning; v1.38.0, 1.38 and stable-1.38 are refused until release day', () => {
+    for (const v of ['v1.38.0-alpha.2', 'v1.38.0-beta.0', 'v1.38.0-rc.1']) {
+      expect(normalizeKubernetesVersion(v)).toBe(v);
+      expect(profileFor(v).minor).toBe('1.38');
+      expect(supportedProfile(v)?.minor).toBe('1.38');
+      expect(prereleaseWarning(v)).toBe(`Kubernetes ${v} is a pre-release of v1.38, which is not released yet: tsadm's facts of v1.38 (images, flags, objects) come from its pre-release notes and may still change before v1.38.0`);
+    }
+    for (const v of ['v1.38.0', 'v1.38.1']) {
       const err = errorOf(() => profileFor(v));
       expect(err.code).toBe('E_CONFIG_INVALID');
       expect(err.message).toBe(`Kubernetes version "${v}" is not supported: v1.38 is not released yet (only pre-releases exist); the newest minor tsadm supports is v1.37`);
+      expect(err.hint).toContain('name a v1.38 pre-release (such as v1.38.0-rc.0)');
+      expect(supportedProfile(v)).toBeUndefined();
     }
-    expect(errorOf(() => normalizeKubernetesVersion('1.38')).message).toContain('the newest minor tsadm supports is v1.37');
+    for (const input of ['1.38', 'v1.38', 'stable-1.38', 'latest-1.38']) {
+      expect(errorOf(() => normalizeKubernetesVersion(input)).message).toContain('v1.38 is not released yet (only pre-releases exist); the newest minor tsadm supports is v1.37');
+    }
+    // The default and the labels stay on 1.37; a 1.37 version carries no warning.
+    expect(normalizeKubernetesVersion('stable')).toBe(DEFAULT_KUBERNETES_VERSION);
+    expect(prereleaseWarning(DEFAULT_KUBERNETES_VERSION)).toBeUndefined();
+    expect(prereleaseWarning('v1.37.0-rc.0')).toBeUndefined();
   });
 
   test('a full version of an unsupported minor is refused (not silently the nearest profile)', () => {
     expect(errorOf(() => profileFor('v1.19.16')).message).toContain('"v1.19.16" is not supported');
     expect(errorOf(() => profileFor('v1.39.0')).code).toBe('E_CONFIG_INVALID');
-    expect([isSupportedMinor('1.20'), isSupportedMinor('1.34'), isSupportedMinor('1.37'), isSupportedMinor('1.38'), isSupportedMinor('1.2')]).toEqual([true, true, true, false, false]);
+    expect(errorOf(() => profileFor('v1.39.0-alpha.0')).message).toContain('tsadm supports v1.20 to v1.37');
+    // 1.38 has a (preview) row but is not released.
+    expect([isSupportedMinor('1.20'), isSupportedMinor('1.34'), isSupportedMinor('1.37'), isSupportedMinor('1.38'), isSupportedMinor('1.2')]).toEqual([true, true, true, true, false]);
+    expect([isReleasedMinor('1.37'), isReleasedMinor('1.38'), isReleasedMinor('1.39')]).toEqual([true, false, false]);
   });
 });
 

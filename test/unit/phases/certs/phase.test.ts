@@ -367,6 +367,31 @@ describe('ECDSA', () => {
   });
 });
 
+describe('ML-DSA (v1.38 pre-release, kubeadm PR #142037)', () => {
+  test('ML-DSA-65: PKCS#8 key files, every leaf verifies under its CA (OpenSSL 3.5 in Node), no keyEncipherment; a second run reuses everything', async () => {
+    const root = tempRoot();
+    const cfg = pkiTestConfig({ kubernetesVersion: 'v1.38.0-rc.0', encryptionAlgorithm: 'ML-DSA-65' });
+    try {
+      await certsAll(root, cfg);
+      const files = listTree(root.at(PKI));
+      for (const [name, f] of files) if (name.endsWith('.key')) expect(f.content.toString()).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
+      const cert = (p: string): X509Certificate => new X509Certificate(readFileSync(root.at(`${PKI}/${p}.crt`)));
+      for (const [file, ca] of LEAVES) {
+        expect([file, cert(file).verify(cert(ca).publicKey), cert(file).checkIssued(cert(ca))]).toEqual([file, true, true]);
+        expect(createPrivateKey(readFileSync(root.at(`${PKI}/${file}.key`))).asymmetricKeyType).toBe('ml-dsa-65');
+      }
+      // RFC 9881's id-ml-dsa-65, read by the system openssl (3.0), which names it by OID only.
+      expect(opensslText(root.at(`${PKI}/apiserver.crt`))).toContain('Signature Algorithm: 2.16.840.1.101.3.4.3.18');
+      expect(opensslText(root.at(`${PKI}/apiserver.crt`))).toMatch(/X509v3 Key Usage: critical\s+Digital Signature\n/);
+      const before = listTree(root.at(PKI));
+      await certsAll(root, cfg);
+      expect(listTree(root.at(PKI))).toEqual(before);
+    } finally {
+      root.cleanup();
+    }
+  });
+});
+
 describe('v1.37: apiserver-kubelet-client without O (kubeadm PR #138957: its rights come from the kubeadm:apiserver-kubelet-client ClusterRoleBinding)', () => {
   test('the subject is CN only; a v1.36 certificate (O=kubeadm:cluster-admins) is not reused', async () => {
     const root = tempRoot();

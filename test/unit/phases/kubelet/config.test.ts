@@ -1,6 +1,7 @@
 import type { ResolvedInitConfig } from '../../../../src/config/types.js';
 import { toKubeYaml } from '../../../../src/yaml/write.js';
-import { renderKubeletConfig, type KubeletConfigInput } from '../../../../src/phases/kubelet/config.js';
+import * as yaml from 'js-yaml';
+import { clusterKubeletConfigYaml, renderKubeletConfig, type KubeletConfigInput } from '../../../../src/phases/kubelet/config.js';
 import { VERSION_TABLE } from '../../../../src/versions/table.js';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
 import { kubeletScenario } from '../../../helpers/kubelet-scenario.js';
@@ -57,6 +58,24 @@ describe('config.yaml behaviour', () => {
     expect(r.config.resolvConf).toBe('/etc/resolv.conf');
     expect(r.warnings).toEqual(['The recommended value for "resolvConf" in "KubeletConfiguration" is: /run/systemd/resolve/resolv.conf; the provided value is: /etc/resolv.conf']);
     expect(renderKubeletConfig(configInput(cfg, {}, { systemdResolved: false }), VERSION_TABLE['1.20']).config.resolvConf).toBeUndefined();
+  });
+
+  test('1.38 (kubeadm PR #141337): the uploaded kubelet-config keeps no systemd-resolved resolvConf; the node\'s own file and a user\'s value keep theirs', () => {
+    const nodeYaml = (minor: '1.37' | '1.38', user: Record<string, unknown> = {}): string => toKubeYaml(renderKubeletConfig(configInput(cfg, user, { systemdResolved: true }), VERSION_TABLE[minor]).config);
+    const node138 = nodeYaml('1.38');
+    expect(node138).toContain('\nresolvConf: /run/systemd/resolve/resolv.conf\n');
+    const uploaded = clusterKubeletConfigYaml(node138, {}, VERSION_TABLE['1.38']);
+    expect(uploaded).not.toContain('resolvConf');
+    // Only that line goes: every other line is the node's, in order.
+    expect(uploaded.split('\n')).toEqual(node138.split('\n').filter((l) => l !== 'resolvConf: /run/systemd/resolve/resolv.conf'));
+    // A joining node renders the uploaded configuration on its own host and gets it back there.
+    const joined = renderKubeletConfig(configInput(cfg, yaml.load(uploaded) as Record<string, unknown>, { systemdResolved: true }), VERSION_TABLE['1.38']);
+    expect(joined.config.resolvConf).toBe('/run/systemd/resolve/resolv.conf');
+    expect(renderKubeletConfig(configInput(cfg, yaml.load(uploaded) as Record<string, unknown>, { systemdResolved: false }), VERSION_TABLE['1.38']).config.resolvConf).toBeUndefined();
+    // Before 1.38 the first control plane's choice is uploaded; a user's own value always is.
+    expect(clusterKubeletConfigYaml(nodeYaml('1.37'), {}, VERSION_TABLE['1.37'])).toContain('\nresolvConf: /run/systemd/resolve/resolv.conf\n');
+    const chosen = { resolvConf: '/run/systemd/resolve/resolv.conf' };
+    expect(clusterKubeletConfigYaml(nodeYaml('1.38', chosen), chosen, VERSION_TABLE['1.38'])).toContain('\nresolvConf: /run/systemd/resolve/resolv.conf\n');
   });
 
   test('clusterDNS is the 10th address of the first service subnet (IPv6 too); rotateCertificates is forced', () => {

@@ -108,6 +108,15 @@ describe('each preflight check fires on the condition it guards', () => {
     expect(join).toEqual(expect.arrayContaining(['DirAvailable--etc-kubernetes-manifests', 'FileAvailable--etc-kubernetes-kubelet.conf', 'FileAvailable--etc-kubernetes-bootstrap-kubelet.conf', 'FileAvailable--etc-kubernetes-pki-ca.crt']));
     expect(commonChecks({ versions: v120, kubernetesVersion: 'v1.20.2', criSocket: 'x', nodeName: 'n', bindPort: 6443, swapAllowed: false }).length).toBeGreaterThan(10);
   });
+
+  test('1.38 (kubeadm PR #141968): getent missing from PATH is a warning, FileExisting-getent; before 1.38 there is no such check', async () => {
+    const common = (version: string) => commonChecks({ versions: profileFor(version), kubernetesVersion: version, criSocket: 'x', nodeName: 'n', bindPort: 6443, swapAllowed: false });
+    const getent = common('v1.38.0-rc.0').find((c) => c.name === 'FileExisting-getent');
+    expect(getent).toBeDefined();
+    const missing = await fires(getent as NonNullable<typeof getent>, system({ which: (p: string) => Promise.resolve(p === 'getent' ? undefined : `/usr/bin/${p}`) }));
+    expect(missing).toEqual({ warnings: ['getent not found in system path'], errors: [] });
+    expect(common('v1.37.0').map((c) => c.name)).not.toContain('FileExisting-getent');
+  });
 });
 
 describe('real probes', () => {

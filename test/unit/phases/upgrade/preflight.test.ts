@@ -167,8 +167,10 @@ describe('upgrade preflight', () => {
     expect(forced).toContain('Found 1 potential version compatibility errors but skipping since the --force flag is set:');
   });
 
-  test('issue 26: v1.37.0 → a v1.38 pre-release is stopped with the message about 1.38', async () => {
+  test('issue 36: v1.37.0 → a named v1.38 pre-release needs only kubeadm\'s unstable-version flag (1.38 preview row); v1.38.0 is stopped with the message about 1.38', async () => {
     await expectError(run({ version: 'v1.38.0-alpha.1', flags: { yes: true }, view: at('v1.37.0') }), 'E_PRECONDITION',
-      /^version policy: the version to upgrade to v1\.38\.0-alpha\.1 is newer than v1\.37, the newest minor tsadm knows: v1\.38 is not released yet \(only pre-releases exist\)/);
+      /^version policy: v1\.38\.0-alpha\.1 is a pre-release: allow it with --allow-experimental-upgrades(?! \(and)/);
+    await expectError(run({ version: 'v1.38.0', flags: { yes: true }, view: at('v1.37.0') }), 'E_PRECONDITION',
+      /^version policy: the version to upgrade to v1\.38\.0 is newer than v1\.37, the newest minor tsadm knows: v1\.38 is not released yet \(only pre-releases exist\)/);
   });
 });
