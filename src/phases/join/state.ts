@@ -9,7 +9,7 @@ import type { ApiOpenOptions } from '../../kube/seam.js';
 import type { KubeApi } from '../../kube/types.js';
 import { initShapedView } from '../../run/init-view.js';
 import type { InitCtx, JoinCtx, JoinRunState } from '../../run/context.js';
-import { profileFor } from '../../versions/resolve.js';
+import { prereleaseWarning, profileFor } from '../../versions/resolve.js';
 import { newPatchCache } from '../../patches/run.js';
 import { buildJoinClusterConfig, fetchClusterConfigTexts, storedKubernetesVersion, type JoinClusterConfig } from './cluster-config.js';
 
@@ -46,6 +46,16 @@ export function clusterConfig(ctx: JoinCtx): Promise<JoinClusterConfig> {
     ctx.log.info('Reading configuration from the cluster...', { prefix: 'preflight' });
     ctx.log.info("FYI: You can look at this config file with 'kubectl -n kube-system get cm kubeadm-config -o yaml'", { prefix: 'preflight' });
     const texts = await fetchClusterConfigTexts(api);
+    // A cluster at a pre-release of the preview minor (src/versions/release.ts): its row may still
+    // change. A damaged configuration is reported below, where it is read for the join.
+    const preview = (() => {
+      try {
+        return prereleaseWarning(storedKubernetesVersion(texts.clusterConfigurationYaml));
+      } catch {
+        return undefined;
+      }
+    })();
+    if (preview !== undefined) ctx.log.warn(preview, { prefix: 'config' });
     // The JoinConfiguration's API version against the cluster's minor, known only now (docs/config.md).
     if (ctx.cfg.apiVersions) {
       const kubernetesVersion = storedKubernetesVersion(texts.clusterConfigurationYaml);

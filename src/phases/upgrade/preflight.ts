@@ -17,6 +17,7 @@ import type { NodeObject } from '../../kube/types.js';
 import type { UpgradeClusterView } from '../../upgrade/cluster-view.js';
 import { printConfiguration } from '../../upgrade/plan-run.js';
 import { checkVersionPolicy, versionPolicyError } from '../../upgrade/policy.js';
+import { prereleaseWarning } from '../../versions/resolve.js';
 import type { UpgradeCtx } from '../../run/context.js';
 import { fail, ok, type Check } from '../preflight/check.js';
 import { containerRuntimeVersionCheck, isPrivilegedUser, systemVerificationCheck } from '../preflight/checks.js';
@@ -89,6 +90,9 @@ async function runUpgradePreflight(ctx: UpgradeCtx): Promise<void> {
   });
   const refused = versionPolicyError(verdict, ctx.cfg.upgrade.force);
   if (refused) throw refused;
+  // A named pre-release of the preview minor (src/versions/release.ts): its row may still change.
+  const preview = prereleaseWarning(target);
+  if (preview !== undefined) ctx.log.warn(preview, { prefix: 'upgrade/version' });
   if (verdict.skippable.length > 0) {
     ctx.log.warn(`Found ${verdict.skippable.length} potential version compatibility errors but skipping since the --force flag is set:`, { prefix: 'upgrade/version' });
     for (const v of verdict.skippable) ctx.log.warn(`\t- ${v.message}`, { prefix: 'upgrade/version' });

@@ -170,6 +170,9 @@ describe('upgrade preflight', () => {
   test('issue 36: v1.37.0 → a named v1.38 pre-release needs only kubeadm\'s unstable-version flag (1.38 preview row); v1.38.0 is stopped with the message about 1.38', async () => {
     await expectError(run({ version: 'v1.38.0-alpha.1', flags: { yes: true }, view: at('v1.37.0') }), 'E_PRECONDITION',
       /^version policy: v1\.38\.0-alpha\.1 is a pre-release: allow it with --allow-experimental-upgrades(?! \(and)/);
+    const allowed = await run({ version: 'v1.38.0-alpha.1', flags: { yes: true, 'allow-experimental-upgrades': true }, view: at('v1.37.0') });
+    expect(allowed).toContainEqual(expect.stringContaining('Kubernetes v1.38.0-alpha.1 is a pre-release of v1.38, which is not released yet'));
+    expect((await run({ version: 'v1.37.1', flags: { yes: true }, view: at('v1.37.0') })).join('\n')).not.toContain('pre-release of');
     await expectError(run({ version: 'v1.38.0', flags: { yes: true }, view: at('v1.37.0') }), 'E_PRECONDITION',
       /^version policy: the version to upgrade to v1\.38\.0 is newer than v1\.37, the newest minor tsadm knows: v1\.38 is not released yet \(only pre-releases exist\)/);
   });
