@@ -48,6 +48,17 @@ describe('ML-DSA keys and certificates', () => {
     expect(createPublicKey(back).export({ type: 'spki', format: 'der' }).equals(leafKeys.publicKey.export({ type: 'spki', format: 'der' }))).toBe(true);
   });
 
+  test('a damaged ML-DSA key file (seed and expanded key disagree) is refused naming the file', async () => {
+    const { privateKey } = await generateKeyPair('ML-DSA-44');
+    const der = privateKey.export({ type: 'pkcs8', format: 'der' });
+    for (const offset of [40, der.length - 5]) {
+      const bad = Buffer.from(der);
+      bad[offset] = (bad[offset] ?? 0) ^ 1;
+      const pem = `-----BEGIN PRIVATE KEY-----\n${bad.toString('base64').replace(/.{64}/g, '$&\n')}\n-----END PRIVATE KEY-----\n`;
+      expect(() => parsePrivateKeyPem(pem, '/etc/kubernetes/pki/ca.key')).toThrow(/^\/etc\/kubernetes\/pki\/ca\.key: /);
+    }
+  });
+
   test('an ML-DSA CA signs an ECDSA leaf, and an RSA CA an ML-DSA leaf', async () => {
     const mldsa = await generateKeyPair('ML-DSA-44');
     const ec = await generateKeyPair('ECDSA-P256');
