@@ -201,9 +201,11 @@ describeWithApiServer('upgrade apply object phases on a real cluster', () => {
   test('an edited kube-proxy configuration is kept and not re-signed (kubeadm treats an edit as the user\'s configuration)', async () => {
     const live = (await cm('kube-proxy')).body;
     const conf = live.data['config.conf'] ?? '';
-    expect(conf).not.toContain('mode:');
+    // kubeadm writes the whole KubeProxyConfiguration, zero values included: mode is "" (iptables).
+    expect(conf).toMatch(/^mode: ""$/m);
     expect(live.metadata.annotations['kubeadm.kubernetes.io/component-config.hash']).toMatch(/^sha256:/);
-    const edited = `${conf}\nmode: ipvs`;
+    const edited = conf.replace(/^mode: ""$/m, 'mode: ipvs');
+    expect(edited).not.toBe(conf);
     const put = await server.request('PUT', '/api/v1/namespaces/kube-system/configmaps/kube-proxy', {
       auth: 'admin', body: { ...live, data: { ...live.data, 'config.conf': edited } },
     });
