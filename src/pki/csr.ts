@@ -45,7 +45,9 @@ export function createCsr(template: CsrTemplate, privateKey: KeyObject): Certifi
     attributes.push(seq([oid(OID.extensionRequest), set([extensions])]));
   }
   const info = seq([integer(0n), encodeName(template.subject), parseDer(spkiDer(privateKey)), tagged(0, true, attributes)]);
-  return parseCsrDer(signStructure(info, privateKey));
+  // Its own requests may carry an ML-DSA key (encryptionAlgorithm ML-DSA-*, kubeadm 1.38): read
+  // back with that one allowance; requests from others (the approver's) never get it.
+  return parseCsrDer(signStructure(info, privateKey), 'certificate request', { ownMlDsa: true });
 }
 
 /**
@@ -75,7 +77,7 @@ class RequestError extends Error {}
  * SET of exactly one value, no extension twice, no critical extension tsadm does not know, SANs
  * Go reads the same way, a key tsadm can check, and a self-signature that verifies.
  */
-function parseCsrDer(der: Uint8Array, label = 'certificate request'): CertificateRequest {
+function parseCsrDer(der: Uint8Array, label = 'certificate request', opts: { readonly ownMlDsa?: boolean } = {}): CertificateRequest {
   try {
     const bytes = Buffer.from(der);
     const top = elementsOf(readDer(bytes, 'the request'), TAG.SEQUENCE, 'the request');
@@ -87,7 +89,7 @@ function parseCsrDer(der: Uint8Array, label = 'certificate request'): Certificat
     if (!isUniversal(version, TAG.INTEGER) || !version.content.equals(Buffer.from([0]))) throw new RequestError('the version is not 0 (PKCS#10 v1)');
     const subject = decodeStrictName(subjectNode);
     const requested = requestedExtensions(attributes);
-    const { key, keyAlgorithm, family } = publicKey(spkiNode);
+    const { key, keyAlgorithm, family } = publicKey(spkiNode, opts.ownMlDsa === true);
     verifySignature(infoNode.raw, sigAlgNode, sigNode, key, family);
     return { der: bytes, pem: encodePem('CERTIFICATE REQUEST', bytes), subject, spki: Buffer.from(spkiNode.raw), keyAlgorithm, requested };
   } catch (err) {
@@ -152,7 +154,7 @@ function requestedExtensions(attributes: DerNode): DecodedExtensions {
   return { ...decoded, dnsNames: san?.dnsNames ?? [], ipAddresses: san?.ipAddresses ?? [], otherNames: san?.otherNames ?? [] };
 }
 
-type KeyFamily = 'rsa' | 'ec' | 'ed25519';
+type KeyFamily = 'rsa' | 'ec' | 'ed25519' | 'ml-dsa-44' | 'ml-dsa-65' | 'ml-dsa-87';
 
 const CURVES: Readonly<Record<string, string>> = { prime256v1: 'ECDSA-P256', secp384r1: 'ECDSA-P384', secp521r1: 'ECDSA-P521' };
 
@@ -161,7 +163,7 @@ const CURVES: Readonly<Record<string, string>> = { prime256v1: 'ECDSA-P256', sec
  * bits with exponent 65537 (NULL parameters), ECDSA on P-256, P-384 or P-521 (a named curve, an
  * uncompressed point), or Ed25519; its encoding must be the one OpenSSL writes back.
  */
-function publicKey(spkiNode: DerNode): { key: KeyObject; keyAlgorithm: string; family: KeyFamily } {
+function publicKey(spkiNode: DerNode, mlDsa: boolean): { key: KeyObject; keyAlgorithm: string; family: KeyFamily } {
   let key: KeyObject;
   try {
     key = createPublicKey({ key: Buffer.from(spkiNode.raw), format: 'der', type: 'spki' });
@@ -186,6 +188,9 @@ function publicKey(spkiNode: DerNode): { key: KeyObject; keyAlgorithm: string; f
   } else if (type === 'ed25519') {
     keyAlgorithm = 'Ed25519';
     family = 'ed25519';
+  } else if (mlDsa && (type === 'ml-dsa-44' || type === 'ml-dsa-65' || type === 'ml-dsa-87')) {
+    keyAlgorithm = type.toUpperCase();
+    family = type;
   } else {
     throw new RequestError(`a ${type ?? 'unknown'} key (tsadm accepts RSA, ECDSA and Ed25519)`);
   }
@@ -201,6 +206,10 @@ const SIGNATURES: Readonly<Record<string, { readonly family: KeyFamily; readonly
   [OID.ecdsaWithSHA384]: { family: 'ec', hash: 'sha384', nullParams: false },
   [OID.ecdsaWithSHA512]: { family: 'ec', hash: 'sha512', nullParams: false },
   '1.3.101.112': { family: 'ed25519', hash: null, nullParams: false },
+  // Reached only with an ML-DSA key, which publicKey admits for tsadm's own requests alone.
+  [OID.mlDsa44]: { family: 'ml-dsa-44', hash: null, nullParams: false },
+  [OID.mlDsa65]: { family: 'ml-dsa-65', hash: null, nullParams: false },
+  [OID.mlDsa87]: { family: 'ml-dsa-87', hash: null, nullParams: false },
 };
 
 /** The self-signature (kube-apiserver's validation calls CheckSignature): verified with Node's crypto. */

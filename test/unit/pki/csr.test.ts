@@ -25,6 +25,21 @@ describe('createCsr', () => {
   });
 });
 
+describe('createCsr with an ML-DSA key (encryptionAlgorithm ML-DSA-*, kubeadm 1.38 PR #142037)', () => {
+  test('tsadm\'s own request is written and read back (id-ml-dsa-65 as key and signature algorithm); a request from others with such a key is still refused', async () => {
+    const keys = await generateKeyPair('ML-DSA-65');
+    const csr = createCsr({ subject: { commonName: 'kube-apiserver', organization: [] }, dnsNames: ['cp1'], ipAddresses: ['10.96.0.1'] }, keys.privateKey);
+    expect(csr.keyAlgorithm).toBe('ML-DSA-65');
+    expect(csr.requested.dnsNames).toEqual(['cp1']);
+    // openssl 3.0 parses the structure and names the algorithm by OID only: once in the key, once as the signature algorithm.
+    const asn1 = openssl(['asn1parse', '-in', tempFile('ml.csr', csr.pem)]);
+    expect(asn1.split(':2.16.840.1.101.3.4.3.18')).toHaveLength(3);
+    expect(asn1).toContain(':commonName');
+    // The approver's reader (parseCsrPem) has no ML-DSA allowance: kube-apiserver gates such requests (CertificateSigningRequestMLDSA, PR #142196).
+    expect(() => parseCsrPem(csr.pem)).toThrow('a ml-dsa-65 key (tsadm accepts RSA, ECDSA and Ed25519)');
+  });
+});
+
 describe('parseCsrPem: the requested extensions', () => {
   test('SANs of a CSR made by openssl, other kinds than DNS and IP listed apart', () => {
     const key = tempFile('req.key', openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout']));
