@@ -43,6 +43,9 @@ export function renewalTemplate(
       notAfter,
       isCA: false,
       leafBasicConstraints: old.basicConstraintsPresent,
+      // The key usage is the renewing kubeadm's, as its renewal issues through the certs phase's
+      // NewSignedCert: from 1.38 keyEncipherment only for RSA keys (PR #142037).
+      keyEnciphermentRsaOnly: i.versions.pki.keyEnciphermentRsaOnly,
       extKeyUsage: old.extKeyUsage.filter((u): u is ExtKeyUsage => KNOWN_EKU.has(u)),
       dnsNames: old.dnsNames,
       ipAddresses: old.ipAddresses,
