@@ -11,10 +11,10 @@
  */
 import type { Argv } from 'yargs';
 import { VERBOSITY_OPTION } from './workflow-command.js';
-import { resolveRootfs } from '../run/runtime.js';
+import { resolveRootfs } from '../host/rootfs.js';
 
 /** --rootfs on a command that reads and writes no host file: kubeadm's chroot changes nothing it does. */
-export const ROOTFS_UNUSED = "The path to the 'real' host root filesystem. kubeadm chroots into it before every command; this command reads and writes no host file, so the path is only checked to be a directory.";
+const ROOTFS_UNUSED = "The path to the 'real' host root filesystem. kubeadm chroots into it before every command; this command reads and writes no host file, so the path is only checked to be a directory.";
 
 const VERBOSITY_DESCRIBE = 'Log level verbosity (from 2, a failure also prints its stack).';
 

@@ -44,7 +44,7 @@ export interface StoredFieldFindings {
   readonly cluster: ClusterConfiguration;
 }
 
-export type Treatment = 'refuse' | 'warn' | 'carry';
+type Treatment = 'refuse' | 'warn' | 'carry';
 
 /** One field of the table: where it is set to something the stored version cannot hold. */
 export interface StoredFieldRule {

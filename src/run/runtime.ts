@@ -6,13 +6,13 @@ import type { Host } from '../host/host.js';
 import { acquireMachineLock, type MachineLock } from '../host/lock.js';
 import { createApiSeam, type ApiSeam } from '../kube/seam.js';
 import { RootedHost } from '../host/rooted-host.js';
+import { resolveRootfs } from '../host/rootfs.js';
 import { errorData, type Reporter } from '../log/events.js';
 import { JsonReporter } from '../log/json-reporter.js';
 import { LogFile, teeToLogFile, type LogFileSettings } from '../log/log-file.js';
 import { PhaseLogger } from '../log/logger.js';
 import { PlainReporter } from '../log/plain-reporter.js';
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { TSADM_VERSION } from '../version.js';
 import type { BaseCtx } from './context.js';
 
@@ -105,17 +105,6 @@ export async function createRuntime(flags: FlagValues, env: CommandEnv, options:
 /** The listr2 task view only on an interactive terminal at the default verbosity (not in CI). */
 function useTaskView(env: CommandEnv, verbosity: number): boolean {
   return env.io.stdout.isTTY === true && verbosity === 0 && !env.io.env.CI && env.io.env.TERM !== 'dumb';
-}
-
-/** --rootfs must be an existing directory; "/" when unset. */
-export async function resolveRootfs(rootfs: string | undefined): Promise<string> {
-  if (rootfs === undefined || rootfs === '') return '/';
-  const abs = path.resolve(rootfs);
-  const st = await fs.stat(abs).catch(() => undefined);
-  if (!st?.isDirectory()) {
-    throw new TsadmError('E_USAGE', `--rootfs ${rootfs}: not a directory`, { hint: 'pass the path of an existing directory that stands for the host root' });
-  }
-  return abs;
 }
 
 /** Reads the --config file (from the real filesystem, relative to the working directory). */

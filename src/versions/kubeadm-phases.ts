@@ -10,7 +10,6 @@
  * CHANGELOG line naming it. Only top-level phases and the one sub-phase kubeadm removed are listed;
  * a phase kubeadm kept in every minor 1.20–1.37 has no `since`/`until`.
  */
-import type { Phase } from '../engine/phase.js';
 import { NEWEST_MINOR, type SupportedMinor } from './table.js';
 
 export type PhaseWorkflow = 'init' | 'join' | 'reset' | 'upgrade-apply' | 'upgrade-node';
@@ -96,7 +95,7 @@ function inRange(minor: SupportedMinor, from: SupportedMinor | undefined, to: Su
 }
 
 /** The fact of a kubeadm phase path of a workflow, or undefined when kubeadm never had it. */
-export function kubeadmPhaseFact(workflow: PhaseWorkflow, path: string): KubeadmPhaseFact | undefined {
+function kubeadmPhaseFact(workflow: PhaseWorkflow, path: string): KubeadmPhaseFact | undefined {
   return KUBEADM_PHASES[workflow].find((f) => f.path === path);
 }
 
@@ -115,6 +114,17 @@ export function kubeadmVisiblePhases(workflow: PhaseWorkflow, minor: SupportedMi
 }
 
 /**
+ * What markPhaseOrigins reads and marks of a phase: the engine's Phase has these fields (this module
+ * is a per-minor fact of the base layer, so it names the shape rather than importing the engine).
+ */
+interface PhaseNode<P> {
+  readonly name: string;
+  readonly children?: readonly P[];
+  readonly own?: boolean;
+  readonly retired?: boolean;
+}
+
+/**
  * Marks a workflow's tree for `minor`: tsadm's own phases `own`, and a phase kubeadm of that minor
  * no longer has `retired` (left out of help, still run where it applies, still accepted by
  * --skip-phases and `phase <name>`, because a tree built for a minor that cannot be known before
@@ -122,7 +132,7 @@ export function kubeadmVisiblePhases(workflow: PhaseWorkflow, minor: SupportedMi
  * docs/decisions.md). A phase kubeadm of that minor has not added yet keeps the workflow's own
  * handling (hidden where kubeadm ran the step without a phase).
  */
-export function markPhaseOrigins<C>(workflow: PhaseWorkflow, minor: SupportedMinor, tree: readonly Phase<C>[], parent = ''): Phase<C>[] {
+export function markPhaseOrigins<P extends PhaseNode<P>>(workflow: PhaseWorkflow, minor: SupportedMinor, tree: readonly P[], parent = ''): P[] {
   const own = TSADM_OWN_PHASES[workflow];
   return tree.map((p) => {
     const path = parent ? `${parent}/${p.name}` : p.name;

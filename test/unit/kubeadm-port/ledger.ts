@@ -14,9 +14,9 @@
  */
 import type { SupportedMinor } from '../../../src/versions/table.js';
 
-export type Outcome = 'match' | 'differs' | 'unmapped';
+type Outcome = 'match' | 'differs' | 'unmapped';
 
-export interface LedgerCase {
+interface LedgerCase {
   /** Go test function. */
   readonly test: string;
   /** The t.Run name (or a label for unnamed table rows, in brackets). */
