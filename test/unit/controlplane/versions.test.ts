@@ -48,13 +48,22 @@ describe.each(SUPPORTED_MINORS.map((m) => [m]))('Kubernetes %s', (minor) => {
   const sched = pods['kube-scheduler'];
   const etcd = pods.etcd;
 
-  test('each manifest serializes as kubeadm writes it: the YAML reads back to the pod, with kubeadm\'s null timestamp and empty status', () => {
+  // apimachinery v0.34.0 tags ObjectMeta.CreationTimestamp `omitempty,omitzero` (kubernetes PR
+  // #130989, in kubernetes-1.34.0 and not in any v0.33.x tag): kubeadm ≤1.33 writes
+  // `creationTimestamp: null`, 1.34+ omits the key.
+  test(`each manifest serializes as kubeadm writes it: the YAML reads back to the pod, ${n >= 34 ? 'without creationTimestamp' : 'with creationTimestamp: null'}, with an empty status`, () => {
     for (const c of STATIC_POD_COMPONENTS) {
       const text = toKubeYaml(podToJson(pods[c]));
       const back = yaml.load(text) as { metadata: Record<string, unknown>; spec: { containers: Array<{ command: string[]; image: string }> }; status: unknown };
       expect(back.spec.containers[0]?.command).toEqual(container(pods[c]).command);
       expect(back.spec.containers[0]?.image).toBe(container(pods[c]).image);
-      expect(back.metadata.creationTimestamp).toBeNull();
+      if (n >= 34) {
+        expect(Object.hasOwn(back.metadata, 'creationTimestamp')).toBe(false);
+        expect(text).not.toContain('creationTimestamp');
+      } else {
+        expect(back.metadata.creationTimestamp).toBeNull();
+        expect(text).toContain('\n  creationTimestamp: null\n');
+      }
       expect(back.status).toEqual({});
       expect(text.endsWith('status: {}\n')).toBe(true);
     }
@@ -125,12 +134,15 @@ describe.each(SUPPORTED_MINORS.map((m) => [m]))('Kubernetes %s', (minor) => {
     expect(f.includes('--feature-gates=InitialCorruptCheck=true')).toBe(n >= 36);
   });
 
-  test(`user extraArgs ${n >= 36 ? 'follow the sorted defaults in the order written' : 'are sorted with the defaults'} (PR #135400 in 1.36; kubeadm-flags.env and every static pod)`, () => {
+  // PR #135400 is in 1.36 and, cherry-picked, in v1.35.1 (#135853): the default 1.35 patch has it;
+  // the default patches of 1.32-1.34 are older than their cherry-picks (v1.32.12, v1.33.8, v1.34.4).
+  const keepsOrder = n >= 35;
+  test(`user extraArgs ${keepsOrder ? 'follow the sorted defaults in the order written' : 'are sorted with the defaults'} at ${DEFAULT_PATCH[minor]} (PR #135400 in 1.36 and v1.35.1; kubeadm-flags.env and every static pod)`, () => {
     const base = fixtureInitConfig();
     const extraArgs = [{ name: 'v', value: '2' }, { name: 'audit-log-maxage', value: '7' }];
     const cfg = { ...base, cluster: { ...base.cluster, kubernetesVersion: DEFAULT_PATCH[minor], imageRepository: '', apiServer: { ...base.cluster.apiServer, extraArgs } } };
     const f = flags(renderStaticPod('kube-apiserver', staticPodConfigFromInit(cfg), profileFor(DEFAULT_PATCH[minor]), NO_HOST_FACTS));
-    if (n >= 36) {
+    if (keepsOrder) {
       expect(f.slice(-2)).toEqual(['--v=2', '--audit-log-maxage=7']);
       expect(f.slice(0, -2)).toEqual([...f.slice(0, -2)].sort());
     } else {

@@ -111,7 +111,8 @@ describeWithApiServer('addon phase on a real cluster', () => {
     // kubeadm 1.36 knows no such target: the directory reader skips the file as unknown, nothing is applied.
     expect(at136.lines().join('\n')).not.toContain('to target "kubeproxydaemonset"');
     expect((await daemonSet()).metadata.labels?.['patched-by']).toBeUndefined();
-    expect(await proxyConfig()).not.toContain('mode:');
+    // 1.36 writes the whole configuration with mode left at its zero value ("").
+    expect((await proxyConfig()).split('\n')).toContain('mode: ""');
     const at137 = await run(withPatches('v1.37.0'));
     expect(at137.lines()).toContain('Applied patch of type "application/merge-patch+json" to target "kubeproxydaemonset"');
     expect(actions(at137)).toEqual(expect.arrayContaining(['updated DaemonSet/kube-proxy', 'updated ConfigMap/kube-proxy']));
@@ -177,6 +178,25 @@ describe('addon phase with --print-manifest', () => {
       // The template's only variable: the environment's *_proxy variables are merged into the created object only.
       expect(ds.spec.template.spec.containers[0]?.env.map((e) => e.name)).toEqual(['NODE_NAME']);
       expect(reporter.lines().join('\n')).not.toContain('Applied essential addon');
+      // The four objects MarshalToYaml prints carry 1.20's zero timestamp; the templates have none.
+      expect(docs.slice(6, 10).map((d) => (d.metadata as { creationTimestamp?: unknown }).creationTimestamp)).toEqual([null, null, null, null]);
+      expect(text.split('\n  creationTimestamp: null\n')).toHaveLength(5);
+    } finally {
+      empty.cleanup();
+    }
+  });
+
+  // k8s.io/apimachinery v0.34.0 tags ObjectMeta.CreationTimestamp `omitzero` (kubernetes PR
+  // #130989): kubeadm 1.34+'s MarshalToYaml omits the zero timestamp instead of printing null.
+  test('1.35: the objects kubeadm marshals are printed without creationTimestamp', async () => {
+    const empty = tempRoot({});
+    try {
+      const c = fixtureInitConfig({ cluster: { kubernetesVersion: 'v1.35.0', controlPlaneEndpoint: 'cp.example.com:6443' } });
+      const { ctx, reporter } = initCtxFor(c, empty.dir, { api: { open: () => Promise.reject(new Error('no cluster may be asked')), close: () => undefined } as never });
+      await runPhases([addonPhase], { ...ctx, options: { ...ctx.options, flags: { 'print-manifest': true } } }, { filter: [], skip: [] });
+      const text = reporter.events.flatMap((e) => (e.type === 'output' ? [e.text] : [])).join('');
+      expect(text).toContain('kind: ServiceAccount\nmetadata:\n  name: kube-proxy\n');
+      expect(text).not.toContain('creationTimestamp');
     } finally {
       empty.cleanup();
     }
