@@ -20,7 +20,8 @@ interface ObjectMeta {
   /** Server-set. */
   readonly resourceVersion?: string;
   readonly uid?: string;
-  readonly creationTimestamp?: string;
+  /** null: the zero timestamp as kubeadm ≤1.33's MarshalToYaml prints an object it has not created. */
+  readonly creationTimestamp?: string | null;
 }
 
 export interface KubeObject {

@@ -2,7 +2,8 @@
  * After patching, kubeadm decodes the result into a typed v1.Pod and marshals it again, which
  * drops what Go would not write: directive keys and unknown fields, null members, and zero
  * values of `omitempty` scalars/maps/lists; it also re-adds the always-present members
- * (metadata.creationTimestamp: null, status: {}, each container's resources). This is that
+ * (metadata.creationTimestamp: null up to 1.33 — omitted from 1.34, see the profile's
+ * controlPlane.omitEmptyCreationTimestamp —, status: {}, each container's resources). This is that
  * round trip for the fields a static pod uses, from a table of Go field kinds instead of the
  * Go types (unknown fields are kept — see the differences listed in the control-plane phase).
  */
@@ -31,11 +32,17 @@ const OMIT_EMPTY_MAPS = new Set(['labels', 'annotations', 'nodeSelector', 'overh
 /** Lists without `omitempty`: an empty [] stays. */
 const KEEP_EMPTY_LISTS = new Set(['containers', 'nodeSelectorTerms']);
 
-export function normalizePatchedPod(value: JsonValue): JsonObject {
+export interface NormalizeOptions {
+  /** The profile's controlPlane.omitEmptyCreationTimestamp: the zero timestamp is omitted, not written as null. */
+  readonly omitEmptyCreationTimestamp: boolean;
+}
+
+export function normalizePatchedPod(value: JsonValue, opts: NormalizeOptions): JsonObject {
   const pod = clean(value);
   if (!isJsonObject(pod)) return {};
   const metadata = isJsonObject(pod.metadata) ? pod.metadata : {};
-  if (!Object.hasOwn(metadata, 'creationTimestamp')) metadata.creationTimestamp = null;
+  // clean() dropped a null one, so only a real timestamp is left here.
+  if (!opts.omitEmptyCreationTimestamp && !Object.hasOwn(metadata, 'creationTimestamp')) metadata.creationTimestamp = null;
   pod.metadata = metadata;
   const spec = isJsonObject(pod.spec) ? pod.spec : {};
   if (!Object.hasOwn(spec, 'containers')) spec.containers = null;

@@ -20,8 +20,11 @@ export interface Pod {
 
 interface PodMetadata {
   annotations?: Record<string, string>;
-  /** Go's zero metav1.Time marshals as null; kubeadm's files all carry it. */
-  creationTimestamp: null;
+  /**
+   * Go's zero metav1.Time marshals as null up to kubeadm 1.33; from 1.34 (apimachinery omitzero,
+   * PR #130989) it is omitted (the profile's controlPlane.omitEmptyCreationTimestamp).
+   */
+  creationTimestamp?: null;
   labels: Record<string, string>;
   name: string;
   namespace: string;

@@ -23,7 +23,7 @@ export function componentPod(
     kind: 'Pod',
     metadata: {
       ...(annotations && Object.keys(annotations).length > 0 ? { annotations: { ...annotations } } : {}),
-      creationTimestamp: null,
+      ...(cp.omitEmptyCreationTimestamp ? {} : { creationTimestamp: null }),
       // component/tier let `kubectl get pods -l tier=control-plane` find the mirror pods.
       labels: { component: container.name, tier: 'control-plane' },
       name: container.name,

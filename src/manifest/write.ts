@@ -27,7 +27,7 @@ export async function patchedManifest(ctx: PatchCtx, component: StaticPodCompone
   if (!patchesDir) return doc;
   const patched = await patchTarget(ctx, patchesDir, component, patchTargetsFor(versions), doc, POD_PATCH_SCHEMA);
   if (patched === doc) return doc;
-  const result = normalizePatchedPod(patched);
+  const result = normalizePatchedPod(patched, { omitEmptyCreationTimestamp: versions.controlPlane.omitEmptyCreationTimestamp });
   const problem = podProblem(result);
   if (problem) {
     throw new TsadmError('E_CONFIG_INVALID', `patches from "${patchesDir}" made the static Pod manifest for "${component}" invalid: ${problem}`, {

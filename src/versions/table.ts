@@ -183,6 +183,13 @@ export interface VersionProfile {
     readonly podPriority: boolean;
     /** Probes use a named container port (1.34+). */
     readonly namedProbePorts: boolean;
+    /**
+     * Static pods are written without `metadata.creationTimestamp: null` (1.34+): apimachinery
+     * v0.34.0 tags ObjectMeta.CreationTimestamp `omitempty,omitzero` (kubernetes PR #130989,
+     * "Zero-value metadata.creationTimestamp values are now omitted"), and kubeadm's
+     * MarshalToYaml goes through encoding/json, which honours omitzero from Go 1.24.
+     */
+    readonly omitEmptyCreationTimestamp: boolean;
     readonly apiserverInsecurePortFlag: boolean;
     readonly componentPortZeroFlag: boolean;
     /** kube-scheduler probes /livez + /readyz (1.32+) instead of /healthz. */
@@ -368,6 +375,7 @@ const BASE_1_20: VersionProfile = {
     seccompRuntimeDefault: false,
     podPriority: false,
     namedProbePorts: false,
+    omitEmptyCreationTimestamp: false,
     apiserverInsecurePortFlag: true,
     componentPortZeroFlag: true,
     schedulerLivez: false,
@@ -597,10 +605,11 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
   },
   {
     minor: '1.34',
-    why: 'etcd 3.6 flag spelling (PR #132838); named probe ports (PR #132776); wait-control-plane visible (WaitForAllControlPlaneComponents GA, PR #132594)',
+    why: 'etcd 3.6 flag spelling (PR #132838); named probe ports (PR #132776); no creationTimestamp: null in static pods (PR #130989, apimachinery omitzero); wait-control-plane visible (WaitForAllControlPlaneComponents GA, PR #132594)',
     delta: {
       images: { etcdTag: '3.6.4-0', corednsTag: 'v1.12.1', pauseTag: '3.10.1' },
-      controlPlane: { etcd36Flags: true, namedProbePorts: true },
+      // PR #130989: apimachinery v0.34.0 omits the zero creationTimestamp (no `creationTimestamp: null`).
+      controlPlane: { etcd36Flags: true, namedProbePorts: true, omitEmptyCreationTimestamp: true },
       // WaitForAllControlPlaneComponents GA (PR #132594); NodeLocalCRISocket beta, on by default.
       featureGates: {
         WaitForAllControlPlaneComponents: { default: true, stage: 'GA', locked: true },

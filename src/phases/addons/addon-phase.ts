@@ -92,7 +92,7 @@ export async function applyKubeProxy(ctx: InitCtx, opts: { readonly sign: boolea
   };
   const patcher = kubeProxyDaemonSetPatcher(ctx, ctx.cfg.init.patches?.directory, ctx.versions);
   if (printManifest(ctx)) {
-    printManifests(ctx, await kubeProxyManifests(input, patcher));
+    printManifests(ctx, await kubeProxyManifests(input, { omitEmptyCreationTimestamp: ctx.versions.controlPlane.omitEmptyCreationTimestamp }, patcher));
     return;
   }
   await ensureKubeProxy(await clusterApi(ctx), input, ctx.log, patcher);

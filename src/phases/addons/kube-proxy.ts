@@ -39,12 +39,27 @@ export async function ensureKubeProxy(api: KubeApi, input: KubeProxyInput, log: 
  * `kubeproxydaemonset` patches change is printed as the patched object (UNSURE whether kubeadm
  * 1.37's patches reach its printout at all).
  */
-export async function kubeProxyManifests(input: KubeProxyInput, patchDaemonSet?: DaemonSetPatcher): Promise<Array<KubeObject | string>> {
+export async function kubeProxyManifests(input: KubeProxyInput, opts: PrintOptions, patchDaemonSet?: DaemonSetPatcher): Promise<Array<KubeObject | string>> {
   const daemonSet = kubeProxyDaemonSet(input.image, []);
   const patched = patchDaemonSet ? await patchDaemonSet(daemonSet) : daemonSet;
   return [
-    kubeProxyServiceAccount(), ...kubeProxyRbac(),
+    ...[kubeProxyServiceAccount(), ...kubeProxyRbac()].map((o) => marshalled(o, opts)),
     kubeProxyConfigMapTemplate(input.config, input.server),
     isDeepStrictEqual(patched, daemonSet) ? kubeProxyDaemonSetTemplate(input.image) : patched,
   ];
+}
+
+export interface PrintOptions {
+  /** The profile's controlPlane.omitEmptyCreationTimestamp (1.34+). */
+  readonly omitEmptyCreationTimestamp: boolean;
+}
+
+/**
+ * An object as kubeadm's MarshalToYaml prints it: up to 1.33 the zero ObjectMeta.CreationTimestamp
+ * is written as `creationTimestamp: null`; from 1.34 (k8s.io/apimachinery v0.34.0's `omitzero`,
+ * kubernetes PR #130989) it is omitted.
+ */
+function marshalled(obj: KubeObject, opts: PrintOptions): KubeObject {
+  if (opts.omitEmptyCreationTimestamp || obj.metadata.creationTimestamp !== undefined) return obj;
+  return { ...obj, metadata: { ...obj.metadata, creationTimestamp: null } };
 }

@@ -6,9 +6,9 @@
  * roll back on failure (src/phases/upgrade/static-pod-upgrade.ts). A node without a
  * kube-apiserver manifest is a worker: nothing to do.
  *
- * Idempotency: the manifests are rendered by init's code for the target version and compared
- * byte for byte with the ones on disk; equal ones are left alone (no backup, no renewal), so a
- * second run at the target version changes nothing.
+ * Idempotency: the manifests are rendered by init's code for the target version and compared,
+ * decoded, with the ones on disk (src/manifest/equal.ts, as kubeadm 1.28+); equal ones are left
+ * alone (no backup, no renewal), so a second run at the target version changes nothing.
  */
 import { MANIFESTS_DIR } from '../../constants.js';
 import type { Phase } from '../../engine/phase.js';

@@ -1,7 +1,7 @@
 /**
  * One static Pod component through kubeadm 1.20's upgradeComponent: compare the rendered manifest
- * with the one on disk (identical bytes: nothing to do, no certificate renewed either, as in
- * kubeadm, which compares first), renew the component's certificates, back up the old manifest,
+ * with the one on disk (the same Pod once decoded, as kubeadm 1.28+ compares: nothing to do, no
+ * certificate renewed either, as in kubeadm, which compares first), renew the component's certificates, back up the old manifest,
  * write the new one atomically, wait until the kubelet runs it (a new mirror Pod hash, the Pods
  * Running, the health endpoint answering) and, when any of that fails, put back every manifest
  * this run changed (kubeadm's rollbackOldManifests: etcd's only when etcd is the one failing)
@@ -18,6 +18,7 @@ import { TsadmError, errorMessage } from '../../errors.js';
 import { NO_RETRY } from '../../kube/retry.js';
 import type { KubeApi } from '../../kube/types.js';
 import type { PhaseLogger } from '../../log/logger.js';
+import { sameStaticPod } from '../../manifest/equal.js';
 import { manifestPath } from '../../manifest/write.js';
 import { journalOf } from '../../host/journal.js';
 import type { InitCtx, UpgradeCtx } from '../../run/context.js';
@@ -120,7 +121,8 @@ export async function upgradeComponent(run: StaticPodRun, component: UpgradedCom
   if (old === undefined) {
     throw new TsadmError('E_PRECONDITION', `${file} does not exist, so ${component} cannot be upgraded`, { hint: 'is this a control-plane node made by tsadm or kubeadm? `tsadm init phase control-plane` writes the manifests' });
   }
-  if (old.equals(Buffer.from(manifest, 'utf8'))) {
+  // kubeadm 1.28+ compares the decoded Pods, not the bytes (src/manifest/equal.ts).
+  if (sameStaticPod(old, manifest)) {
     log.info(`Current and new manifests of ${component} are equal, skipping upgrade`);
     return false;
   }

@@ -13,6 +13,7 @@ import { printInitDefaults, printUpgradeDefaults } from '../../../src/config/pri
 import type { ResolvedInitConfig } from '../../../src/config/types.js';
 import type { Container, Pod, Probe } from '../../../src/manifest/pod.js';
 import { NO_HOST_FACTS, imageRepository, staticPodConfigFromInit } from '../../../src/manifest/inputs.js';
+import { podToJson } from '../../../src/manifest/static-pod.js';
 import { corednsConfigMap, corednsDeployment, dnsService } from '../../../src/phases/addons/coredns-render.js';
 import { corednsImage, kubeProxyImage } from '../../../src/phases/addons/images.js';
 import { kubeProxyConfigMap, kubeProxyConfiguration } from '../../../src/phases/addons/kube-proxy-render.js';
@@ -34,6 +35,7 @@ import { kubeletVersionCheck } from '../../../src/phases/preflight/checks.js';
 import { profileFor } from '../../../src/versions/resolve.js';
 import type { VersionProfile } from '../../../src/versions/table.js';
 import { initPhases } from '../../../src/workflows/init.js';
+import { toKubeYaml } from '../../../src/yaml/write.js';
 import { joinPhases } from '../../../src/workflows/join.js';
 
 interface ProbeFacts { liveness: string | null; readiness: string | null; startup: string | null; port: number | string }
@@ -42,7 +44,7 @@ interface Golden {
   minor: string;
   release: string;
   images: { repository: string; etcd: string; coredns: string; pause: string };
-  manifests: { seccompRuntimeDefault: boolean; priority: number | null } & Record<StaticPodComponent, { flags: string[]; probes: ProbeFacts }>;
+  manifests: { seccompRuntimeDefault: boolean; priority: number | null; creationTimestampNull: boolean } & Record<StaticPodComponent, { flags: string[]; probes: ProbeFacts }>;
   certs: Record<string, Subject>;
   kubeconfigs: Record<string, Subject & { server: string }>;
   phases: { init: string[]; kubeletFinalize: string[]; join?: string[]; joinIncludes?: string[] };
@@ -129,6 +131,8 @@ function facts(golden: Golden, cfg: ResolvedInitConfig, v: VersionProfile): Arra
       ]],
       [`manifests.${c}.seccomp`, () => [pods[c].spec.securityContext?.seccompProfile?.type === 'RuntimeDefault', golden.manifests.seccompRuntimeDefault]],
       [`manifests.${c}.priority`, () => [pods[c].spec.priority ?? null, golden.manifests.priority]],
+      // As written to disk: the line is there (null) or the key is absent.
+      [`manifests.${c}.creationTimestampNull`, () => [toKubeYaml(podToJson(pods[c])).includes('\n  creationTimestamp: null\n'), golden.manifests.creationTimestampNull]],
     );
   }
   out.push(['certs.names', () => [CERT_ROWS.map((r) => r.name).sort(), factNames(golden.certs)]]);
