@@ -324,6 +324,13 @@ export interface VersionProfile {
     readonly portChecksOnConfiguredAddresses: boolean;
     /** Warns when getent is not in PATH (1.38, PR #141968: the kubelet resolves its user-namespace account with it). */
     readonly getentInPath: boolean;
+    /**
+     * The forwarding checks follow the cluster's IP families (1.27, PR #115420): ipv4/ip_forward
+     * and ipv6/conf/default/forwarding for the families of init's Service and Pod subnets and
+     * advertise address, or of join's discovery endpoint; before, ipv4/ip_forward always, among
+     * the common checks.
+     */
+    readonly forwardingByIpFamily: boolean;
   };
 }
 
@@ -409,7 +416,7 @@ const BASE_1_20: VersionProfile = {
   workflow: { kubeletStartAfterControlPlane: false, showJoinCommandPhase: false, waitControlPlaneHidden: true, joinWaitControlPlane: false, joinLocalModePhases: false, joinLocalModeExperimental: true, joinEtcdJoinAlways: false, joinUpdateStatusRemoved: false },
   upgrade: { labelOldControlPlaneNodes: true, removeOldControlPlaneLabel: false, removeOldControlPlaneTaint: false, kubeDnsMigration: true, addonsAfterAllControlPlanes: false, nodeAddonPhases: false, planEtcdUpgrade: false },
   skew: { minKubelet: '1.19.0' },
-  preflight: { containerRuntimeVersionBelow: undefined, portChecksOnConfiguredAddresses: false, getentInPath: false },
+  preflight: { containerRuntimeVersionBelow: undefined, portChecksOnConfiguredAddresses: false, getentInPath: false, forwardingByIpFamily: false },
 };
 
 /** What changed in each minor, relative to the previous one. */
@@ -507,6 +514,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       images: { etcdTag: '3.5.7-0', corednsTag: 'v1.10.1', pauseTag: '3.9' },
       controlPlane: { podPriority: true },
       skew: { minKubelet: '1.26.0' },
+      preflight: { forwardingByIpFamily: true }, // PR #115420
     },
   },
   {

@@ -44,6 +44,7 @@ export const joinPreflightPhase: Phase<JoinCtx> = {
       podSubnet: cluster.init.cluster.networking.podSubnet,
       swapAllowed: cluster.init.componentConfigs.kubelet.failSwapOn === false,
       controlPlane: cp !== undefined,
+      ...(ctx.cfg.join.discovery.bootstrapToken ? { discoveryEndpoint: ctx.cfg.join.discovery.bootstrapToken.apiServerEndpoint } : {}),
       connectRuntime: (socket) => ctx.deps.connectCri(socket),
     });
     if (cp) ctx.log.info('Running pre-flight checks before initializing the new control plane instance');

@@ -5,6 +5,7 @@ import { MANIFESTS_DIR, PORTS } from '../../constants.js';
 import { socketPath } from '../../host/cri.js';
 import type { Host } from '../../host/host.js';
 import { activeSwaps, PROC_SWAPS, type SystemProbe } from '../../host/system-probe.js';
+import { splitHostPort } from '../../net/host-port.js';
 import { cidrContains, formatIp, indexedIp, isLoopback, parseCidr, parseIp } from '../../net/ip.js';
 import { NEWEST_MINOR, SUPPORTED_MINORS, type VersionProfile } from '../../versions/table.js';
 import { type Check, type CheckEnv, type CheckResult, fail, ok, pathCheckName, warn } from './check.js';
@@ -32,6 +33,8 @@ export interface PreflightInput {
   readonly bindAddresses?: { readonly apiServer?: string; readonly scheduler?: string; readonly controllerManager?: string };
   /** Opens the container runtime for ContainerRuntimeVersion (the CRI seam). */
   readonly connectRuntime?: ConnectRuntimeConfig;
+  /** Join: the bootstrap-token discovery's apiServerEndpoint (host:port); absent for file discovery. */
+  readonly discoveryEndpoint?: string;
 }
 
 /** The last bind-address of each control-plane component's extraArgs (the last one wins, as in kubeadm's extraArgs). */
@@ -149,13 +152,22 @@ export function kubeletVersionCheck(versions: VersionProfile, target: string): C
   });
 }
 
-export function httpProxyCheck(address: string | undefined, port: number): Check {
+/**
+ * kubeadm's HTTPProxyCheck: a warning when an https request to the host (init's advertise address,
+ * join's discovery host) would go through a proxy, as Go's net/http decides (httpsProxyFor).
+ * kubeadm's URL is the bare host, except that an IPv6 literal without brackets gets port 1234
+ * (net.JoinHostPort(host, "1234")): "https://10.0.0.1", "https://[2001:db8::1]:1234".
+ */
+export function httpProxyCheck(host: string | undefined): Check {
   return check('HTTPProxy', ({ system }) => {
-    const proxy = system.env('HTTPS_PROXY');
-    if (!proxy || !address) return ok;
-    const noProxy = (system.env('NO_PROXY') ?? '').split(',').map((s) => s.trim());
-    if (noProxy.includes(address) || noProxy.includes('*')) return ok;
-    return warn(`Connection to "https://${address}:${port}" uses proxy "${proxy}". If that is not intended, adjust your proxy settings`);
+    if (host === undefined || host === '') return ok;
+    const bareIpv6 = parseIp(host)?.family === 6;
+    const authority = bareIpv6 ? `[${host}]:1234` : host;
+    // url.URL.Hostname strips the brackets of "[::1]"; a URL without a port asks for https's 443.
+    const hostname = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+    const proxy = httpsProxyFor(system, hostname, bareIpv6 ? '1234' : '443');
+    if (proxy === undefined) return ok;
+    return warn(`Connection to "https://${authority}" uses proxy "${proxy}". If that is not intended, adjust your proxy settings`);
   });
 }
 
@@ -201,24 +213,46 @@ export function firewalldCheck(ports: readonly number[]): Check {
 }
 
 /**
- * The proxy Go's net/http (golang.org/x/net/http/httpproxy, as apimachinery's
- * SetOldTransportDefaults uses it) would choose for an https request to the IP: none for
- * loopback, none when NO_PROXY has "*", the IP itself or a CIDR holding it; else HTTPS_PROXY
- * ("http://" prepended when it has no scheme).
+ * The proxy Go's net/http (golang.org/x/net/http/httpproxy config.useProxy, as apimachinery's
+ * SetOldTransportDefaults uses it) would choose for an https request to host:port (host without
+ * brackets): none for "localhost" and loopback addresses; none when a NO_PROXY entry is "*", a
+ * CIDR holding the address, the address itself ("ip" or "ip:port"), or a domain the host is or
+ * ends in ("example.com", ".example.com", "*.example.com", each optionally with ":port"); else
+ * HTTPS_PROXY ("http://" prepended when it has no scheme). Upper-case variables win over lower-case
+ * ones when set (getEnvAny).
  */
-function httpsProxyFor(system: SystemProbe, ipText: string): string | undefined {
-  const proxy = system.env('HTTPS_PROXY');
-  if (proxy === undefined || proxy === '') return undefined;
-  const ip = parseIp(ipText);
+function httpsProxyFor(system: SystemProbe, host: string, port: string): string | undefined {
+  const envAny = (...names: string[]): string => names.map((n) => system.env(n) ?? '').find((v) => v !== '') ?? '';
+  const proxy = envAny('HTTPS_PROXY', 'https_proxy');
+  if (proxy === '') return undefined;
+  if (host === 'localhost') return undefined;
+  const ip = parseIp(host);
   if (ip !== undefined && isLoopback(ip)) return undefined;
-  for (const raw of (system.env('NO_PROXY') ?? '').split(',')) {
+  const addr = host.trim().toLowerCase();
+  for (const raw of envAny('NO_PROXY', 'no_proxy').split(',')) {
     const entry = raw.trim().toLowerCase();
     if (entry === '') continue;
     if (entry === '*') return undefined;
     const cidr = parseCidr(entry);
-    if (cidr !== undefined && ip !== undefined && cidrContains(cidr, ip)) return undefined;
-    const other = parseIp(entry);
-    if (other !== undefined && ip !== undefined && formatIp(other) === formatIp(ip)) return undefined;
+    if (cidr !== undefined) {
+      if (ip !== undefined && cidrContains(cidr, ip)) return undefined;
+      continue;
+    }
+    const split = splitHostPort(entry);
+    let entryHost = 'error' in split ? entry : split.host;
+    const entryPort = 'error' in split ? '' : split.port;
+    if (!('error' in split) && entryHost === '') continue;
+    const portMatches = entryPort === '' || entryPort === port;
+    const entryIp = parseIp(entryHost);
+    if (entryIp !== undefined) {
+      if (ip !== undefined && formatIp(entryIp) === formatIp(ip) && portMatches) return undefined;
+      continue;
+    }
+    if (entryHost === '') continue;
+    if (entryHost.startsWith('*.')) entryHost = entryHost.slice(1);
+    const matchHost = !entryHost.startsWith('.');
+    const suffix = matchHost ? `.${entryHost}` : entryHost;
+    if ((addr.endsWith(suffix) || (matchHost && addr === entryHost)) && portMatches) return undefined;
   }
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(proxy) ? proxy : `http://${proxy}`;
 }
@@ -234,7 +268,8 @@ export function httpProxyCidrCheck(cidrText: string): Check {
     if (cidr === undefined) return fail(`error parsing CIDR "${cidrText}": invalid CIDR address: ${cidrText}`);
     const first = indexedIp(cidr, 1);
     if (first === undefined) return fail(`unable to get first IP address from the given CIDR (${cidrText})`);
-    const proxy = httpsProxyFor(system, formatIp(first));
+    // kubeadm asks for https://<first address>:1234/.
+    const proxy = httpsProxyFor(system, formatIp(first), '1234');
     if (proxy === undefined) return ok;
     return warn(`connection to "${cidrText}" uses proxy "${proxy}". This may lead to malfunctional cluster setup. Make sure that Pod and Services IP ranges specified correctly as exceptions in proxy configuration`);
   });
@@ -391,15 +426,47 @@ export function initChecks(input: PreflightInput): Check[] {
     portCheck(PORTS.scheduler, addr.scheduler),
     portCheck(PORTS.controllerManager, addr.controllerManager),
     ...manifests.map(fileAvailable),
-    httpProxyCheck(input.advertiseAddress, input.bindPort),
+    httpProxyCheck(input.advertiseAddress),
     ...cidrs.map((c) => httpProxyCidrCheck(c.trim())),
     ...commonChecks(input),
   ];
+  if (input.versions.preflight.forwardingByIpFamily) {
+    // kubeadm's InitNodeChecks: the families of the Service and Pod subnets (each entry as given)
+    // and of the advertise address.
+    const families = ipFamilies([...(input.serviceSubnet ?? '').split(','), ...(input.podSubnet ?? '').split(',')], [input.advertiseAddress]);
+    checks.push(...forwardingChecks(families));
+  }
   if (input.externalEtcd !== undefined) checks.push(externalEtcdVersionCheck(input.externalEtcd, minExternalEtcdVersion(input.versions.minor)));
   if (input.localEtcdDataDir !== undefined) {
     checks.push(portCheck(PORTS.etcdClient), portCheck(PORTS.etcdPeer), dirAvailable(input.localEtcdDataDir));
   }
   return [isPrivilegedUser, ...checks];
+}
+
+const IPV4_FORWARD = '/proc/sys/net/ipv4/ip_forward';
+const IPV6_DEFAULT_FORWARDING = '/proc/sys/net/ipv6/conf/default/forwarding';
+
+/**
+ * The IP families kubeadm (1.27+, PR #115420) reads from CIDR entries (netutils.IsIPv4CIDRString /
+ * IsIPv6CIDRString, entries not trimmed) and addresses (an IPv4-mapped one counts as IPv4); text
+ * that does not parse counts for neither.
+ */
+function ipFamilies(cidrs: readonly string[], addresses: readonly (string | undefined)[]): { readonly ipv4: boolean; readonly ipv6: boolean } {
+  const families = new Set<number>();
+  for (const c of cidrs) {
+    const cidr = parseCidr(c);
+    if (cidr !== undefined) families.add(cidr.family);
+  }
+  for (const a of addresses) {
+    const ip = a === undefined ? undefined : parseIp(a);
+    if (ip !== undefined) families.add(ip.family);
+  }
+  return { ipv4: families.has(4), ipv6: families.has(6) };
+}
+
+/** kubeadm's addIPv4Checks / addIPv6Checks (checks_linux.go): forwarding enabled for each family in use. */
+function forwardingChecks(families: { readonly ipv4: boolean; readonly ipv6: boolean }): Check[] {
+  return [...(families.ipv4 ? [fileContent(IPV4_FORWARD, '1')] : []), ...(families.ipv6 ? [fileContent(IPV6_DEFAULT_FORWARDING, '1')] : [])];
 }
 
 /** Checks shared by init and join (kubeadm's RunInitNodeChecks/common checks). */
@@ -411,7 +478,8 @@ export function commonChecks(input: PreflightInput): Check[] {
     criCheck(input.criSocket),
     ...runtimeVersion,
     fileContent('/proc/sys/net/bridge/bridge-nf-call-iptables', '1'),
-    fileContent('/proc/sys/net/ipv4/ip_forward', '1'),
+    // From 1.27 the forwarding checks follow the IP families, after these (initChecks, joinChecks).
+    ...(input.versions.preflight.forwardingByIpFamily ? [] : [fileContent(IPV4_FORWARD, '1')]),
     swapCheck(input.swapAllowed),
     ...['conntrack', 'ip', 'iptables', 'mount', 'nsenter'].map((p) => fileExisting(p, true)),
     // getent: the kubelet resolves its user-namespace account with it (1.38, PR #141968; placed in
@@ -434,15 +502,21 @@ export function joinChecks(input: PreflightInput & { controlPlane: boolean }): C
     fileAvailable('/etc/kubernetes/bootstrap-kubelet.conf'),
     ...commonChecks(input),
   ];
-  if (!input.controlPlane) {
-    checks.push(fileAvailable('/etc/kubernetes/pki/ca.crt'));
-  } else {
+  if (!input.controlPlane) checks.push(fileAvailable('/etc/kubernetes/pki/ca.crt'));
+  // kubeadm's JoinNodeChecks, for a bootstrap-token discovery whose endpoint splits into host and port.
+  const endpoint = input.discoveryEndpoint !== undefined ? splitHostPort(input.discoveryEndpoint) : undefined;
+  if (endpoint !== undefined && !('error' in endpoint)) {
+    checks.push(httpProxyCheck(endpoint.host));
+    if (input.versions.preflight.forwardingByIpFamily) checks.push(...forwardingChecks(ipFamilies([], [endpoint.host])));
+  }
+  if (input.controlPlane) {
     // kubeadm's InitNodeChecks for a secondary control plane (without the common checks, run above).
     const addr = input.versions.preflight.portChecksOnConfiguredAddresses ? input.bindAddresses ?? {} : {};
     const cidrs = [...(input.serviceSubnet ?? '').split(','), ...(input.podSubnet ?? '').split(',')];
     checks.push(
       numCPU, mem, kubernetesVersionCheck(input.kubernetesVersion), firewalldCheck([input.bindPort, PORTS.kubelet]),
       portCheck(input.bindPort, addr.apiServer), portCheck(PORTS.scheduler, addr.scheduler), portCheck(PORTS.controllerManager, addr.controllerManager),
+      httpProxyCheck(input.advertiseAddress),
       ...cidrs.map((c) => httpProxyCidrCheck(c.trim())),
     );
   }

@@ -40,7 +40,7 @@ const cidr = (cidrText: string, expectWarnings: boolean): [string, () => Promise
 
 const proxy = (name: string, host: string, expectWarnings: boolean): [string, () => Promise<void>] =>
   [caseKey('TestHTTPProxyCheck', name), async () => {
-    const check = httpProxyCheck(host, 6443);
+    const check = httpProxyCheck(host);
     expect(await warningsOf((env) => check.run(env))).toBe(expectWarnings);
   }];
 
@@ -78,14 +78,24 @@ const initIp = (name: string, podSubnet: string, serviceSubnet: string, expStr: 
     expect(forwardingChecks(initChecks(input({ podSubnet, serviceSubnet })).map((c) => c.name))).toEqual(expStr);
   }];
 
+/** kubeadm's case defaults a JoinConfiguration with bootstrap-token discovery, then sets its APIServerEndpoint. */
+const joinIp = (name: string, discoveryEndpoint: string, expStr: string[]): [string, () => void] =>
+  [caseKey('TestJoinIPCheck', name), () => {
+    expect(forwardingChecks(joinChecks({ ...input({ discoveryEndpoint }), controlPlane: false }).map((c) => c.name))).toEqual(expStr);
+  }];
+
 portCases(SOURCE, Object.fromEntries([
   cidr('127.0.0.0/8', false),
   cidr('10.96.0.0/12', false),
   cidr('192.168.0.0/16', true),
   cidr('2001:db8::/56', false),
   cidr('2001:db8:1::/56', true),
+  proxy('Loopback address', '127.0.0.1', false),
+  proxy('IPv4 direct access', '10.96.0.1', false),
   proxy('IPv4 via proxy', '192.168.0.1', true),
+  proxy('IPv6 direct access', '[2001:db8::1:15]', false),
   proxy('IPv6 via proxy', '[2001:db8:1::1:15]', true),
+  proxy('IPv6 direct access, no brackets', '2001:db8::1:15', false),
   proxy('IPv6 via proxy, no brackets', '2001:db8:1::1:15', true),
   k8sVersion('v1.6.6', false),
   k8sVersion('v1.5.5', false),
@@ -99,9 +109,9 @@ portCases(SOURCE, Object.fromEntries([
   kubelet('v1.3.0#01', 'v1.3.0', '1.4.1', false),
   kubelet('v1.4.0-alpha.1', 'v1.4.0-alpha.1', '1.3.1', true),
   kubelet('v1.4.0', 'v1.4.0', '1.3.5', true),
+  initIp('dual stack', 'fda9:d324:354d:0::/56', '10.96.0.0/16,fda9:d324:354d:1::/112', [IPV4, IPV6]),
   initIp('single stack ipv4', '10.244.0.0/16', '10.96.0.0/16', [IPV4]),
-  [caseKey('TestJoinIPCheck', 'single stack ipv4'), () => {
-    // The discovery endpoint 10.244.0.0:1234 is IPv4; tsadm's joinChecks take no endpoint.
-    expect(forwardingChecks(joinChecks({ ...input({}), controlPlane: false }).map((c) => c.name))).toEqual([IPV4]);
-  }],
+  initIp('single stack ipv6', 'fda9:d324:354d:0::/56', 'fda9:d324:354d:1::/112', [IPV6]),
+  joinIp('single stack ipv4', '10.244.0.0:1234', [IPV4]),
+  joinIp('single stack ipv6', '[fda9:d324:354d:0::]:1234', [IPV6]),
 ]));

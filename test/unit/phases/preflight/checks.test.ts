@@ -78,7 +78,7 @@ describe('each preflight check fires on the condition it guards', () => {
     ['FileExisting-socat (warning only)', fileExisting('socat', false), system({ which: () => Promise.resolve(undefined) }), /socat not found/],
     ['Hostname', hostnameCheck('nosuchhost.invalid'), system({ resolveHost: () => Promise.resolve(false) }), /could not be reached/],
     ['Swap allowed by failSwapOn=false', swapCheck(true), system({ readProc: () => Promise.resolve('Filename Type\n/swapfile file 100 0 -2\n') }), /swap is enabled/],
-    ['HTTPProxy', httpProxyCheck('10.0.0.5', 6443), system({ env: (n) => (n === 'HTTPS_PROXY' ? 'http://proxy:3128' : undefined) }), /uses proxy/],
+    ['HTTPProxy', httpProxyCheck('10.0.0.5'), system({ env: (n) => (n === 'HTTPS_PROXY' ? 'http://proxy:3128' : undefined) }), /uses proxy/],
   ])('%s', async (_name, check, sys, message) => {
     const result = await fires(check, sys);
     expect(result.errors).toEqual([]);
@@ -346,5 +346,72 @@ describe('the checks of issue 26 (kubeadm 1.35+ and the parity gaps), with kubea
       expect((await systemVerificationCheck('v1.35.0').run({ host: kubeletAt('v1.34.2'), system: cgroupV1 })).errors).toEqual([]);
       expect((await systemVerificationCheck('v1.34.1').run({ host: kubeletAt('v1.35.0-alpha.1'), system: cgroupV1 })).errors).toHaveLength(1);
     });
+  });
+});
+
+describe('HTTPProxy decides as Go\'s net/http (httpproxy, kubeadm\'s HTTPProxyCheck)', () => {
+  const env = (vars: Record<string, string>): SystemProbe => system({ env: (n) => vars[n] });
+  const proxied = { HTTPS_PROXY: 'proxy:3128', NO_PROXY: 'example.com,.corp.test,10.0.0.0/8,2001:db8::/48,192.168.7.7:443,192.168.8.8:6443' };
+  const warning = async (host: string, vars: Record<string, string> = proxied): Promise<string[]> => [...(await fires(httpProxyCheck(host), env(vars))).warnings];
+
+  test('loopback and localhost are never proxied; NO_PROXY CIDRs, addresses (with the URL\'s port) and domain suffixes are honoured', async () => {
+    for (const direct of ['127.0.0.1', '127.9.9.9', '::1', '[::1]', 'localhost', '10.96.0.1', '2001:db8::1:15', '[2001:db8::1:15]', 'example.com', 'api.example.com', 'a.corp.test', '192.168.7.7']) {
+      expect([direct, await warning(direct)]).toEqual([direct, []]);
+    }
+    // ".corp.test" matches subdomains only; "192.168.8.8:6443" not kubeadm's port-less URL (https: 443).
+    for (const viaProxy of ['corp.test', 'notexample.com', '192.168.0.1', '192.168.8.8', '2001:db8:1::1:15']) {
+      expect([viaProxy, (await warning(viaProxy)).length]).toEqual([viaProxy, 1]);
+    }
+  });
+
+  test('kubeadm\'s URL in the warning: the bare host, an unbracketed IPv6 literal with port 1234; a proxy without scheme gets http://', async () => {
+    expect(await warning('192.168.0.1')).toEqual(['Connection to "https://192.168.0.1" uses proxy "http://proxy:3128". If that is not intended, adjust your proxy settings']);
+    expect(await warning('2001:db8:1::1:15')).toEqual(['Connection to "https://[2001:db8:1::1:15]:1234" uses proxy "http://proxy:3128". If that is not intended, adjust your proxy settings']);
+    expect(await warning('[2001:db8:1::1:15]')).toEqual(['Connection to "https://[2001:db8:1::1:15]" uses proxy "http://proxy:3128". If that is not intended, adjust your proxy settings']);
+  });
+
+  test('lower-case variables count when the upper-case ones are unset; "*" exempts every host; no HTTPS_PROXY, no proxy', async () => {
+    expect(await warning('10.1.2.3', { https_proxy: 'https://p:1', no_proxy: '10.1.0.0/16' })).toEqual([]);
+    expect(await warning('10.2.2.3', { https_proxy: 'https://p:1', no_proxy: '10.1.0.0/16' })).toHaveLength(1);
+    expect(await warning('192.168.0.1', { HTTPS_PROXY: 'https://p:1', NO_PROXY: 'x.test,*' })).toEqual([]);
+    expect(await warning('192.168.0.1', { HTTP_PROXY: 'http://p:1' })).toEqual([]);
+  });
+});
+
+describe('IP forwarding checks by IP family (kubeadm 1.27+, PR #115420)', () => {
+  const V4 = 'FileContent--proc-sys-net-ipv4-ip_forward';
+  const V6 = 'FileContent--proc-sys-net-ipv6-conf-default-forwarding';
+  const forwarding = (names: readonly { name: string }[]): string[] => names.map((c) => c.name).filter((n) => n === V4 || n === V6);
+  const base = { criSocket: 'x', nodeName: 'n', bindPort: 6443, swapAllowed: false };
+  const v127 = { ...base, versions: profileFor('v1.27.0'), kubernetesVersion: 'v1.27.0' };
+  const v126 = { ...base, versions: profileFor('v1.26.3'), kubernetesVersion: 'v1.26.3' };
+
+  test('init follows the Service and Pod subnets and the advertise address', () => {
+    expect(forwarding(initChecks({ ...v127, serviceSubnet: 'fd00:1::/112', podSubnet: 'fd00:2::/56', advertiseAddress: 'fd00::10' }))).toEqual([V6]);
+    expect(forwarding(initChecks({ ...v127, serviceSubnet: '10.96.0.0/16,fd00:1::/112', podSubnet: 'fd00:2::/56' }))).toEqual([V4, V6]);
+    expect(forwarding(initChecks({ ...v127, serviceSubnet: '10.96.0.0/16', podSubnet: '', advertiseAddress: 'fd00::10' }))).toEqual([V4, V6]);
+    expect(forwarding(initChecks({ ...v127, serviceSubnet: '10.96.0.0/16', podSubnet: '10.244.0.0/16', advertiseAddress: '10.0.0.5' }))).toEqual([V4]);
+  });
+
+  test('join follows the bootstrap-token discovery endpoint\'s address; a name or file discovery adds none', () => {
+    const join = (discoveryEndpoint?: string) => forwarding(joinChecks({ ...v127, controlPlane: false, serviceSubnet: '10.96.0.0/16', ...(discoveryEndpoint !== undefined ? { discoveryEndpoint } : {}) }));
+    expect(join('[fd00::10]:6443')).toEqual([V6]);
+    expect(join('10.0.0.5:6443')).toEqual([V4]);
+    expect(join('cp.example.com:6443')).toEqual([]);
+    expect(join()).toEqual([]);
+    expect(joinChecks({ ...v127, controlPlane: false, discoveryEndpoint: '10.0.0.5:6443' }).map((c) => c.name)).toContain('HTTPProxy');
+  });
+
+  test('before 1.27 ip_forward is a common check whatever the family; IPv6 forwarding is not checked', () => {
+    expect(forwarding(initChecks({ ...v126, serviceSubnet: 'fd00:1::/112', podSubnet: 'fd00:2::/56', advertiseAddress: 'fd00::10' }))).toEqual([V4]);
+    expect(forwarding(joinChecks({ ...v126, controlPlane: false, discoveryEndpoint: '[fd00::10]:6443' }))).toEqual([V4]);
+  });
+
+  test('the IPv6 check reads conf/default/forwarding', async () => {
+    const [check] = initChecks({ ...v127, serviceSubnet: 'fd00:1::/112', podSubnet: '' }).filter((c) => c.name === V6);
+    const read: string[] = [];
+    const result = await fires(check!, system({ readProc: (p) => { read.push(p); return Promise.resolve('0\n'); } }));
+    expect(read).toEqual(['/proc/sys/net/ipv6/conf/default/forwarding']);
+    expect(result.errors).toEqual(['/proc/sys/net/ipv6/conf/default/forwarding contents are not set to 1']);
   });
 });
