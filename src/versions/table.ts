@@ -39,7 +39,7 @@ export const DEFAULT_PATCH: Readonly<Record<SupportedMinor, string>> = {
   '1.28': 'v1.28.15', '1.29': 'v1.29.15', '1.30': 'v1.30.14', '1.31': 'v1.31.13',
   '1.32': 'v1.32.9', '1.33': 'v1.33.5', '1.34': 'v1.34.1',
   // The newest patch of each current minor confirmed from kubernetes/kubernetes CHANGELOG-1.3x.md
-  // (docs/kubernetes-1.35-1.37.md names the source).
+  // (docs/kubernetes-1.35-1.38.md names the source).
   // v1.35.4 and v1.36.0 are the newest in the stored changelogs (CHANGELOG-1.35.md at 008b3652,
   // CHANGELOG-1.36.md up to v1.36.0; re-read 2026-11-29); CHANGELOG-1.37.md lists only
   // v1.37.0-alpha.1, so v1.37.0 is attested only by third-party reports of kubeadm v1.37.0 runs.
@@ -562,7 +562,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
         ControlPlaneKubeletLocalMode: { default: false, stage: 'alpha' }, // PR #125582
         UpgradeAddonsBeforeControlPlane: removedGate(false),
         // Deprecated in 1.31 (PR #124997); the message paraphrases that PR's release note, features.go's
-        // own DeprecationMessage was not read at a tag (UNSURE, docs/kubernetes-1.35-1.37.md).
+        // own DeprecationMessage was not read at a tag (UNSURE, docs/kubernetes-1.35-1.38.md).
         RootlessControlPlane: { default: false, stage: 'deprecated', deprecation: 'Deprecated in favor of the core kubelet feature UserNamespacesSupport which is beta since 1.30. Once UserNamespacesSupport graduates to GA, kubeadm will start using it and RootlessControlPlane will be removed.' },
       },
       workflow: { joinLocalModePhases: true, joinUpdateStatusRemoved: true }, // PRs #125582, #125780; #124373
@@ -640,7 +640,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       },
       // CoreDNS v1.13.1 (PR #133968, "Update coredns to v1.13.1"; its release-note line says v1.12.4,
       // but kubeadm's constants.go at v1.35.8 and `kubeadm config images list` at v1.35.0, .1 and .4
-      // give v1.13.1: docs/kubernetes-1.35-1.37.md); etcd 3.6.6 (PR #135271).
+      // give v1.13.1: docs/kubernetes-1.35-1.38.md); etcd 3.6.6 (PR #135271).
       images: { etcdTag: '3.6.6-0', corednsTag: 'v1.13.1', pauseTag: '3.10.1' },
       kubelet: { podInfraContainerImageFlag: false, upgradeDropsFlags: ['pod-infra-container-image'] },
       workflow: { joinEtcdJoinAlways: true },
@@ -689,7 +689,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
   {
     // Preview row (NEWEST_MINOR is older): from the v1.38.0-alpha.1 and -alpha.2 notes of
     // kubernetes/kubernetes CHANGELOG/CHANGELOG-1.38.md, the only 1.38 pre-releases listed there
-    // (docs/kubernetes-1.35-1.37.md, "v1.38 (pre-release)"). Core feature gates removed in 1.38 (SeparateTaintEvictionController
+    // (docs/kubernetes-1.35-1.38.md, "v1.38 (pre-release)"). Core feature gates removed in 1.38 (SeparateTaintEvictionController
     // #141789, PodSchedulingReadiness #141741, DynamicResourceAllocation #141946, KubeletTracing
     // #141714, ...) are the components' own: tsadm passes --feature-gates through unchecked, so no
     // row fact. The OpenRC fix (#141981) has no counterpart: tsadm's preflight does not read OpenRC.
