@@ -57,7 +57,7 @@ export const LEDGER: readonly LedgerFile[] = [
     path: 'cmd/kubeadm/app/phases/controlplane/manifests_test.go',
     commit: '898b9f800267a757615ecfb71fc377d04d996c6b',
     minor: '1.36',
-    portFile: 'test/unit/kubeadm-port/controlplane-manifests.test.ts',
+    portFile: 'test/integration/kubeadm-port/controlplane-manifests.test.ts',
     cases: [
       m('TestGetStaticPodSpecs', 'KubeAPIServer'),
       m('TestGetStaticPodSpecs', 'KubeControllerManager'),
@@ -111,7 +111,7 @@ export const LEDGER: readonly LedgerFile[] = [
     path: 'cmd/kubeadm/app/phases/etcd/local_test.go',
     commit: '6bb6c9934294d8265197c9dfc4c9dd3adaca147a',
     minor: '1.33',
-    portFile: 'test/unit/kubeadm-port/etcd-local.test.ts',
+    portFile: 'test/integration/kubeadm-port/etcd-local.test.ts',
     cases: [
       m('TestGetEtcdPodSpec', '[single case]'),
       u('TestCreateLocalEtcdStaticPodManifestFile', '[local etcd manifest]', 'kubeadm renders a bare ClusterConfiguration (empty imageRepository gives "image: /etcd:<DefaultEtcdVersion>", zero timeouts) that tsadm never renders, since tsadm renders only the defaulted configuration; the command, probes and volumes of that manifest are covered by the TestGetEtcdCommand cases and test/unit/phases/etcd/render.test.ts'),
@@ -127,7 +127,7 @@ export const LEDGER: readonly LedgerFile[] = [
     path: 'cmd/kubeadm/app/phases/addons/dns/dns_test.go',
     commit: '898b9f800267a757615ecfb71fc377d04d996c6b',
     minor: '1.36',
-    portFile: 'test/unit/kubeadm-port/addons-dns.test.ts',
+    portFile: 'test/integration/kubeadm-port/addons-dns.test.ts',
     cases: [
       u('TestCompileManifests', 'CoreDNSDeployment manifest', TEMPLATE),
       u('TestCompileManifests', 'CoreDNSConfigMap manifest', TEMPLATE),
@@ -170,7 +170,7 @@ export const LEDGER: readonly LedgerFile[] = [
     path: 'cmd/kubeadm/app/phases/kubelet/flags_test.go',
     commit: 'd776c9b699d29a50d51d39ef976b1a6ee7a281ae',
     minor: '1.23',
-    portFile: 'test/unit/kubeadm-port/kubelet-flags.test.ts',
+    portFile: 'test/integration/kubeadm-port/kubelet-flags.test.ts',
     cases: [
       m('TestBuildKubeletArgMap', 'hostname override'),
       m('TestBuildKubeletArgMap', 'register with taints'),
@@ -181,7 +181,7 @@ export const LEDGER: readonly LedgerFile[] = [
     path: 'cmd/kubeadm/app/phases/addons/proxy/proxy_test.go',
     commit: '898b9f800267a757615ecfb71fc377d04d996c6b',
     minor: '1.36',
-    portFile: 'test/unit/kubeadm-port/addons-proxy.test.ts',
+    portFile: 'test/integration/kubeadm-port/addons-proxy.test.ts',
     cases: [
       u('TestCompileManifests', 'KubeProxyConfigMap19', TEMPLATE),
       u('TestCompileManifests', 'KubeProxyDaemonSet19', TEMPLATE),
@@ -197,7 +197,7 @@ export const LEDGER: readonly LedgerFile[] = [
     path: 'cmd/kubeadm/app/phases/certs/certlist_test.go',
     commit: 'unknown (index id 18738705579)',
     minor: '1.36',
-    portFile: 'test/unit/kubeadm-port/certs-certlist.test.ts',
+    portFile: 'test/integration/kubeadm-port/certs-certlist.test.ts',
     cases: [
       m('TestCertListOrder', 'Default Certificate List'),
       m('TestCertListOrder', 'Cert list less etcd'),
@@ -216,7 +216,7 @@ export const LEDGER: readonly LedgerFile[] = [
     path: 'cmd/kubeadm/app/phases/kubeconfig/kubeconfig_test.go',
     commit: 'unknown (index id 19173823)',
     minor: '1.32',
-    portFile: 'test/unit/kubeadm-port/kubeconfig.test.ts',
+    portFile: 'test/integration/kubeadm-port/kubeconfig.test.ts',
     cases: [
       u('TestGetKubeConfigSpecsFailsIfCADoesntExists', '[single case]', FILES),
       ...[0, 1, 2, 3, 4].flatMap((i) => ['kubernetes-admin', 'kubernetes-super-admin', 'system:node:valid-node-name', 'system:kube-controller-manager', 'system:kube-scheduler']
@@ -255,7 +255,7 @@ export const LEDGER: readonly LedgerFile[] = [
     path: 'cmd/kubeadm/app/preflight/checks_test.go',
     commit: 'unknown (index id 108067816)',
     minor: '1.36',
-    portFile: 'test/unit/kubeadm-port/preflight-checks.test.ts',
+    portFile: 'test/integration/kubeadm-port/preflight-checks.test.ts',
     cases: [
       u('TestFileExistingCheck', "File does not exist, so it's not available", REAL_HOST),
       u('TestFileExistingCheck', 'File exists and is available', REAL_HOST),

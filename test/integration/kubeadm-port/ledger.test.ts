@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { LEDGER, ledgerMarkdown } from './ledger.js';
 
 const DOC = 'docs/kubeadm-test-port.md';
-const START = '<!-- ledger:start (generated from test/unit/kubeadm-port/ledger.ts; checked by its test) -->';
+const START = '<!-- ledger:start (generated from test/integration/kubeadm-port/ledger.ts; checked by its test) -->';
 const END = '<!-- ledger:end -->';
 
 describe('kubeadm-port ledger', () => {
