@@ -25,13 +25,25 @@ UNIT_LOG=$unit_log setsid bash -c '
   exit "$rc"
 ' &
 unit_pid=$!
-stop() { kill -- "-$unit_pid" 2>/dev/null; rm -f "$unit_log"; exit 130; }
+stop() { kill -- "-$unit_pid" 2>/dev/null; rm -f "$unit_log" "${e2e_log:-}"; exit 130; }
 trap stop INT TERM
 
-npm run --silent test:e2e
-e2e_rc=$?
+e2e_log=$(mktemp -t tsadm-e2e-XXXXXX.log)
+npm run --silent test:e2e 2>&1 | tee "$e2e_log"
+e2e_rc=${PIPESTATUS[0]}
 wait "$unit_pid"
 unit_rc=$?
-rm -f "$unit_log"
+
+# The failures of both projects once more, last: a CI log shown by its head and tail would
+# otherwise hide the unit project's failures in the middle. Jest's "● Console" blocks are output,
+# not failures.
+failures() {
+  awk '/^  ● / { on = ($0 !~ /^  ● Console/); n = 0 } on && n < 14 { print; n++ }' "$2" | head -n 150 |
+    sed "s/^/[$1] /"
+}
+if (( unit_rc != 0 || e2e_rc != 0 )); then
+  { echo; echo "==== failed tests (first lines of each) ===="; failures unit "$unit_log"; failures e2e "$e2e_log"; } >&2
+fi
+rm -f "$unit_log" "$e2e_log"
 echo "unit project: exit $unit_rc; e2e project: exit $e2e_rc" >&2
 (( unit_rc == 0 && e2e_rc == 0 ))

@@ -27,10 +27,11 @@
  *     want of quorum; docs/safety.md §6's recovery brings hc1 back alone with every ConfigMap.
  * Only these machines are created and destroyed (never destroyAll: other suites share the host).
  */
+import path from 'node:path';
 import {
   createMachine, destroyMachine, etcdGateway, kubeadmConfig, kubectl, machineDaemon, machineExec, nodeReadiness, provision,
   requireComponents, startMachine, stopMachine, powerCutAt, nodeBin, tsadm, tsadmBin, waitFor, writeSharedFile, type ExecResult, type Machine,
-  commandFailure, machineLog,
+  commandFailure, machineLog, repoRoot,
 } from './harness.js';
 import { heavyFile } from './heavy-files.js';
 
@@ -81,22 +82,39 @@ ${[CP1, CP2, CP3, CP4].map((m) => `  server ${m.name} ${m.ip}:6443`).join('\n')}
 
 interface JoinInfo { token: string; hash: string; certificateKey: string }
 
-/** One /healthz through the LB: asked and ended (ms since the epoch), HTTP status, curl's exit code. */
-interface Poll { start: number; end: number; code: string; exit: string; ok: boolean }
+/** One /healthz through the LB: asked and ended (ms since the epoch), HTTP status, why none (test/e2e/lb-poller.mjs). */
+interface Poll { start: number; end: number; code: string; error: string; ok: boolean }
+/** The poller's planned pause between one answer and the next question (test/e2e/lb-poller.mjs). */
+const POLL_PAUSE_MS = 100;
 const RENEW_LOG = '/var/log/tsadm-renew.log';
 
 function parsePolls(text: string): Poll[] {
   return text.trim().split('\n').filter((l) => l !== '').map((l) => {
-    const [start, end, code, exit] = l.split(' ');
-    return { start: Number(start), end: Number(end), code: code ?? '', exit: exit ?? '', ok: code === '200' };
+    const [start, end, code, error] = l.split(' ');
+    return { start: Number(start), end: Number(end), code: code ?? '', error: error ?? '', ok: code === '200' };
   });
 }
 
-/** The longest time between two successful answers (ends), and when it began. */
-function longestGap(polls: Poll[]): { ms: number; from: number; to: number } {
-  const ends = polls.filter((p) => p.ok).map((p) => p.end);
-  let best = { ms: 0, from: 0, to: 0 };
-  for (let i = 1; i < ends.length; i++) if (ends[i]! - ends[i - 1]! > best.ms) best = { ms: ends[i]! - ends[i - 1]!, from: ends[i - 1]!, to: ends[i]! };
+/**
+ * The longest time the API was away: between two successful answers (ends), less the time the
+ * poller itself was late asking (its pauses beyond the planned 100 ms, when its own process was
+ * starved on a loaded machine: no question was out, so that time says nothing of the API). Both
+ * figures are kept for the report.
+ */
+function longestGap(polls: Poll[]): { ms: number; raw: number; late: number; from: number; to: number } {
+  let best = { ms: 0, raw: 0, late: 0, from: 0, to: 0 };
+  let lastOk: number | undefined;
+  let late = 0;
+  for (const [i, p] of polls.entries()) {
+    if (i > 0 && lastOk !== undefined) late += Math.max(0, p.start - polls[i - 1]!.end - POLL_PAUSE_MS);
+    if (!p.ok) continue;
+    if (lastOk !== undefined) {
+      const raw = p.end - polls[lastOk]!.end;
+      if (raw - late > best.ms) best = { ms: raw - late, raw, late, from: polls[lastOk]!.end, to: p.end };
+    }
+    lastOk = i;
+    late = 0;
+  }
   return best;
 }
 
@@ -108,7 +126,7 @@ function longestGap(polls: Poll[]): { ms: number; from: number; to: number } {
 async function gapTimeline(polls: Poll[], gap: { from: number; to: number }, cps: Machine[]): Promise<string> {
   const iso = (ms: number): string => new Date(ms).toISOString();
   const near = polls.filter((p) => p.end >= gap.from - 3000 && p.start <= gap.to + 3000)
-    .map((p) => `  ${iso(p.start)} → +${p.end - p.start} ms: ${p.ok ? 'ok' : `failed (HTTP ${p.code}, curl exit ${p.exit})`}`);
+    .map((p) => `  ${iso(p.start)} → +${p.end - p.start} ms: ${p.ok ? 'ok' : `failed (HTTP ${p.code}, ${p.error})`}`);
   const logs = await Promise.all(cps.map(async (m) => {
     const r = await machineExec(m.name, ['sh', '-c', `grep -h -e '\\[restart\\]' -e 'Holding the Lease' ${RENEW_LOG} || true`], { reject: false });
     return `--- ${m.name} (${RENEW_LOG})\n${r.stdout.trimEnd()}`;
@@ -403,13 +421,15 @@ describe('a highly available cluster under faults', () => {
     const workerCreds = 'md5sum /etc/kubernetes/kubelet.conf /var/lib/kubelet/pki/kubelet-client-current.pem';
     const workersBefore = await Promise.all([...WORKERS, W5].map(async (w) => (await machineExec(w.name, ['sh', '-c', workerCreds])).stdout));
 
-    // A worker asks the LB for /healthz every 0.1 s and notes each answer: when it asked and when
-    // it ended (ms since the epoch), the HTTP status (000: none) and curl's exit code.
+    // A worker asks the LB for /healthz, one question at a time with 0.1 s between, and notes each
+    // answer: when it asked and when it ended (ms since the epoch), the HTTP status (000: none) and
+    // why there was none. A long-lived Node process, raised in priority, so that a loaded machine
+    // delays the measure as little as possible (test/e2e/lb-poller.mjs says why).
     const polls = '/tmp/ha-polls';
     const stop = '/tmp/ha-poll-stop';
     await machineExec(WORKERS[0]!.name, ['rm', '-f', polls, stop]);
-    const polling = machineExec(WORKERS[0]!.name, ['sh', '-c',
-      `while [ ! -e ${stop} ]; do s=$(date +%s%3N); c=$(curl -sk --max-time 1 -o /dev/null -w '%{http_code}' https://${ENDPOINT}/healthz); e=$?; echo "$s $(date +%s%3N) $c $e" >> ${polls}; sleep 0.1; done`], { timeoutMs: 30 * MIN });
+    const poller = path.join(repoRoot(), 'test', 'e2e', 'lb-poller.mjs');
+    const polling = machineExec(WORKERS[0]!.name, ['nice', '-n', '-10', nodeBin(), poller, `https://${ENDPOINT}/healthz`, polls, stop], { timeoutMs: 30 * MIN });
     // Each run's timestamped log, for the timeline printed when the gap is too long.
     const renew = ['certs', 'renew', '--auto', '--within', '3h', '--log-file', RENEW_LOG];
     const pairsMatch = 'cd /etc/kubernetes/pki && for c in *.crt etcd/*.crt; do k="${c%.crt}.key"; [ -f "$k" ] || continue; '
@@ -473,9 +493,9 @@ describe('a highly available cluster under faults', () => {
     }
     const answers = parsePolls((await machineExec(WORKERS[0]!.name, ['cat', polls])).stdout);
     const gap = longestGap(answers);
-    timings.push(`certificate renewal on three control planes: ${answers.filter((a) => a.ok).length} answers through the LB (${answers.filter((a) => !a.ok).length} failed), longest gap ${gap.ms} ms`);
+    timings.push(`certificate renewal on three control planes: ${answers.filter((a) => a.ok).length} answers through the LB (${answers.filter((a) => !a.ok).length} failed), longest gap ${gap.ms} ms (${gap.raw} ms between answers, of which the poller was late ${gap.late} ms)`);
     expect(answers.filter((a) => a.ok).length).toBeGreaterThan(100);
-    if (gap.ms >= 2000) throw new Error(`the API through the LB had a gap of ${gap.ms} ms (limit 2000):\n${await gapTimeline(answers, gap, cps)}`);
+    if (gap.ms >= 2000) throw new Error(`the API through the LB had a gap of ${gap.ms} ms (limit 2000; ${gap.raw} ms between answers, less ${gap.late} ms the poller was late asking):\n${await gapTimeline(answers, gap, cps)}`);
     expect(await Promise.all([...WORKERS, W5].map(async (w) => (await machineExec(w.name, ['sh', '-c', workerCreds])).stdout))).toEqual(workersBefore);
     await readyNodes(CP1, [CP1, CP3, CP4, ...WORKERS, W5]);
     expect(await configMaps(CP1)).toEqual(written);
