@@ -52,7 +52,12 @@ const CP_IMAGES = ['--ignore-preflight-errors', 'ImagePull'];
 const CONFIGMAPS = 200;
 
 /**
- * kubeadm's HA guide (ha-considerations): TCP passthrough, /healthz checked over TLS, round robin.
+ * kubeadm's HA guide (ha-considerations): TCP passthrough, /healthz checked over TLS, round robin,
+ * `option redispatch` with `retries 1`. The one retry is then also the last, so HAProxy redispatches
+ * it to another server at once. With `retries 2` (as this file had) the first retry went to the same
+ * server after HAProxy's turn-around timer of min(timeout connect, 1 s) (HAProxy's configuration
+ * manual, "retries"): a question that reached a control plane just stopped for a restart, before
+ * two failed checks marked it down, waited over a second, the whole of the poller's 1 s budget.
  * Its log (the machine's haproxy.log) keeps, with ISO times, only what a failure needs: servers
  * going down and up, and connections that ended abnormally.
  */
@@ -67,7 +72,7 @@ defaults
   timeout connect 1s
   timeout client 2m
   timeout server 2m
-  retries 2
+  retries 1
   option redispatch
 frontend apiserver
   bind ${LB.ip}:6443
