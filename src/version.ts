@@ -5,7 +5,7 @@
  * it for USER_AGENT. It sits in the lowest layer (docs/architecture.md, "Layers").
  */
 import { TsadmError } from './errors.js';
-import { DEFAULT_PATCH, NEWEST_MINOR, SUPPORTED_MINORS } from './versions/table.js';
+import { DEFAULT_PATCH, NEWEST_MINOR, SUPPORTED_MINORS } from './versions/minors.js';
 
 declare const __TSADM_VERSION__: string | undefined;
 declare const __TSADM_BUILD__: BuildStamp | undefined;

@@ -9,7 +9,7 @@ import { randomSerial } from '../pki/serial.js';
 import type { Certificate } from '../pki/certificate.js';
 import type { CertificateTemplate } from '../pki/sign.js';
 import type { ExtKeyUsage } from '../pki/oids.js';
-import type { VersionProfile } from '../versions/table.js';
+import type { VersionProfile } from '../versions/table-types.js';
 
 export interface RenewalTemplate {
   readonly template: CertificateTemplate;

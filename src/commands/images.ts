@@ -12,7 +12,7 @@ import type { Host } from '../host/host.js';
 import { controlPlaneImages } from '../phases/controlplane/images.js';
 import { pullWithRetry, type ImageRuntime } from '../phases/preflight/image-pull.js';
 import { profileFor } from '../versions/resolve.js';
-import type { VersionProfile } from '../versions/table.js';
+import type { VersionProfile } from '../versions/table-types.js';
 import { toKubeYaml } from '../yaml/write.js';
 import { toKyaml } from '../yaml/kyaml.js';
 

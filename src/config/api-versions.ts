@@ -7,7 +7,7 @@
  * version table's (`configApiVersionsRead`, `configApiVersionsDeprecated` in
  * src/versions/table.ts). Pure.
  */
-import type { VersionProfile } from '../versions/table.js';
+import type { VersionProfile } from '../versions/table-types.js';
 import { KUBEADM_GROUP, type ApiVersionUse } from './schema-kubeadm.js';
 import { configInvalid } from './validate.js';
 

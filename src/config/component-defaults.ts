@@ -5,7 +5,7 @@
  */
 import { MANIFESTS_DIR, PORTS } from '../constants.js';
 import { formatIp, indexedIp, parseCidr } from '../net/ip.js';
-import type { VersionProfile } from '../versions/table.js';
+import type { VersionProfile } from '../versions/table-types.js';
 import { fullKubeProxyFields, kubeProxyTypesOf } from '../versions/kube-proxy-config.js';
 import { KUBE_PROXY_API_VERSION, KUBELET_API_VERSION } from './schema-kubeadm.js';
 import type { ClusterConfiguration } from './types.js';

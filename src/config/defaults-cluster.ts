@@ -6,7 +6,9 @@
 import { DEFAULT_CERT_DIR, DEFAULT_ETCD_DATA_DIR, DEFAULTS } from '../constants.js';
 import { errorMessage } from '../errors.js';
 import { DEFAULT_KUBERNETES_VERSION, normalizeKubernetesVersion, prereleaseWarning, profileFor } from '../versions/resolve.js';
-import { NEWEST_MINOR, VERSION_TABLE, type VersionProfile } from '../versions/table.js';
+import { NEWEST_MINOR } from '../versions/minors.js';
+import { VERSION_TABLE } from '../versions/table.js';
+import type { VersionProfile } from '../versions/table-types.js';
 import { parseDuration } from '../duration.js';
 import type { ConfigEnv } from './env.js';
 import type { NCluster, NComponent } from './normalized.js';

@@ -5,7 +5,9 @@
  * features.NewFeatureGate). Which gates exist at a minor, their defaults, stages and locks are
  * version facts: the `featureGates` of each row of src/versions/table.ts.
  */
-import { SUPPORTED_MINORS, VERSION_TABLE, type FeatureGateFact, type VersionProfile } from '../versions/table.js';
+import { SUPPORTED_MINORS } from '../versions/minors.js';
+import { VERSION_TABLE } from '../versions/table.js';
+import type { FeatureGateFact, VersionProfile } from '../versions/table-types.js';
 
 /** The gate's facts at this minor, or undefined when kubeadm of that minor does not have it (never had it, or removed it). */
 export function featureGateAt(versions: Pick<VersionProfile, 'featureGates'>, name: string): FeatureGateFact | undefined {

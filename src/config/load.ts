@@ -5,7 +5,8 @@
  * E_CONFIG_INVALID error; only the --config mixing rule fails early, as in kubeadm.
  */
 import { supportedProfile } from '../versions/resolve.js';
-import { SUPPORTED_MINORS, type VersionProfile } from '../versions/table.js';
+import { SUPPORTED_MINORS } from '../versions/minors.js';
+import type { VersionProfile } from '../versions/table-types.js';
 import { apiVersionFindings } from './api-versions.js';
 import { featureGateWarnings } from './feature-gates.js';
 import type { FlagValues } from '../flags.js';

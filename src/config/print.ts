@@ -6,7 +6,7 @@
  */
 import { TsadmError } from '../errors.js';
 import { DEFAULT_KUBERNETES_VERSION, normalizeKubernetesVersion, profileFor } from '../versions/resolve.js';
-import type { VersionProfile } from '../versions/table.js';
+import type { VersionProfile } from '../versions/table-types.js';
 import { toKubeYaml, toKubeYamlDocuments } from '../yaml/write.js';
 import { COMPONENT_CONFIG_KINDS, kubeletDefaults, kubeProxyDefaults, type ComponentConfigKind } from './component-defaults.js';
 import { DEFAULT_TIMEOUTS, defaultReset, defaultTimeouts } from './defaults.js';

@@ -3,7 +3,7 @@
  * apis/kubeadm/v1beta{2,3,4}/types.go and apis/bootstraptoken/v1). Each version is written as
  * the previous one plus what changed, so a difference between versions is visible in one place.
  */
-import type { SupportedMinor } from '../versions/table.js';
+import type { SupportedMinor } from '../versions/minors.js';
 import { fields, list, map, type Schema } from './schema.js';
 
 export const KUBEADM_GROUP = 'kubeadm.k8s.io';

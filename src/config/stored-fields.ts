@@ -26,7 +26,9 @@
  * carried by another field the record does hold. Pure.
  */
 import { DEFAULTS } from '../constants.js';
-import { SUPPORTED_MINORS, VERSION_TABLE, type SupportedMinor, type VersionProfile } from '../versions/table.js';
+import { SUPPORTED_MINORS, type SupportedMinor } from '../versions/minors.js';
+import { VERSION_TABLE } from '../versions/table.js';
+import type { VersionProfile } from '../versions/table-types.js';
 import type { Arg, ClusterConfiguration, NodeRegistration } from './types.js';
 
 export type StoredApiVersion = VersionProfile['configApiVersion'];

@@ -1,5 +1,5 @@
 import type { Arg } from '../config/types.js';
-import type { VersionProfile } from '../versions/table.js';
+import type { VersionProfile } from '../versions/table-types.js';
 
 /**
  * How user extraArgs combine with kubeadm's defaults.

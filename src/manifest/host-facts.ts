@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { ClusterConfiguration } from '../config/types.js';
 import type { Host } from '../host/host.js';
-import type { VersionProfile } from '../versions/table.js';
+import type { VersionProfile } from '../versions/table-types.js';
 import { proxyEnvFrom } from './env.js';
 import type { HostFacts } from './inputs.js';
 

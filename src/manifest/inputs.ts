@@ -1,6 +1,6 @@
 import type { APIEndpoint, ClusterConfiguration, EnvVar, ResolvedInitConfig } from '../config/types.js';
 import { parseIp } from '../net/ip.js';
-import type { VersionProfile } from '../versions/table.js';
+import type { VersionProfile } from '../versions/table-types.js';
 
 /**
  * What the static-pod renderers read: the cluster configuration plus this node's identity. A

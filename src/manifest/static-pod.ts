@@ -2,7 +2,7 @@
  * Shared static-pod builders (kubeadm's util/staticpod): the pod skeleton, probes, hostPath
  * volumes. Version-dependent parts come from the VersionProfile passed in.
  */
-import type { VersionProfile } from '../versions/table.js';
+import type { VersionProfile } from '../versions/table-types.js';
 import type { JsonObject } from '../json.js';
 import type { Container, HostPathMountSpec, Pod, Probe, Volume, VolumeMount } from './pod.js';
 

@@ -10,7 +10,7 @@ import type { FileRecord } from '../host/host.js';
 import { patchTargetsFor } from '../patches/filename.js';
 import { patchTarget, type PatchCtx } from '../patches/run.js';
 import { POD_PATCH_SCHEMA } from '../patches/schema.js';
-import type { VersionProfile } from '../versions/table.js';
+import type { VersionProfile } from '../versions/table-types.js';
 import { isJsonObject, type JsonObject } from '../json.js';
 import { normalizePatchedPod } from './normalize.js';
 import type { Pod, StaticPodComponent } from './pod.js';

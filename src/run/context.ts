@@ -5,7 +5,7 @@ import type { JoinDiscovery } from '../join/discover.js';
 import type { ApiSeam } from '../kube/seam.js';
 import type { KubeApi } from '../kube/types.js';
 import type { PhaseLogger } from '../log/logger.js';
-import type { VersionProfile } from '../versions/table.js';
+import type { VersionProfile } from '../versions/table-types.js';
 import type { PatchCache } from '../patches/run.js';
 import type { PkiRunState } from '../phases/certs/run-state.js';
 import type { JoinClusterConfig } from '../phases/join/cluster-config.js';

@@ -23,7 +23,7 @@ import { splitHostPort } from '../net/host-port.js';
 import { fetchClusterConfigTexts, storedKubernetesVersion, type ClusterConfigTexts } from '../phases/join/cluster-config.js';
 import { nodeNameFromKubeletConf } from '../phases/kubelet/node-name.js';
 import { profileFor } from '../versions/resolve.js';
-import type { VersionProfile } from '../versions/table.js';
+import type { VersionProfile } from '../versions/table-types.js';
 
 /** The annotation kubeadm puts on the kube-apiserver static Pod: this member's advertise address and port. */
 const ADVERTISE_ENDPOINT_ANNOTATION = 'kubeadm.kubernetes.io/kube-apiserver.advertise-address.endpoint';

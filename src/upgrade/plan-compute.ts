@@ -16,7 +16,8 @@
  */
 import semver from 'semver';
 import { isReleasedMinor, minorOf, profileFor } from '../versions/resolve.js';
-import { DEFAULT_PATCH, type VersionProfile } from '../versions/table.js';
+import { DEFAULT_PATCH } from '../versions/minors.js';
+import type { VersionProfile } from '../versions/table-types.js';
 import { checkVersionPolicy } from './policy.js';
 
 /** The versions running now, as read from the cluster and this node. */

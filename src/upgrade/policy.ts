@@ -20,7 +20,7 @@
 import semver from 'semver';
 import { TsadmError } from '../errors.js';
 import { supportedProfile } from '../versions/resolve.js';
-import { NEWEST_MINOR, NEXT_UNRELEASED_MINOR, SUPPORTED_MINORS } from '../versions/table.js';
+import { NEWEST_MINOR, NEXT_UNRELEASED_MINOR, SUPPORTED_MINORS } from '../versions/minors.js';
 
 /** kubeadm's MaximumAllowedMinorVersionUpgradeSkew: one minor per upgrade. */
 const MAX_MINOR_UPGRADE_SKEW = 1;

@@ -1,6 +1,7 @@
 import { checkDuration, formatDuration, parseDuration } from '../duration.js';
 import { isPlainObject } from '../util/plain-object.js';
-import type { SupportedMinor, VersionProfile } from './table.js';
+import type { SupportedMinor } from './minors.js';
+import type { VersionProfile } from './table-types.js';
 
 /**
  * The fields of kube-proxy's KubeProxyConfiguration (kubeproxy.config.k8s.io/v1alpha1) as each

@@ -10,7 +10,7 @@
  * CHANGELOG line naming it. Only top-level phases and the one sub-phase kubeadm removed are listed;
  * a phase kubeadm kept in every minor 1.20–1.37 has no `since`/`until`.
  */
-import { NEWEST_MINOR, type SupportedMinor } from './table.js';
+import { NEWEST_MINOR, type SupportedMinor } from './minors.js';
 
 export type PhaseWorkflow = 'init' | 'join' | 'reset' | 'upgrade-apply' | 'upgrade-node';
 

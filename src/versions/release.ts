@@ -10,7 +10,7 @@
  */
 import semver from 'semver';
 import { TsadmError } from '../errors.js';
-import { minorAfter } from './table.js';
+import { minorAfter } from './minors.js';
 
 export interface ReleaseState {
   /** Every minor with a row, oldest first. */

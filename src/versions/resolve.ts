@@ -1,6 +1,8 @@
 import semver from 'semver';
 import { TsadmError } from '../errors.js';
-import { DEFAULT_PATCH, NEWEST_MINOR, PATCH_CHANGES, SUPPORTED_MINORS, VERSION_TABLE, withPatchChanges, type SupportedMinor, type VersionProfile } from './table.js';
+import { DEFAULT_PATCH, NEWEST_MINOR, SUPPORTED_MINORS, type SupportedMinor } from './minors.js';
+import { PATCH_CHANGES, VERSION_TABLE, withPatchChanges } from './table.js';
+import type { VersionProfile } from './table-types.js';
 import { isReleasedMinor as releasedIn, normalizeWith, previewWarning, refusal, type ReleaseState } from './release.js';
 
 /** Today's state of the table: which minors have a row, which is the newest released (src/versions/release.ts). */

@@ -7,7 +7,7 @@ import { detectCriSocket } from '../host/cri.js';
 import { defaultRouteAddress, nodeHostname } from '../host/network.js';
 import { DEFAULT_KUBERNETES_VERSION, normalizeKubernetesVersion, profileFor, supportedProfile } from '../versions/resolve.js';
 import type { HelpTarget } from '../cli/help-target.js';
-import type { VersionProfile } from '../versions/table.js';
+import type { VersionProfile } from '../versions/table-types.js';
 import { validateTree, type Phase } from '../engine/phase.js';
 import { runPhases } from '../engine/runner.js';
 import { computeSelection } from '../engine/selection.js';
@@ -101,7 +101,7 @@ export function initWorkflow(env: CommandEnv, help?: HelpTarget): WorkflowSpec<I
       : { treeNote: helpTreeNote(HELP_MINOR, 'give --kubernetes-version or --config with --help for another minor\'s; a run follows kubeadm\'s tree of its target minor') }),
     describe: 'Run this command in order to set up the Kubernetes control plane',
     phases,
-    extraFlags: ['skip-certificate-key-print', 'skip-token-print', 'upload-certs', 'certificate-key', 'token', 'token-ttl', 'kubeconfig-dir', 'resume', 'prepare-host'],
+    extraFlags: ['skip-certificate-key-print', 'skip-token-print', 'upload-certs', 'certificate-key', 'token', 'token-ttl', 'kubeconfig-dir', 'resume', 'prepare-host', 'certificate-auto-renew'],
     example: 'tsadm init --kubernetes-version v1.20.2 --pod-network-cidr 10.244.0.0/16',
     run: (request) => runInit(request, env),
   };

@@ -18,7 +18,7 @@ import { initView } from '../phases/join/state.js';
 import { withHostOptIn } from './init.js';
 import { joinWaitControlPlanePhase, kubeletWaitBootstrapPhase } from '../phases/join/wait-bootstrap.js';
 import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../versions/resolve.js';
-import type { VersionProfile } from '../versions/table.js';
+import type { VersionProfile } from '../versions/table-types.js';
 import { newJoinRunState } from '../phases/join/state.js';
 import { realJoinDeps, type JoinDeps } from '../phases/join/deps.js';
 import type { JoinCtx } from '../run/context.js';
@@ -87,7 +87,7 @@ export function joinWorkflow(env: CommandEnv, opts: JoinWorkflowOptions = {}): W
     describe: 'Run this on any machine you wish to join an existing cluster',
     positional: '[api-server-endpoint]',
     phases,
-    extraFlags: ['patches', 'prepare-host'],
+    extraFlags: ['patches', 'prepare-host', 'certificate-auto-renew'],
     example: 'tsadm join 10.0.0.10:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:<hash>',
     run: (request) => runJoin(request, env, opts),
   };

@@ -17,7 +17,7 @@ import { baseContext, readConfigFile, type CommandEnv, type Runtime } from '../r
 import { runWorkflow } from './run-workflow.js';
 import { HELP_MINOR, markPhaseOrigins } from '../versions/kubeadm-phases.js';
 import { helpTreeNote } from '../cli/help.js';
-import type { SupportedMinor } from '../versions/table.js';
+import type { SupportedMinor } from '../versions/minors.js';
 
 /**
  * kubeadm's reset phases of `minor`, in its order. kubeadm dropped `update-cluster-status` in 1.23

@@ -26,7 +26,7 @@ import { startUpgradeResume } from '../resume/upgrade.js';
 import { KUBECONFIG_FILES, KUBERNETES_DIR } from '../constants.js';
 import { APISERVER_MANIFEST } from '../upgrade/cluster-view.js';
 import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../versions/resolve.js';
-import type { VersionProfile } from '../versions/table.js';
+import type { VersionProfile } from '../versions/table-types.js';
 import { baseContext, readConfigFile, type CommandEnv, type Runtime } from '../run/runtime.js';
 import { runWorkflow } from './run-workflow.js';
 import { HELP_MINOR } from '../versions/kubeadm-phases.js';

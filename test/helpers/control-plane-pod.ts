@@ -6,7 +6,8 @@ import type { ClusterConfiguration, ResolvedInitConfig } from '../../src/config/
 import { NO_HOST_FACTS, staticPodConfigFromInit, type HostFacts } from '../../src/manifest/inputs.js';
 import type { Container, Pod } from '../../src/manifest/pod.js';
 import { renderStaticPod, type StaticPodComponent } from '../../src/phases/controlplane/render.js';
-import { DEFAULT_PATCH, VERSION_TABLE, type SupportedMinor } from '../../src/versions/table.js';
+import { DEFAULT_PATCH, type SupportedMinor } from '../../src/versions/minors.js';
+import { VERSION_TABLE } from '../../src/versions/table.js';
 import { fixtureInitConfig } from './config-fixture.js';
 
 /** The fixture configuration at the minor's default patch, with these cluster fields replaced. */

@@ -10,7 +10,7 @@ import { isJsonObject, type JsonObject } from '../../json.js';
 import { patchTargetsFor } from '../../patches/filename.js';
 import { patchTarget, type PatchCtx } from '../../patches/run.js';
 import type { PatchSchema } from '../../patches/schema.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 
 /** Rewrites a rendered addon object before it is sent. */
 export type ObjectPatcher = (object: KubeObject) => Promise<KubeObject>;

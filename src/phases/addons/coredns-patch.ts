@@ -7,7 +7,7 @@
 import { COREDNS_DEPLOYMENT_PATCH_TARGET } from '../../patches/filename.js';
 import type { PatchCtx } from '../../patches/run.js';
 import { DEPLOYMENT_PATCH_SCHEMA } from '../../patches/schema.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import { addonObjectPatcher } from './addon-patch.js';
 import type { DeploymentPatcher } from './coredns.js';
 

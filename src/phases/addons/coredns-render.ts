@@ -1,5 +1,5 @@
 import type { ConfigMapObject, KubeObject } from '../../kube/types.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import { clusterRole, clusterRoleBinding, serviceAccount } from '../cluster/rbac.js';
 import { KUBE_SYSTEM } from '../../constants.js';
 

@@ -1,5 +1,5 @@
 import type { ClusterConfiguration } from '../../config/types.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 
 /** Image references of the addons (kubeadm images.GetDNSImage / GetKubernetesImage). */
 function repository(cluster: ClusterConfiguration, versions: VersionProfile): string {

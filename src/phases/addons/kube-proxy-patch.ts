@@ -9,7 +9,7 @@ import type { KubeObject } from '../../kube/types.js';
 import { KUBE_PROXY_DAEMONSET_PATCH_TARGET } from '../../patches/filename.js';
 import type { PatchCtx } from '../../patches/run.js';
 import { DAEMONSET_PATCH_SCHEMA } from '../../patches/schema.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import { addonObjectPatcher } from './addon-patch.js';
 
 /** Rewrites the rendered DaemonSet before it is sent. */

@@ -2,7 +2,7 @@ import { toKubeYaml } from '../../yaml/write.js';
 import { NODE_BOOTSTRAP_TOKEN_GROUP } from '../../constants.js';
 import { COMPONENT_CONFIG_HASH_ANNOTATION, configMapHash } from '../../kube/configmap-hash.js';
 import type { ConfigMapObject, KubeObject } from '../../kube/types.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import { fullKubeProxyFields, kubeProxyTypesOf } from '../../versions/kube-proxy-config.js';
 import { clusterRoleBinding, getNamed, group, role, roleBinding, serviceAccount } from '../cluster/rbac.js';
 

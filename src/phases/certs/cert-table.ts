@@ -7,7 +7,7 @@ import type { FlagName } from '../../flags.js';
 import type { ResolvedInitConfig } from '../../config/types.js';
 import type { DistinguishedName } from '../../pki/name.js';
 import type { ExtKeyUsage } from '../../pki/oids.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import { NO_ALT_NAMES, apiServerAltNames, etcdAltNames, type AltNames } from './alt-names.js';
 
 export interface CertConfig {

@@ -1,7 +1,7 @@
 import type { ResolvedInitConfig } from '../../config/types.js';
 import type { Host } from '../../host/host.js';
 import type { Logger } from '../../log/events.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import type { InitOptions } from '../../run/context.js';
 import type { PkiRunState } from './run-state.js';
 

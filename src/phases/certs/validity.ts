@@ -6,7 +6,7 @@
 import type { ClusterConfiguration } from '../../config/types.js';
 import { randomSerial } from '../../pki/serial.js';
 import type { Certificate } from '../../pki/certificate.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 
 export interface Validity {
   readonly notBefore: Date;

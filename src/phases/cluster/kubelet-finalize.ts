@@ -3,7 +3,7 @@ import { loadYaml } from '../../yaml/read.js';
 import { toKubeYaml } from '../../yaml/write.js';
 import { KUBECONFIG_FILES, KUBELET_DIR, MODES } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../run/context.js';
 

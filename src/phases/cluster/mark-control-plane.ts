@@ -1,7 +1,7 @@
 import type { Taint as ConfigTaint } from '../../config/types.js';
 import type { Logger } from '../../log/events.js';
 import type { KubeApi, NodeMutation, PatchNodeOptions, Taint } from '../../kube/types.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../run/context.js';
 import { clusterApi } from './api.js';

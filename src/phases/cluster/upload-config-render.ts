@@ -4,7 +4,7 @@ import type { APIEndpoint } from '../../config/types.js';
 import { KUBEADM_CONFIG_CM, KUBE_SYSTEM, NODE_BOOTSTRAP_TOKEN_GROUP } from '../../constants.js';
 import { COMPONENT_CONFIG_HASH_ANNOTATION, configMapHash } from '../../kube/configmap-hash.js';
 import type { ConfigMapObject, KubeObject } from '../../kube/types.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import { getNamed, group, role, roleBinding } from './rbac.js';
 
 /** Pure builders of what upload-config writes (docs/kubeadm-reference.md §6.1, §6.2). */

@@ -2,7 +2,7 @@ import type { APIEndpoint } from '../../config/types.js';
 import { CRI_SOCKET_ANNOTATION, KUBEADM_CONFIG_CM, KUBE_SYSTEM } from '../../constants.js';
 import type { Logger } from '../../log/events.js';
 import type { ConfigMapObject, KubeApi, PatchNodeOptions } from '../../kube/types.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../run/context.js';
 import { clusterKubeletConfigYaml } from '../kubelet/config.js';

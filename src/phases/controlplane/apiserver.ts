@@ -10,7 +10,7 @@ import { imageRepository, loopbackFor, probeHostFor, type HostFacts, type Static
 import { joinHostPort } from '../../net/host-port.js';
 import type { Pod } from '../../manifest/pod.js';
 import { componentPod, httpProbe, imageRef, kubernetesImageTag, probePorts, volumesAndMounts } from '../../manifest/static-pod.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import { dualStackFeatureGateArg } from './feature-gates.js';
 import { controlPlaneMounts } from './volumes.js';
 

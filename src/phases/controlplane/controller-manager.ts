@@ -9,7 +9,7 @@ import { containerEnv } from '../../manifest/env.js';
 import { imageRepository, probeHostFor, type HostFacts, type StaticPodConfig } from '../../manifest/inputs.js';
 import type { Pod } from '../../manifest/pod.js';
 import { componentPod, httpProbe, imageRef, kubernetesImageTag, probePorts, volumesAndMounts } from '../../manifest/static-pod.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import { dualStackFeatureGateArg } from './feature-gates.js';
 import { controlPlaneMounts } from './volumes.js';
 

@@ -1,5 +1,5 @@
 import type { Arg, ClusterConfiguration } from '../../config/types.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 
 export const DUAL_STACK_GATE = 'IPv6DualStack';
 

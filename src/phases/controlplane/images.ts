@@ -8,7 +8,7 @@
 import type { ClusterConfiguration } from '../../config/types.js';
 import { imageRepository } from '../../manifest/inputs.js';
 import { imageRef, kubernetesImageTag } from '../../manifest/static-pod.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import { corednsImage } from '../addons/images.js';
 
 /** The addons an init skips with skipPhases (addon/coredns, addon/kube-proxy, or addon/all). */

@@ -4,7 +4,7 @@
  */
 import type { HostFacts, StaticPodConfig } from '../../manifest/inputs.js';
 import { STATIC_POD_COMPONENTS, type Pod, type StaticPodComponent } from '../../manifest/pod.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import { renderEtcdPod } from '../etcd/render.js';
 import { renderApiServerPod } from './apiserver.js';
 import { renderControllerManagerPod } from './controller-manager.js';

@@ -6,7 +6,7 @@ import type { ClusterConfiguration, ExternalEtcd } from '../../config/types.js';
 import { argValue } from '../../manifest/args.js';
 import type { HostPathMountSpec } from '../../manifest/pod.js';
 import { KUBECONFIG_FILES, KUBERNETES_DIR } from '../../constants.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 
 export type ControlPlaneComponentName = 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler';
 

@@ -12,7 +12,7 @@ import { imageRepository, isIPv6Address, loopbackFor, type StaticPodConfig } fro
 import { joinHostPort } from '../../net/host-port.js';
 import type { Pod, Probe } from '../../manifest/pod.js';
 import { componentPod, hostPathVolume, httpProbe, imageRef, probePorts, volumeMount, type ProbeTarget } from '../../manifest/static-pod.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 
 export const ETCD_ADVERTISE_CLIENT_URLS_ANNOTATION = 'kubeadm.kubernetes.io/etcd.advertise-client-urls';
 

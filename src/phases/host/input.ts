@@ -7,7 +7,7 @@ import type { FlagValues } from '../../flags.js';
 import type { ResolvedInitConfig } from '../../config/types.js';
 import { imageRepository } from '../../manifest/inputs.js';
 import { imageRef } from '../../manifest/static-pod.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import { criSocketFor } from '../kubelet/flags-env.js';
 
 export interface HostPrepInput {

@@ -4,7 +4,7 @@ import { TsadmError, errorMessage, isTsadmError } from '../../errors.js';
 import { STORED_CONFIG_API_VERSION_CHECK, getKubeSystemConfigMap, parseClusterConfiguration, readKubeadmConfig } from '../../kube/kubeadm-config.js';
 import type { KubeApi } from '../../kube/types.js';
 import { profileFor } from '../../versions/resolve.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import { KUBEADM_CONFIG_CM, KUBE_SYSTEM } from '../../constants.js';
 
 /**

@@ -16,7 +16,7 @@ import type { EtcdClient } from '../../etcd-client/client.js';
 import { initialClusterFor, memberByPeerURL, memberIdHex, type EtcdMember } from '../../etcd-client/members.js';
 import { errorMessage } from '../../errors.js';
 import { isLearnerNotReady } from '../../etcd-client/retry.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import { etcdCall } from './etcd-endpoints.js';
 
 /**

@@ -7,7 +7,7 @@ import type { FlagName } from '../../flags.js';
 import type { ResolvedInitConfig } from '../../config/types.js';
 import { KUBECONFIG_FILES } from '../../constants.js';
 import type { DistinguishedName } from '../../pki/name.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 
 type ServerKind = 'control-plane-endpoint' | 'local';
 

@@ -9,7 +9,7 @@ import { formatDuration, parseDuration } from '../../duration.js';
 import type { ClusterConfiguration } from '../../config/types.js';
 import { MANIFESTS_DIR, PORTS } from '../../constants.js';
 import { cloneJson, isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../json.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import { DUAL_STACK_GATE } from '../controlplane/feature-gates.js';
 import { DOCKERSHIM_SOCKET } from './flags-env.js';
 

@@ -4,7 +4,7 @@
  */
 import type { Arg, NodeRegistration, Taint } from '../../config/types.js';
 import { argValue, argsModeOf, buildArgs } from '../../manifest/args.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import { goQuote } from '../../util/go-quote.js';
 
 export const DOCKERSHIM_SOCKET = '/var/run/dockershim.sock';

@@ -23,7 +23,7 @@ import { toKubeYaml } from '../../yaml/write.js';
 import { KUBELET_CONFIG_PATCH_TARGET, patchTargetsFor } from '../../patches/filename.js';
 import { patchTarget, type PatchCache } from '../../patches/run.js';
 import { untyped } from '../../patches/schema.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import { KUBELET_CONFIG_API_VERSION, renderKubeletConfig, type KubeletConfigInput } from './config.js';
 import { DOCKERSHIM_SOCKET, criSocketFor, renderKubeletFlagsEnv } from './flags-env.js';
 

@@ -7,7 +7,7 @@ import type { Arg, ResolvedInitConfig } from '../../config/types.js';
 import { PORTS } from '../../constants.js';
 import { argValue } from '../../manifest/args.js';
 import { joinHostPort } from '../../net/host-port.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import type { HealthTarget } from './wait-loop.js';
 
 /** The kubelet's /healthz, where its KubeletConfiguration says it listens (default 127.0.0.1:10248). */

@@ -7,7 +7,8 @@ import type { Host } from '../../host/host.js';
 import { activeSwaps, PROC_SWAPS, type SystemProbe } from '../../host/system-probe.js';
 import { splitHostPort } from '../../net/host-port.js';
 import { cidrContains, formatIp, indexedIp, isLoopback, parseCidr, parseIp } from '../../net/ip.js';
-import { NEWEST_MINOR, SUPPORTED_MINORS, type VersionProfile } from '../../versions/table.js';
+import { NEWEST_MINOR, SUPPORTED_MINORS } from '../../versions/minors.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import { type Check, type CheckEnv, type CheckResult, fail, ok, pathCheckName, warn } from './check.js';
 import { verifySystem } from './system-verification.js';
 
@@ -292,23 +293,13 @@ export function kubernetesVersionCheck(target: string, newestMinor: string = SUP
   });
 }
 
-/**
- * kubeadm's MinExternalEtcdVersion (cmd/kubeadm/app/constants/constants.go) for the minors whose
- * value was read in kubeadm's source: 3.2.18 (through 1.20, the reference kubeadm), 3.5.24-0
- * (1.36's constants, and 1.37's). A minor in between takes the value of the nearest older one
- * read (docs/decisions.md). Not in src/versions/table.ts because that table is not this
- * change's to edit: to be moved there as a profile field.
- */
-export function minExternalEtcdVersion(minor: string): string {
-  return semver.gte(`${minor}.0`, '1.36.0') ? '3.5.24-0' : '3.2.18';
-}
-
 /** Retries of kubeadm's getEtcdVersionResponse: 3 after the first try, 5 s apart. */
 const ETCD_VERSION_RETRIES = 3;
 
 /**
  * kubeadm's ExternalEtcdVersionCheck: each external endpoint's /version must name an etcd server
- * at least MinExternalEtcdVersion. TLS files are read through the host (so --rootfs applies).
+ * at least MinExternalEtcdVersion (the row's preflight.minExternalEtcdVersion). TLS files are read
+ * through the host (so --rootfs applies).
  */
 export function externalEtcdVersionCheck(etcd: ExternalEtcd, minVersion: string, retryDelayMs = 5_000): Check {
   return check('ExternalEtcdVersion', async ({ host, system }) => {
@@ -436,7 +427,7 @@ export function initChecks(input: PreflightInput): Check[] {
     const families = ipFamilies([...(input.serviceSubnet ?? '').split(','), ...(input.podSubnet ?? '').split(',')], [input.advertiseAddress]);
     checks.push(...forwardingChecks(families));
   }
-  if (input.externalEtcd !== undefined) checks.push(externalEtcdVersionCheck(input.externalEtcd, minExternalEtcdVersion(input.versions.minor)));
+  if (input.externalEtcd !== undefined) checks.push(externalEtcdVersionCheck(input.externalEtcd, input.versions.preflight.minExternalEtcdVersion));
   if (input.localEtcdDataDir !== undefined) {
     checks.push(portCheck(PORTS.etcdClient), portCheck(PORTS.etcdPeer), dirAvailable(input.localEtcdDataDir));
   }

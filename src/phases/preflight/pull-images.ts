@@ -2,7 +2,7 @@ import type { NodeRegistration } from '../../config/types.js';
 import { socketPath } from '../../host/cri.js';
 import type { Host } from '../../host/host.js';
 import type { Logger } from '../../log/events.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import type { SystemProbe } from '../../host/system-probe.js';
 import { imagePullCheck, type ImageRuntime } from './image-pull.js';
 import { runChecks } from './run-checks.js';

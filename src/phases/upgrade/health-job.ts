@@ -10,7 +10,7 @@ import { isAlreadyExists } from '../../kube/errors.js';
 import type { KubeApi, KubeObject } from '../../kube/types.js';
 import { imageRepository } from '../../manifest/inputs.js';
 import { imageRef } from '../../manifest/static-pod.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import type { UpgradeCtx } from '../../run/context.js';
 import { parseTaint } from '../cluster/mark-control-plane.js';
 import { fail, ok, type Check } from '../preflight/check.js';

@@ -10,7 +10,7 @@
 import { KUBELET_FLAGS_ENV_FILE, MODES } from '../../constants.js';
 import type { Logger } from '../../log/events.js';
 import type { Host } from '../../host/host.js';
-import type { VersionProfile } from '../../versions/table.js';
+import type { VersionProfile } from '../../versions/table-types.js';
 import { TsadmError } from '../../errors.js';
 import { withoutKubeletFlags } from '../kubelet/flags-env.js';
 import { KUBELET_INSTANCE_CONFIG_FILE } from '../kubelet/settings.js';

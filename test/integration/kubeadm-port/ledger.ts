@@ -12,7 +12,7 @@
  * - unmapped: no tsadm input or pure function it maps onto (effects through a fake clientset,
  *   temp directories, Go templates, internal helpers); `reason` says which.
  */
-import type { SupportedMinor } from '../../../src/versions/table.js';
+import type { SupportedMinor } from '../../../src/versions/minors.js';
 
 type Outcome = 'match' | 'differs' | 'unmapped';
 

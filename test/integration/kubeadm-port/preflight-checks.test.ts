@@ -11,7 +11,8 @@ import type { Host } from '../../../src/host/host.js';
 import type { SystemProbe } from '../../../src/host/system-probe.js';
 import type { CheckResult } from '../../../src/phases/preflight/check.js';
 import { httpProxyCheck, httpProxyCidrCheck, initChecks, joinChecks, kubeletVersionCheck, kubernetesVersionCheck, type PreflightInput } from '../../../src/phases/preflight/checks.js';
-import { VERSION_TABLE, type VersionProfile } from '../../../src/versions/table.js';
+import { VERSION_TABLE } from '../../../src/versions/table.js';
+import type { VersionProfile } from '../../../src/versions/table-types.js';
 import { caseKey, ledgerFile, portCases } from './support.js';
 
 const SOURCE = 'cmd/kubeadm/app/preflight/checks_test.go';

@@ -12,7 +12,7 @@ import * as yaml from 'js-yaml';
 import { OWN_PHASES_HEADING, RETIRED_PHASES_HEADING, phaseHelpTree } from '../../../src/cli/help.js';
 import { computeSelection } from '../../../src/engine/selection.js';
 import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../../../src/versions/resolve.js';
-import { DEFAULT_PATCH, type SupportedMinor } from '../../../src/versions/table.js';
+import { DEFAULT_PATCH, type SupportedMinor } from '../../../src/versions/minors.js';
 import { initPhases } from '../../../src/workflows/init.js';
 import { resetPhases } from '../../../src/workflows/reset.js';
 import { runCli } from '../../helpers/run-cli.js';

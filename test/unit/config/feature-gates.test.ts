@@ -1,6 +1,7 @@
 import { featureEnabled, featureGateAt, featureGateWarnings, parseFeatureGates, validateFeatureGates } from '../../../src/config/feature-gates.js';
 import { resolveInitConfig } from '../../../src/config/load.js';
-import { VERSION_TABLE, type SupportedMinor } from '../../../src/versions/table.js';
+import type { SupportedMinor } from '../../../src/versions/minors.js';
+import { VERSION_TABLE } from '../../../src/versions/table.js';
 
 describe('parseFeatureGates', () => {
   test('Go ParseBool spellings', () => {

@@ -6,7 +6,8 @@ import path from 'node:path';
 import * as yaml from 'js-yaml';
 import { resolveInitConfig, resolveJoinConfig } from '../../../src/config/load.js';
 import { printInitDefaults, printJoinDefaults, serializeClusterConfiguration } from '../../../src/config/print.js';
-import { DEFAULT_PATCH, NEWEST_MINOR, SUPPORTED_MINORS, VERSION_TABLE } from '../../../src/versions/table.js';
+import { DEFAULT_PATCH, NEWEST_MINOR, SUPPORTED_MINORS } from '../../../src/versions/minors.js';
+import { VERSION_TABLE } from '../../../src/versions/table.js';
 import { isReleasedMinor, prereleaseWarning } from '../../../src/versions/resolve.js';
 
 /** Released minors are named by their minor; the preview minor (1.38) only by a named pre-release, with its warning. */

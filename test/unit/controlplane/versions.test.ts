@@ -10,7 +10,7 @@ import type { Container, Pod, Probe } from '../../../src/manifest/pod.js';
 import { renderStaticPod, STATIC_POD_COMPONENTS, type StaticPodComponent } from '../../../src/phases/controlplane/render.js';
 import { podToJson } from '../../../src/manifest/static-pod.js';
 import { toKubeYaml } from '../../../src/yaml/write.js';
-import { DEFAULT_PATCH, SUPPORTED_MINORS, type SupportedMinor } from '../../../src/versions/table.js';
+import { DEFAULT_PATCH, SUPPORTED_MINORS, type SupportedMinor } from '../../../src/versions/minors.js';
 import { profileFor } from '../../../src/versions/resolve.js';
 import { staticPodConfigFromInit, NO_HOST_FACTS } from '../../../src/manifest/inputs.js';
 import { fixtureInitConfig } from '../../helpers/config-fixture.js';

@@ -8,7 +8,7 @@ import { RootedHost } from '../../../src/host/rooted-host.js';
 import { PhaseLogger } from '../../../src/log/logger.js';
 import { exitCheckOf, unchangedAndAnswering } from '../../../src/verify/exit-check.js';
 import { initPhases } from '../../../src/workflows/init.js';
-import { DEFAULT_PATCH, SUPPORTED_MINORS } from '../../../src/versions/table.js';
+import { DEFAULT_PATCH, SUPPORTED_MINORS } from '../../../src/versions/minors.js';
 import { profileFor } from '../../../src/versions/resolve.js';
 import { MemoryReporter } from '../../helpers/phase-ctx.js';
 import { tempRoot, type TempRoot } from '../../helpers/temp-root.js';

@@ -5,7 +5,8 @@ import { configMapHash } from '../../../src/kube/configmap-hash.js';
 import type { KubeObject } from '../../../src/kube/types.js';
 import { kubeProxyConfigMap, kubeProxyConfiguration } from '../../../src/phases/addons/kube-proxy-render.js';
 import { fullKubeProxyFields, kubeProxyTypesOf } from '../../../src/versions/kube-proxy-config.js';
-import { SUPPORTED_MINORS, VERSION_TABLE, type SupportedMinor } from '../../../src/versions/table.js';
+import { SUPPORTED_MINORS, type SupportedMinor } from '../../../src/versions/minors.js';
+import { VERSION_TABLE } from '../../../src/versions/table.js';
 import { findObject, kubeadmObjects } from '../../helpers/kubeadm-fixtures.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/kube-proxy');

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import * as yaml from 'js-yaml';
 import type { Phase } from '../../../src/engine/phase.js';
 import { KUBEADM_PHASES, TSADM_OWN_PHASES, kubeadmHasPhase, kubeadmVisiblePhases, markPhaseOrigins, type PhaseWorkflow } from '../../../src/versions/kubeadm-phases.js';
-import { DEFAULT_PATCH, NEWEST_MINOR, SUPPORTED_MINORS, type SupportedMinor } from '../../../src/versions/table.js';
+import { DEFAULT_PATCH, NEWEST_MINOR, SUPPORTED_MINORS, type SupportedMinor } from '../../../src/versions/minors.js';
 import { profileFor } from '../../../src/versions/resolve.js';
 import { initPhases } from '../../../src/workflows/init.js';
 import { joinPhases } from '../../../src/workflows/join.js';

@@ -6,7 +6,8 @@
  * stable-1.38) with 1.39 the next unreleased minor.
  */
 import { defaultVersion, isReleasedMinor, normalizeWith, previewMinor, previewWarning, refusal, type ReleaseState } from '../../../src/versions/release.js';
-import { DEFAULT_PATCH, NEWEST_MINOR, NEXT_UNRELEASED_MINOR, SUPPORTED_MINORS, VERSION_TABLE } from '../../../src/versions/table.js';
+import { DEFAULT_PATCH, NEWEST_MINOR, NEXT_UNRELEASED_MINOR, SUPPORTED_MINORS } from '../../../src/versions/minors.js';
+import { VERSION_TABLE } from '../../../src/versions/table.js';
 import { TsadmError } from '../../../src/errors.js';
 
 const today: ReleaseState = { minors: SUPPORTED_MINORS, newestMinor: NEWEST_MINOR, defaultPatch: DEFAULT_PATCH };

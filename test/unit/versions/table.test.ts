@@ -33,7 +33,7 @@ import type { KubeObject } from '../../../src/kube/types.js';
 import type { SystemProbe } from '../../../src/host/system-probe.js';
 import { kubeletVersionCheck } from '../../../src/phases/preflight/checks.js';
 import { profileFor } from '../../../src/versions/resolve.js';
-import type { VersionProfile } from '../../../src/versions/table.js';
+import type { VersionProfile } from '../../../src/versions/table-types.js';
 import { initPhases } from '../../../src/workflows/init.js';
 import { toKubeYaml } from '../../../src/yaml/write.js';
 import { joinPhases } from '../../../src/workflows/join.js';

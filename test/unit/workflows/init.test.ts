@@ -7,7 +7,8 @@
 import { FLAG_NAMES } from '../../../src/flags.js';
 import { flatten, validateTree, type Phase } from '../../../src/engine/phase.js';
 import { computeSelection } from '../../../src/engine/selection.js';
-import { SUPPORTED_MINORS, VERSION_TABLE, type SupportedMinor } from '../../../src/versions/table.js';
+import { SUPPORTED_MINORS, type SupportedMinor } from '../../../src/versions/minors.js';
+import { VERSION_TABLE } from '../../../src/versions/table.js';
 import { initPhases } from '../../../src/workflows/init.js';
 import type { InitCtx } from '../../../src/run/context.js';
 

@@ -3,7 +3,8 @@ import type { KubeObject } from '../../../../src/kube/types.js';
 import { corednsDeploymentPatcher } from '../../../../src/phases/addons/coredns-patch.js';
 import { corednsDeployment } from '../../../../src/phases/addons/coredns-render.js';
 import { newPatchCache } from '../../../../src/patches/run.js';
-import { VERSION_TABLE, type SupportedMinor } from '../../../../src/versions/table.js';
+import type { SupportedMinor } from '../../../../src/versions/minors.js';
+import { VERSION_TABLE } from '../../../../src/versions/table.js';
 import { tempRoot } from '../../../helpers/temp-root.js';
 
 /*

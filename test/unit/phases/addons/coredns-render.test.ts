@@ -1,6 +1,7 @@
 import type { RoleObject } from '../../../../src/kube/types.js';
 import { corefile, corednsDeployment, corednsObjects, dnsService, isDefaultCorefile } from '../../../../src/phases/addons/coredns-render.js';
-import { VERSION_TABLE, type SupportedMinor } from '../../../../src/versions/table.js';
+import type { SupportedMinor } from '../../../../src/versions/minors.js';
+import { VERSION_TABLE } from '../../../../src/versions/table.js';
 import { findObject, firstContainer as container, kubeadmObjects, normalize, type WorkloadView } from '../../../helpers/kubeadm-fixtures.js';
 const fixture = kubeadmObjects('kubeadm-1.20-addon-objects.yaml');
 const input = (minor: SupportedMinor = '1.20') => ({ versions: VERSION_TABLE[minor], image: 'k8s.gcr.io/coredns:1.7.0', dnsDomain: 'cluster.local', dnsIp: '10.96.0.10', replicas: 2 });

@@ -2,7 +2,8 @@ import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
 import type { ClusterConfiguration } from '../../../../src/config/types.js';
 import { clusterDnsIp } from '../../../../src/config/component-defaults.js';
 import { corednsImage, kubeProxyImage } from '../../../../src/phases/addons/images.js';
-import { VERSION_TABLE, type SupportedMinor } from '../../../../src/versions/table.js';
+import type { SupportedMinor } from '../../../../src/versions/minors.js';
+import { VERSION_TABLE } from '../../../../src/versions/table.js';
 
 const v120 = VERSION_TABLE['1.20'];
 

@@ -26,7 +26,8 @@ import { renderStaticPod, STATIC_POD_COMPONENTS } from '../../../../src/phases/c
 import { renderKubeletConfig } from '../../../../src/phases/kubelet/config.js';
 import { NO_HOST_FACTS, staticPodConfigFromInit } from '../../../../src/manifest/inputs.js';
 import type { Container } from '../../../../src/manifest/pod.js';
-import { DEFAULT_PATCH, SUPPORTED_MINORS, VERSION_TABLE } from '../../../../src/versions/table.js';
+import { DEFAULT_PATCH, SUPPORTED_MINORS } from '../../../../src/versions/minors.js';
+import { VERSION_TABLE } from '../../../../src/versions/table.js';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
 
 const REMOVED_AT: Readonly<Record<string, readonly string[]>> = {

@@ -1,7 +1,8 @@
 import { NO_HOST_FACTS } from '../../../../src/manifest/inputs.js';
 import { apiServerWarnings, authorizationModes } from '../../../../src/phases/controlplane/apiserver.js';
 import { externalEtcdCertMounts } from '../../../../src/phases/controlplane/volumes.js';
-import { VERSION_TABLE, type SupportedMinor } from '../../../../src/versions/table.js';
+import type { SupportedMinor } from '../../../../src/versions/minors.js';
+import { VERSION_TABLE } from '../../../../src/versions/table.js';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
 import { fixtureConfigWith, renderControlPlanePod, firstContainer, commandFlags, fixtureCluster } from '../../../helpers/control-plane-pod.js';
 

@@ -18,7 +18,8 @@ import type { LocalEtcd, ResolvedInitConfig } from '../../../../src/config/types
 import { staticPodConfigFromInit } from '../../../../src/manifest/inputs.js';
 import type { Container, Probe } from '../../../../src/manifest/pod.js';
 import { renderEtcdPod } from '../../../../src/phases/etcd/render.js';
-import { DEFAULT_PATCH, SUPPORTED_MINORS, VERSION_TABLE, type SupportedMinor } from '../../../../src/versions/table.js';
+import { DEFAULT_PATCH, SUPPORTED_MINORS, type SupportedMinor } from '../../../../src/versions/minors.js';
+import { VERSION_TABLE } from '../../../../src/versions/table.js';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
 import { describeEachEtcd, freePort } from '../../../helpers/etcd-process.js';
 import { issue, makeCA } from '../../../helpers/tls-fixtures.js';

@@ -4,7 +4,8 @@ import type { Container, Pod } from '../../../../src/manifest/pod.js';
 import { podToJson } from '../../../../src/manifest/static-pod.js';
 import { toKubeYaml } from '../../../../src/yaml/write.js';
 import { etcdProbeTarget, renderEtcdPod } from '../../../../src/phases/etcd/render.js';
-import { DEFAULT_PATCH, VERSION_TABLE, type SupportedMinor } from '../../../../src/versions/table.js';
+import { DEFAULT_PATCH, type SupportedMinor } from '../../../../src/versions/minors.js';
+import { VERSION_TABLE } from '../../../../src/versions/table.js';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
 
 const localEtcd = (fixtureInitConfig().cluster.etcd as LocalEtcd);

@@ -6,7 +6,8 @@
  */
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
 import { KUBECONFIG_ROWS } from '../../../../src/phases/kubeconfig/kubeconfig-table.js';
-import { VERSION_TABLE, type SupportedMinor } from '../../../../src/versions/table.js';
+import type { SupportedMinor } from '../../../../src/versions/minors.js';
+import { VERSION_TABLE } from '../../../../src/versions/table.js';
 
 const kubeletRow = KUBECONFIG_ROWS.find((r) => r.name === 'kubelet')!;
 const server = (minor: SupportedMinor, gates: Record<string, boolean>) => {

@@ -1,6 +1,7 @@
 import { renderKubeletFlagsEnv, withoutKubeletFlags } from '../../../../src/phases/kubelet/flags-env.js';
 import { goQuote } from '../../../../src/util/go-quote.js';
-import { VERSION_TABLE, type SupportedMinor } from '../../../../src/versions/table.js';
+import type { SupportedMinor } from '../../../../src/versions/minors.js';
+import { VERSION_TABLE } from '../../../../src/versions/table.js';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
 import { kubeletScenario } from '../../../helpers/kubelet-scenario.js';
 import { golden } from '../../controlplane/scenarios.js';

@@ -5,7 +5,7 @@
 import type { ResolvedInitConfig } from '../../../../src/config/types.js';
 import { prepareKubeletFiles, usesNodeLocalCriSocket, writeKubeletFilesAndRestart } from '../../../../src/phases/kubelet/settings.js';
 import { profileFor } from '../../../../src/versions/resolve.js';
-import { DEFAULT_PATCH, type SupportedMinor } from '../../../../src/versions/table.js';
+import { DEFAULT_PATCH, type SupportedMinor } from '../../../../src/versions/minors.js';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
 import { initCtxFor } from '../../../helpers/phase-ctx.js';
 import { tempRoot, type TempRoot } from '../../../helpers/temp-root.js';

@@ -4,7 +4,7 @@ import type { ServiceAction, ServiceResult } from '../../../../src/host/host.js'
 import { RootedHost } from '../../../../src/host/rooted-host.js';
 import { makeKubeletStartPhase } from '../../../../src/phases/kubelet/start.js';
 import { runPhases } from '../../../../src/engine/runner.js';
-import { DEFAULT_PATCH } from '../../../../src/versions/table.js';
+import { DEFAULT_PATCH } from '../../../../src/versions/minors.js';
 import { profileFor } from '../../../../src/versions/resolve.js';
 import type { InitCtx } from '../../../../src/run/context.js';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';

@@ -11,7 +11,8 @@ import { controlPlaneHealthTargets, kubeletHealthTarget, waitControlPlaneTargets
 import { makeWaitControlPlanePhase, makeWaitForKubeletPhase } from '../../../../src/phases/kubelet/wait.js';
 import { waitForHealthy } from '../../../../src/phases/kubelet/wait-loop.js';
 import { runPhases } from '../../../../src/engine/runner.js';
-import { DEFAULT_PATCH, VERSION_TABLE } from '../../../../src/versions/table.js';
+import { DEFAULT_PATCH } from '../../../../src/versions/minors.js';
+import { VERSION_TABLE } from '../../../../src/versions/table.js';
 import type { ResolvedInitConfig } from '../../../../src/config/types.js';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
 import { initCtxFor } from '../../../helpers/phase-ctx.js';

@@ -5,7 +5,7 @@ import type { SystemProbe } from '../../../../src/host/system-probe.js';
 import {
   bindAddressesOf, commonChecks, containerRuntimeVersionCheck, criCheck, dirAvailable, externalEtcdVersionCheck, fileAvailable, fileContent, fileExisting,
   firewalldCheck, hostnameCheck, httpProxyCheck, httpProxyCidrCheck, initChecks, isPrivilegedUser, joinChecks, kubeletVersionCheck,
-  kubernetesVersionCheck, mem, minExternalEtcdVersion, numCPU, portCheck, serviceKubeletCheck, swapCheck, systemVerificationCheck,
+  kubernetesVersionCheck, mem, numCPU, portCheck, serviceKubeletCheck, swapCheck, systemVerificationCheck,
   type ConnectRuntimeConfig,
 } from '../../../../src/phases/preflight/checks.js';
 import { runChecks } from '../../../../src/phases/preflight/run-checks.js';
@@ -231,19 +231,26 @@ describe('the checks of issue 26 (kubeadm 1.35+ and the parity gaps), with kubea
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const endpoint = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
     const etcd = { mode: 'external' as const, endpoints: [endpoint], caFile: '', certFile: '', keyFile: '' };
+    // kubeadm's MinExternalEtcdVersion: 3.2.18 in v1.20.2's constants.go, 3.5.24-0 in 1.36's; init's
+    // checks take it from the target's row.
+    const initEtcdCheck = (v: string) => {
+      const found = initChecks({ versions: profileFor(v), kubernetesVersion: v, criSocket: 'x', nodeName: 'n', bindPort: 6443, swapAllowed: false, externalEtcd: etcd })
+        .find((c) => c.name === 'ExternalEtcdVersion');
+      if (found === undefined) throw new Error(`no ExternalEtcdVersion check at ${v}`);
+      return found;
+    };
     try {
       expect((await fires(externalEtcdVersionCheck(etcd, '3.5.24-0', 10), realSystem)).errors).toEqual(['this version of kubeadm only supports external etcd version >= 3.5.24-0. Current version: 3.4.13']);
+      expect(await fires(initEtcdCheck('v1.20.2'), realSystem)).toEqual({ warnings: [], errors: [] });
+      expect((await fires(initEtcdCheck('v1.36.0'), realSystem)).errors).toEqual(['this version of kubeadm only supports external etcd version >= 3.5.24-0. Current version: 3.4.13']);
       version = '3.6.6';
       expect(await fires(externalEtcdVersionCheck(etcd, '3.5.24-0', 10), realSystem)).toEqual({ warnings: [], errors: [] });
-      expect(seen).toEqual(['/version', '/version']);
+      expect(seen).toEqual(['/version', '/version', '/version', '/version']);
     } finally {
       await new Promise((r) => server.close(r));
     }
     expect((await fires(externalEtcdVersionCheck({ ...etcd, caFile: '/etc/kubernetes/pki/etcd/missing.crt' }, '3.2.18', 10), realSystem)).errors)
       .toEqual(["couldn't load external etcd's server certificate /etc/kubernetes/pki/etcd/missing.crt: open /etc/kubernetes/pki/etcd/missing.crt: no such file or directory"]);
-    // kubeadm's constant: 3.2.18 in v1.20; 3.5.24-0 in the 1.36 constants.
-    expect(minExternalEtcdVersion('1.20')).toBe('3.2.18');
-    expect(minExternalEtcdVersion('1.36')).toBe('3.5.24-0');
   });
 
   test('ContainerRuntimeVersion: a warning when the runtime lacks RuntimeConfig, for the kubelets of each minor', async () => {
