@@ -18,7 +18,8 @@ export const KUBECONFIG_FILES = {
   bootstrapKubelet: 'bootstrap-kubelet.conf',
 } as const;
 
-export const DEFAULT_ADMIN_KUBECONFIG = '/etc/kubernetes/admin.conf';
+/** admin.conf: the kubeconfig every command that talks to the cluster uses when --kubeconfig is not given. */
+export const DEFAULT_ADMIN_KUBECONFIG = `${KUBERNETES_DIR}/${KUBECONFIG_FILES.admin}`;
 
 export const PORTS = {
   apiserver: 6443,

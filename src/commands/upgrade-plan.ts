@@ -9,11 +9,11 @@ import type { FlagName } from '../flags.js';
 import { addFlags, flagValuesFrom } from '../cli/workflow-command.js';
 import { resolveUpgradeConfig } from '../config/load-upgrade.js';
 import type { UpgradeCommand } from '../config/types.js';
-import { DEFAULT_UPGRADE_KUBECONFIG } from '../phases/upgrade/state.js';
 import { runUpgradeDiff } from '../upgrade/diff-run.js';
 import { runUpgradePlan } from '../upgrade/plan-run.js';
 import type { PlanFormat } from '../upgrade/plan-render.js';
 import { createRuntime, readConfigFile, type CommandEnv } from '../run/runtime.js';
+import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
 import { TsadmError } from '../errors.js';
 import { addTemplateFlags, refuseTemplateFormat } from './output-flags.js';
 
@@ -105,7 +105,7 @@ function runtimeFlags(flags: ReturnType<typeof flagValuesFrom>): ReturnType<type
 }
 
 function kubeconfig(value: unknown): string {
-  return typeof value === 'string' && value !== '' ? value : DEFAULT_UPGRADE_KUBECONFIG;
+  return typeof value === 'string' && value !== '' ? value : DEFAULT_ADMIN_KUBECONFIG;
 }
 
 function hostname(): string {

@@ -20,10 +20,10 @@ import { upgradeUploadConfigPhase } from '../phases/upgrade/upload-config.js';
 import { upgradeControlPlanePhase } from '../phases/upgrade/control-plane.js';
 import { realUpgradeDeps, type UpgradeDeps } from '../phases/upgrade/deps.js';
 import { upgradePreflightPhase } from '../phases/upgrade/preflight.js';
-import { DEFAULT_UPGRADE_KUBECONFIG, newUpgradeRunState, targetVersion } from '../phases/upgrade/state.js';
+import { newUpgradeRunState, targetVersion } from '../phases/upgrade/state.js';
 import type { UpgradeCtx } from '../run/context.js';
 import { startUpgradeResume } from '../resume/upgrade.js';
-import { KUBECONFIG_FILES, KUBERNETES_DIR } from '../constants.js';
+import { DEFAULT_ADMIN_KUBECONFIG, KUBECONFIG_FILES, KUBERNETES_DIR } from '../constants.js';
 import { APISERVER_MANIFEST } from '../upgrade/cluster-view.js';
 import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../versions/resolve.js';
 import type { VersionProfile } from '../versions/table-types.js';
@@ -168,7 +168,7 @@ async function resolveUpgrade(command: 'apply' | 'node', request: WorkflowReques
  */
 async function defaultKubeconfig(command: 'apply' | 'node', rt: Runtime): Promise<string> {
   if (command === 'node' && (await rt.host.readFile(APISERVER_MANIFEST)) === undefined) return `${KUBERNETES_DIR}/${KUBECONFIG_FILES.kubelet}`;
-  return DEFAULT_UPGRADE_KUBECONFIG;
+  return DEFAULT_ADMIN_KUBECONFIG;
 }
 
 async function upgradeContext(command: 'apply' | 'node', flags: FlagValues, rt: Runtime, cfg: ResolvedUpgradeConfig, deps: UpgradeDeps): Promise<UpgradeCtx> {

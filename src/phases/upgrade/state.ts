@@ -4,7 +4,6 @@
  * target version seen as an init of its own, so the init phases' renderers serve the upgrade.
  */
 import { loadYamlAll } from '../../yaml/read.js';
-import { KUBECONFIG_FILES, KUBERNETES_DIR } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
 import { DEFAULT_RETRY } from '../../kube/retry.js';
 import type { KubeApi } from '../../kube/types.js';
@@ -86,7 +85,3 @@ export async function initView(ctx: UpgradeCtx, prefix: string): Promise<InitCtx
   ctx.state.views.set(prefix, view);
   return view;
 }
-
-
-/** The kubeconfig path kubeadm's upgrade reads for the admin (default). */
-export const DEFAULT_UPGRADE_KUBECONFIG = `${KUBERNETES_DIR}/${KUBECONFIG_FILES.admin}`;
