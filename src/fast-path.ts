@@ -2,7 +2,8 @@
  * Commands the launcher answers without loading the CLI: `tsadm version` with no output flag,
  * `-o short` or `-o json`, and a bare `tsadm token generate`. Start-up is most of such a
  * command's cost (the CLI bundle with yargs, js-yaml, node-forge and every phase is ~1 MB to
- * compile), and scripts call both often (issue 17: cold start within 1.2× of bare Node).
+ * compile), and scripts call both often: their cold start stays within 1.2× of bare Node (decision 29;
+ * BENCHMARKS.md).
  * Anything else, including every spelling this does not recognise, goes to the full CLI, which
  * gives the same output for these cases (test/unit/fast-path.test.ts).
  */

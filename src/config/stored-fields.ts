@@ -1,6 +1,6 @@
 /**
  * Fields an init configuration may set that the kubeadm-config ConfigMap of the target minor
- * cannot carry (issue 36 item 9; decision 74 in docs/decisions.md; docs/config.md).
+ * cannot carry (decision 74 in docs/decisions.md; docs/config.md).
  *
  * init uploads its ClusterConfiguration in the API version kubeadm of the target minor stores
  * (`configApiVersion` of src/versions/table.ts: v1beta2 for 1.20–1.21, v1beta3 for 1.22–1.30,

@@ -102,7 +102,7 @@ function sleepUntil(ms: number, deadline: number, now: () => number): Promise<vo
 /**
  * Discovery retries back off from 500 ms to at most 1 s (kubeadm retries every 5 s): a join
  * started while the control plane is still settling notices a signed cluster-info within a
- * second (issue 17), for one small anonymous GET per second per joining node.
+ * second (BENCHMARKS.md), for one small anonymous GET per second per joining node.
  */
 const MAX_RETRY_DELAY_MS = 1000;
 

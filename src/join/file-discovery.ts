@@ -14,7 +14,7 @@ import { httpsGet, isTlsVerificationError } from './https-get.js';
  * TLS pinned to that CA to pick up a newer server/CA; when it cannot be read, the file's data is
  * used as is (kubeadm's behaviour).
  *
- * What the file is trusted for (issue 27, finding 2): its cluster's server and CA, and the
+ * What the file is trusted for (decision 48): its cluster's server and CA, and the
  * credentials written in it. Whether it is local or fetched from a URL, it names no file and no
  * program: `certificate-authority`, `client-certificate`, `client-key` and `tokenFile` paths,
  * `exec` and `auth-provider` users are refused, naming the field, before anything is read or

@@ -1,6 +1,6 @@
 /**
- * What tsadm accepts from a kubeconfig's current context before any client sees it (issue 27,
- * finding 1). The kubeconfig is parsed by tsadm's one YAML reader (src/yaml/read.ts), checked,
+ * What tsadm accepts from a kubeconfig's current context before any client sees it (decision
+ * 48 in docs/decisions.md). The kubeconfig is parsed by tsadm's one YAML reader (src/yaml/read.ts), checked,
  * and handed to @kubernetes/client-node as plain options with every credential inline, so
  * client-node never reads a file and never runs a credential plugin tsadm did not allow:
  *

@@ -4,7 +4,7 @@
  * auth, exec credential plugins, tls-server-name, insecure-skip-tls-verify), so tsadm reads
  * kubeconfigs the way the Kubernetes clients do — after ./credential-policy.ts has checked the
  * kubeconfig and inlined every file it names: client-node is given options only (never the
- * text, never a path), so it reads no file and runs no auth-provider (issue 27).
+ * text, never a path), so it reads no file and runs no auth-provider (decision 48).
  *
  * Only client-node's config module is imported, and only here, when a command opens a
  * connection: that module alone bundles to a 1.4 MB chunk (~0.16 s CPU to load); the package's

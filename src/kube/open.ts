@@ -46,7 +46,7 @@ export async function openKubeApi(o: OpenKubeApiOptions): Promise<KubeApi> {
     // A dry-run host's journal also records what the API calls would change (for --plan).
     const plan = o.journal ? { journal: o.journal, kubeconfig: o.source } : undefined;
     if (text === undefined) return new DryRunKubeApi(undefined, o.log, plan);
-    // No cluster to read (issue 28): no connection, and so no client-node loaded (~27 MB RSS) by
+    // No cluster to read (decision 53): no connection, and so no client-node loaded (~27 MB RSS) by
     // a dry run that only writes files. The plan still names the server the file points at.
     if (o.plannedByThisRun) {
       const server = currentServer(text);

@@ -7,7 +7,7 @@
  * has nothing to add); --one-output only matters for klog's per-severity files, which tsadm
  * does not write. The file is opened once and appended to (mode 0600: a log of a root tool).
  *
- * Issue 27, finding 6: the file is opened without following a symbolic link (O_NOFOLLOW; a link
+ * Trust (decision 48 in docs/decisions.md): the file is opened without following a symbolic link (O_NOFOLLOW; a link
  * planted at the path would send a root tool's log anywhere), must be a regular file of this user,
  * and is forced to 0600 even when it existed with a looser mode. Bootstrap tokens and certificate
  * keys are written as `<redacted>` (kubeadm prints them only to stdout, which keeps them); the

@@ -12,7 +12,7 @@
  * approximated by normalizePatchedPod (the typed round trip tsadm already uses after --patches),
  * with the zero timestamp omitted on both sides; comparing decoded values also ignores key order.
  * We use it for every target minor: for ≤1.27 targets it only differs from kubeadm's byte compare
- * where kubeadm would hang on that hash (kubeadm issue #2877).
+ * where kubeadm would hang on that hash (kubernetes/kubeadm#2877).
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { JsonValue } from '../json.js';

@@ -1,5 +1,5 @@
 /**
- * What `tsadm apply` trusts a plan file for (issue 27, finding 4; docs/plan.md, "Trust"). A plan
+ * What `tsadm apply` trusts a plan file for (decision 48; docs/plan.md, "Trust"). A plan
  * is a list of writes, API calls and commands that apply carries out as root, so:
  *
  * - the file must be as private as a key ssh would use: a regular file (not a symbolic link),

@@ -52,7 +52,7 @@ export type RandomSource = (n: number) => Uint8Array;
 /**
  * The CSPRNG (Node's Web Crypto global, the same OpenSSL generator as crypto.randomBytes). Reached
  * through the global so that loading this module does not load node:crypto: `version`, which
- * shares the launcher's fast-path bundle with `token generate`, never needs it (issue 17).
+ * shares the launcher's fast-path bundle with `token generate`, never needs it (decision 29).
  */
 const randomBytes: RandomSource = (n) => globalThis.crypto.getRandomValues(new Uint8Array(n));
 

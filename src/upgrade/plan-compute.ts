@@ -3,7 +3,7 @@
  * possible upgrades with each component's CURRENT and AVAILABLE version, as kubeadm's
  * phases/upgrade/compute.go (GetAvailableUpgrades) and cmd/upgrade/plan.go (genUpgradePlan) do.
  *
- * Where tsadm differs, on purpose (issue 15):
+ * Where tsadm differs, on purpose (docs/upgrade.md):
  * - kubeadm asks dl.k8s.io for "stable" and "stable-1.X"; tsadm never goes to the internet. With
  *   no [version] it offers the newest patch it knows (DEFAULT_PATCH) of the cluster's minor and
  *   of the next minor; with a [version], that version only (kubeadm's offline version getter).

@@ -8,7 +8,7 @@
  * mandatory violations stop the upgrade whatever the flags; skippable ones stop it unless
  * `--force` is given.
  *
- * Where tsadm differs, on purpose (issue 15):
+ * Where tsadm differs, on purpose (docs/upgrade.md):
  * - kubeadm compares the target with its own version ("upgrade kubeadm first", "kubeadm vX.Y can
  *   only be used to upgrade to X.Y"). One tsadm build knows every minor from v1.20, so those rules
  *   become one: a target minor beyond the newest tsadm knows (or older than the oldest) is refused.

@@ -360,10 +360,10 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       images: { etcdTag: '3.7.0-0', corednsTag: 'v1.14.6', pauseTag: '3.10.2' },
       kubelet: { upgradeDropsFlags: ['container-runtime-endpoint'] },
       controlPlane: { kubeletApiAdminBinding: true },
-      // Value correction (issue-26-switches): PR #138957 also drops O=kubeadm:cluster-admins from
-      // apiserver-kubelet-client.crt, whose rights now come from the kubeadm:apiserver-kubelet-client
-      // binding (issue-26-facts' test/fixtures/versions/1.37.yaml: `o: []`; Cluster API's and Kamaji's
-      // reports of the change, and aws/eks-anywhere-build-tooling PR #5655, describe the same diff).
+      // PR #138957 also drops O=kubeadm:cluster-admins from apiserver-kubelet-client.crt, whose
+      // rights now come from the kubeadm:apiserver-kubelet-client binding (the golden facts'
+      // test/fixtures/versions/1.37.yaml: `o: []`; Cluster API's and Kamaji's reports of the
+      // change, and aws/eks-anywhere-build-tooling PR #5655, describe the same diff).
       pki: { apiserverKubeletClientOrg: undefined },
       addons: { kubeProxyPatchTarget: true, kubeProxyDefaultModeIptables: true },
       skew: { minKubelet: '1.34.0' },
@@ -424,7 +424,7 @@ export const PATCH_CHANGES: readonly PatchChange[] = [
     // #135852 (release-1.34) and #135853 (release-1.35), merged 2026-01-06..09. v1.35.1 and v1.34.4
     // from CHANGELOG-1.35.md and CHANGELOG-1.34.md (their "Changelog since v1.35.0" / "since
     // v1.34.3" list #135853 / #135852). v1.32.12 and v1.33.8 were released with them on 2026-02-10,
-    // the first patches after the merges (kubeadm issue #3261: "the backport PRs were merged, so ...
+    // the first patches after the merges (kubernetes/kubeadm#3261: "the backport PRs were merged, so ...
     // the latest patch versions of 1.32+" that day); UNSURE only because CHANGELOG-1.32/1.33 were
     // not read at those sections.
     why: 'user extraArgs keep their order after the sorted defaults, in static pods and kubeadm-flags.env (PR #135400)',
@@ -434,9 +434,9 @@ export const PATCH_CHANGES: readonly PatchChange[] = [
   {
     // kubeadm PR #138957 (in v1.37.0-alpha.1, CHANGELOG-1.37.md), cherry-picked on 2026-05-11 by
     // #138958 (release-1.36), #138959 (release-1.35), #138960 (release-1.34) and #138964
-    // (release-1.33). The patches: v1.35.5 from kubeadm issue #3310 and cluster-api issue #13770
-    // (an upgrade to v1.35.5 "released recently", 2026-05-13); v1.36.1 from clastix/kamaji issue
-    // #1171 and PR #1172 ("added in k8s v1.36.1"). UNSURE: v1.34.8 and v1.33.12 are the patches of
+    // (release-1.33). The patches: v1.35.5 from kubernetes/kubeadm#3310 and kubernetes-sigs/cluster-api#13770
+    // (an upgrade to v1.35.5 "released recently", 2026-05-13); v1.36.1 from clastix/kamaji#1171
+    // and PR #1172 ("added in k8s v1.36.1"). UNSURE: v1.34.8 and v1.33.12 are the patches of
     // the same release day by the branches' patch offsets (v1.35.1/v1.34.4/v1.33.8 were released
     // together on 2026-02-10); CHANGELOG-1.34.md at 008b3652 ends at v1.34.7, released with v1.35.4
     // (the same Go 1.25.9 and fixes) and without the cherry-pick, so v1.34.8 is the first possible.

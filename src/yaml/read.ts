@@ -2,7 +2,7 @@
  * The one YAML reader of tsadm: every YAML (or JSON read as YAML) tsadm parses — config files
  * (through src/config/yaml-docs.ts), --patches files, kubeconfigs, manifests, discovery files,
  * ConfigMap payloads read from the cluster — goes through here, so all of them get the same
- * three bounds (issue 27, finding 3: the patch loader had none of them):
+ * three bounds (decision 48: a YAML file never decides how much tsadm allocates):
  * - the text is at most MAX_YAML_BYTES (1 MiB, the config file cap);
  * - at most MAX_ALIASES alias nodes per document (js-yaml's documented `maxAliases` option);
  * - the value with every alias expanded is at most MAX_EXPANDED_SIZE (a bomb of nested aliases

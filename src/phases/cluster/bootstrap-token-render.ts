@@ -101,7 +101,7 @@ export function clusterInfoConfigMap(kubeconfig: string, signatures: Readonly<Re
  * finds them current and writes nothing). tsadm writes them at init (a difference from kubeadm):
  * a kube-controller-manager v1.20 signs nothing for ~15 s after it starts (its nodeipam
  * controller waits 10 s before its first node list, and the shared informers start only after
- * every controller), and joins would wait that long in discovery (issue 17, BENCHMARKS.md).
+ * every controller), and joins would wait that long in discovery (decision 28; BENCHMARKS.md).
  */
 export async function clusterInfoSignatures(kubeconfig: string, tokens: readonly BootstrapToken[]): Promise<Record<string, string>> {
   const out: Record<string, string> = {};

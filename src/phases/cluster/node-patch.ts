@@ -3,7 +3,7 @@ import type { NodeObject, PatchNodeOptions } from '../../kube/types.js';
 /**
  * kubeadm's PatchNodeTimeout; the retry interval is 100 ms instead of kubeadm's 500 ms
  * (APICallRetryInterval): join waits here for the kubelet to register its Node, and notices it
- * ~50 ms after it does instead of ~250 ms (issue 17), for one small GET per 100 ms.
+ * ~50 ms after it does instead of ~250 ms (BENCHMARKS.md), for one small GET per 100 ms.
  */
 const PATCH_NODE_TIMEOUT_MS = 2 * 60 * 1000;
 const PATCH_NODE_INTERVAL_MS = 100;

@@ -93,7 +93,7 @@ async function verifiedBundle(ctx: BaseCtx, dir: string, target: string): Promis
     if (expected === undefined) throw bundleError(`--bundle ${dir} lists no SHA-256 digest for ${b.name} (neither ${SHA256SUMS} nor ${b.name}.sha256); tsadm installs nothing unverified`);
     if ('problem' in expected) throw bundleError(`--bundle ${dir}: ${expected.problem}`);
     if (actual !== expected.hex) throw bundleError(`${path.join(dir, b.name)} does not match its listed digest (sha256 ${actual}, listed ${expected.hex}): the bundle is damaged or not the one listed`);
-    // A dry run executes nothing from the bundle (issue 27, finding 5): the version is checked by the real run.
+    // A dry run executes nothing from the bundle (decision 48): the version is checked by the real run.
     if (ctx.dryRun) {
       out.push({ name: b.name, target: b.target, bytes, version: undefined });
       continue;

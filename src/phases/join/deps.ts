@@ -24,7 +24,7 @@ export interface JoinDeps {
   /** The local address this machine uses towards a server URL (a worker's node address). */
   localAddress(serverUrl: string): Promise<string | undefined>;
   /** How often to look for kubelet.conf while the kubelet bootstraps (kubeadm 1.20: 5 s; modern 1 s; tsadm 100 ms: a stat
-   * per poll, and the join notices the kubelet's new credentials within ~100 ms, issue 17). */
+   * per poll, and the join notices the kubelet's new credentials within ~100 ms; BENCHMARKS.md). */
   readonly tlsBootstrapPollMs: number;
   /** Whether the local kubelet already answers its healthz (see restartAfterLateBootstrap in kubelet-start.ts). */
   kubeletServing(): Promise<boolean>;

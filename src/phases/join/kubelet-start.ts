@@ -202,7 +202,7 @@ const REGISTER_GRACE_MS = 500;
  * (kubelet 1.20, rotateCertificates on): it finishes starting up with anonymous API connections,
  * swaps them for its new certificate only every 10 s (pkg/kubelet/certificate/transport.go) and
  * backs off its registration attempts to 7 s, so it registered up to ~17 s after its certificate
- * was issued (BENCHMARKS.md, issue 17). When the kubelet already answered its healthz as its
+ * was issued (BENCHMARKS.md; decision 30). When the kubelet already answered its healthz as its
  * certificate arrived, and has not registered within half a second, tsadm restarts it — what kubeadm's
  * kubelet-finalize does after changing the kubelet's credentials — and a kubelet that starts with
  * its certificate registers as soon as it is up. A kubelet that got its certificate while still

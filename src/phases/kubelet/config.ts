@@ -109,7 +109,7 @@ export function renderKubeletConfig(input: KubeletConfigInput, versions: Version
 
 /**
  * The KubeletConfiguration init uploads to the kubelet-config ConfigMap, from this node's
- * config.yaml: from 1.38 (kubeadm PR #141337, kubeadm issue #3034) without the systemd-resolved
+ * config.yaml: from 1.38 (kubeadm PR #141337, kubernetes/kubeadm#3034) without the systemd-resolved
  * resolvConf kubeadm chose for this node, which other nodes (another distribution, no
  * systemd-resolved) may not have; each node's config.yaml gets it from its own host, as join's
  * kubelet-start already does (renderKubeletConfig). A resolvConf the user set stays. Line-based,

@@ -24,7 +24,7 @@ export interface WaitOptions {
   readonly check: HealthCheck;
   /**
    * First retry delay (default 100 ms); doubled after each failure up to maxIntervalMs (default
-   * 200 ms): a component is noticed ~100 ms after it turns healthy on average (issue 17), for a
+   * 200 ms): a component is noticed ~100 ms after it turns healthy on average (BENCHMARKS.md), for a
    * few health GETs per second per component while init waits. kubeadm polls every 500 ms; a 2 s
    * cap once made tsadm notice a ready component up to 2 s late, twice per init.
    */

@@ -1,7 +1,7 @@
 /**
  * What `upgrade apply` and `upgrade node` do to this node's /var/lib/kubelet/kubeadm-flags.env:
  * kubeadm 1.35 removes --pod-infra-container-image, which the 1.35 kubelet no longer accepts
- * (PR #133778; kubeadm runs it in its post-upgrade phase, as kubeadm issue #3279's error shows);
+ * (PR #133778; kubeadm runs it in its post-upgrade phase, as kubernetes/kubeadm#3279's error shows);
  * 1.36 leaves the file as it is again (PR #135807); 1.37 removes --container-runtime-endpoint
  * (NodeLocalCRISocket removed: the endpoint lives in instance-config.yaml, PR #138645).
  * `kubelet.upgradeDropsFlags` of the target minor says which. The file is rewritten only when a flag is removed (a second run writes
