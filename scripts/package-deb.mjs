@@ -1,4 +1,5 @@
-// `npm run package`: builds dist/tsadm_<version>_amd64.deb with dpkg-deb, offline.
+// `npm run package`: builds dist/tsadm_<version>_<arch>.deb with dpkg-deb, offline (`-- --arch arm64`:
+// for arm64, from an x64 host too; scripts/lib/target-arch.mjs).
 //
 // Contents (nothing else; the package owns no file tsadm writes for a cluster):
 //   /usr/bin/tsadm                                    the single executable (scripts/build-sea.mjs)
@@ -18,9 +19,13 @@ import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { REPO } from './lib/build-info.mjs';
 import { helpToMan, pageName, subcommands } from './lib/man.mjs';
+import { assertSameLibraryNeeds, parseTarget } from './lib/target-arch.mjs';
 
 const DIST = path.join(REPO, 'dist');
-const SEA = path.join(DIST, 'tsadm');
+// SEA ships in the package; RUNNER, the same blob in a Node.js of this machine (SEA itself unless
+// it is a cross build), prints the version, completions and man pages.
+const TARGET = parseTarget(process.argv.slice(2));
+const { exe: SEA, runner: RUNNER, debArch: ARCH } = TARGET;
 const STAGE = path.join(DIST, 'deb', 'root');
 const MAINTAINER = `${process.env.DEBFULLNAME || 'tsadm developers'} <${process.env.DEBEMAIL || 'tsadm@example.org'}>`;
 /** How deep man pages go: `tsadm init phase certs` gets one, its phases are listed there. */
@@ -44,10 +49,10 @@ function write(rel, content, mode = 0o644) {
 
 const gz = (text) => gzipSync(Buffer.from(text), { level: 9 }); // gzip -9n: no name, no time in the header
 
-if (!process.argv.includes('--reuse-sea') || !existsSync(SEA)) {
-  execFileSync(process.execPath, [path.join(REPO, 'scripts', 'build-sea.mjs')], { cwd: REPO, stdio: 'inherit' });
+if (!process.argv.includes('--reuse-sea') || !existsSync(SEA) || !existsSync(RUNNER)) {
+  execFileSync(process.execPath, [path.join(REPO, 'scripts', 'build-sea.mjs'), ...TARGET.buildArgs], { cwd: REPO, stdio: 'inherit' });
 }
-const tsadm = (args) => run(SEA, args, { env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/nonexistent', NO_COLOR: '1' } });
+const tsadm = (args) => run(RUNNER, args, { env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/nonexistent', NO_COLOR: '1' } });
 const info = JSON.parse(tsadm(['version', '-o', 'json'])).clientVersion;
 const version = debianVersion(info.gitVersion);
 const epoch = process.env.SOURCE_DATE_EPOCH && /^\d+$/.test(process.env.SOURCE_DATE_EPOCH) ? Number(process.env.SOURCE_DATE_EPOCH) : Math.floor(Date.parse(info.buildDate) / 1000);
@@ -193,15 +198,17 @@ const md5sums = files.map((f) => `${createHash('md5').update(readFileSync(path.j
 const shlibs = (() => {
   const tmp = path.join(DIST, 'deb', 'shlibs');
   mkdirSync(path.join(tmp, 'debian'), { recursive: true });
-  writeFileSync(path.join(tmp, 'debian', 'control'), 'Source: tsadm\n\nPackage: tsadm\nArchitecture: amd64\n');
-  const out = run('dpkg-shlibdeps', ['-O', '-e', path.join(STAGE, 'usr/bin/tsadm')], { cwd: tmp, stdio: ['ignore', 'pipe', 'ignore'] });
+  writeFileSync(path.join(tmp, 'debian', 'control'), `Source: tsadm\n\nPackage: tsadm\nArchitecture: ${TARGET.host === 'x64' ? 'amd64' : 'arm64'}\n`);
+  // A cross build's from its twin: dpkg resolves only this machine's libraries (target-arch.mjs).
+  if (TARGET.cross) assertSameLibraryNeeds(SEA, RUNNER);
+  const out = run('dpkg-shlibdeps', ['-O', '-e', TARGET.cross ? RUNNER : path.join(STAGE, 'usr/bin/tsadm')], { cwd: tmp, stdio: ['ignore', 'pipe', 'ignore'] });
   rmSync(tmp, { recursive: true, force: true });
   return /shlibs:Depends=(.*)/.exec(out)?.[1]?.trim() ?? 'libc6';
 })();
 write('DEBIAN/control', [
   'Package: tsadm',
   `Version: ${version}`,
-  'Architecture: amd64',
+  `Architecture: ${ARCH}`,
   `Maintainer: ${MAINTAINER}`,
   `Installed-Size: ${installedKiB}`,
   `Depends: ${shlibs}`,
@@ -222,8 +229,8 @@ write('DEBIAN/md5sums', `${md5sums}\n`);
 // Directories 0755; then the package, owned by root, with every mtime at the build's date.
 run('find', [STAGE, '-type', 'd', '-exec', 'chmod', '0755', '{}', '+']);
 run('find', [STAGE, '-exec', 'touch', '-h', '-d', `@${epoch}`, '{}', '+']);
-const deb = path.join(DIST, `tsadm_${version}_amd64.deb`);
-for (const old of readdirSync(DIST)) if (/^tsadm_.*_amd64\.deb$/.test(old)) rmSync(path.join(DIST, old));
+const deb = path.join(DIST, `tsadm_${version}_${ARCH}.deb`);
+for (const old of readdirSync(DIST)) if (old.startsWith('tsadm_') && old.endsWith(`_${ARCH}.deb`)) rmSync(path.join(DIST, old));
 // xz at level 1: the executable is ~110 MB and the default level costs a minute more CPU for 5 MB.
 run('dpkg-deb', ['--root-owner-group', '-Zxz', '-z1', '--build', STAGE, deb], { env: { ...process.env, SOURCE_DATE_EPOCH: String(epoch) }, stdio: ['ignore', 'ignore', 'inherit'] });
 console.log(`built ${path.relative(REPO, deb)} (${Math.round(statSync(deb).size / 1e6)} MB, ${pages.length} man pages)`);
