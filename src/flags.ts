@@ -19,7 +19,7 @@ export const FLAGS = {
   'dry-run': { type: 'boolean', describe: "Don't apply any changes; just output what would be done." },
   rootfs: { type: 'string', describe: 'Path to the real host root filesystem: every host path tsadm reads or writes resolves under it (no chroot).' },
   v: { type: 'number', describe: 'Log level verbosity (0: phases, 1: decisions and files, 2: commands and API calls).', defaultDescription: '0' },
-  output: { type: 'string', alias: 'o', describe: 'Output format: "text" (default) or "json" (one JSON event per line, see docs/events.md).', defaultDescription: 'text' },
+  output: { type: 'string', alias: 'o', describe: 'Output format: "text" (default) or "json" (one JSON event per line, see /usr/share/doc/tsadm/docs/events.md).', defaultDescription: 'text' },
   'skip-phases': { type: 'array', describe: 'List of phases to be skipped (e.g. addon/kube-proxy,certs/sa).' },
   'ignore-preflight-errors': { type: 'array', describe: 'A list of checks whose errors will be shown as warnings. Example: "IsPrivilegedUser,Swap". Value "all" ignores errors from all checks.' },
   'cri-socket': { type: 'string', describe: 'Path to the CRI socket to connect. If empty tsadm will try to auto-detect this value; use this option only if you have more than one CRI installed or if you have non-standard CRI socket.' },
@@ -28,7 +28,7 @@ export const FLAGS = {
   'feature-gates': { type: 'string', describe: 'A set of key=value pairs that describe feature gates for various features, e.g. "PublicKeysECDSA=true".' },
   kubeconfig: { type: 'string', describe: 'The kubeconfig file to use when talking to the cluster.', defaultDescription: '/etc/kubernetes/admin.conf' },
   'print-manifest': { type: 'boolean', describe: 'Print the addon manifests to STDOUT instead of installing them' },
-  plan: { type: 'string', describe: 'Write a plan of every change to this file (JSON: files with mode and sha256, API objects with a diff, service restarts) for review and `tsadm apply`; implies --dry-run. It holds the keys and tokens it would write, so it is written 0600 (see docs/plan.md).' },
+  plan: { type: 'string', describe: 'Write a plan of every change to this file (JSON: files with mode and sha256, API objects with a diff, service restarts) for review and `tsadm apply`; implies --dry-run. It holds the keys and tokens it would write, so it is written 0600 (see /usr/share/doc/tsadm/docs/plan.md).' },
   'plan-without-keys': { type: 'boolean', describe: 'With --plan: replace private keys, kubeconfigs, tokens and Secret data by their sha256 (a review copy that `tsadm apply` refuses).' },
 
   // --- init / cluster configuration

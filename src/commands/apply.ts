@@ -34,7 +34,7 @@ export function registerApplyCommand(y: Argv, env: CommandEnv): Argv {
         + 'still has the same resourceVersion, and refuses naming each difference. Files and objects that already are as the plan '
         + 'leaves them count as done, so an interrupted apply can be run again.\n\n'
         + 'The plan file must be owned by root and writable by no one else (as ssh wants a key); it is applied to the root it was made '
-        + 'for (--rootfs may only choose the root of a plan made without one), and its commands are only those tsadm plans (docs/plan.md).',
+        + 'for (--rootfs may only choose the root of a plan made without one), and its commands are only those tsadm plans (/usr/share/doc/tsadm/docs/plan.md).',
       )
       .example('tsadm init --dry-run --plan plan.json && tsadm apply plan.json', 'Review, then apply an init')
       .example('tsadm apply plan.json --dry-run', 'Only check that the plan still applies')

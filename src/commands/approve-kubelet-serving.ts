@@ -39,7 +39,7 @@ export function approveKubeletServingCommand(c: Argv, env: CommandEnv, guardFact
         .option('interval', { type: 'string', requiresArg: true, default: '10s', describe: 'Time between passes with --watch (e.g. 10s, 1m).' })
         .option('tsadm-path', { type: 'string', requiresArg: true, describe: `enable: ${FLAGS['tsadm-path'].describe}`, defaultDescription: FLAGS['tsadm-path'].defaultDescription })
         .option('dry-run', { type: 'boolean', describe: 'Say what would be approved or denied; change nothing.' })
-        .option('output', { alias: 'o', type: 'string', requiresArg: true, describe: 'Output format: text or json (NDJSON events, docs/events.md).' })
+        .option('output', { alias: 'o', type: 'string', requiresArg: true, describe: 'Output format: text or json (NDJSON events, /usr/share/doc/tsadm/docs/events.md).' })
         .option('v', { ...VERBOSITY_OPTION, describe: 'Log level verbosity.' })
         .usage([
           'With serverTLSBootstrap: true the kubelet asks for its serving certificate through a CertificateSigningRequest',

@@ -47,7 +47,7 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
       'Check certificates expiration for a Kubernetes cluster',
       (o) =>
         addTemplateFlags(pathOptions(o))
-          .option('output', { alias: 'o', type: 'string', requiresArg: true, default: 'table', describe: 'Output format: table (or text), json, yaml, kyaml (docs/certs.md); kubeadm\'s template formats are refused.' })
+          .option('output', { alias: 'o', type: 'string', requiresArg: true, default: 'table', describe: 'Output format: table (or text), json, yaml, kyaml (/usr/share/doc/tsadm/docs/certs.md); kubeadm\'s template formats are refused.' })
           .option('expiring-within', { type: 'string', requiresArg: true, describe: `Exit with status ${EXIT_EXPIRING} when a certificate or CA expires within this duration (e.g. 720h, 30d), for monitoring.` })
           .option('kubeconfig', { type: 'string', requiresArg: true, describe: 'The kubeconfig file to read the cluster\'s ClusterConfiguration (kubeadm-config ConfigMap) through when --config is not given.', defaultDescription: DEFAULT_ADMIN_KUBECONFIG })
           .usage('Checks expiration for the certificates in the local PKI managed by tsadm (and kubeadm).')
@@ -77,7 +77,7 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
           .option('dry-run', { type: 'boolean', describe: "Don't write anything; show what would be written." })
           .option('new-key', { type: 'boolean', describe: 'Issue each certificate for a newly generated private key (kubeadm\'s behaviour) instead of keeping the existing key (not with --auto: it always keeps the key).' })
           .option('restart', { type: 'boolean', describe: 'Restart the control-plane static pods that read the renewed certificates, one by one, each until its liveness probe passes again (on by default with --auto; --no-restart turns it off).' })
-          .option('output', { alias: 'o', type: 'string', requiresArg: true, default: 'text', describe: 'Output format: text, or json (one event per line, docs/events.md).' })
+          .option('output', { alias: 'o', type: 'string', requiresArg: true, default: 'text', describe: 'Output format: text, or json (one event per line, /usr/share/doc/tsadm/docs/events.md).' })
           .option('kubeconfig', { type: 'string', requiresArg: true, describe: 'The kubeconfig file to read the cluster\'s ClusterConfiguration (kubeadm-config ConfigMap) through when --config is not given, and (--auto) to take the Lease with.', defaultDescription: DEFAULT_ADMIN_KUBECONFIG })
           .usage([
             'Renew the certificate(s), regardless of their expiration date. Subject, SANs and key usages',
@@ -124,7 +124,7 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
           .option('dry-run', { type: 'boolean', describe: "Don't write anything; show what would be written." })
           .option('rootfs', { type: 'string', requiresArg: true, describe: 'Path to the real host root filesystem: every host path resolves under it.' })
           .option('v', { ...VERBOSITY_OPTION, describe: 'Log level verbosity.' })
-          .option('output', { alias: 'o', type: 'string', requiresArg: true, describe: 'Output format: text or json (NDJSON events, docs/events.md).' })
+          .option('output', { alias: 'o', type: 'string', requiresArg: true, describe: 'Output format: text or json (NDJSON events, /usr/share/doc/tsadm/docs/events.md).' })
           .usage([
             'enable writes tsadm-certs-renew.service (a oneshot running "tsadm certs renew --auto") and',
             'tsadm-certs-renew.timer (daily, randomized by up to an hour, catching up after downtime), then',

@@ -158,7 +158,7 @@ export function snapshotCommands(s: Argv, env: CommandEnv): Argv {
             + '(as a one-off static Pod) into a new data directory as a one-member cluster made of this member, keeps the old data '
             + 'directory as <data-dir>.tsadm-<time>, moves the manifests back and waits for etcd and the API server. Safe to run again '
             + 'after a crash: it continues where it stopped. In an HA cluster, restore on one control plane; `tsadm reset` the others '
-            + 'and join them again (docs/safety.md).')
+            + 'and join them again (/usr/share/doc/tsadm/docs/safety.md).')
           .example('tsadm etcd snapshot restore /var/lib/tsadm/etcd-snapshots/etcd-snapshot-20261127T000000.000Z.db', 'Roll the cluster back to that snapshot')
           .example('tsadm etcd snapshot restore /backup/a.db --plan restore.json', 'Record the restore for review; `tsadm apply restore.json` runs it (refusing if the snapshot or etcd.yaml changed since)')
           .strict(),

@@ -46,7 +46,7 @@ export function runningSystem(host: Host, probe: SystemProbe = realSystem): Runn
     const r = await host.exec(command, args, { mutating: true, timeoutMs: 30_000 });
     if (r.exitCode !== 0) {
       throw new TsadmError('E_EXEC', `${[command, ...args].join(' ')} failed (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim().split('\n')[0] ?? ''}`, {
-        hint: 'run tsadm as root on the node itself; see docs/host.md',
+        hint: 'run tsadm as root on the node itself; see /usr/share/doc/tsadm/docs/host.md',
       });
     }
   };

@@ -86,7 +86,7 @@ export async function removeMember(rt: Runtime, opts: RemoveMemberOptions, deps:
     members = await client.sync();
   } catch (err) {
     throw new TsadmError('E_PRECONDITION', `no etcd member answers: ${errorMessage(err)}`, {
-      hint: 'run this on a healthy control plane; if the cluster has lost quorum (more than half of its control planes gone), follow "Losing more control planes than quorum allows" in docs/safety.md',
+      hint: 'run this on a healthy control plane; if the cluster has lost quorum (more than half of its control planes gone), follow "Losing more control planes than quorum allows" in /usr/share/doc/tsadm/docs/safety.md',
     });
   }
   let member = findMember(members, opts.nodeName, undefined);
@@ -124,7 +124,7 @@ export async function removeMember(rt: Runtime, opts: RemoveMemberOptions, deps:
     const answeringVoters = answering.filter((m) => !m.isLearner);
     if (answeringVoters.length < quorumOf(voting)) {
       throw new TsadmError('E_PRECONDITION', `the etcd cluster has lost quorum: ${answeringVoters.length} of ${voting.length} members answer (${answeringVoters.map(label).join(', ') || 'none'}); no member can be removed`, {
-        hint: 'bring a lost control plane back (its machine and disk), or follow "Losing more control planes than quorum allows" in docs/safety.md',
+        hint: 'bring a lost control plane back (its machine and disk), or follow "Losing more control planes than quorum allows" in /usr/share/doc/tsadm/docs/safety.md',
       });
     }
     if (rt.dryRun) {

@@ -104,14 +104,14 @@ export function validatePlan(data: unknown, file = 'plan'): Plan {
     }
     if (s.type === 'exec') {
       const problem = execStepProblem(s.command, s.args);
-      if (problem !== undefined) throw new TsadmError('E_TRUST', `${file}: steps[${i}]: ${problem}; refusing to apply the plan`, { hint: 'apply runs only the commands tsadm itself plans (docs/plan.md, "Trust"); make a new plan' });
+      if (problem !== undefined) throw new TsadmError('E_TRUST', `${file}: steps[${i}]: ${problem}; refusing to apply the plan`, { hint: 'apply runs only the commands tsadm itself plans (/usr/share/doc/tsadm/docs/plan.md, "Trust"); make a new plan' });
     }
     if (s.type === 'object' && (typeof s.kubeconfig !== 'string' || typeof s.kind !== 'string' || typeof s.name !== 'string')) {
       throw invalid(file, `steps[${i}] needs kubeconfig, kind and name`);
     }
     if (s.type === 'object' && s.verb === 'approval') {
       const problem = approvalStepProblem(s);
-      if (problem !== undefined) throw new TsadmError('E_TRUST', `${file}: steps[${i}]: ${problem}; refusing to apply the plan`, { hint: 'apply writes only the decisions tsadm\'s approver plans (docs/plan.md, "Trust"); make a new plan' });
+      if (problem !== undefined) throw new TsadmError('E_TRUST', `${file}: steps[${i}]: ${problem}; refusing to apply the plan`, { hint: 'apply writes only the decisions tsadm\'s approver plans (/usr/share/doc/tsadm/docs/plan.md, "Trust"); make a new plan' });
     }
   });
   return data as unknown as Plan;

@@ -44,7 +44,7 @@ export async function readText(host: Host, hostPath: string): Promise<string | u
 
 export function conflictError(file: string, detail: string): TsadmError {
   return new TsadmError('E_CONFLICT', `${file} is not tsadm's and ${detail}; tsadm does not edit it`, {
-    hint: 'change it yourself, or pass --override-host-settings to replace it with tsadm\'s (docs/host.md)',
+    hint: 'change it yourself, or pass --override-host-settings to replace it with tsadm\'s (/usr/share/doc/tsadm/docs/host.md)',
   });
 }
 

@@ -78,10 +78,10 @@ export function hostLeaves<C extends BaseCtx>(inputOf: (ctx: C) => Promise<HostP
  */
 export function hostPhase<C extends BaseCtx>(workflow: 'init' | 'join', inputOf: (ctx: C) => Promise<HostPrepInput>, asked: (ctx: C) => boolean, opts: HostPhaseOptions = {}): Phase<C> {
   return {
-    skipIf: (ctx) => (asked(ctx) ? undefined : 'host preparation is opt-in: pass --prepare-host, or run "tsadm prepare" (docs/host.md)'),
+    skipIf: (ctx) => (asked(ctx) ? undefined : 'host preparation is opt-in: pass --prepare-host, or run "tsadm prepare" (/usr/share/doc/tsadm/docs/host.md)'),
     name: 'host',
     summary: 'Prepare this host for the kubelet (modules, sysctls, swap, containerd, kubelet unit, crictl)',
-    description: `Prepare this host for the kubelet: the steps of kubeadm's install documentation, as drop-in files and their application. Runs with "${workflow} --prepare-host", alone as "tsadm prepare", or one step at a time here. Nothing destructive without a flag (--swap-off, --restart-container-runtime); a conflicting file of yours is reported, not overwritten (--override-host-settings). See docs/host.md.`,
+    description: `Prepare this host for the kubelet: the steps of kubeadm's install documentation, as drop-in files and their application. Runs with "${workflow} --prepare-host", alone as "tsadm prepare", or one step at a time here. Nothing destructive without a flag (--swap-off, --restart-container-runtime); a conflicting file of yours is reported, not overwritten (--override-host-settings). See /usr/share/doc/tsadm/docs/host.md.`,
     example: `tsadm ${workflow} phase host all --dry-run`,
     children: hostLeaves(inputOf, `tsadm ${workflow} phase host`, opts),
   };

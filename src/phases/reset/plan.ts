@@ -98,6 +98,6 @@ export const NOT_CLEANED_TEXT = [
   // tsadm's own (the host phase has no kubeadm counterpart): what `tsadm prepare` / --prepare-host did stays.
   'The reset process does not undo host preparation (tsadm prepare, --prepare-host): the kernel modules, sysctls,',
   "containerd's drop-in, the kubelet unit and the binaries installed from a bundle stay, since the next init or join",
-  'needs them too. docs/host.md in tsadm\'s repository lists each file and how to undo it.',
+  'needs them too. /usr/share/doc/tsadm/docs/host.md lists each file and how to undo it.',
   '',
 ].join('\n');

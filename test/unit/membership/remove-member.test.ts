@@ -177,7 +177,7 @@ describeEachEtcd('tsadm etcd remove-member on real etcd and a real API server', 
     expect(Date.now() - t0).toBeLessThan(15_000);
     expect((noQuorum.error as TsadmError).code).toBe('E_PRECONDITION');
     expect((noQuorum.error as TsadmError).message).toBe('the etcd cluster has lost quorum: 1 of 2 members answer ("cp1"); no member can be removed');
-    expect((noQuorum.error as TsadmError).hint).toContain('docs/safety.md');
+    expect((noQuorum.error as TsadmError).hint).toContain('/usr/share/doc/tsadm/docs/safety.md');
     expect(await new EtcdClient([(m[0] as EtcdMemberProcess).client], { tls: lab.tls }).memberList().then((l) => l.length)).toBe(2);
   }, 90_000);
 }, describeWithApiServer);
