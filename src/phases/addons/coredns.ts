@@ -1,6 +1,8 @@
 import type { Logger } from '../../log/events.js';
 import type { ConfigMapObject, KubeApi, KubeObject } from '../../kube/types.js';
-import { COREDNS, DEFAULT_COREDNS_REPLICAS, DNS_LABELS, corednsObjects, isDefaultCorefile, type CorednsInput } from './coredns-render.js';
+import { isDeepStrictEqual } from 'node:util';
+import { COREDNS, DEFAULT_COREDNS_REPLICAS, DNS_LABELS, corednsDeployment, corednsObjects, isDefaultCorefile, type CorednsInput } from './coredns-render.js';
+import { corednsTemplates } from './coredns-template.js';
 import { KUBE_SYSTEM } from '../../constants.js';
 
 /**
@@ -39,22 +41,18 @@ function modeFor(obj: KubeObject, userCorefile: boolean): 'update' | 'retain' {
 }
 
 /**
- * The order kubeadm's coreDNSAddon prints its templates in with --print-manifest
- * (cmd/kubeadm/app/phases/addons/dns/dns.go: Deployment, ConfigMap, Service, then the
- * ClusterRole, ClusterRoleBinding and ServiceAccount manifests), not the order it applies them.
+ * What `--print-manifest` prints, as kubeadm's coreDNSAddon prints it
+ * (cmd/kubeadm/app/phases/addons/dns/dns.go): the text of its six templates filled in with
+ * kubeadm's default replica count, in its print order (Deployment, ConfigMap, Service,
+ * ClusterRole, ClusterRoleBinding, ServiceAccount; coredns-template.ts). Asks no cluster. A
+ * Deployment the `corednsdeployment` patches change is printed as the patched object instead of
+ * the template (UNSURE whether kubeadm's patches reach its printout: dns.go with the patches was
+ * not read; kube-proxy's DaemonSet is printed the same way, kube-proxy.ts).
  */
-const COREDNS_PRINT_ORDER = ['Deployment', 'ConfigMap', 'Service', 'ClusterRole', 'ClusterRoleBinding', 'ServiceAccount'] as const;
-
-/**
- * The objects ensureCoredns applies to a cluster without CoreDNS (kubeadm's default replica
- * count, the Deployment patched), in kubeadm's print order: what `--print-manifest` prints.
- * Asks no cluster.
- */
-export async function corednsManifests(input: Omit<CorednsInput, 'replicas'>, patchDeployment?: DeploymentPatcher): Promise<KubeObject[]> {
-  const out: KubeObject[] = [];
-  for (const rendered of corednsObjects({ ...input, replicas: DEFAULT_COREDNS_REPLICAS })) {
-    out.push(rendered.kind === 'Deployment' && patchDeployment ? await patchDeployment(rendered) : rendered);
-  }
-  const rank = (o: KubeObject): number => COREDNS_PRINT_ORDER.indexOf(o.kind as (typeof COREDNS_PRINT_ORDER)[number]);
-  return out.sort((a, b) => rank(a) - rank(b));
+export async function corednsManifests(input: Omit<CorednsInput, 'replicas'>, patchDeployment?: DeploymentPatcher): Promise<Array<KubeObject | string>> {
+  const full = { ...input, replicas: DEFAULT_COREDNS_REPLICAS };
+  const [deploymentText, ...rest] = corednsTemplates(full);
+  const deployment = corednsDeployment(full);
+  const patched = patchDeployment ? await patchDeployment(deployment) : deployment;
+  return [isDeepStrictEqual(patched, deployment) ? deploymentText : patched, ...rest];
 }

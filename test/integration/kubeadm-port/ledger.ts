@@ -144,10 +144,10 @@ export const LEDGER: readonly LedgerFile[] = [
       u('TestDeployedDNSReplicas', 'multiple coredns addon deployments', FAKE_CLIENT),
       u('TestCoreDNSAddon', 'cfg is empty', FAKE_CLIENT),
       u('TestCoreDNSAddon', 'cfg is valid and not print Manifest', FAKE_CLIENT),
-      d('TestCoreDNSAddon', 'cfg is valid and print Manifest', PRINT_MANIFEST),
+      m('TestCoreDNSAddon', 'cfg is valid and print Manifest'),
       u('TestEnsureDNSAddon', 'not print Manifest', FAKE_CLIENT),
       u('TestEnsureDNSAddon', 'get dns replicas failed', FAKE_CLIENT),
-      d('TestEnsureDNSAddon', 'not print Manifest [printManifest: true]', PRINT_MANIFEST),
+      m('TestEnsureDNSAddon', 'not print Manifest [printManifest: true]'),
       ...['dnsService and serviceBytes are nil', 'invalid dns', 'serviceBytes is not valid', 'dnsService is valid and serviceBytes is nil',
         'dnsService and serviceBytes are not nil and valid', 'the namespace of dnsService is not kube-system', 'the name of dnsService is not coredns']
         .map((name) => u('TestCreateDNSService', name, FAKE_CLIENT)),

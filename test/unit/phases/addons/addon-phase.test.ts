@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import * as yaml from 'js-yaml';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
 import { describeWithApiServer, startApiServer, type TestApiServer } from '../../../helpers/apiserver.js';
@@ -181,6 +182,27 @@ describe('addon phase with --print-manifest', () => {
       // The four objects MarshalToYaml prints carry 1.20's zero timestamp; the templates have none.
       expect(docs.slice(6, 10).map((d) => (d.metadata as { creationTimestamp?: unknown }).creationTimestamp)).toEqual([null, null, null, null]);
       expect(text.split('\n  creationTimestamp: null\n')).toHaveLength(5);
+    } finally {
+      empty.cleanup();
+    }
+  });
+
+  // kubeadm's TestEnsureDNSAddon "print Manifest" case (dns_test.go at 898b9f80): the CoreDNS
+  // templates as text, with its inputs (DNS repository foo.bar.io, service subnet 10.0.0.0/16),
+  // the domain cluster.local filled in (test/fixtures/coredns/README.md).
+  test('1.36: CoreDNS is printed as kubeadm\'s template text, byte for byte', async () => {
+    const empty = tempRoot({});
+    try {
+      const c = fixtureInitConfig({ cluster: {
+        kubernetesVersion: 'v1.36.0',
+        dns: { disabled: false, imageRepository: 'foo.bar.io', imageTag: '' },
+        networking: { serviceSubnet: '10.0.0.0/16', podSubnet: '', dnsDomain: 'cluster.local' },
+        proxy: { disabled: true },
+      } });
+      const { ctx, reporter } = initCtxFor(c, empty.dir, { api: { open: () => Promise.reject(new Error('no cluster may be asked')), close: () => undefined } as never });
+      await runPhases([addonPhase], { ...ctx, options: { ...ctx.options, flags: { 'print-manifest': true } } }, { filter: [], skip: [] });
+      const text = reporter.events.flatMap((e) => (e.type === 'output' ? [e.text] : [])).join('');
+      expect(text).toBe(readFileSync(new URL('../../../fixtures/coredns/print-manifest-1.36.yaml', import.meta.url), 'utf8'));
     } finally {
       empty.cleanup();
     }
