@@ -113,21 +113,22 @@ const TYPES: Readonly<Record<KubeProxyTypesRevision, Struct>> = {
 /**
  * The revision of the types each minor's kube-proxy has (kubeadm of a minor builds with
  * k8s.io/kube-proxy of the same release). Kept here rather than in the version rows: the rows
- * describe kubeadm, this describes the kube-proxy API kubeadm marshals. A minor not listed (a
- * pre-release newer than the table) takes the newest revision: master's types.go, after
- * v0.37.0-beta.0, changed only comments.
+ * describe kubeadm, this describes the kube-proxy API kubeadm marshals. Every row's minor is
+ * listed (the compiler holds a new minor to it). 1.38 (the preview row) takes the newest revision:
+ * master's types.go, after v0.37.0-beta.0, changed only comments (UNSURE until 1.38's own tag).
  */
-const TYPES_OF_MINOR: Readonly<Partial<Record<SupportedMinor, KubeProxyTypesRevision>>> = {
+const TYPES_OF_MINOR: Readonly<Record<SupportedMinor, KubeProxyTypesRevision>> = {
   '1.20': '1.20', '1.21': '1.20', '1.22': '1.20', '1.23': '1.20',
   '1.24': '1.24', '1.25': '1.24',
   '1.26': '1.26', '1.27': '1.26',
   '1.28': '1.28',
   '1.29': '1.29',
   '1.30': '1.30', '1.31': '1.30', '1.32': '1.30', '1.33': '1.30', '1.34': '1.30', '1.35': '1.30', '1.36': '1.30', '1.37': '1.30',
+  '1.38': '1.30',
 };
 
 export function kubeProxyTypesOf(profile: Pick<VersionProfile, 'minor'>): KubeProxyTypesRevision {
-  return TYPES_OF_MINOR[profile.minor] ?? '1.30';
+  return TYPES_OF_MINOR[profile.minor];
 }
 
 /**

@@ -4,7 +4,7 @@
  * source (test/fixtures/versions/). A tree that shows a phase kubeadm of that minor does not show,
  * or hides one it shows, fails here.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as yaml from 'js-yaml';
@@ -85,7 +85,13 @@ test('markPhaseOrigins marks by name and path only, and keeps the order', () => 
 interface GoldenPhases { phases: { init: string[]; join?: string[] } }
 const GOLDEN_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/versions');
 
-test.each(['1.24', '1.29', '1.31', '1.34', '1.35', '1.36', '1.37'] as const)('the catalog agrees with the golden kubeadm facts of %s', (minor) => {
+const GOLDEN_MINORS = ['1.24', '1.29', '1.31', '1.34', '1.35', '1.36', '1.37'] as const;
+
+test('every golden file is compared with the catalog', () => {
+  expect(readdirSync(GOLDEN_DIR).filter((f) => f.endsWith('.yaml')).map((f) => f.replace(/\.yaml$/, '')).sort()).toEqual([...GOLDEN_MINORS].sort());
+});
+
+test.each(GOLDEN_MINORS)('the catalog agrees with the golden kubeadm facts of %s', (minor) => {
   const golden = (yaml.load(readFileSync(path.join(GOLDEN_DIR, `${minor}.yaml`), 'utf8')) as GoldenPhases).phases;
   expect([...kubeadmVisiblePhases('init', minor)].sort()).toEqual([...golden.init].sort());
   if (golden.join) expect([...kubeadmVisiblePhases('join', minor)].sort()).toEqual([...golden.join].sort());

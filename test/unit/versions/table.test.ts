@@ -3,7 +3,7 @@
  * (test/fixtures/versions/<minor>.yaml, written from kubeadm's own source; see the README there).
  * The expected values come only from those files, never from src/versions/table.ts.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as yaml from 'js-yaml';
@@ -271,6 +271,10 @@ function newerFacts(golden: Golden, cfg: ResolvedInitConfig, v: VersionProfile, 
   }
   return out;
 }
+
+test('every golden file is compared (a new test/fixtures/versions/<minor>.yaml joins GOLDEN_MINORS)', () => {
+  expect(readdirSync(GOLDEN_DIR).filter((f) => f.endsWith('.yaml')).map((f) => f.replace(/\.yaml$/, '')).sort()).toEqual([...GOLDEN_MINORS].sort());
+});
 
 describe.each(GOLDEN_MINORS)('kubeadm %s golden facts', (minor) => {
   const golden = loadGolden(minor);

@@ -28,6 +28,7 @@ import { NO_HOST_FACTS, staticPodConfigFromInit } from '../../../../src/manifest
 import type { Container } from '../../../../src/manifest/pod.js';
 import { DEFAULT_PATCH, SUPPORTED_MINORS } from '../../../../src/versions/minors.js';
 import { VERSION_TABLE } from '../../../../src/versions/table.js';
+import { isReleasedMinor } from '../../../../src/versions/resolve.js';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
 
 const REMOVED_AT: Readonly<Record<string, readonly string[]>> = {
@@ -58,6 +59,10 @@ const MINORS = SUPPORTED_MINORS.filter((m) => minorNumber(m) >= 35);
 describe('no removed core feature gate reaches a component (1.35+)', () => {
   test('the minors checked include every supported minor from 1.35', () => {
     expect(MINORS).toEqual(expect.arrayContaining(['1.35', '1.36', '1.37']));
+  });
+
+  test('REMOVED_AT has an entry (from its CHANGELOG) for every released minor from 1.35', () => {
+    expect(Object.keys(REMOVED_AT)).toEqual(MINORS.filter((m) => isReleasedMinor(m)));
   });
 
   describe.each(MINORS.map((m) => [m]))('Kubernetes %s', (minor) => {
