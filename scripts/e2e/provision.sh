@@ -83,6 +83,10 @@ CLUSTER_PACKAGES=(containerd runc containernetworking-plugins etcd-server etcd-c
 # systemd-analyze (test/unit/csr-approval/service-unit.test.ts) and for the systemd that
 # machine.sh boots inside a machine (test/e2e/etcd-snapshot.e2e.test.ts; never the host's init).
 UNIT_PACKAGES=(openssl strace man-db groff-base zsh systemd)
+# The arm64 package's test (test/integration/sea-arm64.test.ts): qemu-user runs the aarch64
+# executable with Debian's cross-built aarch64 glibc, libstdc++ and libgcc as its sysroot
+# (qemu-aarch64 -L /usr/aarch64-linux-gnu); no binfmt registration (qemu-user-binfmt is only recommended).
+UNIT_PACKAGES+=(qemu-user libc6-arm64-cross libstdc++6-arm64-cross libgcc-s1-arm64-cross)
 # e2e only: a registry and skopeo (test/e2e/images.e2e.test.ts), haproxy (test/e2e/ha.e2e.test.ts);
 # GNU time for bench/ (npm run bench).
 E2E_PACKAGES=(docker-registry skopeo haproxy time)
