@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # The restart seam between tsadm and a host without systemd (fixed contract):
-#   $TSADM_SERVICE_MANAGER <start|stop|restart|is-active|enable|daemon-reload> <unit>
-# exit 0 = success (is-active: 0 = active). This implementation works inside an e2e machine, where
-# kubelet-supervisor.sh plays the kubelet unit; machine.sh exec exports TSADM_SERVICE_MANAGER.
+#   $TSADM_SERVICE_MANAGER <start|stop|restart|is-active|is-enabled|enable|daemon-reload> <unit>
+# exit 0 = success (is-active: 0 = active; is-enabled: 0 = enabled; a manager without is-enabled
+# answers non-zero and tsadm then enables, which is idempotent). This implementation works inside
+# an e2e machine, where kubelet-supervisor.sh plays the kubelet unit; machine.sh exec exports
+# TSADM_SERVICE_MANAGER.
 #   unit kubelet:     start | stop | restart | is-active
 #                     enable: like systemctl enable: exit 1 ("Unit file kubelet.service does not
 #                     exist.") without a unit file, else the multi-user.target.wants symlink to it
+#                     is-enabled: what decides whether the kubelet starts at the machine's boot
+#                     (lib/machine-init.sh): the symlink, or a machine that is not bare (its
+#                     kubelet is installed as enabled)
 #   unit containerd:  is-active | start | stop | restart (systemd's part: containerd --config
 #                     /etc/containerd/config.toml, detached, PID in $MDIR/containerd.pid, output in
 #                     $MDIR/logs/containerd.log; start returns once `ctr version` answers, stop TERMs
 #                     and KILLs after 10 s; running containers, i.e. their shims, survive a restart);
-#                     enable: exit 0 (the machine starts containerd at every boot)
+#                     enable, is-enabled: exit 0 (the machine starts containerd at every boot)
 #   daemon-reload [ANY]: exit 0 (nothing caches units: the supervisor reads them at each start)
 # is-active exits 3 when inactive (like systemctl); unknown units exit 5; misuse exits 2.
 set -uo pipefail
@@ -87,8 +92,8 @@ case $unit in
       start) start_containerd || exit 1 ;;
       stop) stop_containerd || exit 1 ;;
       restart) { stop_containerd && start_containerd; } || exit 1 ;;
-      enable) ;;
-      *) err "unknown action $action (start|stop|restart|is-active|enable)"; exit 2 ;;
+      enable | is-enabled) ;;
+      *) err "unknown action $action (start|stop|restart|is-active|is-enabled|enable)"; exit 2 ;;
     esac
     exit 0
     ;;
@@ -108,6 +113,11 @@ case $action in
     supervisor_alive && kubelet_alive && exit 0
     exit 3
     ;;
+  is-enabled)
+    ((BARE)) || exit 0
+    [[ -e $KUBELET_WANTS_LINK || -L $KUBELET_WANTS_LINK ]] && exit 0
+    exit 1
+    ;;
   start)
     supervisor_alive || { err "kubelet supervisor of $NAME is not running"; exit 1; }
     echo running >"$CTL/want"
@@ -124,6 +134,6 @@ case $action in
     echo stopped >"$CTL/want"
     wait_until kubelet_stopped || { err "kubelet did not stop within ${WAIT_SECONDS}s"; exit 1; }
     ;;
-  *) err "unknown action $action (start|stop|restart|is-active|enable)"; exit 2 ;;
+  *) err "unknown action $action (start|stop|restart|is-active|is-enabled|enable)"; exit 2 ;;
 esac
 exit 0

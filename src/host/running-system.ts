@@ -1,16 +1,14 @@
 /**
  * The running kernel, as the `host` phases see and change it: loaded modules, sysctls, swap,
  * the installed containerd's version, and the commands that change them (modprobe, sysctl -w,
- * swapoff). Sysctls, swap, the CRI socket and the init system are read through the machine's one
- * probe (src/host/system-probe.ts), the same readings preflight's checks make; modules through
- * the host; changes are mutating commands of the host, so a dry run lists them instead of
- * running them.
+ * swapoff). Modules, sysctls, swap, the CRI socket and the init system are read through the
+ * machine's one probe (src/host/system-probe.ts), the same readings preflight's checks make;
+ * changes are mutating commands of the host, so a dry run lists them instead of running them.
  *
  * Only the machine's own root is live: under --rootfs the kernel running tsadm is not that
  * root's (an image being built, a mounted disk), so nothing is read from or done to it and the
  * phases write their files only.
  */
-import os from 'node:os';
 import { TsadmError } from '../errors.js';
 import type { Host, ServiceAction, ServiceResult } from './host.js';
 import { PROC_SWAPS, realSystem, type SystemProbe } from './system-probe.js';
@@ -53,7 +51,7 @@ export function runningSystem(host: Host, probe: SystemProbe = realSystem): Runn
   return {
     live,
     probe,
-    moduleLoaded: async (name) => live && (await anyExists(host, moduleEvidence(name), name)),
+    moduleLoaded: async (name) => live && (await probe.moduleLoaded(name)),
     sysctl: async (key) => (live ? (await probe.readProc(sysctlPath(key)))?.trim() : undefined),
     procSwaps: async () => (live ? (await probe.readProc(PROC_SWAPS)) ?? '' : ''),
     containerdMajor: async () => {
@@ -67,29 +65,4 @@ export function runningSystem(host: Host, probe: SystemProbe = realSystem): Runn
     swapoff: () => run('swapoff', ['-a']),
     service: async (action, unit) => (live ? host.service(action, unit) : { ok: false, via: 'none', message: '--rootfs: not the running system' }),
   };
-}
-
-/**
- * Where a module shows itself: /sys/module/<name> for a loaded module (and a built-in one with
- * parameters), modules.builtin of the running kernel, and for a built-in module with no sysfs entry
- * and no modules.builtin (a minimal kernel: CONFIG_BR_NETFILTER=y) what it provides: overlay's
- * file-system type, br_netfilter's net.bridge sysctls.
- */
-function moduleEvidence(name: string): { paths: string[]; filesystem?: string } {
-  const provides: Record<string, { paths: string[]; filesystem?: string }> = {
-    overlay: { paths: [], filesystem: 'overlay' },
-    br_netfilter: { paths: ['/proc/sys/net/bridge/bridge-nf-call-iptables'] },
-  };
-  const own = provides[name] ?? { paths: [] };
-  return { paths: [`/sys/module/${name}`, ...own.paths], ...(own.filesystem ? { filesystem: own.filesystem } : {}) };
-}
-
-async function anyExists(host: Host, evidence: { paths: string[]; filesystem?: string }, name: string): Promise<boolean> {
-  for (const p of evidence.paths) if (await host.stat(p)) return true;
-  if (evidence.filesystem !== undefined) {
-    const fs = (await host.readFile('/proc/filesystems'))?.toString('utf8') ?? '';
-    if (fs.split('\n').some((l) => l.split('\t').pop() === evidence.filesystem)) return true;
-  }
-  const builtin = (await host.readFile(`/lib/modules/${os.release()}/modules.builtin`))?.toString('utf8') ?? '';
-  return builtin.split('\n').some((l) => l.endsWith(`/${name}.ko`));
 }

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
 import type { Host, ServiceAction, ServiceResult } from './host.js';
+import { detectInitSystem } from './init-system.js';
 
 /**
  * How tsadm (re)starts the kubelet. On a systemd host: `systemctl <action> <unit>`. Elsewhere
@@ -8,13 +8,12 @@ import type { Host, ServiceAction, ServiceResult } from './host.js';
  * action is reported as not done and the caller warns, as kubeadm does when systemctl fails.
  */
 export async function runService(host: Host, action: ServiceAction, unit: string): Promise<ServiceResult> {
-  const manager = process.env.TSADM_SERVICE_MANAGER;
-  if (manager) {
-    const result = await host.exec(manager, [action, unit]);
+  const init = detectInitSystem();
+  if (init.kind === 'manager') {
+    const result = await host.exec(init.program, [action, unit]);
     return { ok: result.exitCode === 0, via: '$TSADM_SERVICE_MANAGER', message: (result.stderr || result.stdout).trim() };
   }
-  // Deliberately checks the real machine, not --rootfs: the running init system is the host's.
-  if (existsSync('/run/systemd/system')) {
+  if (init.kind === 'systemd') {
     const result = await host.exec('systemctl', action === 'daemon-reload' ? [action] : [action, unit]);
     return { ok: result.exitCode === 0, via: 'systemctl', message: (result.stderr || result.stdout).trim() };
   }

@@ -5,7 +5,7 @@
  * Tests substitute a SystemProbe; the real one is `realSystem`.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, promises as fs, constants as fsc } from 'node:fs';
+import { promises as fs, constants as fsc } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import dns from 'node:dns/promises';
 import { gunzipSync } from 'node:zlib';
+import { NO_INIT_SYSTEM, detectInitSystem } from './init-system.js';
 
 /** What tsadm reads from the running machine (preflight's checks and the host phases' live state). */
 export interface SystemProbe {
@@ -33,6 +34,8 @@ export interface SystemProbe {
   kernelRelease(): string;
   /** The filesystem type of /sys/fs/cgroup: "cgroup2fs" is cgroup v2, anything else v1 (kubeadm statfs's it). */
   cgroupFsType(): Promise<string | undefined>;
+  /** True when the kernel module is loaded or built in (moduleEvidence). */
+  moduleLoaded(name: string): Promise<boolean>;
   /** The kernel's build configuration (from /proc/config.gz or /boot/config-<release>, …), or why it could not be read. */
   kernelConfig(): Promise<{ text: string } | { error: string }>;
   /** The init system's view of a unit (kubeadm's initsystem), or the reason none was found. */
@@ -121,18 +124,21 @@ function run(command: string, args: readonly string[]): Promise<{ code: number; 
 }
 
 /**
- * kubeadm's initsystem, on tsadm's service seam (src/host/service.ts): $TSADM_SERVICE_MANAGER
- * when set (its contract has is-active only: a unit it does not know exits 5, and "enabled" is
- * not asked), systemd when it runs, else no init system (kubeadm's warning).
+ * kubeadm's initsystem, on the one init system of src/host/init-system.ts:
+ * $TSADM_SERVICE_MANAGER when set (a unit it does not know exits 5 on is-active; is-enabled exits
+ * 0 when enabled, and a manager without is-enabled answers non-zero, so tsadm enables, which is
+ * idempotent), systemd when it runs, else no init system (kubeadm's warning). Every "is it
+ * enabled" in tsadm (preflight's Service-Kubelet, the host phase's kubelet-service) asks here.
  */
 async function serviceFacts(unit: string): Promise<ServiceFacts | { error: string }> {
   const enableCommand = `systemctl enable ${unit}.service`;
-  const manager = process.env.TSADM_SERVICE_MANAGER;
-  if (manager) {
-    const r = await run(manager, ['is-active', unit]);
-    return { exists: r.code !== 5, enabled: true, active: r.code === 0, enableCommand };
+  const init = detectInitSystem();
+  if (init.kind === 'manager') {
+    const active = await run(init.program, ['is-active', unit]);
+    const enabled = await run(init.program, ['is-enabled', unit]);
+    return { exists: active.code !== 5, enabled: enabled.code === 0, active: active.code === 0, enableCommand };
   }
-  if (!existsSync('/run/systemd/system')) return { error: 'no supported init system detected, skipping checking for services' };
+  if (init.kind === 'none') return { error: NO_INIT_SYSTEM };
   const status = await run('systemctl', ['status', unit]);
   const enabled = await run('systemctl', ['is-enabled', unit]);
   const active = await run('systemctl', ['is-active', unit]);
@@ -153,6 +159,40 @@ function httpGet(url: string, tls: HttpTls, timeoutMs: number): Promise<{ status
     req.on('error', reject);
   });
 }
+
+/**
+ * Where a module shows itself: /sys/module/<name> for a loaded module (and a built-in one with
+ * parameters), modules.builtin of the running kernel, and for a built-in module with no sysfs entry
+ * and no modules.builtin (a minimal kernel: CONFIG_BR_NETFILTER=y) what it provides: overlay's
+ * file-system type, br_netfilter's net.bridge sysctls.
+ */
+export function moduleEvidence(name: string, release: string): { paths: string[]; filesystem?: string; builtinList: string } {
+  const provides: Record<string, { paths: string[]; filesystem?: string }> = {
+    overlay: { paths: [], filesystem: 'overlay' },
+    br_netfilter: { paths: ['/proc/sys/net/bridge/bridge-nf-call-iptables'] },
+  };
+  const own = provides[name] ?? { paths: [] };
+  return { paths: [`/sys/module/${name}`, ...own.paths], ...(own.filesystem ? { filesystem: own.filesystem } : {}), builtinList: `/lib/modules/${release}/modules.builtin` };
+}
+
+/** Whether the evidence of moduleEvidence is there, read through READ (undefined: no such file) and EXISTS. */
+export async function moduleShows(
+  name: string,
+  evidence: ReturnType<typeof moduleEvidence>,
+  exists: (p: string) => Promise<boolean>,
+  read: (p: string) => Promise<string | undefined>,
+): Promise<boolean> {
+  for (const p of evidence.paths) if (await exists(p)) return true;
+  if (evidence.filesystem !== undefined) {
+    const filesystems = (await read('/proc/filesystems')) ?? '';
+    if (filesystems.split('\n').some((l) => l.split('\t').pop() === evidence.filesystem)) return true;
+  }
+  const builtin = (await read(evidence.builtinList)) ?? '';
+  return builtin.split('\n').some((l) => l.endsWith(`/${name}.ko`));
+}
+
+const readText = async (p: string): Promise<string | undefined> => fs.readFile(p, 'utf8').catch(() => undefined);
+const pathExists = async (p: string): Promise<boolean> => fs.access(p).then(() => true, () => false);
 
 /** The real machine. */
 export const realSystem: SystemProbe = {
@@ -203,6 +243,7 @@ export const realSystem: SystemProbe = {
     // kernel modules during preflight (docs/decisions.md).
     return { error: `no config path in [${paths.join(' ')}] is available` };
   },
+  moduleLoaded: (name) => moduleShows(name, moduleEvidence(name, os.release()), pathExists, readText),
   service: serviceFacts,
   httpGet,
 };

@@ -27,6 +27,8 @@ export interface FakeState {
   calls: string[];
   /** Whether an init system answers (kubeadm's initsystem); true by default. */
   initSystem?: boolean;
+  /** The init system's word on whether the kubelet is enabled; by default, whether systemd's wants link exists. */
+  kubeletEnabled?: boolean;
 }
 
 export const bare = (): FakeState => ({
@@ -59,7 +61,7 @@ export function fakeProbe(state: FakeState, root: TempRoot): SystemProbe {
     service: (unit): Promise<ServiceFacts | { error: string }> => {
       if (state.initSystem === false) return Promise.resolve({ error: 'no supported init system detected, skipping checking for services' });
       const exists = unit === 'kubelet' ? existsSync(root.at('/etc/systemd/system/kubelet.service')) || existsSync(root.at('/lib/systemd/system/kubelet.service')) : state.active.has(unit);
-      const enabled = unit === 'kubelet' ? existsSync(root.at(KUBELET_WANTS_LINK)) : state.active.has(unit);
+      const enabled = unit === 'kubelet' ? state.kubeletEnabled ?? existsSync(root.at(KUBELET_WANTS_LINK)) : state.active.has(unit);
       return Promise.resolve({ exists, enabled, active: state.active.has(unit), enableCommand: `systemctl enable ${unit}.service` });
     },
   };

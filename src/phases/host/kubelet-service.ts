@@ -8,7 +8,7 @@ import type { BaseCtx } from '../../run/context.js';
 import { serviceKubeletCheck } from '../preflight/checks.js';
 import type { HostPrepInput } from './input.js';
 import { PREFIX, firstExisting, preflightFindings, readText, writeDropIn, type HostLeaf } from './leaf.js';
-import { KUBEADM_DROPIN_FILE, KUBELET_ENABLED_LINK, KUBELET_UNIT_FILE, PACKAGED_KUBEADM_DROPINS, PACKAGED_KUBELET_UNITS, renderKubeadmDropIn, renderKubeletUnit } from './render.js';
+import { KUBEADM_DROPIN_FILE, KUBELET_UNIT_FILE, PACKAGED_KUBEADM_DROPINS, PACKAGED_KUBELET_UNITS, renderKubeadmDropIn, renderKubeletUnit } from './render.js';
 
 /** Writes a unit file unless a user's different one is there (kept with a warning; replaced with --override-host-settings). */
 async function writeUnitFile(ctx: BaseCtx, hostPath: string, desired: string, description: string, override: boolean): Promise<boolean> {
@@ -34,7 +34,11 @@ async function kubeletService(ctx: BaseCtx, input: HostPrepInput, sys: RunningSy
     const r = await sys.service('daemon-reload', 'kubelet');
     if (!r.ok) ctx.log.warn(`unable to reload systemd: ${r.message ?? r.via}`, { prefix: PREFIX });
   }
-  if (!(await ctx.host.stat(KUBELET_ENABLED_LINK))) {
+  // The init system's own answer (the one preflight's Service-Kubelet check reads), not a guess
+  // from systemd's symlink: a unit enabled another way, or a host without systemd, is judged as
+  // its init system judges it. With no init system the enable below warns, as kubeadm does.
+  const facts = await sys.probe.service('kubelet');
+  if ('error' in facts || !facts.enabled) {
     ctx.log.info('Enabling the kubelet service', { prefix: PREFIX });
     const r = await sys.service('enable', 'kubelet');
     if (!r.ok) ctx.log.warn(`unable to enable the kubelet service: ${r.message ?? r.via}`, { prefix: PREFIX });

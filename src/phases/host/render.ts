@@ -29,8 +29,6 @@ export const KUBEADM_DROPIN_FILE = '/etc/systemd/system/kubelet.service.d/10-kub
 export const PACKAGED_KUBELET_UNITS = ['/lib/systemd/system/kubelet.service', '/usr/lib/systemd/system/kubelet.service'] as const;
 /** kubeadm's drop-in as the rpm (and usr-merged systems) install it. */
 export const PACKAGED_KUBEADM_DROPINS = ['/usr/lib/systemd/system/kubelet.service.d/10-kubeadm.conf', '/lib/systemd/system/kubelet.service.d/10-kubeadm.conf'] as const;
-/** `systemctl enable kubelet` makes this link (WantedBy=multi-user.target). */
-export const KUBELET_ENABLED_LINK = '/etc/systemd/system/multi-user.target.wants/kubelet.service';
 
 /** /etc/modules-load.d/k8s.conf as kubeadm's install docs write it. */
 export function renderModulesLoad(): string {

@@ -1,12 +1,10 @@
 /**
- * The running system's readings on a host whose files are given here: a module counts as present
- * when loaded (/sys/module), listed in modules.builtin, or — built in without either, as in this
- * CI machine's kernel (CONFIG_BR_NETFILTER=y, no /lib/modules) — when what it provides is there.
- * Under --rootfs nothing is live.
+ * The running system's readings on a host whose files are given here: modules through the machine's
+ * probe (its evidence is tested in system-probe.test.ts). Under --rootfs nothing is live.
  */
-import os from 'node:os';
 import type { FileStat, Host } from '../../../src/host/host.js';
 import { runningSystem, sysctlPath } from '../../../src/host/running-system.js';
+import type { SystemProbe } from '../../../src/host/system-probe.js';
 
 function hostWith(files: Record<string, string>, root = '/'): Host {
   const dir: FileStat = { isFile: false, isDirectory: true, isSymlink: false, isSocket: false, mode: 0o755, size: 0 };
@@ -19,18 +17,16 @@ function hostWith(files: Record<string, string>, root = '/'): Host {
   return partial as Host;
 }
 
-test('modules: /sys/module, modules.builtin, or what a built-in module provides', async () => {
-  const none = runningSystem(hostWith({ '/proc/filesystems': 'nodev\tproc\n\text4\n' }));
-  expect(await none.moduleLoaded('overlay')).toBe(false);
-  expect(await none.moduleLoaded('br_netfilter')).toBe(false);
-
-  expect(await runningSystem(hostWith({ '/sys/module/br_netfilter': '<dir>' })).moduleLoaded('br_netfilter')).toBe(true);
-  expect(await runningSystem(hostWith({ [`/lib/modules/${os.release()}/modules.builtin`]: 'kernel/net/bridge/br_netfilter.ko\n' })).moduleLoaded('br_netfilter')).toBe(true);
-  const provided = runningSystem(hostWith({ '/proc/filesystems': 'nodev\tproc\nnodev\toverlay\n', '/proc/sys/net/bridge/bridge-nf-call-iptables': '1\n' }));
-  expect(await provided.moduleLoaded('overlay')).toBe(true);
-  expect(await provided.moduleLoaded('br_netfilter')).toBe(true);
-  // "overlayfs" elsewhere is not the overlay type.
-  expect(await runningSystem(hostWith({ '/proc/filesystems': 'nodev\toverlayfs2\n' })).moduleLoaded('overlay')).toBe(false);
+test('modules are the probe\'s answer (the one reading preflight makes too)', async () => {
+  const asked: string[] = [];
+  const probe = { moduleLoaded: (name: string) => { asked.push(name); return Promise.resolve(name === 'overlay'); } } as Partial<SystemProbe> as SystemProbe;
+  const sys = runningSystem(hostWith({}), probe);
+  expect(await sys.moduleLoaded('overlay')).toBe(true);
+  expect(await sys.moduleLoaded('br_netfilter')).toBe(false);
+  expect(asked).toEqual(['overlay', 'br_netfilter']);
+  // Under --rootfs the probe is not asked at all.
+  expect(await runningSystem(hostWith({}, '/tmp/image'), probe).moduleLoaded('overlay')).toBe(false);
+  expect(asked).toHaveLength(2);
 });
 
 test('under --rootfs nothing is live: no module, sysctl or swap is read', async () => {

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { activeSwaps, realSystem, unixSocketAnswers } from '../../../src/host/system-probe.js';
+import { activeSwaps, moduleEvidence, moduleShows, realSystem, unixSocketAnswers } from '../../../src/host/system-probe.js';
 import { testOnHost } from '../../helpers/oracle.js';
 
 describe('realSystem', () => {
@@ -62,5 +62,29 @@ describe('unixSocketAnswers (preflight\'s CRI check) on a real unix socket', () 
     const start = Date.now();
     while (Date.now() - start < 500) { /* the event loop held, as on a loaded machine */ }
     expect(await answered).toBe(true);
+  });
+});
+
+describe('module presence (moduleEvidence, moduleShows)', () => {
+  const shows = (name: string, files: Record<string, string>): Promise<boolean> =>
+    moduleShows(name, moduleEvidence(name, '6.1.0-13-amd64'), (p) => Promise.resolve(p in files), (p) => Promise.resolve(files[p]));
+
+  test('a module counts when loaded (/sys/module), listed in modules.builtin, or, built in without either (CONFIG_BR_NETFILTER=y, no /lib/modules), when what it provides is there', async () => {
+    const none = { '/proc/filesystems': 'nodev\tproc\n\text4\n' };
+    expect(await shows('overlay', none)).toBe(false);
+    expect(await shows('br_netfilter', none)).toBe(false);
+    expect(await shows('br_netfilter', { '/sys/module/br_netfilter': '' })).toBe(true);
+    expect(await shows('br_netfilter', { '/lib/modules/6.1.0-13-amd64/modules.builtin': 'kernel/net/bridge/br_netfilter.ko\n' })).toBe(true);
+    // modules.builtin of another kernel release does not count.
+    expect(await shows('br_netfilter', { '/lib/modules/5.10.0-1-amd64/modules.builtin': 'kernel/net/bridge/br_netfilter.ko\n' })).toBe(false);
+    const provided = { '/proc/filesystems': 'nodev\tproc\nnodev\toverlay\n', '/proc/sys/net/bridge/bridge-nf-call-iptables': '1\n' };
+    expect(await shows('overlay', provided)).toBe(true);
+    expect(await shows('br_netfilter', provided)).toBe(true);
+    // "overlayfs2" is not the overlay type.
+    expect(await shows('overlay', { '/proc/filesystems': 'nodev\toverlayfs2\n' })).toBe(false);
+  });
+
+  test('the real machine answers for a module it certainly lacks', async () => {
+    expect(await realSystem.moduleLoaded('tsadm_no_such_module')).toBe(false);
   });
 });

@@ -23,3 +23,17 @@ test('kubelet-service: a packaged unit and drop-in are used as they are; a diffe
   expect(reporter.lines().join('\n')).toMatch(/Keeping \/etc\/systemd\/system\/kubelet.service.d\/10-kubeadm.conf/);
   expect(state.calls).toEqual(['enable kubelet']);
 });
+
+test('kubelet-service: "enabled" is the init system\'s answer, not systemd\'s symlink; with no init system the enable is tried (and warns)', async () => {
+  const files = { '/usr/bin/kubelet': '', '/lib/systemd/system/kubelet.service': '[Service]\n', '/lib/systemd/system/kubelet.service.d/10-kubeadm.conf': '[Service]\n' };
+  h.reset(files);
+  const enabledElsewhere = { ...bare(), kubeletEnabled: true };
+  await run(enabledElsewhere, { only: 'host/kubelet-service' });
+  expect(enabledElsewhere.calls).toEqual([]);
+  expect(existsSync(h.root.at('/etc/systemd/system/multi-user.target.wants/kubelet.service'))).toBe(false);
+
+  h.reset(files);
+  const noInit = { ...bare(), initSystem: false };
+  await run(noInit, { only: 'host/kubelet-service' });
+  expect(noInit.calls).toEqual(['enable kubelet']);
+});

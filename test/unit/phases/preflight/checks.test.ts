@@ -41,6 +41,7 @@ function system(overrides: Partial<SystemProbe> = {}): SystemProbe {
     kernelRelease: () => '6.1.0-13-amd64',
     cgroupFsType: () => Promise.resolve('cgroup2fs'),
     kernelConfig: () => Promise.resolve({ text: FULL_KERNEL_CONFIG }),
+    moduleLoaded: () => Promise.resolve(true),
     service: (unit) => Promise.resolve(unit === 'firewalld'
       ? { exists: false, enabled: false, active: false, enableCommand: 'systemctl enable firewalld.service' }
       : { exists: true, enabled: true, active: true, enableCommand: `systemctl enable ${unit}.service` }),
