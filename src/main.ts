@@ -1,4 +1,4 @@
-import { buildCli, withVersionFlag } from './cli/app.js';
+import { buildCli, withHelpForNoArguments, withVersionFlag } from './cli/app.js';
 import type { CliIO } from './cli/io.js';
 import { reportError } from './cli/report-error.js';
 
@@ -7,7 +7,7 @@ import { reportError } from './cli/report-error.js';
  * everything below throws TsadmError.
  */
 export async function main(given: readonly string[], io: CliIO): Promise<number> {
-  const argv = withVersionFlag(given);
+  const argv = withVersionFlag(withHelpForNoArguments(given));
   let verbosity = 0;
   const v = argv.findIndex((a) => a === '-v' || a === '--v' || a.startsWith('--v=') || a.startsWith('-v='));
   if (v >= 0) verbosity = Number((argv[v]?.includes('=') ? argv[v]?.split('=')[1] : argv[v + 1]) ?? 0) || 0;

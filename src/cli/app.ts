@@ -4,6 +4,8 @@ import type { CliIO } from './io.js';
 import { registerPhaseSubcommands, registerWorkflow } from './workflow-command.js';
 import { TsadmError } from '../errors.js';
 import { skipHelpCache } from './help-cache.js';
+import { commandPath, inlineOptionExtras, orderHelpGroups } from './help-layout.js';
+import { knownFlags, unknownFlagMessage } from './unknown-flag.js';
 import { registerCompletionCommand } from './completion.js';
 import { registerKlogFlags } from './klog-flags.js';
 import { registerRootfsCheck } from './root-flags.js';
@@ -45,11 +47,19 @@ export function buildCli(argv: readonly string[], io: CliIO): Argv {
     .wrap(Math.min(120, (io.stdout as { columns?: number }).columns ?? 100))
     .exitProcess(false)
     .fail((msg, err) => {
+      // The command yargs was in (its help is the one to point at, issue 40): the third argument
+      // of this callback is yargs' usage object, the context and options are the instance's.
+      const command = commandPath(y);
       // A coerce function's error reaches here re-thrown by yargs as a YError with its message.
-      if (err && err.name === 'YError') throw usageError(err.message);
-      throw err ?? usageError(withUnknownWord(msg, argv));
+      if (err && err.name === 'YError') throw usageError(err.message, command);
+      if (err) throw err;
+      const flag = unknownFlagMessage(msg, argv, knownFlags(y), command);
+      if (flag) throw new TsadmError('E_USAGE', flag);
+      throw usageError(withUnknownWord(msg, argv), command);
     });
   skipHelpCache(y);
+  orderHelpGroups(y);
+  inlineOptionExtras(y);
 
   let logFile: LogFileSettings | undefined;
   const env = { io, logFile: () => logFile };
@@ -75,7 +85,7 @@ export function buildCli(argv: readonly string[], io: CliIO): Argv {
   registerKubeconfigCommand(y, env);
   registerConfigCommand(y, env);
   registerVersionCommand(y, env);
-  registerCompletionCommand(y, env);
+  registerCompletionCommand(y, env, argv);
   return y
     .demandCommand(1, 'specify a command; see tsadm --help')
     .recommendCommands()
@@ -95,6 +105,15 @@ export function withVersionFlag(argv: readonly string[]): string[] {
 }
 
 /**
+ * `tsadm` alone prints the top-level help and succeeds, as kubeadm does: its root command has no
+ * Run, and cobra answers a command that cannot run with its help (command.go: `if !c.Runnable() {
+ * return flag.ErrHelp }`, which ExecuteC turns into the help and a nil error, exit 0).
+ */
+export function withHelpForNoArguments(argv: readonly string[]): string[] {
+  return argv.length === 0 ? ['--help'] : [...argv];
+}
+
+/**
  * yargs' recommendCommands fails with only "Did you mean certs?", which does not say what was
  * wrong; name the word it stands for (the positional argument closest to the suggestion, as yargs
  * chose it by edit distance): "Unknown argument: certz (did you mean certs?)".
@@ -109,6 +128,6 @@ export function withUnknownWord(msg: string, argv: readonly string[]): string {
   return closest ? `Unknown argument: ${closest.w} (did you mean ${suggestion}?)` : msg;
 }
 
-function usageError(msg: string): TsadmError {
-  return new TsadmError('E_USAGE', msg, { hint: 'see tsadm --help' });
+function usageError(msg: string, command: string): TsadmError {
+  return new TsadmError('E_USAGE', msg, { hint: `see ${['tsadm', command, '--help'].filter(Boolean).join(' ')}` });
 }

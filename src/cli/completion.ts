@@ -10,6 +10,8 @@ import type { Argv } from 'yargs';
 import { TsadmError } from '../errors.js';
 import type { CliIO } from './io.js';
 import { addRootFlags } from './root-flags.js';
+import { IMAGES_OUTPUTS } from '../commands/images.js';
+import { DEFAULT_PATCH, SUPPORTED_MINORS } from '../versions/minors.js';
 
 const COMPLETION_SHELLS = ['bash', 'zsh'] as const;
 
@@ -59,7 +61,50 @@ export function completionScript(shell: string | undefined): string {
   throw new TsadmError('E_USAGE', `unsupported shell type "${shell}"`, { hint: `use one of: ${COMPLETION_SHELLS.join(', ')}` });
 }
 
-export function registerCompletionCommand(y: Argv, env: { io: CliIO }): Argv {
+/** The -o formats of the commands whose printers are not the workflows' text|json event stream. */
+const OUTPUT_FORMATS: ReadonlyArray<readonly [command: string, formats: readonly string[]]> = [
+  ['version', ['yaml', 'json', 'short']],
+  ['token list', IMAGES_OUTPUTS],
+  ['config images list', IMAGES_OUTPUTS],
+  ['certs check-expiration', ['table', 'text', 'json', 'yaml', 'kyaml']],
+  ['upgrade plan', ['text', 'json', 'yaml', 'kyaml']],
+];
+
+/** The versions --kubernetes-version completes to: each minor's default patch, newest first. */
+const KNOWN_VERSIONS: readonly string[] = SUPPORTED_MINORS.map((m) => DEFAULT_PATCH[m]).reverse();
+
+/**
+ * Pure: what completes the value of `flag` (its canonical name) on `command` ("init phase certs"),
+ * or undefined when tsadm knows no list (a path, a token): then the shell offers files, never the
+ * command's subcommands. yargs alone answered `tsadm init -o <TAB>` with "phase" (issue 40).
+ * `choices` are the values the option declares to yargs, if any.
+ */
+export function flagValues(command: string, flag: string, choices?: readonly unknown[]): readonly string[] | undefined {
+  if (choices && choices.length > 0) return choices.map(String);
+  if (flag === 'output') return OUTPUT_FORMATS.find(([c]) => command === c || command.startsWith(`${c} `))?.[1] ?? ['text', 'json'];
+  if (flag === 'kubernetes-version') return KNOWN_VERSIONS;
+  return undefined;
+}
+
+interface ParsedOptions {
+  readonly key?: Record<string, unknown>;
+  readonly alias?: Record<string, string[]>;
+  readonly boolean?: string[];
+  readonly choices?: Record<string, unknown[]>;
+}
+
+/** The flag `word` (`-o`, `--output`) names, with its aliases, when the command declares it and it takes a value. */
+function valueFlag(word: string, options: ParsedOptions): string[] | undefined {
+  if (!/^--?[^-=][^=]*$/.test(word)) return undefined;
+  const name = word.replace(/^-+/, '');
+  if (options.key?.[name] === undefined) return undefined;
+  // yargs' alias map runs one way (output → o): look both ways.
+  const aliases = options.alias ?? {};
+  const names = [name, ...(aliases[name] ?? []), ...Object.keys(aliases).filter((k) => aliases[k]?.includes(name))];
+  return names.some((n) => options.boolean?.includes(n)) ? undefined : names;
+}
+
+export function registerCompletionCommand(y: Argv, env: { io: CliIO }, given: readonly string[] = []): Argv {
   // yargs' machinery stays for answering GET_COMPLETIONS_FLAG; its own command is hidden and
   // given a name nobody types, so `completion` is ours.
   const offerShells = (current: string, argv: { _: unknown[] }, defaultCompletion: () => unknown, done: (completions: string[]) => void): void => {
@@ -67,6 +112,19 @@ export function registerCompletionCommand(y: Argv, env: { io: CliIO }): Argv {
     const words = argv._.map(String).slice(1); // the first word is the program's name
     if (words[0] === 'completion' && words.length <= 2 && !current.startsWith('-')) {
       done(COMPLETION_SHELLS.filter((shell) => shell.startsWith(current)));
+      return;
+    }
+    // The word before the cursor is a flag that takes a value: offer its values, or nothing.
+    const asked = given.slice(given.indexOf(GET_COMPLETIONS_FLAG) + 1);
+    const previous = asked.length >= 3 ? asked[asked.length - 2] : undefined;
+    const options = (y as unknown as { getOptions: () => ParsedOptions }).getOptions();
+    const names = previous === undefined ? undefined : valueFlag(previous, options);
+    if (names !== undefined) {
+      const command = (y as unknown as { getInternalMethods: () => { getContext: () => { commands: string[] } } }).getInternalMethods().getContext().commands.join(' ');
+      // yargs keeps an option under its first name; -o's values are --output's.
+      const flag = names.find((n) => n.length > 1 && !n.startsWith('experimental-')) ?? names[0] ?? '';
+      const choices = names.map((n) => options.choices?.[n]).find((c) => c !== undefined);
+      done([...(flagValues(command, flag, choices) ?? [])].filter((v) => v.startsWith(current)));
       return;
     }
     defaultCompletion();

@@ -13,14 +13,15 @@ const KLOG_OPTIONS = {
   'log-file-max-size': { type: 'string', requiresArg: true, defaultDescription: '1800', describe: 'Defines the maximum size a log file can grow to. Unit is megabytes. If the value is 0, the maximum file size is unlimited.' },
   'skip-headers': { type: 'boolean', describe: 'If true, avoid header prefixes in the log messages' },
   'skip-log-headers': { type: 'boolean', describe: 'If true, avoid headers when opening log files' },
-  'add-dir-header': { type: 'boolean', describe: 'If true, adds the file directory to the header of the log messages (accepted for kubeadm compatibility; tsadm has no source files in its headers)' },
-  'log-file-secrets': { type: 'boolean', describe: 'If true, write bootstrap tokens and certificate keys to --log-file as they are (tsadm; by default they are written as <redacted>, and stdout shows them as kubeadm does)' },
-  'one-output': { type: 'boolean', describe: 'If true, only write logs to their native severity level (accepted for kubeadm compatibility; tsadm writes one log file)' },
+  'add-dir-header': { type: 'boolean', describe: 'If true, adds the file directory to the header of the log messages' },
+  'log-file-secrets': { type: 'boolean', describe: 'tsadm\'s own: tokens and certificate keys go to --log-file unredacted' },
+  'one-output': { type: 'boolean', describe: 'If true, only write logs to their native severity level' },
   // kubeadm's main keeps klog's -v and --vmodule on every command (cmd/kubeadm/app/kubeadm.go, KEP 2845).
-  vmodule: { type: 'string', requiresArg: true, coerce: checkVmodule, describe: 'comma-separated list of pattern=N settings for file-filtered logging (accepted for kubeadm compatibility and checked as klog does; tsadm has no Go source files to match, -v alone sets the level)' },
+  vmodule: { type: 'string', requiresArg: true, coerce: checkVmodule, describe: 'comma-separated list of pattern=N settings for file-filtered logging' },
 } as const;
 
-const GROUP = 'Global Flags:';
+/** The help heading of klog's flags, as kubeadm's. */
+export const KLOG_GROUP = 'Global Flags:';
 
 /**
  * klog's vmodule syntax (moduleSpec.Set in k8s.io/klog/v2's klog.go): comma-separated pattern=N,
@@ -69,6 +70,6 @@ export function logFileSettingsFrom(argv: Readonly<Record<string, unknown>>): Lo
  * hands the log file settings to `use` once the command line is parsed, before any handler runs.
  */
 export function registerKlogFlags(y: Argv, use: (settings: LogFileSettings | undefined) => void): Argv {
-  for (const [name, spec] of Object.entries(KLOG_OPTIONS)) y.option(name, { ...spec, global: true, group: GROUP });
+  for (const [name, spec] of Object.entries(KLOG_OPTIONS)) y.option(name, { ...spec, global: true, group: KLOG_GROUP });
   return y.middleware((argv) => use(logFileSettingsFrom(argv)));
 }

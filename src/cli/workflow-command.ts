@@ -1,8 +1,9 @@
 import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { TsadmError } from '../errors.js';
-import { FLAGS, WORKFLOW_FLAGS, type FlagName, type FlagValues } from '../flags.js';
+import { FLAGS, WORKFLOW_FLAGS, type FlagName, type FlagSpec, type FlagValues } from '../flags.js';
 import { flagsOf, flagsOfTree, type Phase } from '../engine/phase.js';
 import { phaseHelpTree } from './help.js';
+import { commandPath, helpWidth } from './help-layout.js';
 
 /**
  * Generates yargs commands from a phase tree: `<name>` runs the whole workflow,
@@ -36,12 +37,12 @@ export interface WorkflowRequest {
 
 type Handler = (request: WorkflowRequest) => Promise<void>;
 
-export function addFlags(y: Argv, names: readonly FlagName[]): Argv {
+export function addFlags(y: Argv, names: readonly FlagName[], unlisted: ReadonlySet<FlagName> = new Set()): Argv {
   for (const name of new Set(names)) {
     const spec = FLAGS[name];
     const opt: Record<string, unknown> = {
       describe: spec.describe,
-      hidden: 'hidden' in spec ? spec.hidden : false,
+      hidden: ('hidden' in spec ? spec.hidden : false) || unlisted.has(name),
       // Flags belong to the command that declares them, not to its subcommands.
       global: false,
     };
@@ -51,7 +52,10 @@ export function addFlags(y: Argv, names: readonly FlagName[]): Argv {
     } else {
       opt.type = spec.type;
     }
-    if ('alias' in spec) opt.alias = spec.alias;
+    if ('alias' in spec && spec.alias.length === 1) opt.alias = spec.alias;
+    // A long alias is an older spelling (--experimental-patches): accepted but, as kubeadm hides
+    // its deprecated flags, left out of help, where it would widen the flag column (issue 40).
+    else if ('alias' in spec) y.option(spec.alias, { type: opt.type as 'string', hidden: true, global: false, requiresArg: opt.requiresArg === true, describe: `the older spelling of --${name}` });
     if ('defaultDescription' in spec) opt.defaultDescription = spec.defaultDescription;
     if (spec.type === 'string' || spec.type === 'number') opt.requiresArg = true;
     if (name === 'v') Object.assign(opt, VERBOSITY_OPTION);
@@ -80,7 +84,8 @@ export const VERBOSITY_OPTION = { type: 'string', coerce: coerceVerbosity, requi
 export function flagValuesFrom(argv: ArgumentsCamelCase<Record<string, unknown>>, names: readonly FlagName[]): FlagValues {
   const out: Record<string, unknown> = {};
   for (const name of names) {
-    const value = argv[name];
+    const spec: FlagSpec = FLAGS[name];
+    const value = argv[name] ?? (spec.alias && spec.alias.length > 1 ? argv[spec.alias] : undefined);
     if (value === undefined) continue;
     if (FLAGS[name].type === 'array') {
       const list = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean);
@@ -94,18 +99,22 @@ export function flagValuesFrom(argv: ArgumentsCamelCase<Record<string, unknown>>
 
 export function registerWorkflow<C>(y: Argv, spec: WorkflowSpec<C>, handlerWrap: (fn: () => Promise<void>) => Promise<void>): Argv {
   const topFlags: FlagName[] = [...WORKFLOW_FLAGS, ...flagsOfTree(spec.phases), ...(spec.extraFlags ?? [])];
+  const ownOnly = ownPhaseFlags(spec);
   const run: Handler = (request) => spec.run(request);
   const positionalNames = parsePositionals(spec.positional);
   return y.command(
     `${spec.name}${spec.positional ? ` ${spec.positional}` : ''}`,
     spec.describe,
     (cmd) => {
-      addFlags(cmd, topFlags);
+      addFlags(cmd, topFlags, ownOnly);
       cmd.command('phase', `Use this command to invoke single phase of the ${spec.name} workflow`, (pc) =>
         registerPhaseSubcommands(pc, spec, handlerWrap),
       );
       if (spec.example) cmd.example(spec.example, '');
-      cmd.epilog(`The "${spec.name}" command executes the following phases:\n${phaseHelpTree(spec.helpPhases ?? spec.phases)}${spec.treeNote ? `\n\n${spec.treeNote}` : ''}`);
+      // One line per phase: the summaries in full are in `<cmd> phase --help` (issue 40).
+      const tree = phaseHelpTree(spec.helpPhases ?? spec.phases, { width: helpWidth(cmd), compact: true });
+      const more = `Each phase with its summary${ownOnly.size > 0 ? ' and flags' : ''}: tsadm ${commandPath(cmd)} phase [<phase>] --help`;
+      cmd.epilog(`The "${spec.name}" command executes the following phases:\n${tree}\n\n${more}${spec.treeNote ? `\n${spec.treeNote}` : ''}`);
       return cmd.strict();
     },
     (argv) =>
@@ -120,11 +129,24 @@ export function registerWorkflow<C>(y: Argv, spec: WorkflowSpec<C>, handlerWrap:
   );
 }
 
+/**
+ * The flags only tsadm's own opt-in phases read (host's --bundle, certs-auto-renew's --tsadm-path):
+ * the workflow accepts them but lists them in those phases' help, so that `init --help` shows
+ * kubeadm's flags and the opt-in switches (`extraFlags`) at a glance (issue 40). A workflow made
+ * only of tsadm's phases (`prepare`) lists all of its flags.
+ */
+export function ownPhaseFlags<C>(spec: Pick<WorkflowSpec<C>, 'phases' | 'extraFlags'>): ReadonlySet<FlagName> {
+  const rest = spec.phases.filter((p) => !p.own);
+  if (rest.length === 0) return new Set();
+  const listed = new Set<FlagName>([...WORKFLOW_FLAGS, ...flagsOfTree(rest), ...(spec.extraFlags ?? [])]);
+  return new Set(flagsOfTree(spec.phases.filter((p) => p.own)).filter((f) => !listed.has(f)));
+}
+
 /** One subcommand per visible top-level phase (used by `<cmd> phase` and by `tsadm phase`). */
 export function registerPhaseSubcommands<C>(pc: Argv, spec: WorkflowSpec<C>, handlerWrap: (fn: () => Promise<void>) => Promise<void>): Argv {
   const run: Handler = (request) => spec.run(request);
   for (const phase of spec.phases) registerPhase(pc, spec, phase, [], run, handlerWrap);
-  pc.epilog(`Phases:\n${phaseHelpTree(spec.phases)}${spec.treeNote ? `\n\n${spec.treeNote}` : ''}`);
+  pc.epilog(`Phases:\n${phaseHelpTree(spec.phases, { width: helpWidth(pc) })}${spec.treeNote ? `\n\n${spec.treeNote}` : ''}`);
   return pc.demandCommand(1, `specify a phase: ${spec.phases.filter((p) => !p.hidden && !p.retired).map((p) => p.name).join(', ')}`).strict();
 }
 
@@ -166,7 +188,7 @@ function registerPhase<C>(
             (argv) => invoke(argv as ArgumentsCamelCase<Record<string, unknown>>, path),
           );
           for (const child of children) registerPhase(pc, spec, child, path, run, handlerWrap);
-          pc.epilog(`Phases:\n${phaseHelpTree(children)}`);
+          pc.epilog(`Phases:\n${phaseHelpTree(children, { width: helpWidth(pc) })}`);
         }
         if (phase.description) pc.usage(`${phase.description}`);
         if (phase.example) pc.example(phase.example, '');

@@ -1,4 +1,5 @@
-import { FLAG_NAMES, type FlagValues } from '../flags.js';
+import { FLAG_NAMES, type FlagName, type FlagValues } from '../flags.js';
+import { TsadmError } from '../errors.js';
 import type { WorkflowRequest, WorkflowSpec } from '../cli/workflow-command.js';
 import { resolveJoinConfig } from '../config/load.js';
 import type { ResolvedJoinConfig } from '../config/types.js';
@@ -118,9 +119,26 @@ export async function buildJoinContext(request: Pick<WorkflowRequest, 'flags' | 
   return joinContext(request.flags, rt, deps, await resolveJoin(request, rt.startTime));
 }
 
+/**
+ * A join given no credentials at all (no --config, no token, no discovery file) fails in one line
+ * that names the flags to give, before the configuration's validation lists the empty token and
+ * CA pin as field errors ("discovery.bootstrapToken.token: invalid value"), which never say which
+ * flag sets them (issue 40). Pure.
+ */
+export function checkJoinCredentials(flags: FlagValues): void {
+  const given = (name: FlagName): boolean => flags[name] !== undefined && flags[name] !== '';
+  if (given('config') || given('discovery-file') || given('token') || given('discovery-token')) return;
+  throw new TsadmError(
+    'E_USAGE',
+    'join needs credentials: --token <token> with --discovery-token-ca-cert-hash sha256:<hash>, or --discovery-file <file>',
+    { hint: 'on the control plane, "tsadm token create --print-join-command" prints the whole join command' },
+  );
+}
+
 /** The configuration of `join` from --config, the flags and the endpoint (read before the seams exist). */
 async function resolveJoin(request: Pick<WorkflowRequest, 'flags' | 'positionals'>, now: Date): Promise<ResolvedJoinConfig> {
   const flags: FlagValues = request.flags;
+  checkJoinCredentials(flags);
   const configPath = flags.config as string | undefined;
   const configText = await readConfigFile(configPath);
   const address = defaultRouteAddress();

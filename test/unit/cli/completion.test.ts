@@ -2,7 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { completionScript } from '../../../src/cli/completion.js';
+import { completionScript, flagValues } from '../../../src/cli/completion.js';
+import { DEFAULT_KUBERNETES_VERSION } from '../../../src/versions/resolve.js';
+import { DEFAULT_PATCH } from '../../../src/versions/minors.js';
 import { TsadmError } from '../../../src/errors.js';
 import { runCli } from '../../helpers/cli.js';
 import { testWithOracles, oracles } from '../../helpers/oracle.js';
@@ -75,5 +77,40 @@ COMP_WORDS=(tsadm in); COMP_CWORD=1; _tsadm_completions; printf '%s\\n' "\${COMP
     const help = await runCli(['--help']);
     expect(help.stdout).toContain('completion [shell]');
     expect(help.stdout).not.toContain('__yargs');
+  });
+});
+
+describe('completing a flag\'s value (issue 40: yargs offered the subcommand "phase" after -o)', () => {
+  const complete = async (...words: string[]): Promise<string[]> => (await runCli(['--get-yargs-completions', 'tsadm', ...words])).stdout.split('\n').filter(Boolean);
+
+  test('flagValues: the formats of each command\'s -o, the known versions, nothing for a free value', () => {
+    expect(flagValues('init', 'output')).toEqual(['text', 'json']);
+    expect(flagValues('init phase certs all', 'output')).toEqual(['text', 'json']);
+    expect(flagValues('version', 'output')).toEqual(['yaml', 'json', 'short']);
+    expect(flagValues('token list', 'output')).toEqual(['text', 'json', 'yaml', 'kyaml']);
+    expect(flagValues('etcd snapshot save', 'output', ['text', 'json'])).toEqual(['text', 'json']);
+    expect(flagValues('init', 'kubernetes-version')).toEqual(expect.arrayContaining([DEFAULT_KUBERNETES_VERSION, DEFAULT_PATCH['1.20']]));
+    expect(flagValues('init', 'config')).toBeUndefined();
+  });
+
+  test.each<[string[], string[]]>([
+    [['init', '-o', ''], ['text', 'json']],
+    [['init', '--output', 'j'], ['json']],
+    [['init', 'phase', 'certs', 'all', '-o', ''], ['text', 'json']],
+    [['version', '-o', ''], ['yaml', 'json', 'short']],
+    [['certs', 'check-expiration', '-o', ''], ['table', 'text', 'json', 'yaml', 'kyaml']],
+    [['init', '--config', ''], []],
+  ])('tsadm %j<TAB>', async (words, expected) => {
+    expect(await complete(...words)).toEqual(expected);
+  });
+
+  test('--kubernetes-version offers the known versions, never a subcommand; after `phase`, the phases', async () => {
+    const versions = await complete('init', '--kubernetes-version', '');
+    expect(versions).toEqual(expect.arrayContaining([DEFAULT_KUBERNETES_VERSION, DEFAULT_PATCH['1.20']]));
+    expect(versions).not.toContain('phase');
+    expect(await complete('init', '--kubernetes-version', 'v1.20')).toEqual([DEFAULT_PATCH['1.20']]);
+    expect(await complete('init', 'phase', '')).toEqual(expect.arrayContaining(['preflight', 'certs', 'addon', 'show-join-command']));
+    // A boolean flag takes no value: what follows it is completed as before.
+    expect(await complete('init', '--dry-run', '')).toContain('phase');
   });
 });

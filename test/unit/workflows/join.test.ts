@@ -25,7 +25,7 @@ import { certFilesToUpload } from '../../../src/phases/cluster/upload-certs-rend
 import { caCertHash } from '../../../src/pki/hash.js';
 import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../../../src/versions/resolve.js';
 import { runPhases } from '../../../src/engine/runner.js';
-import { buildJoinContext, joinPhases } from '../../../src/workflows/join.js';
+import { buildJoinContext, checkJoinCredentials, joinPhases } from '../../../src/workflows/join.js';
 import { realJoinDeps } from '../../../src/phases/join/deps.js';
 import type { Runtime } from '../../../src/run/runtime.js';
 import type { FlagValues } from '../../../src/flags.js';
@@ -445,5 +445,22 @@ describe('the join tree per minor', () => {
   test('1.34: wait-control-plane no longer EXPERIMENTAL', () => {
     expect(tree('1.34')).toEqual([...BASE, ['etcd-join', true], ['kubelet-wait-bootstrap', false], ['control-plane-join', false], ['wait-control-plane', false], ...END]);
     expect(summary('1.34', 'wait-control-plane')).toBe('Wait for the control plane to start');
+  });
+});
+
+describe('join without credentials (issue 40)', () => {
+  test('checkJoinCredentials: any of --config, --token, --discovery-token, --discovery-file will do; none is a usage error naming them', () => {
+    for (const flags of [{ config: '/c.yaml' }, { token: 'abcdef.0123456789abcdef' }, { 'discovery-token': 'abcdef.0123456789abcdef' }, { 'discovery-file': '/f' }]) {
+      expect(() => checkJoinCredentials(flags)).not.toThrow();
+    }
+    expect(() => checkJoinCredentials({ 'node-name': 'w1', token: '' })).toThrow(TsadmError);
+  });
+
+  test.each([[['join', '10.0.0.1:6443']], [['join']], [['join', '10.0.0.1:6443', '--discovery-token-ca-cert-hash', 'sha256:00']]])('tsadm %j: one line naming --token, --discovery-token-ca-cert-hash and --discovery-file; exit 3', async (args) => {
+    const r = await runCli([...args, '--dry-run', '--rootfs', '/']);
+    expect(r.code).toBe(3);
+    const first = r.stderr.split('\n')[0] ?? '';
+    for (const flag of ['--token', '--discovery-token-ca-cert-hash', '--discovery-file']) expect([flag, first.includes(flag)]).toEqual([flag, true]);
+    expect(r.stderr).not.toMatch(/configuration errors|discovery\.bootstrapToken/);
   });
 });
