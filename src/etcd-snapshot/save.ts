@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { TsadmError, errorMessage } from '../errors.js';
 import { EtcdRequestError, type EtcdTls } from '../etcd-client/transport.js';
-import { snapshotStream } from '../etcd-client/snapshot.js';
 import type { FileRecord, Host } from '../host/host.js';
 import { SnapshotVerifier, verifying, type SnapshotCheck } from './integrity.js';
 
@@ -40,7 +39,9 @@ export async function saveSnapshot(host: Host, opts: SaveOptions): Promise<SaveR
   if (dir !== '/' && !(await host.stat(dir))) await host.mkdir(dir, 0o700);
   // The verifier's hash of the whole file is the record's: one pass over the bytes, not two.
   const verifier = new SnapshotVerifier();
-  const source = opts.source ?? snapshotStream(opts.endpoint, opts.tls, opts.idleTimeoutMs);
+  // node:http2 (the snapshot stream's transport) is loaded by the save alone: every command reaches
+  // this module through the CLI, and http2 adds ~2 MB of peak RSS to an init or join (issue 39).
+  const source = opts.source ?? (await import('../etcd-client/snapshot.js')).snapshotStream(opts.endpoint, opts.tls, opts.idleTimeoutMs);
   let record: FileRecord;
   try {
     record = await host.writeFileFrom(opts.file, verifying(source, verifier, (check) => badSnapshot(`the snapshot etcd sent (${opts.endpoint})`, check)), {

@@ -7,9 +7,9 @@
 import { chmodSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { resolveKubeconfigConnection } from '../../../src/kube/kubeconfig-connection.js';
+import { applyInline, resolveKubeconfigConnection, type AppliedOptions } from '../../../src/kube/kubeconfig-connection.js';
 import { isTsadmError } from '../../../src/errors.js';
-import type { KubeconfigFiles } from '../../../src/kube/credential-policy.js';
+import type { InlineKubeconfig, KubeconfigFiles } from '../../../src/kube/credential-policy.js';
 
 /** The files of a kubeconfig at SOURCE, read from the real filesystem (the machine's own root). */
 function onDisk(source: string): KubeconfigFiles {
@@ -115,5 +115,48 @@ describe('resolveKubeconfigConnection', () => {
     expect(await reject(kubeconfig('    server: https://h:1', `    exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: ${path.join(dir, 'absent-plugin')}}`))).toContain('cannot resolve its credentials');
     expect(await reject(kubeconfig('    server: https://h:1', '    client-certificate: pki/absent.crt'))).toMatch(/cannot resolve its credentials: .*pki\/absent\.crt/);
     expect(await reject('clusters: [')).toContain(`failed to load kubeconfig ${path.join(dir, 'k.conf')}`);
+  });
+});
+
+describe('applyInline: what client-node resolves for a user without an exec plugin', () => {
+  const inline = (cluster: Partial<InlineKubeconfig['clusters'][0]>, user: Partial<InlineKubeconfig['users'][0]>, current = 'ctx'): InlineKubeconfig => ({
+    clusters: [{ name: 'c', server: 'https://h:1', skipTLSVerify: false, ...cluster }],
+    users: [{ name: 'u', ...user }],
+    contexts: [{ name: 'ctx', cluster: 'c', user: 'u' }],
+    currentContext: current,
+  });
+  /** client-node's KubeConfig.applyToHTTPSOptions on the same input, its agent left out. */
+  const clientNode = async (k: InlineKubeconfig): Promise<AppliedOptions | string> => {
+    const { KubeConfig } = await import('@kubernetes/client-node/dist/config.js');
+    const kc = new KubeConfig();
+    kc.loadFromOptions(k);
+    const opts: AppliedOptions & { agent?: unknown } = { headers: {} };
+    try {
+      await kc.applyToHTTPSOptions(opts);
+    } catch (err) {
+      return (err as Error).message;
+    }
+    delete opts.agent;
+    return opts;
+  };
+  const ours = (k: InlineKubeconfig): AppliedOptions | string => {
+    try {
+      return applyInline(k);
+    } catch (err) {
+      return (err as Error).message;
+    }
+  };
+
+  test.each([
+    ['certificate data (admin.conf)', inline({ caData: b64('CA') }, { certData: b64('CERT'), keyData: b64('KEY') })],
+    ['token, basic auth and impersonation', inline({ caData: b64('CA') }, { token: 'abc.def', username: 'u', password: 'p', impersonateUser: 'someone' })],
+    ['basic auth alone, without a password', inline({}, { username: 'u' })],
+    ['tls-server-name and insecure-skip-tls-verify', inline({ tlsServerName: 'kubernetes', skipTLSVerify: true }, { token: 't' })],
+    ['empty data counts as none', inline({ caData: '' }, { certData: '', keyData: '', token: '' })],
+    ['http: with insecure-skip-tls-verify', inline({ server: 'http://h:1', skipTLSVerify: true }, { token: 't' })],
+    ['http: without it (refused)', inline({ server: 'http://h:1' }, { token: 't' })],
+    ['no user for the current context', inline({}, { token: 't' }, 'other')],
+  ])('%s', async (_name, k) => {
+    expect(ours(k)).toEqual(await clientNode(k));
   });
 });
