@@ -61,7 +61,9 @@ describe('what a plain save loads at start-up', () => {
       banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
     });
     const inputs = staticClosureOf(metafile, 'src/commands/etcd-snapshot-save.ts');
-    expect(inputs).toEqual(expect.arrayContaining(['src/commands/etcd-snapshot-save.ts', 'src/etcd-client/snapshot.ts', 'src/run/runtime.ts']));
+    // The snapshot stream (node:http2) is imported by the save itself when it runs (issue 39), so
+    // the static closure holds the save and not the stream's module.
+    expect(inputs).toEqual(expect.arrayContaining(['src/commands/etcd-snapshot-save.ts', 'src/etcd-snapshot/save.ts', 'src/run/runtime.ts']));
     for (const heavy of ['node_modules/yargs/', 'node_modules/@grpc/', 'node_modules/protobufjs/', 'node_modules/js-yaml/', 'src/cli/app.ts',
       'src/kube/rest-api.ts', 'src/kube/dry-run-api.ts', 'src/host/dry-run-host.ts', 'src/plan/reporter.ts', 'src/etcd-snapshot/runner.ts']) {
       expect(inputs.filter((i) => i.includes(heavy))).toEqual([]);
