@@ -6,19 +6,29 @@
 //   /usr/share/bash-completion/completions/tsadm      `tsadm completion bash`
 //   /usr/share/zsh/vendor-completions/_tsadm          `tsadm completion zsh`
 //   /usr/share/man/man8/tsadm.8.gz, tsadm-<cmd>….8.gz  from the CLI's own --help (scripts/lib/man.mjs)
-//   /usr/share/doc/tsadm/copyright                    machine-readable (DEP-5), Apache-2.0
+//   /usr/share/doc/tsadm/copyright                    machine-readable (DEP-5): tsadm's, and the notices
+//                                                     of what the executable bundles (scripts/lib/deb-copyright.mjs)
 //   /usr/share/doc/tsadm/changelog.gz                 the Debian changelog (a native package)
+//   /usr/share/doc/tsadm/{README.md,CHANGELOG.md,docs/*.md}  the repository's, at their repository paths,
+//                                                     so their links work and help names them (scripts/lib/deb-docs.mjs)
 //   /usr/share/lintian/overrides/tsadm                what lintian reports that is by design
-// The version is the executable's gitVersion (`tsadm version -o short`) in Debian's spelling.
+// The version is the executable's gitVersion (`tsadm version -o short`) in Debian's spelling, which
+// sorts in history order (scripts/lib/version-scheme.mjs). Maintainer and Homepage are package.json's
+// author and homepage. Depends: scripts/lib/deb-depends.mjs.
 // Flags: --reuse-sea uses an existing dist/tsadm instead of building it. DEBFULLNAME and DEBEMAIL
-// name the maintainer; SOURCE_DATE_EPOCH fixes every date (reproducible builds).
+// name another maintainer; SOURCE_DATE_EPOCH fixes every date (reproducible builds).
+import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { REPO } from './lib/build-info.mjs';
-import { helpToMan, pageName, subcommands } from './lib/man.mjs';
+import { commandEntries, helpToMan, pageName } from './lib/man.mjs';
+import { debianVersion } from './lib/version-scheme.mjs';
+import { bundledPackageDirs, copyrightFile, readPackageNotice } from './lib/deb-copyright.mjs';
+import { glibcOf, withLibc } from './lib/deb-depends.mjs';
+import { DOC_DIR, docFiles } from './lib/deb-docs.mjs';
 import { assertSameLibraryNeeds, parseTarget } from './lib/target-arch.mjs';
 
 const DIST = path.join(REPO, 'dist');
@@ -26,18 +36,15 @@ const DIST = path.join(REPO, 'dist');
 // it is a cross build), prints the version, completions and man pages.
 const TARGET = parseTarget(process.argv.slice(2));
 const { exe: SEA, runner: RUNNER, debArch: ARCH } = TARGET;
-const STAGE = path.join(DIST, 'deb', 'root');
-const MAINTAINER = `${process.env.DEBFULLNAME || 'tsadm developers'} <${process.env.DEBEMAIL || 'tsadm@example.org'}>`;
+// Per process: two packagings at once (amd64 and arm64, or a test beside a build) never share a tree.
+const STAGE = path.join(DIST, `deb-${process.pid}`, 'root');
+const PKG = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+const MAINTAINER = process.env.DEBFULLNAME && process.env.DEBEMAIL ? `${process.env.DEBFULLNAME} <${process.env.DEBEMAIL}>` : PKG.author;
 /** How deep man pages go: `tsadm init phase certs` gets one, its phases are listed there. */
 const MAN_DEPTH = 3;
 
 function run(file, args, opts = {}) {
   return execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], ...opts });
-}
-
-/** "v0.1.0-3+0123abcd-dirty" → "0.1.0+3+0123abcd+dirty": a native package's version has no "-". */
-function debianVersion(gitVersion) {
-  return gitVersion.replace(/^v/, '').replace(/-/g, '+');
 }
 
 function write(rel, content, mode = 0o644) {
@@ -70,54 +77,30 @@ chmodSync(path.join(STAGE, 'usr/bin/tsadm'), 0o755);
 write('usr/share/bash-completion/completions/tsadm', tsadm(['completion', 'bash']));
 write('usr/share/zsh/vendor-completions/_tsadm', tsadm(['completion', 'zsh']));
 
-// Man pages: tsadm(8) and one per command, down to MAN_DEPTH words.
+// Man pages: tsadm(8) and one per command, down to MAN_DEPTH words. NAME is the line the parent's
+// Commands section gives the command, SYNOPSIS its usage there (tsadm(8): its own).
 const manDate = when.toISOString().slice(0, 10);
 const pages = [];
-const visit = (words) => {
+const ROOT_PAGE = { summary: 'bootstrap a Kubernetes cluster, kubeadm-compatible', usage: 'tsadm <command>' };
+const visit = (words, entry) => {
   const help = tsadm([...words.slice(1), '--help']);
-  const children = words.length <= MAN_DEPTH ? subcommands(help).filter((c) => c.length === words.length) : [];
-  const childWords = children.map((c) => ['tsadm', ...c]);
+  const children = words.length <= MAN_DEPTH ? commandEntries(help).filter((c) => c.words.length === words.length) : [];
+  const childWords = children.map((c) => ['tsadm', ...c.words]);
   const seeAlso = [...(words.length > 1 ? [pageName(words.slice(0, -1))] : []), ...childWords.map(pageName)];
-  pages.push({ name: pageName(words), roff: helpToMan({ words, help, version: info.gitVersion, date: manDate, seeAlso }) });
-  for (const c of childWords) visit(c);
+  pages.push({ name: pageName(words), roff: helpToMan({ words, help, version: info.gitVersion, date: manDate, seeAlso, summary: entry.summary, synopsis: `${entry.usage} [flags]` }) });
+  children.forEach((c, i) => visit(childWords[i], c));
 };
-visit(['tsadm']);
+visit(['tsadm'], ROOT_PAGE);
 for (const { name, roff } of pages) write(`usr/share/man/man8/${name}.8.gz`, gz(roff));
 
-// copyright (DEP-5) and the Debian changelog.
-// Node.js's own license (the first part of its LICENSE file): MIT.
-const mitText = [
-  'Copyright Node.js contributors. All rights reserved.',
-  '',
-  'Permission is hereby granted, free of charge, to any person obtaining a copy',
-  'of this software and associated documentation files (the "Software"), to',
-  'deal in the Software without restriction, including without limitation the',
-  'rights to use, copy, modify, merge, publish, distribute, sublicense, and/or',
-  'sell copies of the Software, and to permit persons to whom the Software is',
-  'furnished to do so, subject to the following conditions:',
-  '',
-  'The above copyright notice and this permission notice shall be included in',
-  'all copies or substantial portions of the Software.',
-  '',
-  'THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR',
-  'IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,',
-  'FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE',
-  'AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER',
-  'LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING',
-  'FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS',
-  'IN THE SOFTWARE.',
-].join('\n');
-const bundled = JSON.parse(run('npm', ['ls', '--omit=dev', '--all', '--json'], { cwd: REPO, maxBuffer: 64 << 20 }));
-const licenses = new Map();
-const collect = (deps = {}) => {
-  for (const [name, d] of Object.entries(deps)) {
-    const pkgFile = path.join(REPO, 'node_modules', name, 'package.json');
-    const lic = existsSync(pkgFile) ? JSON.parse(readFileSync(pkgFile, 'utf8')).license : undefined;
-    licenses.set(name, typeof lic === 'string' ? lic : 'see the package');
-    collect(d.dependencies);
-  }
-};
-collect(bundled.dependencies);
+// copyright (DEP-5): tsadm's, the npm packages esbuild bundles (the inputs of the same bundle
+// build-sea.mjs makes) and Node.js's LICENSE. Every arch's node-linux-<arch> package of one version
+// carries the same LICENSE, so this machine's copy stands for a cross build's too.
+const bundle = await build({
+  entryPoints: [path.join(REPO, 'src/entry.ts')], bundle: true, format: 'cjs', platform: 'node', target: 'node24',
+  write: false, metafile: true, logLevel: 'error', define: { 'import.meta.url': '__tsadm_import_meta_url' },
+});
+const nodePackage = path.join(REPO, 'node_modules', `node-linux-${process.arch}`);
 // The years of the history (first commit to this build), as the copyright notice wants them.
 const firstYear = (() => {
   try {
@@ -127,39 +110,22 @@ const firstYear = (() => {
   }
 })();
 const buildYear = String(when.getUTCFullYear());
-const copyrightYears = firstYear && firstYear !== buildYear ? `${firstYear}-${buildYear}` : buildYear;
-const field = (text) => text.split('\n').map((l) => (l.trim() === '' ? ' .' : ` ${l}`)).join('\n');
-write('usr/share/doc/tsadm/copyright', [
-  'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/',
-  'Upstream-Name: tsadm',
-  'Comment: /usr/bin/tsadm is a Node.js single executable application: the tsadm',
-  ` bundle inside a copy of Node.js ${info.nodeVersion} (MIT; the libraries it embeds and their`,
-  ' licenses are listed in its LICENSE file). The bundle includes these npm packages:',
-  field([...licenses].sort(([a], [b]) => a.localeCompare(b)).map(([n, l]) => `${n} (${l})`).join(', ').replace(/(.{1,76})(, |$)/g, '$1$2\n').trimEnd()),
-  '',
-  'Files: *',
-  `Copyright: ${copyrightYears} tsadm developers`,
-  'License: Apache-2.0',
-  '',
-  'License: Apache-2.0',
-  ' Licensed under the Apache License, Version 2.0 (the "License"); you may not',
-  ' use this file except in compliance with the License. You may obtain a copy of',
-  ' the License at https://www.apache.org/licenses/LICENSE-2.0',
-  ' .',
-  ' On Debian systems, the complete text of the Apache License, Version 2.0 can be',
-  ' found in "/usr/share/common-licenses/Apache-2.0".',
-  '',
-  'License: MIT',
-  field(mitText),
-  '',
-].join('\n'));
+write('usr/share/doc/tsadm/copyright', copyrightFile({
+  years: firstYear && firstYear !== buildYear ? `${firstYear}-${buildYear}` : buildYear,
+  packages: bundledPackageDirs(bundle.metafile, REPO).map((dir) => ({ path: dir, ...readPackageNotice(path.join(REPO, dir)) })),
+  node: { path: 'node_modules/node-linux-*', version: info.nodeVersion, license: readFileSync(path.join(nodePackage, 'LICENSE'), 'utf8') },
+}));
+
+// The repository's documentation, at its repository paths under /usr/share/doc/tsadm.
+for (const { source, installed } of docFiles(REPO)) write(installed.slice(1), readFileSync(path.join(REPO, source)));
+
 const rfc2822 = when.toUTCString().replace(/GMT$/, '+0000').replace(/^(\w+), (\d) /, '$1, 0$2 ');
 write('usr/share/doc/tsadm/changelog.gz', gz([
   `tsadm (${version}) unstable; urgency=medium`,
   '',
   `  * Build of tsadm ${info.gitVersion}`,
   `    (commit ${info.gitCommit || 'unknown'}, tree ${info.gitTreeState || 'unknown'}).`,
-  '  * The changes are listed in CHANGELOG.md in the tsadm sources.',
+  `  * The changes are listed in ${DOC_DIR}/CHANGELOG.md.`,
   '',
   ` -- ${MAINTAINER}  ${rfc2822}`,
   '',
@@ -196,7 +162,7 @@ const installedKiB = Math.ceil(files.reduce((n, f) => n + statSync(path.join(STA
 const md5sums = files.map((f) => `${createHash('md5').update(readFileSync(path.join(STAGE, f))).digest('hex')}  ${f}`).join('\n');
 // The shared libraries the embedded Node.js links against, as Debian's own tool words them.
 const shlibs = (() => {
-  const tmp = path.join(DIST, 'deb', 'shlibs');
+  const tmp = path.join(path.dirname(STAGE), 'shlibs');
   mkdirSync(path.join(tmp, 'debian'), { recursive: true });
   writeFileSync(path.join(tmp, 'debian', 'control'), `Source: tsadm\n\nPackage: tsadm\nArchitecture: ${TARGET.host === 'x64' ? 'amd64' : 'arm64'}\n`);
   // A cross build's from its twin: dpkg resolves only this machine's libraries (target-arch.mjs).
@@ -211,9 +177,10 @@ write('DEBIAN/control', [
   `Architecture: ${ARCH}`,
   `Maintainer: ${MAINTAINER}`,
   `Installed-Size: ${installedKiB}`,
-  `Depends: ${shlibs}`,
+  `Depends: ${withLibc(shlibs, glibcOf(path.join(STAGE, 'usr/bin/tsadm')))}`,
   'Recommends: containerd',
   'Section: admin',
+  `Homepage: ${PKG.homepage}`,
   'Priority: optional',
   'Description: kubeadm-compatible, phased, node-local Kubernetes bootstrapper',
   ' tsadm sets up a Kubernetes control plane or joins a node to a cluster the way',
@@ -221,7 +188,7 @@ write('DEBIAN/control', [
   ' plans for review (--plan, tsadm apply), a machine lock and idempotent phases.',
   ' .',
   ' This package holds one self-contained executable (Node.js inside), its man',
-  ' pages and its bash and zsh completions.',
+  ' pages, its bash and zsh completions and its documentation.',
   '',
 ].join('\n'));
 write('DEBIAN/md5sums', `${md5sums}\n`);
@@ -234,3 +201,4 @@ for (const old of readdirSync(DIST)) if (old.startsWith('tsadm_') && old.endsWit
 // xz at level 1: the executable is ~110 MB and the default level costs a minute more CPU for 5 MB.
 run('dpkg-deb', ['--root-owner-group', '-Zxz', '-z1', '--build', STAGE, deb], { env: { ...process.env, SOURCE_DATE_EPOCH: String(epoch) }, stdio: ['ignore', 'ignore', 'inherit'] });
 console.log(`built ${path.relative(REPO, deb)} (${Math.round(statSync(deb).size / 1e6)} MB, ${pages.length} man pages)`);
+rmSync(path.dirname(STAGE), { recursive: true, force: true });

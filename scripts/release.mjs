@@ -1,7 +1,7 @@
 // `npm run release [-- --dry-run] [--no-package] [--repo DIR]`: cuts the next tsadm release.
 //
 //   1. the next version: 0.N+1.0 after the highest v0.N.0 tag, 0.1.0 without one
-//      (scripts/lib/version-scheme.mjs; decision 76 in docs/decisions.md);
+//      (scripts/lib/version-scheme.mjs; decision 77 in docs/decisions.md);
 //   2. CHANGELOG.md: the "[Unreleased]" entries move under "## [0.N.0] - <date>" (scripts/lib/changelog.mjs);
 //      package.json and package-lock.json take the version;
 //   3. a commit "Release 0.N.0" of those three files and the annotated tag v0.N.0 on it;

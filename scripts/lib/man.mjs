@@ -51,6 +51,12 @@ function oneLine(text) {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/** A NAME line as man pages write it: lower case first ("run this…"; "CRI…" stays), no final period. */
+function manSummary(text) {
+  const s = oneLine(text).replace(/\.$/, '');
+  return /^[A-Z][a-z]/.test(s) ? s[0].toLowerCase() + s.slice(1) : s;
+}
+
 /** The page's name for a command line: "tsadm init phase" → "tsadm-init-phase". */
 export function pageName(words) {
   return words.join('-');
@@ -58,10 +64,19 @@ export function pageName(words) {
 
 /**
  * A man page (section 8: tsadm administers the machine as root) for the command `words`, from its
- * help text. `subcommands` are the page names of its children, listed under SEE ALSO.
+ * help text. `seeAlso` are the page names of its children, listed under SEE ALSO. `summary` (the
+ * one line the parent's Commands section gives the command, or tsadm's own for tsadm(8)) makes
+ * NAME and `synopsis` (`tsadm join [api-server-endpoint] [flags]`) SYNOPSIS, as a man page reads;
+ * without them both come from the help text. A first help line that is not a usage line of the
+ * command is description.
  */
-export function helpToMan({ words, help, version, date, seeAlso = [] }) {
-  const { usage, paragraphs, sections } = parseHelp(help);
+export function helpToMan({ words, help, version, date, seeAlso = [], summary, synopsis }) {
+  const parsed = parseHelp(help);
+  const { sections } = parsed;
+  const command = words.join(' ');
+  const isUsage = parsed.usage === command || parsed.usage.startsWith(`${command} `);
+  const usage = synopsis ?? (isUsage ? parsed.usage : `${command} [flags]`);
+  const paragraphs = isUsage || parsed.usage === '' ? parsed.paragraphs : [parsed.usage, ...parsed.paragraphs];
   const name = pageName(words);
   const out = [
     `.\\" Generated from \`${words.join(' ')} --help\` by scripts/package-deb.mjs; do not edit.`,
@@ -70,7 +85,7 @@ export function helpToMan({ words, help, version, date, seeAlso = [] }) {
     '.nh',
     '.ad l',
     '.SH NAME',
-    `${esc(name)} \\- ${esc(oneLine(paragraphs[0] ?? words.join(' ')))}`,
+    `${esc(name)} \\- ${esc(summary === undefined ? oneLine(paragraphs[0] ?? command) : manSummary(summary))}`,
     '.SH SYNOPSIS',
     `.B ${esc(usage)}`,
   ];
@@ -95,11 +110,20 @@ export function helpToMan({ words, help, version, date, seeAlso = [] }) {
   return `${out.join('\n')}\n`;
 }
 
-/** The subcommands listed in a help text's Commands section: "tsadm init phase  …" → ["init", "phase"]. */
-export function subcommands(help) {
+/**
+ * The subcommands listed in a help text's Commands section, each with its usage as listed and its
+ * one-line description: "tsadm join [api-server-endpoint]  Run this on …" →
+ * { words: ["join"], usage: "tsadm join [api-server-endpoint]", summary: "Run this on …" }.
+ */
+export function commandEntries(help) {
   const commands = parseHelp(help).sections.find((s) => s.title === 'Commands');
   if (!commands) return [];
   return commands.entries
-    .map(({ term }) => term.split(/\s+/).filter((w) => !/^[<[]/.test(w)).slice(1))
-    .filter((w) => w.length > 0);
+    .map(({ term, text }) => ({ words: term.split(/\s+/).filter((w) => !/^[<[]/.test(w)).slice(1), usage: term, summary: oneLine(text) }))
+    .filter((e) => e.words.length > 0);
+}
+
+/** The subcommands listed in a help text's Commands section: "tsadm init phase  …" → ["init", "phase"]. */
+export function subcommands(help) {
+  return commandEntries(help).map((e) => e.words);
 }

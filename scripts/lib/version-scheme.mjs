@@ -1,4 +1,4 @@
-// tsadm's version scheme (docs/decisions.md, decision 76): releases are tags `v0.N.0`; a build
+// tsadm's version scheme (docs/decisions.md, decision 77): releases are tags `v0.N.0`; a build
 // between two tags is `v0.N.0-<commits since the tag>+<14 hex of the commit>` (git describe's
 // `v0.N.0-<count>-g<sha>` in Kubernetes' spelling, as kubeadm's `version` prints it); a build before
 // the first tag counts from the root as if tagged `v0.0.0`, so it sorts below the first release.

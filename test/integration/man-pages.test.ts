@@ -12,10 +12,10 @@ import { describeWithOracles, oracles } from '../helpers/oracle.js';
 
 
 /** roff for `words` from scripts/lib/man.mjs, run in a plain node (the script is not TypeScript). */
-function roffOf(words: string[], help: string, seeAlso: string[]): string {
+function roffOf(words: string[], help: string, seeAlso: string[], page: { summary?: string; synopsis?: string } = {}): string {
   const lib = pathToFileURL(path.join(REPO, 'scripts', 'lib', 'man.mjs')).href;
   const code = `import(${JSON.stringify(lib)}).then((m) => process.stdout.write(m.helpToMan(JSON.parse(process.argv[1]))))`;
-  const r = spawnSync(process.execPath, ['-e', code, JSON.stringify({ words, help, version: 'v0.0.0', date: '2026-11-27', seeAlso })], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['-e', code, JSON.stringify({ words, help, version: 'v0.0.0', date: '2026-11-27', seeAlso, ...page })], { encoding: 'utf8' });
   expect(r.stderr).toBe('');
   return r.stdout;
 }
@@ -44,6 +44,30 @@ describeWithOracles([oracles.built, oracles.man])('man pages from --help', () =>
       const named = [...commands.matchAll(/^ {2}(tsadm [a-z-]+(?: [a-z-]+)*)/gm)].map((m) => m[1]);
       expect(named.length > 0).toBe(args[0] !== 'init' || named.includes('tsadm init phase'));
       for (const c of named) expect(text).toContain(c);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  test('NAME and SYNOPSIS read as a man page: tsadm(8) says what tsadm is, a command page takes its line and usage from its parent\'s Commands', () => {
+    const lib = pathToFileURL(path.join(REPO, 'scripts', 'lib', 'man.mjs')).href;
+    const entries = spawnSync(process.execPath, ['-e', `import(${JSON.stringify(lib)}).then((m) => process.stdout.write(JSON.stringify(m.commandEntries(process.argv[1]))))`, tsadmSync(['--help']).stdout], { encoding: 'utf8' });
+    const join = (JSON.parse(entries.stdout) as { words: string[]; usage: string; summary: string }[]).find((e) => e.words.join(' ') === 'join')!;
+    expect(join.usage).toBe('tsadm join [api-server-endpoint]');
+    const pages: [string[], { summary: string; synopsis: string }, RegExp, RegExp][] = [
+      [[], { summary: 'bootstrap a Kubernetes cluster, kubeadm-compatible', synopsis: 'tsadm <command> [flags]' }, /NAME\s+tsadm - bootstrap a Kubernetes cluster, kubeadm-compatible\s+SYNOPSIS\s+tsadm <command> \[flags\]\s+DESCRIPTION/, /NAME\s+tsadm - tsadm/],
+      [['join'], { summary: join.summary, synopsis: `${join.usage} [flags]` }, /NAME\s+tsadm-join - run this on any machine you wish to join an existing cluster\s+SYNOPSIS\s+tsadm join \[api-server-endpoint\] \[flags\]\s+DESCRIPTION/, /^$/],
+    ];
+    const tmp = scratchDir('tsadm-man-');
+    try {
+      for (const [args, page, want, never] of pages) {
+        const words = ['tsadm', ...args];
+        const file = path.join(tmp.dir, `${words.join('-')}.8`);
+        writeFileSync(file, roffOf(words, tsadmSync([...args, '--help']).stdout, [], page));
+        const text = spawnSync('man', ['-l', file], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C.UTF-8', MANWIDTH: '200', MANPAGER: 'cat', MANROFFSEQ: '' } }).stdout.replace(/[‐−]/g, '-');
+        expect(text).toMatch(want);
+        if (args.length === 0) expect(text).not.toMatch(never);
+      }
     } finally {
       tmp.cleanup();
     }
