@@ -71,12 +71,12 @@ export function pageName(words) {
  * command is description.
  */
 export function helpToMan({ words, help, version, date, seeAlso = [], summary, synopsis }) {
-  const parsed = parseHelp(help);
-  const { sections } = parsed;
   const command = words.join(' ');
-  const isUsage = parsed.usage === command || parsed.usage.startsWith(`${command} `);
-  const usage = synopsis ?? (isUsage ? parsed.usage : `${command} [flags]`);
-  const paragraphs = isUsage || parsed.usage === '' ? parsed.paragraphs : [parsed.usage, ...parsed.paragraphs];
+  const first = help.trimStart().split('\n', 1)[0].trim();
+  const isUsage = first === command || first.startsWith(`${command} `);
+  // Without a usage line the help starts with its description: parse it as such.
+  const { usage: helpUsage, paragraphs, sections } = parseHelp(isUsage ? help : `\n${help}`);
+  const usage = synopsis ?? (isUsage ? helpUsage : `${command} [flags]`);
   const name = pageName(words);
   const out = [
     `.\\" Generated from \`${words.join(' ')} --help\` by scripts/package-deb.mjs; do not edit.`,

@@ -68,6 +68,11 @@ describeWithOracles([oracles.built, oracles.man])('man pages from --help', () =>
         expect(text).toMatch(want);
         if (args.length === 0) expect(text).not.toMatch(never);
       }
+      // A help without a usage line starts with its description: one paragraph, not a NAME of its first line.
+      const renew = path.join(tmp.dir, 'tsadm-certs-renew.8');
+      writeFileSync(renew, roffOf(['tsadm', 'certs', 'renew'], tsadmSync(['certs', 'renew', '--help']).stdout, [], { summary: 'Renew certificates for a Kubernetes cluster', synopsis: 'tsadm certs renew [certificate] [flags]' }));
+      const renewText = spawnSync('man', ['-l', renew], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C.UTF-8', MANWIDTH: '200', MANPAGER: 'cat', MANROFFSEQ: '' } }).stdout.replace(/[‐−]/g, '-').replace(/\s+/g, ' ');
+      expect(renewText).toContain('NAME tsadm-certs-renew - renew certificates for a Kubernetes cluster SYNOPSIS tsadm certs renew [certificate] [flags] DESCRIPTION Renew the certificate(s), regardless of their expiration date. Subject, SANs and key usages (for kubeconfigs');
     } finally {
       tmp.cleanup();
     }
