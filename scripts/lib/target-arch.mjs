@@ -60,12 +60,12 @@ export function parseTarget(argv, host = process.arch) {
 }
 
 /** ELF e_machine of BYTES (an ELF file's first 20 bytes at least), or undefined for a non-ELF. */
-export function elfMachine(bytes) {
+function elfMachine(bytes) {
   if (bytes.length < 20 || bytes.readUInt32BE(0) !== 0x7f454c46) return undefined;
   return bytes[5] === 2 ? bytes.readUInt16BE(18) : bytes.readUInt16LE(18);
 }
 
-/** Throws unless FILE's bytes are an ELF executable for ARCH (Node's name). */
+/** Throws unless BYTES (a file's start) are an ELF executable for ARCH (Node's name); WHAT names the file. */
 export function assertElfFor(bytes, arch, what) {
   const m = elfMachine(bytes);
   if (m !== ELF_MACHINE[arch]) throw new Error(`${what} is ${m === undefined ? 'not an ELF file' : `ELF machine ${m}`}, not ${arch} (${ELF_MACHINE[arch]})`);
