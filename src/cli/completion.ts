@@ -10,7 +10,6 @@ import type { Argv } from 'yargs';
 import { TsadmError } from '../errors.js';
 import type { CliIO } from './io.js';
 import { addRootFlags } from './root-flags.js';
-import { IMAGES_OUTPUTS } from '../commands/images.js';
 import { DEFAULT_PATCH, SUPPORTED_MINORS } from '../versions/minors.js';
 
 const COMPLETION_SHELLS = ['bash', 'zsh'] as const;
@@ -61,13 +60,16 @@ export function completionScript(shell: string | undefined): string {
   throw new TsadmError('E_USAGE', `unsupported shell type "${shell}"`, { hint: `use one of: ${COMPLETION_SHELLS.join(', ')}` });
 }
 
+/** kubeadm's printer formats tsadm prints (IMAGES_OUTPUTS of src/commands/images.ts, which this layer may not import; a test compares them). */
+const PRINTER_FORMATS: readonly string[] = ['text', 'json', 'yaml', 'kyaml'];
+
 /** The -o formats of the commands whose printers are not the workflows' text|json event stream. */
 const OUTPUT_FORMATS: ReadonlyArray<readonly [command: string, formats: readonly string[]]> = [
   ['version', ['yaml', 'json', 'short']],
-  ['token list', IMAGES_OUTPUTS],
-  ['config images list', IMAGES_OUTPUTS],
+  ['token list', PRINTER_FORMATS],
+  ['config images list', PRINTER_FORMATS],
   ['certs check-expiration', ['table', 'text', 'json', 'yaml', 'kyaml']],
-  ['upgrade plan', ['text', 'json', 'yaml', 'kyaml']],
+  ['upgrade plan', PRINTER_FORMATS],
 ];
 
 /** The versions --kubernetes-version completes to: each minor's default patch, newest first. */

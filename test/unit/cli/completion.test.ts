@@ -5,6 +5,7 @@ import path from 'node:path';
 import { completionScript, flagValues } from '../../../src/cli/completion.js';
 import { DEFAULT_KUBERNETES_VERSION } from '../../../src/versions/resolve.js';
 import { DEFAULT_PATCH } from '../../../src/versions/minors.js';
+import { IMAGES_OUTPUTS } from '../../../src/commands/images.js';
 import { TsadmError } from '../../../src/errors.js';
 import { runCli } from '../../helpers/cli.js';
 import { testWithOracles, oracles } from '../../helpers/oracle.js';
@@ -88,6 +89,7 @@ describe('completing a flag\'s value (issue 40: yargs offered the subcommand "ph
     expect(flagValues('init phase certs all', 'output')).toEqual(['text', 'json']);
     expect(flagValues('version', 'output')).toEqual(['yaml', 'json', 'short']);
     expect(flagValues('token list', 'output')).toEqual(['text', 'json', 'yaml', 'kyaml']);
+    expect(flagValues('config images list', 'output')).toEqual(IMAGES_OUTPUTS);
     expect(flagValues('etcd snapshot save', 'output', ['text', 'json'])).toEqual(['text', 'json']);
     expect(flagValues('init', 'kubernetes-version')).toEqual(expect.arrayContaining([DEFAULT_KUBERNETES_VERSION, DEFAULT_PATCH['1.20']]));
     expect(flagValues('init', 'config')).toBeUndefined();
