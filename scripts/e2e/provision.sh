@@ -81,8 +81,9 @@ CLUSTER_PACKAGES=(containerd runc containernetworking-plugins etcd-server etcd-c
 # everywhere, strace (test/integration/safety/write-syscalls.test.ts), man and groff
 # (test/integration/man-pages.test.ts), zsh (test/unit/cli/completion.test.ts), systemd for
 # systemd-analyze (test/unit/csr-approval/service-unit.test.ts) and for the systemd that
-# machine.sh boots inside a machine (test/e2e/etcd-snapshot.e2e.test.ts; never the host's init).
-UNIT_PACKAGES=(openssl strace man-db groff-base zsh systemd)
+# machine.sh boots inside a machine (test/e2e/etcd-snapshot.e2e.test.ts; never the host's init),
+# apt-utils for apt-ftparchive (scripts/apt-repo.mjs, test/integration/apt-repo.test.ts).
+UNIT_PACKAGES=(openssl strace man-db groff-base zsh systemd apt-utils)
 # The arm64 package's test (test/integration/sea-arm64.test.ts): qemu-user runs the aarch64
 # executable with Debian's cross-built aarch64 glibc, libstdc++ and libgcc as its sysroot
 # (qemu-aarch64 -L /usr/aarch64-linux-gnu); no binfmt registration (qemu-user-binfmt is only recommended).

@@ -19,13 +19,14 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from '@jest/globals';
 import {
-  cacheDir, createMachine, destroyMachine, importCoreDNSStandIn, kubeadmConfig, machineExec, machineLog, nodeBin, provision,
+  cacheDir, createMachine, destroyMachine, importCoreDNSStandIn, kubeadmConfig, machineExec, machineLog, provision,
   repoRoot, requireComponents, tsadm, waitClusterReady, writeSharedFile, type Machine,
 } from './harness.js';
+import { testDeb } from '../helpers/test-deb.js';
 
 const HB: Machine = { name: 'hb1', ip: '10.250.0.151' };
 /** A second bare machine that joins with --prepare-host: the host phase with the cluster's settings. */
@@ -45,32 +46,13 @@ let bundleDir = '';
 let debPath = '';
 
 /**
- * The .deb under test: $TSADM_TEST_DEB, else `npm run package` builds it (the single executable
- * with the project's Node 24) and it is copied to the shared cache, which machines see.
+ * The .deb under test (test/helpers/test-deb.ts: $TSADM_TEST_DEB, else `npm run package` once per
+ * commit, shared with test/integration/apt-repo.test.ts), copied to the shared cache, which machines see.
  */
 function buildDeb(): string {
-  let deb = process.env.TSADM_TEST_DEB;
-  if (!deb) {
-    // The single executable test/integration/sea.test.ts built from this clean commit serves (saves its build).
-    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repoRoot(), encoding: 'utf8' }).trim();
-    const clean = execFileSync('git', ['status', '--porcelain'], { cwd: repoRoot(), encoding: 'utf8' }).trim() === '';
-    const sea = path.join(repoRoot(), 'dist', 'tsadm');
-    let seaInfo: { gitCommit?: string; gitTreeState?: string } = {};
-    try {
-      seaInfo = (JSON.parse(execFileSync(sea, ['version', '-o', 'json'], { encoding: 'utf8' })) as { clientVersion: typeof seaInfo }).clientVersion;
-    } catch {
-      // no executable yet: package-deb.mjs builds it
-    }
-    const reuse = clean && seaInfo.gitCommit === head && seaInfo.gitTreeState === 'clean' ? ['--reuse-sea'] : [];
-    execFileSync(nodeBin(), [path.join(repoRoot(), 'scripts', 'package-deb.mjs'), ...reuse], { cwd: repoRoot(), stdio: ['ignore', 'ignore', 'pipe'], timeout: 10 * MIN });
-    const dist = path.join(repoRoot(), 'dist');
-    const name = readdirSync(dist).find((f) => /^tsadm_.+_amd64\.deb$/.test(f));
-    if (!name) throw new Error('npm run package made no dist/tsadm_*_amd64.deb');
-    deb = path.join(dist, name);
-  }
   const shared = path.join(cacheDir(), 'e2e-scratch', 'tsadm_test_amd64.deb');
   mkdirSync(path.dirname(shared), { recursive: true });
-  copyFileSync(deb, shared);
+  copyFileSync(testDeb(), shared);
   return shared;
 }
 

@@ -108,6 +108,8 @@ export const oracles = {
   zsh: commandOracle('zsh', ['zsh'], 'apt-get install -y zsh'),
   /** systemd's unit parser (systemd-analyze verify); the package, not systemd as PID 1. */
   systemdAnalyze: commandOracle('systemd-analyze', ['systemd-analyze'], 'apt-get install -y systemd', ['systemd-analyze', '--version']),
+  /** Debian's archive tools for scripts/apt-repo.mjs and a private apt client (test/integration/apt-repo.test.ts). */
+  aptRepo: commandOracle('apt-ftparchive, gpg and apt', ['apt-ftparchive', 'gpg', 'gpgv', 'apt-get', 'dpkg-deb', 'flock'], 'apt-get install -y apt-utils gpg'),
   /** The project's Node 24 (the `node` devDependency). */
   projectNode: fileOracle('the project\'s Node 24', () => path.join(REPO, 'node_modules', 'node', 'bin', 'node'), 'npm ci'),
   /**
