@@ -13,7 +13,7 @@ function field(text) {
 }
 
 /** An SPDX expression ("(BSD-3-Clause OR GPL-2.0)") in DEP-5's spelling ("BSD-3-Clause or GPL-2.0"). */
-export function dep5License(spdx) {
+function dep5License(spdx) {
   return spdx.replace(/[()]/g, '').replace(/\bOR\b/g, 'or').replace(/\bAND\b/g, 'and').replace(/\s+/g, ' ').trim();
 }
 
