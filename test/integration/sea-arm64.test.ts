@@ -120,7 +120,7 @@ describeWithOracles([qemu, sysroot, ...debNeeds])('the arm64 package, built on x
   let dir: string;
   let deb: string;
   let exe: string;
-  // Under qemu's emulation, on a CI machine also running the e2e project, `version` took 46 s and
+  // Under qemu's emulation, on this 2-core machine while other test runs loaded it, `version` took 46 s and
   // the dry-run init 231 s (2026-11-29, load average ~30): generous limits.
   const underQemu = (args: string[], timeout = 5 * MIN) =>
     spawnSync('qemu-aarch64', ['-L', SYSROOT, exe, ...args], { cwd: dir, env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: dir, NO_COLOR: '1' }, encoding: 'utf8', timeout });
