@@ -22,10 +22,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './lib/net.mjs';
 import { median } from './lib/stats.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -88,16 +88,6 @@ async function runCase(name, fn) {
 // --- a real API server (the setup of test/helpers/apiserver.ts, in plain JavaScript) ---
 
 const openssl = (dir, argv) => execFileSync('openssl', argv, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function start(name, bin, argv) {
   const p = spawn(bin, argv, { stdio: ['ignore', 'ignore', 'pipe'] });

@@ -8,26 +8,16 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { check, timed, timePrefix } from './lib/exec.mjs';
+import { freePort } from './lib/net.mjs';
 import { median, pairedRatio } from './lib/stats.mjs';
 
 const ETCD = process.env.TSADM_ETCD_BIN ?? '/usr/bin/etcd';
 const ETCDCTL = path.join(path.dirname(ETCD), 'etcdctl');
 // TSADM_BENCH_SNAPSHOT_KEYS: a larger database, to see the ratio once start-up is a small part of it.
 const SNAPSHOT_KEYS = Number.parseInt(process.env.TSADM_BENCH_SNAPSHOT_KEYS ?? '', 10) || 10_000;
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function pki(dir) {
   const ssl = (...args) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
