@@ -39,21 +39,8 @@ const KUBE_BIN = path.join(CACHE, 'kubernetes-v1.20.2', 'bin');
 const ETCD = process.env.TSADM_ETCD_BIN ?? '/usr/bin/etcd';
 const TOKEN = 'abcdef.0123456789abcdef';
 const SKIP_INIT = 'preflight,wait-for-kubelet,wait-control-plane,upload-config,upload-certs,mark-control-plane,bootstrap-token,kubelet-finalize,addon,show-join-command';
-const INIT_CONFIG = `apiVersion: kubeadm.k8s.io/v1beta2
-kind: InitConfiguration
-localAPIEndpoint:
-  advertiseAddress: 10.1.2.3
-  bindPort: 6443
-nodeRegistration:
-  name: n1
-  criSocket: /run/containerd/containerd.sock
----
-apiVersion: kubeadm.k8s.io/v1beta2
-kind: ClusterConfiguration
-kubernetesVersion: v1.20.2
-networking:
-  podSubnet: 10.244.0.0/16
-`;
+// The node-local init the crash sweeps use (test/integration/safety/crash-support.ts).
+const INIT_CONFIG = readFileSync(new URL('../test/fixtures/config/node-local-init-v1.20.yaml', import.meta.url), 'utf8');
 
 const work = mkdtempSync(path.join(tmpdir(), 'tsadm-footprint-'));
 const procs = [];

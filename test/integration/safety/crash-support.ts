@@ -8,21 +8,8 @@ import path from 'node:path';
 import { checkWhole, isDeterministic, listFiles, verifyPki } from '../../helpers/pki-check.js';
 import { TEMP_NAME, fileModes, scratchDir, snapshot, tsadmSync, type Scratch } from '../../helpers/built-cli.js';
 
-export const CONFIG = `apiVersion: kubeadm.k8s.io/v1beta2
-kind: InitConfiguration
-localAPIEndpoint:
-  advertiseAddress: 10.1.2.3
-  bindPort: 6443
-nodeRegistration:
-  name: n1
-  criSocket: /run/containerd/containerd.sock
----
-apiVersion: kubeadm.k8s.io/v1beta2
-kind: ClusterConfiguration
-kubernetesVersion: v1.20.2
-networking:
-  podSubnet: 10.244.0.0/16
-`;
+/** A node-local init of v1.20.2 (also bench/footprint.mjs's): one control plane, no cluster phases. */
+export const CONFIG = readFileSync(new URL('../../fixtures/config/node-local-init-v1.20.yaml', import.meta.url), 'utf8');
 
 export type Stage = 'done' | 'before-rename';
 /** How much of the PKI the compared state must hold: all, the certs phase's, or none yet. */
