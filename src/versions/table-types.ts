@@ -284,6 +284,21 @@ export interface VersionProfile {
      */
     readonly forwardingByIpFamily: boolean;
     /**
+     * The bridge-netfilter file checks: bridge/bridge-nf-call-iptables with the IPv4 checks and
+     * bridge/bridge-nf-call-ip6tables with the IPv6 ones (kubeadm's bridgenf and bridgenf6), each
+     * placed where that family's forwarding check is. Removed in 1.30 (PR #123464, 1.30 release
+     * notes: "the bridge-nf-call-iptables=1 and bridge-nf-call-ip6tables=1 preflight checks are
+     * removed"): network plugins set them when they use Linux bridges.
+     */
+    readonly bridgeNetfilter: boolean;
+    /**
+     * `conntrack` is a mandatory binary in PATH (FileExisting-conntrack, PR #85857). kubeadm 1.32
+     * checks it only for a Kubernetes version below 1.32 (checks_linux.go addExecChecks, PR
+     * #126953: kube-proxy 1.32 no longer runs the conntrack binary, PR #126847), so a 1.32+ target
+     * is not asked for it.
+     */
+    readonly conntrackInPath: boolean;
+    /**
      * ExternalEtcdVersion's minimum: each external etcd endpoint must name at least this server
      * version (kubeadm's MinExternalEtcdVersion, cmd/kubeadm/app/constants/constants.go).
      */

@@ -96,7 +96,7 @@ const BASE_1_20: VersionProfile = {
   workflow: { kubeletStartAfterControlPlane: false, showJoinCommandPhase: false, waitControlPlaneHidden: true, joinWaitControlPlane: false, joinLocalModePhases: false, joinLocalModeExperimental: true, joinEtcdJoinAlways: false, joinUpdateStatusRemoved: false },
   upgrade: { labelOldControlPlaneNodes: true, removeOldControlPlaneLabel: false, removeOldControlPlaneTaint: false, kubeDnsMigration: true, addonsAfterAllControlPlanes: false, nodeAddonPhases: false, planEtcdUpgrade: false },
   skew: { minKubelet: '1.19.0' },
-  preflight: { containerRuntimeVersionBelow: undefined, portChecksOnConfiguredAddresses: false, getentInPath: false, forwardingByIpFamily: false, minExternalEtcdVersion: '3.2.18' },
+  preflight: { containerRuntimeVersionBelow: undefined, portChecksOnConfiguredAddresses: false, getentInPath: false, forwardingByIpFamily: false, bridgeNetfilter: true, conntrackInPath: true, minExternalEtcdVersion: '3.2.18' },
 };
 
 /** What changed in each minor, relative to the previous one. */
@@ -227,11 +227,12 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
   },
   {
     minor: '1.30',
-    why: 'image bumps; WaitForAllControlPlaneComponents alpha and join\'s hidden wait-control-plane (PR #123341)',
+    why: 'image bumps; WaitForAllControlPlaneComponents alpha and join\'s hidden wait-control-plane (PR #123341); no bridge-netfilter preflight checks (PR #123464)',
     delta: {
       featureGates: { WaitForAllControlPlaneComponents: { default: false, stage: 'alpha' } }, // PR #123341
       workflow: { joinWaitControlPlane: true }, // PR #123341
       images: { etcdTag: '3.5.12-0', corednsTag: 'v1.11.1', pauseTag: '3.9' }, skew: { minKubelet: '1.27.0' },
+      preflight: { bridgeNetfilter: false }, // PR #123464
     },
   },
   {
@@ -263,7 +264,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
   },
   {
     minor: '1.32',
-    why: 'kube-scheduler /livez and /readyz probes (PR #126945)',
+    why: 'kube-scheduler /livez and /readyz probes (PR #126945); conntrack no longer a preflight requirement (PR #126953)',
     delta: {
       featureGates: { EtcdLearnerMode: { default: true, stage: 'GA', locked: true } },
       images: { etcdTag: '3.5.16-0', corednsTag: 'v1.11.3', pauseTag: '3.10' },
@@ -271,6 +272,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       addons: { corednsCacheDisableClusterDomain: true }, // PR #128359
       upgrade: { nodeAddonPhases: true }, // PR #127242
       skew: { minKubelet: '1.29.0' },
+      preflight: { conntrackInPath: false }, // PR #126953
     },
   },
   {

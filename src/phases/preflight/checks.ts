@@ -421,12 +421,10 @@ export function initChecks(input: PreflightInput): Check[] {
     ...cidrs.map((c) => httpProxyCidrCheck(c.trim())),
     ...commonChecks(input),
   ];
-  if (input.versions.preflight.forwardingByIpFamily) {
-    // kubeadm's InitNodeChecks: the families of the Service and Pod subnets (each entry as given)
-    // and of the advertise address.
-    const families = ipFamilies([...(input.serviceSubnet ?? '').split(','), ...(input.podSubnet ?? '').split(',')], [input.advertiseAddress]);
-    checks.push(...forwardingChecks(families));
-  }
+  // kubeadm's InitNodeChecks: from 1.27 the families of the Service and Pod subnets (each entry
+  // as given) and of the advertise address; before, the IPv6 checks for an IPv6 advertise address.
+  const cidrFamilies = input.versions.preflight.forwardingByIpFamily ? cidrs : [];
+  checks.push(...familyChecks(input.versions, ipFamilies(cidrFamilies, [input.advertiseAddress])));
   if (input.externalEtcd !== undefined) checks.push(externalEtcdVersionCheck(input.externalEtcd, input.versions.preflight.minExternalEtcdVersion));
   if (input.localEtcdDataDir !== undefined) {
     checks.push(portCheck(PORTS.etcdClient), portCheck(PORTS.etcdPeer), dirAvailable(input.localEtcdDataDir));
@@ -436,6 +434,8 @@ export function initChecks(input: PreflightInput): Check[] {
 
 const IPV4_FORWARD = '/proc/sys/net/ipv4/ip_forward';
 const IPV6_DEFAULT_FORWARDING = '/proc/sys/net/ipv6/conf/default/forwarding';
+const BRIDGE_NF_IPTABLES = '/proc/sys/net/bridge/bridge-nf-call-iptables';
+const BRIDGE_NF_IP6TABLES = '/proc/sys/net/bridge/bridge-nf-call-ip6tables';
 
 /**
  * The IP families kubeadm (1.27+, PR #115420) reads from CIDR entries (netutils.IsIPv4CIDRString /
@@ -455,9 +455,24 @@ function ipFamilies(cidrs: readonly string[], addresses: readonly (string | unde
   return { ipv4: families.has(4), ipv6: families.has(6) };
 }
 
-/** kubeadm's addIPv4Checks / addIPv6Checks (checks_linux.go): forwarding enabled for each family in use. */
-function forwardingChecks(families: { readonly ipv4: boolean; readonly ipv6: boolean }): Check[] {
-  return [...(families.ipv4 ? [fileContent(IPV4_FORWARD, '1')] : []), ...(families.ipv6 ? [fileContent(IPV6_DEFAULT_FORWARDING, '1')] : [])];
+/**
+ * One family's kernel settings: its bridge-netfilter file (until 1.30, PR #123464), then its
+ * forwarding file (kubeadm's addIPv4Checks / addIPv6Checks in checks_linux.go; before 1.27 the
+ * same pairs, bridgenf and ipv4Forward among the common checks, bridgenf6 and ipv6DefaultForwarding
+ * after them).
+ */
+function familyPair(versions: VersionProfile, family: 4 | 6): Check[] {
+  const [bridge, forward] = family === 4 ? [BRIDGE_NF_IPTABLES, IPV4_FORWARD] : [BRIDGE_NF_IP6TABLES, IPV6_DEFAULT_FORWARDING];
+  return [...(versions.preflight.bridgeNetfilter ? [fileContent(bridge, '1')] : []), fileContent(forward, '1')];
+}
+
+/**
+ * The family checks init and join add after the common checks: every family in use from 1.27
+ * (PR #115420); before, the IPv4 pair is a common check and only an IPv6 address adds the IPv6 pair.
+ */
+function familyChecks(versions: VersionProfile, families: { readonly ipv4: boolean; readonly ipv6: boolean }): Check[] {
+  const ipv4 = families.ipv4 && versions.preflight.forwardingByIpFamily;
+  return [...(ipv4 ? familyPair(versions, 4) : []), ...(families.ipv6 ? familyPair(versions, 6) : [])];
 }
 
 /** Checks shared by init and join (kubeadm's RunInitNodeChecks/common checks). */
@@ -468,11 +483,10 @@ export function commonChecks(input: PreflightInput): Check[] {
   return [
     criCheck(input.criSocket),
     ...runtimeVersion,
-    fileContent('/proc/sys/net/bridge/bridge-nf-call-iptables', '1'),
-    // From 1.27 the forwarding checks follow the IP families, after these (initChecks, joinChecks).
-    ...(input.versions.preflight.forwardingByIpFamily ? [] : [fileContent(IPV4_FORWARD, '1')]),
+    // From 1.27 the IPv4 checks follow the IP families, after these (initChecks, joinChecks).
+    ...(input.versions.preflight.forwardingByIpFamily ? [] : familyPair(input.versions, 4)),
     swapCheck(input.swapAllowed),
-    ...['conntrack', 'ip', 'iptables', 'mount', 'nsenter'].map((p) => fileExisting(p, true)),
+    ...[...(input.versions.preflight.conntrackInPath ? ['conntrack'] : []), 'ip', 'iptables', 'mount', 'nsenter'].map((p) => fileExisting(p, true)),
     // getent: the kubelet resolves its user-namespace account with it (1.38, PR #141968; placed in
     // the list's alphabetical order, UNSURE: checks_linux.go was not read at a 1.38 revision).
     ...['ebtables', 'ethtool', ...(input.versions.preflight.getentInPath ? ['getent'] : []), 'socat', 'tc', 'touch'].map((p) => fileExisting(p, false)),
@@ -497,8 +511,7 @@ export function joinChecks(input: PreflightInput & { controlPlane: boolean }): C
   // kubeadm's JoinNodeChecks, for a bootstrap-token discovery whose endpoint splits into host and port.
   const endpoint = input.discoveryEndpoint !== undefined ? splitHostPort(input.discoveryEndpoint) : undefined;
   if (endpoint !== undefined && !('error' in endpoint)) {
-    checks.push(httpProxyCheck(endpoint.host));
-    if (input.versions.preflight.forwardingByIpFamily) checks.push(...forwardingChecks(ipFamilies([], [endpoint.host])));
+    checks.push(httpProxyCheck(endpoint.host), ...familyChecks(input.versions, ipFamilies([], [endpoint.host])));
   }
   if (input.controlPlane) {
     // kubeadm's InitNodeChecks for a secondary control plane (without the common checks, run above).

@@ -410,9 +410,14 @@ describe('IP forwarding checks by IP family (kubeadm 1.27+, PR #115420)', () => 
     expect(joinChecks({ ...v127, controlPlane: false, discoveryEndpoint: '10.0.0.5:6443' }).map((c) => c.name)).toContain('HTTPProxy');
   });
 
-  test('before 1.27 ip_forward is a common check whatever the family; IPv6 forwarding is not checked', () => {
-    expect(forwarding(initChecks({ ...v126, serviceSubnet: 'fd00:1::/112', podSubnet: 'fd00:2::/56', advertiseAddress: 'fd00::10' }))).toEqual([V4]);
-    expect(forwarding(joinChecks({ ...v126, controlPlane: false, discoveryEndpoint: '[fd00::10]:6443' }))).toEqual([V4]);
+  test('before 1.27 ip_forward is a common check whatever the family; an IPv6 advertise address or discovery endpoint adds IPv6 forwarding', () => {
+    // kubeadm <= 1.26 InitNodeChecks / RunJoinNodeChecks: bridgenf6 and ipv6DefaultForwarding when
+    // the advertise address (init) or the discovery host (join) is IPv6; the subnets do not count.
+    expect(forwarding(initChecks({ ...v126, serviceSubnet: 'fd00:1::/112', podSubnet: 'fd00:2::/56', advertiseAddress: 'fd00::10' }))).toEqual([V4, V6]);
+    expect(forwarding(initChecks({ ...v126, serviceSubnet: 'fd00:1::/112', podSubnet: 'fd00:2::/56', advertiseAddress: '10.0.0.5' }))).toEqual([V4]);
+    expect(forwarding(initChecks({ ...v126, serviceSubnet: '10.96.0.0/12', podSubnet: '', advertiseAddress: '::ffff:10.0.0.5' }))).toEqual([V4]);
+    expect(forwarding(joinChecks({ ...v126, controlPlane: false, discoveryEndpoint: '[fd00::10]:6443' }))).toEqual([V4, V6]);
+    expect(forwarding(joinChecks({ ...v126, controlPlane: false, discoveryEndpoint: '10.0.0.5:6443' }))).toEqual([V4]);
   });
 
   test('the IPv6 check reads conf/default/forwarding', async () => {
@@ -421,5 +426,52 @@ describe('IP forwarding checks by IP family (kubeadm 1.27+, PR #115420)', () => 
     const result = await fires(check!, system({ readProc: (p) => { read.push(p); return Promise.resolve('0\n'); } }));
     expect(read).toEqual(['/proc/sys/net/ipv6/conf/default/forwarding']);
     expect(result.errors).toEqual(['/proc/sys/net/ipv6/conf/default/forwarding contents are not set to 1']);
+  });
+});
+
+describe('bridge-netfilter and conntrack checks per minor (row facts preflight.bridgeNetfilter, preflight.conntrackInPath)', () => {
+  const BR4 = 'FileContent--proc-sys-net-bridge-bridge-nf-call-iptables';
+  const BR6 = 'FileContent--proc-sys-net-bridge-bridge-nf-call-ip6tables';
+  const V4 = 'FileContent--proc-sys-net-ipv4-ip_forward';
+  const V6 = 'FileContent--proc-sys-net-ipv6-conf-default-forwarding';
+  const kernel = (checks: readonly { name: string }[]): string[] => checks.map((c) => c.name).filter((n) => n.startsWith('FileContent--proc-sys-net-'));
+  const at = (version: string) => ({ criSocket: 'x', nodeName: 'n', bindPort: 6443, swapAllowed: false, versions: profileFor(version), kubernetesVersion: version });
+  const dual = { serviceSubnet: '10.96.0.0/16,fd00:1::/112', podSubnet: '' };
+
+  test('before 1.27 each family\'s bridge file comes before its forwarding file: IPv4 among the common checks, IPv6 after them', () => {
+    expect(kernel(initChecks({ ...at('v1.26.3'), ...dual, advertiseAddress: 'fd00::10' }))).toEqual([BR4, V4, BR6, V6]);
+    expect(kernel(joinChecks({ ...at('v1.20.2'), controlPlane: false, discoveryEndpoint: '10.0.0.5:6443' }))).toEqual([BR4, V4]);
+  });
+
+  test('1.27-1.29: the bridge files follow the IP families with their forwarding files (PR #115420)', () => {
+    expect(kernel(initChecks({ ...at('v1.29.4'), ...dual }))).toEqual([BR4, V4, BR6, V6]);
+    expect(kernel(initChecks({ ...at('v1.27.0'), serviceSubnet: 'fd00:1::/112', podSubnet: 'fd00:2::/56' }))).toEqual([BR6, V6]);
+    expect(kernel(joinChecks({ ...at('v1.28.2'), controlPlane: false, discoveryEndpoint: '[fd00::10]:6443' }))).toEqual([BR6, V6]);
+  });
+
+  test('from 1.30 kubeadm checks neither bridge file (PR #123464)', () => {
+    for (const version of ['v1.30.0', 'v1.35.4', 'v1.37.0']) {
+      expect(kernel(initChecks({ ...at(version), ...dual }))).toEqual([V4, V6]);
+      expect(kernel(joinChecks({ ...at(version), controlPlane: false, discoveryEndpoint: '[fd00::10]:6443' }))).toEqual([V6]);
+    }
+  });
+
+  test('the IPv6 bridge check reads bridge-nf-call-ip6tables', async () => {
+    const [check] = initChecks({ ...at('v1.26.3'), serviceSubnet: '10.96.0.0/12', podSubnet: '', advertiseAddress: 'fd00::10' }).filter((c) => c.name === BR6);
+    const result = await fires(check!, system({ readProc: (p) => Promise.resolve(p.endsWith('ip6tables') ? '0\n' : '1\n') }));
+    expect(result.errors).toEqual(['/proc/sys/net/bridge/bridge-nf-call-ip6tables contents are not set to 1']);
+  });
+
+  test('conntrack is a mandatory binary up to 1.31 and not checked from 1.32 (PR #126953)', async () => {
+    const conntrack = (version: string) => commonChecks(at(version)).find((c) => c.name === 'FileExisting-conntrack');
+    expect(conntrack('v1.20.2')).toBeDefined();
+    expect(conntrack('v1.31.9')).toBeDefined();
+    expect(conntrack('v1.32.0')).toBeUndefined();
+    expect(conntrack('v1.37.0')).toBeUndefined();
+    const missing = await fires(conntrack('v1.31.9')!, system({ which: (p) => Promise.resolve(p === 'conntrack' ? undefined : `/usr/bin/${p}`) }));
+    expect(missing.errors).toEqual(['conntrack not found in system path']);
+    // The other mandatory binaries stay, in kubeadm's order.
+    expect(commonChecks(at('v1.32.0')).map((c) => c.name).filter((n) => n.startsWith('FileExisting-')).slice(0, 4))
+      .toEqual(['FileExisting-ip', 'FileExisting-iptables', 'FileExisting-mount', 'FileExisting-nsenter']);
   });
 });
