@@ -25,6 +25,12 @@ export interface Phase<C> {
    * --skip-phases and `phase <name>` (a hidden subcommand) for the older versions that have it.
    */
   readonly retired?: boolean;
+  /**
+   * The reference tool of the tree's version does not have this phase yet, though the run still
+   * does its step: naming it (`phase <name>`, --skip-phases) is refused with this one-line reason,
+   * as the reference tool of that version refuses a phase name it does not know.
+   */
+  readonly unavailable?: string;
   /** Flags this phase reads (a parent's flags are the union of its children's). */
   readonly flags?: readonly FlagName[];
   /** Positional arguments of the phase command, e.g. "[api-server-endpoint]". */

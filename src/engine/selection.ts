@@ -4,24 +4,31 @@ import { flatten } from './phase.js';
 
 /**
  * Which phases run (kubeadm's computePhaseRunFlags): a filter enables a path and its
- * descendants, a skip disables a path and its descendants, skip wins, unknown names are errors.
+ * descendants, a skip disables a path and its descendants, skip wins, unknown names are errors,
+ * and so is a name of a phase marked `unavailable` (or below one).
  * Both "certs/apiserver" and "certs apiserver" spellings, and aliases, are accepted.
  */
 export function computeSelection<C>(
   tree: readonly Phase<C>[],
   filter: readonly string[],
   skip: readonly string[],
+  /** For a name the tree does not have: the one-line reason, when the workflow knows one (the phase is another version's). */
+  absent?: (path: string) => string | undefined,
 ): Map<PhasePath, boolean> {
   const flat = flatten(tree);
   const canonical = aliasIndex(flat);
   const resolve = (name: string, what: string): PhasePath => {
     const key = normalizePath(name);
     const path = canonical.get(key);
+    const reason = path === undefined ? absent?.(key) : undefined;
+    if (reason !== undefined) throw new TsadmError('E_USAGE', `${what} "${name}": ${reason}`);
     if (!path) {
       throw new TsadmError('E_USAGE', `${what} "${name}" is not a phase of this command`, {
         hint: `valid phases: ${flat.map((f) => f.path).join(', ')}`,
       });
     }
+    const unavailable = flat.find((f) => f.phase.unavailable !== undefined && (path === f.path || path.startsWith(`${f.path}/`)));
+    if (unavailable) throw new TsadmError('E_USAGE', `${what} "${name}": ${unavailable.phase.unavailable}`);
     return path;
   };
   const filters = filter.map((f) => resolve(f, 'phase'));

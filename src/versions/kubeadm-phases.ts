@@ -122,6 +122,8 @@ interface PhaseNode<P> {
   readonly children?: readonly P[];
   readonly own?: boolean;
   readonly retired?: boolean;
+  readonly hidden?: boolean;
+  readonly unavailable?: string;
 }
 
 /**
@@ -130,7 +132,11 @@ interface PhaseNode<P> {
  * --skip-phases and `phase <name>`, because a tree built for a minor that cannot be known before
  * the run, as reset's, must still serve the older clusters that need it: decision in
  * docs/decisions.md). A phase kubeadm of that minor has not added yet keeps the workflow's own
- * handling (hidden where kubeadm ran the step without a phase).
+ * handling: hidden where kubeadm ran the step without a phase (still named, for every minor), else
+ * marked `unavailable`, so that naming it is refused as kubeadm of that minor refuses a phase name
+ * it does not know. join's tree is the newest minor's whatever the cluster, so join asks
+ * phaseNotInMinor once it knows the cluster's minor (src/workflows/join.ts); upgrade apply's
+ * phases are tsadm's for every target (src/workflows/upgrade.ts).
  */
 export function markPhaseOrigins<P extends PhaseNode<P>>(workflow: PhaseWorkflow, minor: SupportedMinor, tree: readonly P[], parent = ''): P[] {
   const own = TSADM_OWN_PHASES[workflow];
@@ -139,9 +145,25 @@ export function markPhaseOrigins<P extends PhaseNode<P>>(workflow: PhaseWorkflow
     if (!parent && own.includes(p.name)) return { ...p, own: true };
     const fact = kubeadmPhaseFact(workflow, path);
     const retired = fact?.until !== undefined && !inRange(minor, fact.since, fact.until);
+    // A hidden one is the step kubeadm of that minor ran without a phase (init's show-join-command
+    // before 1.25, upgrade node's addons 1.28-1.31): tsadm names it for every minor, as documented.
+    // The phase with the fact is marked; selection refuses the paths below it too.
+    const unavailable = !p.hidden && fact?.since !== undefined ? phaseNotInMinor(workflow, minor, path) : undefined;
     const children = p.children ? markPhaseOrigins(workflow, minor, p.children, path) : undefined;
-    return { ...p, ...(retired ? { retired: true } : {}), ...(children ? { children } : {}) };
+    return { ...p, ...(retired ? { retired: true } : {}), ...(unavailable ? { unavailable } : {}), ...(children ? { children } : {}) };
   });
+}
+
+/**
+ * Why a phase path ("addon/coredns") may not be named for `minor`: kubeadm of that minor has not
+ * added it (or the phase above it) yet. Undefined for tsadm's own phases, for phases kubeadm has
+ * in that minor, for retired ones (decision 73) and for names kubeadm never had.
+ */
+export function phaseNotInMinor(workflow: PhaseWorkflow, minor: SupportedMinor, path: string): string | undefined {
+  if (TSADM_OWN_PHASES[workflow].includes(path.split('/')[0] ?? '')) return undefined;
+  const fact = KUBEADM_PHASES[workflow].find((f) => f.since !== undefined && (path === f.path || path.startsWith(`${f.path}/`)));
+  if (fact?.since === undefined || inRange(minor, fact.since, undefined)) return undefined;
+  return `not a phase of kubeadm v${minor}, the target's minor (kubeadm has ${fact.path} from v${fact.since})`;
 }
 
 /** The minor whose tree help shows when it cannot know the target (yargs builds help before any flag is read). */

@@ -15,7 +15,7 @@ import { hostPhase } from '../phases/host/phase.js';
 import { certsAutoRenewPhase, checkAutoRenewTarget } from '../phases/certs/auto-renew.js';
 import { DISCOVERY_FLAGS } from '../phases/join/flags.js';
 import { hostPrepInput } from '../phases/host/input.js';
-import { initView } from '../phases/join/state.js';
+import { clusterConfig, initView } from '../phases/join/state.js';
 import { withHostOptIn } from './init.js';
 import { joinWaitControlPlanePhase, kubeletWaitBootstrapPhase } from '../phases/join/wait-bootstrap.js';
 import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../versions/resolve.js';
@@ -25,7 +25,9 @@ import { realJoinDeps, type JoinDeps } from '../phases/join/deps.js';
 import type { JoinCtx } from '../run/context.js';
 import { baseContext, readConfigFile, type CommandEnv, type Runtime } from '../run/runtime.js';
 import { runWorkflow } from './run-workflow.js';
-import { HELP_MINOR, markPhaseOrigins } from '../versions/kubeadm-phases.js';
+import { HELP_MINOR, markPhaseOrigins, phaseNotInMinor } from '../versions/kubeadm-phases.js';
+import { SUPPORTED_MINORS } from '../versions/minors.js';
+import { computeSelection, normalizePath } from '../engine/selection.js';
 import { helpTreeNote } from '../cli/help.js';
 
 /**
@@ -105,6 +107,7 @@ async function runJoin(request: WorkflowRequest, env: CommandEnv, opts: JoinWork
       for (const w of ctx.cfg.warnings) ctx.log.warn(w, { prefix: 'config' });
       // Refused before any phase runs, not at the end of a join that already happened (src/phases/certs/auto-renew.ts).
       checkAutoRenewTarget(request.flags['certificate-auto-renew'] === true, ctx.cfg.join.controlPlane !== undefined);
+      await refuseLaterPhases(ctx, request.filter, ctx.cfg.join.skipPhases);
       await runPhases(runTree(), ctx, { filter: request.filter, skip: ctx.cfg.join.skipPhases });
       const controlPlane = ctx.cfg.join.controlPlane !== undefined;
       const stackedEtcd = (await ctx.state.cluster?.catch(() => undefined))?.init.cluster.etcd.mode === 'local';
@@ -112,6 +115,19 @@ async function runJoin(request: WorkflowRequest, env: CommandEnv, opts: JoinWork
       return { controlPlane, dryRun: rt.dryRun, nodeName: ctx.cfg.join.nodeRegistration.name };
     },
   }, request.flags, env);
+}
+
+/**
+ * A phase kubeadm of the cluster's minor does not have yet (etcd-join and kubelet-wait-bootstrap
+ * before 1.31, wait-control-plane before 1.30) is refused when named, as that kubeadm refuses it.
+ * join learns the minor from the cluster, so only a command line naming such a phase reads the
+ * cluster first; otherwise those phases skip themselves on an older cluster as before.
+ */
+async function refuseLaterPhases(ctx: JoinCtx, filter: readonly string[], skip: readonly string[]): Promise<void> {
+  const [oldest] = SUPPORTED_MINORS;
+  if (oldest === undefined || ![...filter, ...skip].some((n) => phaseNotInMinor('join', oldest, normalizePath(n)) !== undefined)) return;
+  const { minor } = (await clusterConfig(ctx)).versions;
+  computeSelection(markPhaseOrigins('join', minor, runTree()), filter, skip);
 }
 
 /** Resolves the join configuration once; `join` and every `join phase …` build it the same way. */

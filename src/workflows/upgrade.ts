@@ -29,7 +29,7 @@ import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../versions/resolve.js';
 import type { VersionProfile } from '../versions/table-types.js';
 import { baseContext, readConfigFile, type CommandEnv, type Runtime } from '../run/runtime.js';
 import { runWorkflow } from './run-workflow.js';
-import { HELP_MINOR } from '../versions/kubeadm-phases.js';
+import { HELP_MINOR, markPhaseOrigins, phaseNotInMinor } from '../versions/kubeadm-phases.js';
 import { helpTreeNote } from '../cli/help.js';
 
 /** `upgrade apply`'s phases, in kubeadm's order. Each leaf takes the [version] argument as the command does. */
@@ -53,9 +53,11 @@ export function upgradeApplyPhases(): Phase<UpgradeCtx>[] {
  */
 export function upgradeNodePhases(versions: VersionProfile): Phase<UpgradeCtx>[] {
   const base = [upgradePreflightPhase, upgradeControlPlanePhase, upgradeKubeletConfigPhase];
-  if (versions.upgrade.nodeAddonPhases) return [...base, upgradeAddonPhase, upgradePostUpgradePhase];
-  if (versions.upgrade.addonsAfterAllControlPlanes) return [...base, { ...upgradeAddonPhase, hidden: true }];
-  return base;
+  // Marked from kubeadm's phase list (1.28-1.31's hidden addon step stays named, as documented).
+  const mark = (tree: Phase<UpgradeCtx>[]): Phase<UpgradeCtx>[] => markPhaseOrigins('upgrade-node', versions.minor, tree);
+  if (versions.upgrade.nodeAddonPhases) return mark([...base, upgradeAddonPhase, upgradePostUpgradePhase]);
+  if (versions.upgrade.addonsAfterAllControlPlanes) return mark([...base, { ...upgradeAddonPhase, hidden: true }]);
+  return mark(base);
 }
 
 function withVersionArgument(tree: readonly Phase<UpgradeCtx>[]): Phase<UpgradeCtx>[] {
@@ -82,7 +84,8 @@ export function upgradeApplyWorkflow(env: CommandEnv, opts: UpgradeWorkflowOptio
     phases,
     extraFlags: [...APPLY_FLAGS],
     example: 'tsadm upgrade apply v1.20.3 --yes',
-    run: (request) => runUpgrade('apply', () => Promise.resolve(upgradeApplyPhases()), request, env, opts),
+    // Not marked by minor: tsadm runs apply's steps as phases for every target (docs/upgrade.md).
+    run: (request) => runUpgrade('apply', () => Promise.resolve({ phases: upgradeApplyPhases() }), request, env, opts),
   };
 }
 
@@ -97,12 +100,18 @@ export function upgradeNodeWorkflow(env: CommandEnv, opts: UpgradeWorkflowOption
     phases,
     extraFlags: ['kubeconfig', 'certificate-renewal', 'etcd-upgrade', 'patches', 'ignore-preflight-errors'],
     example: 'tsadm upgrade node',
-    run: (request) => runUpgrade('node', async (ctx) => upgradeNodePhases(profileFor(await targetVersion(ctx))), request, env, opts),
+    run: (request) => runUpgrade('node', async (ctx) => {
+      const versions = profileFor(await targetVersion(ctx));
+      return { phases: upgradeNodePhases(versions), absent: (path) => phaseNotInMinor('upgrade-node', versions.minor, path) };
+    }, request, env, opts),
   };
 }
 
-/** The tree of one run: apply's is the same for every version; node's depends on the cluster's minor (read first). */
-type TreeOf = (ctx: UpgradeCtx) => Promise<Phase<UpgradeCtx>[]>;
+/**
+ * The tree of one run: apply's is the same for every version; node's depends on the cluster's
+ * minor (read first), and names a phase of a later minor's kubeadm in its refusal (`absent`).
+ */
+type TreeOf = (ctx: UpgradeCtx) => Promise<{ readonly phases: Phase<UpgradeCtx>[]; readonly absent?: (path: string) => string | undefined }>;
 
 async function runUpgrade(command: 'apply' | 'node', treeOf: TreeOf, request: WorkflowRequest, env: CommandEnv, opts: UpgradeWorkflowOptions): Promise<void> {
   await runWorkflow<ResolvedUpgradeConfig, UpgradeCtx>({
@@ -114,8 +123,8 @@ async function runUpgrade(command: 'apply' | 'node', treeOf: TreeOf, request: Wo
     buildContext: (rt, cfg) => upgradeContext(command, request.flags, rt, cfg, realUpgradeDeps(env.io.stdin, opts.deps)),
     run: async (ctx, rt) => {
       for (const w of ctx.cfg.warnings) ctx.log.warn(w, { prefix: 'config' });
-      const phases = await treeOf(ctx);
-      computeSelection(phases, request.filter, ctx.cfg.upgrade.skipPhases);
+      const { phases, absent } = await treeOf(ctx);
+      computeSelection(phases, request.filter, ctx.cfg.upgrade.skipPhases, absent);
       // Completed phases are recorded so a failed upgrade can continue with --resume (src/resume).
       const resume = await startUpgradeResume(ctx, { resume: request.flags.resume === true, single: request.single });
       try {

@@ -23,6 +23,14 @@ describe('computeSelection', () => {
     expect(() => computeSelection(phaseTree, [], ['certs/nope'])).toThrow(/--skip-phases entry "certs\/nope" is not a phase/);
   });
 
+  test('a phase marked unavailable, or one below it, is refused with its reason in one line', () => {
+    const tree = phaseTree.map((p) => (p.name === 'addon' ? { ...p, unavailable: 'not here' } : p));
+    expect(() => computeSelection(tree, [], ['addon/coredns'])).toThrow(new TsadmError('E_USAGE', '--skip-phases entry "addon/coredns": not here'));
+    expect(() => computeSelection(tree, ['addon'], [])).toThrow(new TsadmError('E_USAGE', 'phase "addon": not here'));
+    // Naming nothing marked, the marked phase is selected and runs as before.
+    expect(computeSelection(tree, [], ['certs']).get('addon/coredns')).toBe(true);
+  });
+
   test('normalizePath', () => {
     expect(normalizePath(' /certs/apiserver/ ')).toBe('certs/apiserver');
     expect(normalizePath('certs apiserver')).toBe('certs/apiserver');

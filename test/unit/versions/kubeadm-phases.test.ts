@@ -9,7 +9,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as yaml from 'js-yaml';
 import type { Phase } from '../../../src/engine/phase.js';
-import { KUBEADM_PHASES, TSADM_OWN_PHASES, kubeadmHasPhase, kubeadmVisiblePhases, markPhaseOrigins, type PhaseWorkflow } from '../../../src/versions/kubeadm-phases.js';
+import { computeSelection } from '../../../src/engine/selection.js';
+import { TsadmError } from '../../../src/errors.js';
+import { KUBEADM_PHASES, TSADM_OWN_PHASES, kubeadmHasPhase, kubeadmVisiblePhases, markPhaseOrigins, phaseNotInMinor, type PhaseWorkflow } from '../../../src/versions/kubeadm-phases.js';
 import { DEFAULT_PATCH, NEWEST_MINOR, SUPPORTED_MINORS, type SupportedMinor } from '../../../src/versions/minors.js';
 import { profileFor } from '../../../src/versions/resolve.js';
 import { initPhases } from '../../../src/workflows/init.js';
@@ -80,6 +82,53 @@ test('markPhaseOrigins marks by name and path only, and keeps the order', () => 
   expect(marked.map((p) => [p.name, p.own === true, p.retired === true])).toEqual([
     ['host', false, false], ['preflight', false, false], ['update-cluster-status', false, true], ['cleanup-node', false, false],
   ]);
+});
+
+describe('a phase kubeadm of the target minor does not have yet is refused when named (phase <name>, --skip-phases)', () => {
+  const select = (tree: readonly Phase<unknown>[], filter: string[], skip: string[], absent?: (p: string) => string | undefined) => () => computeSelection(tree, filter, skip, absent);
+  const leaf = (name: string): Phase<unknown> => ({ name, summary: name, run: () => Promise.resolve() });
+
+  test('markPhaseOrigins marks a shown phase of a later kubeadm unavailable, with a one-line reason naming the minor', () => {
+    const tree = markPhaseOrigins('init', '1.24', [leaf('preflight'), leaf('show-join-command')]);
+    expect(select(tree, ['show-join-command'], [])).toThrow(new TsadmError('E_USAGE', 'phase "show-join-command": not a phase of kubeadm v1.24, the target\'s minor (kubeadm has show-join-command from v1.25)'));
+    expect(select(tree, [], ['show-join-command'])).toThrow(/^--skip-phases entry "show-join-command": not a phase of kubeadm v1\.24/);
+    expect(markPhaseOrigins('init', '1.25', [leaf('show-join-command')])[0]?.unavailable).toBeUndefined();
+  });
+
+  test('a hidden step kubeadm ran without a phase keeps its name for every minor (init show-join-command < 1.25, upgrade node addon 1.28-1.31)', () => {
+    const v124 = initPhases(profileFor('v1.24.17'));
+    expect(v124.find((p) => p.name === 'show-join-command')?.hidden).toBe(true);
+    expect(select(v124, ['show-join-command'], [])).not.toThrow();
+    expect(select(upgradeNodePhases(profileFor('v1.30.4')), [], ['addon/coredns'])).not.toThrow();
+  });
+
+  test('upgrade node: a phase its tree lacks is refused naming the minor (post-upgrade before 1.32, addon before 1.28; PR #127242)', () => {
+    const absent = (minor: SupportedMinor) => (p: string) => phaseNotInMinor('upgrade-node', minor, p);
+    expect(select(upgradeNodePhases(profileFor('v1.30.4')), [], ['post-upgrade'], absent('1.30')))
+      .toThrow(new TsadmError('E_USAGE', '--skip-phases entry "post-upgrade": not a phase of kubeadm v1.30, the target\'s minor (kubeadm has post-upgrade from v1.32)'));
+    expect(select(upgradeNodePhases(profileFor('v1.27.0')), ['addon/coredns'], [], absent('1.27'))).toThrow(/^phase "addon\/coredns": not a phase of kubeadm v1\.27, the target's minor \(kubeadm has addon from v1\.32\)$/);
+    expect(select(upgradeNodePhases(profileFor('v1.32.0')), ['post-upgrade'], ['addon'], absent('1.32'))).not.toThrow();
+    // A name kubeadm never had stays the generic error.
+    expect(select(upgradeNodePhases(profileFor('v1.30.4')), [], ['nope'], absent('1.30'))).toThrow(/is not a phase of this command/);
+  });
+
+  test('join: the phases of later minors, by the cluster\'s minor (etcd-join 1.31, wait-control-plane 1.30)', () => {
+    expect(phaseNotInMinor('join', '1.29', 'wait-control-plane')).toBe('not a phase of kubeadm v1.29, the target\'s minor (kubeadm has wait-control-plane from v1.30)');
+    expect(phaseNotInMinor('join', '1.30', 'etcd-join')).toMatch(/from v1\.31\)$/);
+    expect(select(markPhaseOrigins('join', '1.30', treeOf('join', NEWEST_MINOR)), [], ['kubelet-wait-bootstrap'])).toThrow(/not a phase of kubeadm v1\.30/);
+    expect(phaseNotInMinor('join', '1.31', 'etcd-join')).toBeUndefined();
+  });
+
+  test('tsadm\'s own phases and retired phases stay accepted (decision 73)', () => {
+    expect(phaseNotInMinor('init', '1.20', 'host')).toBeUndefined();
+    expect(select(initPhases(profileFor('v1.20.2')), ['host'], ['wait-for-kubelet', 'certs-auto-renew'])).not.toThrow();
+    expect(select(resetPhases('1.37'), [], ['update-cluster-status'])).not.toThrow();
+    expect(select(markPhaseOrigins('join', '1.20', treeOf('join', NEWEST_MINOR)), [], ['control-plane-join/update-status', 'host'])).not.toThrow();
+  });
+
+  test('upgrade apply keeps its phases for every target (docs/upgrade.md: tsadm runs the steps as phases for every version)', () => {
+    expect(select(upgradeApplyPhases(), ['addon/coredns'], ['post-upgrade'])).not.toThrow();
+  });
 });
 
 interface GoldenPhases { phases: { init: string[]; join?: string[] } }

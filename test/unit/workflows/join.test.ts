@@ -273,6 +273,19 @@ describeWithApiServer('join against a real API server', () => {
     expect(await admin.get('Node', 'w-config-dry')).toBeUndefined();
   }, 60_000);
 
+  test('a phase kubeadm of the cluster\'s minor does not have yet is refused in one line naming that minor, before any phase (v1.20 cluster)', async () => {
+    const root = newRoot();
+    const base = ['--rootfs', root, server.url.replace('https://', ''), '--token', TOKEN, '--discovery-token-ca-cert-hash', pin, '--node-name', 'w-later-phase'];
+    const skip = await runCli(['join', ...base, '--skip-phases', 'preflight,wait-control-plane']);
+    expect(skip.code).toBe(3);
+    expect(skip.stderr).toContain('--skip-phases entry "wait-control-plane": not a phase of kubeadm v1.20, the target\'s minor (kubeadm has wait-control-plane from v1.30)');
+    const alone = await runCli(['join', 'phase', 'etcd-join', ...base]);
+    expect(alone.code).toBe(3);
+    expect(alone.stderr).toContain('phase "etcd-join": not a phase of kubeadm v1.20, the target\'s minor (kubeadm has etcd-join from v1.31)');
+    expect(readdirSync(root)).toEqual([]);
+    expect(await admin.get('Node', 'w-later-phase')).toBeUndefined();
+  }, 60_000);
+
   test('--config with a v1beta2 JoinConfiguration: its discovery and registration, worker taints as --register-with-taints', async () => {
     const root = newRoot();
     const config = path.join(newRoot(), 'join.yaml');
