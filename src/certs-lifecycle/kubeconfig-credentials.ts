@@ -93,3 +93,22 @@ export function withClientCredentials(text: string, file: string, creds: { certP
   }
   return toKubeYaml(doc);
 }
+
+/**
+ * The same kubeconfig with CA_PEM (one certificate or a bundle) as its current cluster's
+ * certificate-authority-data, every other field kept (a CA rotation changes only the trust).
+ */
+export function withClusterCA(text: string, file: string, caPem: string): string {
+  const found = locate(text, file);
+  if (typeof found === 'string') throw new Error(found);
+  delete found.cluster['certificate-authority'];
+  found.cluster['certificate-authority-data'] = Buffer.from(caPem).toString('base64');
+  return toKubeYaml(found.doc);
+}
+
+/** The current cluster's certificate-authority-data, decoded (undefined when the CA is a file path or absent). */
+export function clusterCAData(text: string, file: string): Buffer | undefined {
+  const found = locate(text, file);
+  if (typeof found === 'string') throw new Error(found);
+  return b64(found.cluster['certificate-authority-data']);
+}

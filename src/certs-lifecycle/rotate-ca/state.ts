@@ -350,8 +350,8 @@ export function decodeState(text: string): RotationState {
   for (const [n, r] of Object.entries(nodes)) {
     const rr = r as Record<string, unknown>;
     if (rr.role !== 'control-plane' && rr.role !== 'worker') throw bad(`node ${n} has no role`);
-    if (rr.done !== undefined && !steps.includes(rr.done as string)) throw bad(`node ${n} has an unknown step ${String(rr.done)}`);
-    if (rr.started !== undefined && !steps.includes(rr.started as string)) throw bad(`node ${n} has an unknown step ${String(rr.started)}`);
+    if (rr.done !== undefined && !steps.includes(rr.done as string)) throw bad(`node ${n} has an unknown step ${JSON.stringify(rr.done)}`);
+    if (rr.started !== undefined && !steps.includes(rr.started as string)) throw bad(`node ${n} has an unknown step ${JSON.stringify(rr.started)}`);
   }
   return v as RotationState;
 }

@@ -1,0 +1,224 @@
+/**
+ * The node-local effects of a CA rotation, through the host seam (so `--rootfs` and `--dry-run`
+ * work as for every command): making the new CAs (`start`), staging their private keys on a
+ * control plane, and one node step: back up the files it replaces, write each atomically, and on
+ * a control plane at sign-new re-issue the leaves with the new CAs through the renewal code.
+ * Restarts and everything that goes through the API are the caller's (./run.ts).
+ */
+import path from 'node:path';
+import { MODES, TMP_DIR } from '../../constants.js';
+import { TsadmError } from '../../errors.js';
+import type { Host } from '../../host/host.js';
+import { certRow } from '../../phases/certs/cert-table.js';
+import { pkiFiles, publicKeyPath } from '../../phases/certs/paths.js';
+import { caSerial, caValidity } from '../../phases/certs/validity.js';
+import { parseCertificatePem } from '../../pki/certificate.js';
+import { caCertHash } from '../../pki/hash.js';
+import { encodePrivateKeyPem, encodePublicKeyPem, generateKeyPair, keyAlgorithmOf, parsePrivateKeyPem, parsePublicKeyPem } from '../../pki/keys.js';
+import { signCertificate } from '../../pki/sign.js';
+import { isSignedBy } from '../../pki/verify.js';
+import { manifestPath } from '../../manifest/write.js';
+import type { LifecycleCtx } from '../context.js';
+import { withClusterCA } from '../kubeconfig-credentials.js';
+import { loadEntry } from '../read.js';
+import { planRenewal } from '../renew.js';
+import { bundlePem } from './bundle.js';
+import { filesToRead, planNodeStep, type NewKeys, type NodeFacts, type NodeStepPlan } from './plan.js';
+import type { Material, NodeRole, NodeStep, Rotated } from './state.js';
+
+/** Everything a rotation keeps on a node: /etc/kubernetes/tmp/tsadm-rotate-ca-<id>/ (staged keys, backups). */
+export function rotationDir(id: string): string {
+  if (!/^[a-z0-9-]{1,63}$/.test(id)) throw new TsadmError('E_CONFLICT', `rotation id "${id}" is not a plain name`, { hint: 'the rotation state was edited by hand; restore it' });
+  return path.posix.join(TMP_DIR, `tsadm-rotate-ca-${id}`);
+}
+
+const CA_BASE: Readonly<Record<Exclude<Rotated, 'service-account'>, string>> = { cluster: 'ca', 'front-proxy': 'front-proxy-ca', etcd: 'etcd-ca' };
+
+/**
+ * New CAs (and a new service-account key pair) for ITEMS, made as init makes them (init's subject
+ * with "@<unix time>" added to the common name, the cluster's CA validity, the key algorithm of the
+ * CA being replaced), with the old public
+ * material read from this control plane. Returns the public material and the private keys.
+ */
+export async function makeNewMaterial(ctx: LifecycleCtx, items: readonly Rotated[]): Promise<{ material: Partial<Record<Rotated, Material>>; keys: NewKeys }> {
+  const material: Partial<Record<Rotated, Material>> = {};
+  const keys: Partial<Record<Rotated, string>> = {};
+  for (const item of items) {
+    if (item === 'service-account') {
+      const pubFile = publicKeyPath(ctx.certDir, 'sa');
+      const keyFile = path.posix.join(ctx.certDir, 'sa.key');
+      const [pub, key] = [await ctx.host.readFile(pubFile), await ctx.host.readFile(keyFile)];
+      if (!pub || !key) throw new TsadmError('E_PRECONDITION', `${pubFile} or ${keyFile} is missing`, { hint: 'run start on a control plane that holds the service-account key pair' });
+      const algorithm = keyAlgorithmOf(parsePrivateKeyPem(key, keyFile)) ?? 'RSA-2048';
+      const pair = await generateKeyPair(algorithm);
+      material[item] = { old: encodePublicKeyPem(parsePublicKeyPem(pub, pubFile)), new: encodePublicKeyPem(pair.publicKey) };
+      keys[item] = encodePrivateKeyPem(pair.privateKey);
+      continue;
+    }
+    if (item === 'etcd' && ctx.cfg.cluster.etcd.mode === 'external') throw new TsadmError('E_USAGE', 'etcd is external: its CA is not the cluster\'s to rotate', { hint: 'leave etcd out of --ca' });
+    const row = certRow(CA_BASE[item]);
+    const files = pkiFiles(ctx.certDir, row.baseName);
+    const [certPem, keyPem] = [await ctx.host.readFile(files.cert), await ctx.host.readFile(files.key)];
+    if (!certPem) throw new TsadmError('E_PRECONDITION', `${files.cert} is missing`, { hint: 'run start on a control plane' });
+    if (!keyPem) throw new TsadmError('E_PRECONDITION', `${files.key} is missing: the ${row.baseName} CA is external`, { hint: 'an external CA is rotated with its own tooling; leave it out of --ca' });
+    const old = parseCertificatePem(certPem, files.cert);
+    const algorithm = keyAlgorithmOf(parsePrivateKeyPem(keyPem, files.key)) ?? ctx.cfg.cluster.encryptionAlgorithm;
+    const pair = await generateKeyPair(algorithm);
+    // A name of its own ("kubernetes@1764410000", as k3s names its CAs): while both CAs are
+    // trusted, a verifier that picks the issuer by name alone (OpenSSL for a leaf without an
+    // authority key identifier) would otherwise try the wrong one of two "CN=kubernetes".
+    const { subject: initSubject } = row.config(ctx.cfg, ctx.versions);
+    const subject = { ...initSubject, commonName: `${initSubject.commonName}@${Math.floor(ctx.startTime.getTime() / 1000)}` };
+    const cert = signCertificate(
+      { subject, serial: caSerial(ctx.versions), ...caValidity({ ...ctx, cluster: ctx.cfg.cluster }), isCA: true, keyEnciphermentRsaOnly: ctx.versions.pki.keyEnciphermentRsaOnly, extKeyUsage: [], dnsNames: [], ipAddresses: [] },
+      pair.publicKey,
+      { privateKey: pair.privateKey },
+    );
+    material[item] = { old: old.pem, new: cert.pem, newHash: caCertHash(cert.pem) };
+    keys[item] = encodePrivateKeyPem(pair.privateKey);
+  }
+  return { material, keys };
+}
+
+/** The staged new private keys of this control plane: <rotation dir>/new/<item>.key, 0600. */
+function stagedKeyPath(id: string, item: Rotated): string {
+  return path.posix.join(rotationDir(id), 'new', `${item}.key`);
+}
+
+export async function stageKeys(host: Host, id: string, keys: NewKeys): Promise<void> {
+  for (const [item, pem] of Object.entries(keys)) {
+    await host.writeFile(stagedKeyPath(id, item as Rotated), pem, { mode: MODES.key, kind: 'private-key', description: `new ${item} private key (staged for the CA rotation)` });
+  }
+}
+
+/** The staged keys of ITEMS that are on this node, each checked against the rotation's new public material. */
+export async function readStagedKeys(host: Host, id: string, material: Readonly<Partial<Record<Rotated, Material>>>): Promise<NewKeys> {
+  const out: Partial<Record<Rotated, string>> = {};
+  for (const [item, m] of Object.entries(material) as [Rotated, Material][]) {
+    const file = stagedKeyPath(id, item);
+    const pem = await host.readFile(file);
+    if (!pem) continue;
+    const key = parsePrivateKeyPem(pem, file);
+    const pub = item === 'service-account' ? parsePublicKeyPem(m.new, 'new service-account key') : parseCertificatePem(m.new, `new ${item} CA`).publicKey;
+    if (encodePublicKeyPem(key) !== encodePublicKeyPem(pub)) {
+      throw new TsadmError('E_CONFLICT', `${file} does not belong to the new ${item} CA of this rotation`, { hint: `remove ${file} and stage the keys again` });
+    }
+    out[item] = pem.toString('utf8');
+  }
+  return out;
+}
+
+/** What planNodeStep needs to know about this node, read through the host. */
+export async function readNodeFacts(ctx: LifecycleCtx, role: NodeRole): Promise<NodeFacts> {
+  const externalEtcd = ctx.cfg.cluster.etcd.mode === 'external';
+  const files = new Map<string, string>();
+  for (const p of filesToRead(ctx.certDir, ctx.kubeconfigDir, externalEtcd)) {
+    const data = await ctx.host.readFile(p);
+    if (data !== undefined) files.set(p, data.toString('utf8'));
+  }
+  const serving = await ctx.host.readFile('/var/lib/kubelet/pki/kubelet-server-current.pem');
+  return { role, certDir: ctx.certDir, kubeconfigDir: ctx.kubeconfigDir, externalEtcd, files, kubeletServingFromCluster: serving !== undefined };
+}
+
+/** The role this machine has: a control plane runs a kube-apiserver static pod. */
+export async function localRole(host: Host): Promise<NodeRole> {
+  return (await host.stat(manifestPath('kube-apiserver'))) ? 'control-plane' : 'worker';
+}
+
+export interface NodeStepInput {
+  readonly id: string;
+  readonly step: NodeStep;
+  readonly role: NodeRole;
+  readonly items: Readonly<Partial<Record<Rotated, Material>>>;
+  readonly newKeys: NewKeys;
+}
+
+export interface NodeStepResult {
+  readonly plan: NodeStepPlan;
+  /** Where the replaced files were copied (undefined when nothing changed). */
+  readonly backupDir: string | undefined;
+  /** Inventory names of the certificates re-issued by a new CA in this run. */
+  readonly reissued: readonly string[];
+}
+
+/**
+ * One node step: plan, back up, write, re-issue. Converges: a second run after a complete or an
+ * interrupted one writes only what is still different and re-issues only what the new CA did not sign.
+ */
+export async function applyNodeStep(ctx: LifecycleCtx, input: NodeStepInput): Promise<NodeStepResult> {
+  const facts = await readNodeFacts(ctx, input.role);
+  const plan = planNodeStep(input.step, input.items, facts, input.newKeys);
+  for (const c of plan.changes) if (c.content !== undefined) await ctx.host.assertWritable(c.path);
+
+  const reissue = await stillToReissue(ctx, plan, input.items);
+  const backupDir = await backUp(ctx.host, input, [...plan.changes.map((c) => c.path), ...reissue.map((r) => r.path)], facts);
+
+  for (const c of plan.changes) {
+    if (c.content === undefined) await ctx.host.remove(c.path);
+    else await ctx.host.writeFile(c.path, c.content, { mode: c.mode, kind: c.kind, description: c.description });
+  }
+  const reissued = await reissueLeaves(ctx, reissue.map((r) => r.entry), input.items);
+  return { plan, backupDir, reissued };
+}
+
+/** The planned re-issues whose certificate the new CA has not signed yet (a re-run skips the rest). */
+async function stillToReissue(ctx: LifecycleCtx, plan: NodeStepPlan, items: NodeStepInput['items']): Promise<{ entry: NodeStepPlan['reissue'][number]; path: string }[]> {
+  const out: { entry: NodeStepPlan['reissue'][number]; path: string }[] = [];
+  for (const entry of plan.reissue) {
+    const loaded = await loadEntry(ctx, entry);
+    if (!loaded) continue;
+    const m = items[itemOfCA(entry.caName)];
+    if (m && isSignedBy(loaded.cert, parseCertificatePem(m.new, 'new CA'))) continue;
+    out.push({ entry, path: loaded.path });
+  }
+  return out;
+}
+
+function itemOfCA(caName: string): Rotated {
+  return caName === 'ca' ? 'cluster' : caName === 'front-proxy-ca' ? 'front-proxy' : 'etcd';
+}
+
+/**
+ * Copies of the files this run replaces, under <rotation dir>/backup-<step>/<host path>, made once
+ * per step: written under a temporary name and renamed into place whole, so a kill while copying
+ * leaves no half backup, and a re-run (which sees the first run's changes) never overwrites it.
+ */
+async function backUp(host: Host, input: NodeStepInput, paths: readonly string[], facts: NodeFacts): Promise<string | undefined> {
+  const dir = path.posix.join(rotationDir(input.id), `backup-${input.step}`);
+  if (await host.stat(dir)) return dir;
+  const existing: { path: string; content: Buffer; mode: number }[] = [];
+  for (const p of new Set(paths)) {
+    const st = await host.stat(p);
+    const content = facts.files.has(p) ? Buffer.from(facts.files.get(p) as string) : await host.readFile(p);
+    if (st && content) existing.push({ path: p, content, mode: st.mode & 0o777 });
+  }
+  // Keys that a step replaces are not in the planned paths' list when only their certificate changes; back up the CA keys of the step anyway.
+  if (existing.length === 0) return undefined;
+  const partial = `${dir}.partial`;
+  if (await host.stat(partial)) await host.remove(partial);
+  for (const f of existing) {
+    await host.writeFile(path.posix.join(partial, f.path), f.content, { mode: f.mode, kind: 'other', description: `backup of ${f.path} (CA rotation ${input.step})` });
+  }
+  await host.rename(partial, dir);
+  return dir;
+}
+
+/**
+ * Re-issues ENTRIES with the CAs now on disk (the new ones: their keys were written first), with
+ * the renewal code of `certs renew`: same subject, SANs, usages and private key. Kubeconfigs then
+ * get the rotation's trust as their CA data (renewal writes ca.crt's first certificate alone).
+ */
+async function reissueLeaves(ctx: LifecycleCtx, entries: NodeStepPlan['reissue'], items: NodeStepInput['items']): Promise<string[]> {
+  if (entries.length === 0) return [];
+  // Every leaf was signed by the old CA: renewal's "not signed by the current CA" warning is expected here.
+  const quiet: LifecycleCtx = { ...ctx, log: { info: ctx.log.info, warn: () => undefined } };
+  const result = await planRenewal(quiet, entries, { newKey: false });
+  const cluster = items.cluster;
+  for (const r of result.renewed) {
+    for (const w of r.writes) {
+      const content = w.kind === 'kubeconfig' && cluster ? withClusterCA(w.content, w.path, bundlePem(cluster.new, cluster.old)) : w.content;
+      await ctx.host.writeFile(w.path, content, { mode: w.mode, kind: w.kind, description: `${w.description} (re-issued by the new CA)` });
+    }
+  }
+  return result.renewed.map((r) => r.entry.name);
+}
