@@ -55,7 +55,12 @@ function printManifest(ctx: InitCtx): boolean {
  * kubeadm's templates, which begins with its own newline (kubeadm prints `---` and the template).
  */
 function printManifests(ctx: InitCtx, objects: ReadonlyArray<KubeObject | string>): void {
-  ctx.log.output(objects.map((o) => (typeof o === 'string' ? `---${o}` : `---\n${toKubeYaml(o)}`)).join(''));
+  ctx.log.output(manifestsText(objects));
+}
+
+/** The text printManifests writes (pure; kubeadm's print cases compare it byte for byte). */
+export function manifestsText(objects: ReadonlyArray<KubeObject | string>): string {
+  return objects.map((o) => (typeof o === 'string' ? `---${o}` : `---\n${toKubeYaml(o)}`)).join('');
 }
 
 const kubeProxyAddonPhase: Phase<InitCtx> = {

@@ -42,11 +42,20 @@ export async function ensureKubeProxy(api: KubeApi, input: KubeProxyInput, log: 
 export async function kubeProxyManifests(input: KubeProxyInput, opts: PrintOptions, patchDaemonSet?: DaemonSetPatcher): Promise<Array<KubeObject | string>> {
   const daemonSet = kubeProxyDaemonSet(input.image, []);
   const patched = patchDaemonSet ? await patchDaemonSet(daemonSet) : daemonSet;
-  return [
-    ...[kubeProxyServiceAccount(), ...kubeProxyRbac()].map((o) => marshalled(o, opts)),
+  return printedKubeProxyObjects(
     kubeProxyConfigMapTemplate(input.config, input.server),
     isDeepStrictEqual(patched, daemonSet) ? kubeProxyDaemonSetTemplate(input.image) : patched,
-  ];
+    opts,
+  );
+}
+
+/**
+ * The print order of kubeadm's printOrCreateKubeProxyObjects(cmByte, dsByte, …): the four RBAC
+ * and account objects marshalled, then the ConfigMap and the DaemonSet as given. Pure: kubeadm's
+ * proxy_test.go "print manifest" case drives it with its own ConfigMap and DaemonSet text.
+ */
+export function printedKubeProxyObjects(configMap: string, daemonSet: string | KubeObject, opts: PrintOptions): Array<KubeObject | string> {
+  return [...[kubeProxyServiceAccount(), ...kubeProxyRbac()].map((o) => marshalled(o, opts)), configMap, daemonSet];
 }
 
 export interface PrintOptions {
@@ -57,9 +66,13 @@ export interface PrintOptions {
 /**
  * An object as kubeadm's MarshalToYaml prints it: up to 1.33 the zero ObjectMeta.CreationTimestamp
  * is written as `creationTimestamp: null`; from 1.34 (k8s.io/apimachinery v0.34.0's `omitzero`,
- * kubernetes PR #130989) it is omitted.
+ * kubernetes PR #130989) it is omitted. A binding's subjects carry no apiGroup: proxy.go builds
+ * them without one (the API server defaults it on create, which is why tsadm's objects write it
+ * out), and kubeadm prints the object before it is sent (proxy_test.go "print manifest").
  */
 function marshalled(obj: KubeObject, opts: PrintOptions): KubeObject {
-  if (opts.omitEmptyCreationTimestamp || obj.metadata.creationTimestamp !== undefined) return obj;
-  return { ...obj, metadata: { ...obj.metadata, creationTimestamp: null } };
+  const subjects = (obj as { subjects?: ReadonlyArray<Record<string, unknown>> }).subjects;
+  const withSubjects = subjects ? { ...obj, subjects: subjects.map(({ apiGroup: _defaulted, ...s }) => s) } : obj;
+  if (opts.omitEmptyCreationTimestamp || obj.metadata.creationTimestamp !== undefined) return withSubjects;
+  return { ...withSubjects, metadata: { ...obj.metadata, creationTimestamp: null } };
 }
