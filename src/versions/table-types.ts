@@ -103,6 +103,13 @@ export interface VersionProfile {
     readonly finalizePhase: 'experimental-cert-rotation' | 'enable-client-cert-rotation';
     /** kubeadm-flags.env carries --container-runtime=remote (dockershim era). */
     readonly containerRuntimeRemoteFlag: boolean;
+    /**
+     * After dockershim (1.24, 1.25) kubeadm-flags.env still carries --container-runtime=remote
+     * for every runtime, beside --container-runtime-endpoint; kubeadm 1.26 stops writing it and
+     * its upgrade removes it (PR #112000, release-1.26 notes; kubeadm v1.24.4's file quoted in
+     * kubernetes/kubeadm#2742).
+     */
+    readonly remoteRuntimeFlagAfterDockershim: boolean;
     /** CRI sockets are written as unix:// URLs. */
     readonly criSocketUrl: boolean;
     /** --patches knows the "kubeletconfiguration" target (1.25, PR #110405). */

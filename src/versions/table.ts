@@ -48,6 +48,7 @@ const BASE_1_20: VersionProfile = {
     defaultCgroupDriverSystemd: false,
     finalizePhase: 'experimental-cert-rotation',
     containerRuntimeRemoteFlag: true,
+    remoteRuntimeFlagAfterDockershim: false,
     criSocketUrl: false,
     configPatchTarget: false,
     podInfraContainerImageFlag: true,
@@ -150,7 +151,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
     delta: {
       featureGates: { IPv6DualStack: removedGate(true), UnversionedKubeletConfigMap: { default: true, stage: 'beta' } },
       images: { etcdTag: '3.5.3-0', corednsTag: 'v1.8.6', pauseTag: '3.7' },
-      kubelet: { configMapName: 'kubelet-config', configRbacName: 'kubeadm:kubelet-config', containerRuntimeRemoteFlag: false, criSocketUrl: true },
+      kubelet: { configMapName: 'kubelet-config', configRbacName: 'kubeadm:kubelet-config', containerRuntimeRemoteFlag: false, remoteRuntimeFlagAfterDockershim: true, criSocketUrl: true },
       controlPlane: {
         markLabels: ['node-role.kubernetes.io/control-plane', 'node.kubernetes.io/exclude-from-external-load-balancers'],
         markTaints: ['node-role.kubernetes.io/master:NoSchedule', 'node-role.kubernetes.io/control-plane:NoSchedule'],
@@ -177,10 +178,11 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
   },
   {
     minor: '1.26',
-    why: 'image bumps; CoreDNS no longer tolerates the master taint',
+    why: 'image bumps; CoreDNS no longer tolerates the master taint; no --container-runtime=remote, removed on upgrade (PR #112000)',
     delta: {
       featureGates: { UnversionedKubeletConfigMap: removedGate(true) },
       images: { etcdTag: '3.5.6-0', corednsTag: 'v1.9.3', pauseTag: '3.9' },
+      kubelet: { remoteRuntimeFlagAfterDockershim: false, upgradeDropsFlags: ['container-runtime'] }, // PR #112000
       addons: { corednsMasterToleration: false },
       upgrade: { removeOldControlPlaneTaint: false },
       skew: { minKubelet: '1.25.0' },
@@ -193,6 +195,8 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       featureGates: { EtcdLearnerMode: { default: false, stage: 'alpha' } }, // PR #113318
       images: { etcdTag: '3.5.7-0', corednsTag: 'v1.10.1', pauseTag: '3.9' },
       controlPlane: { podPriority: true },
+      // A 1.26 node has no --container-runtime left to remove (UNSURE whether kubeadm 1.27 kept the cleanup; it would find nothing).
+      kubelet: { upgradeDropsFlags: [] },
       skew: { minKubelet: '1.26.0' },
       preflight: { forwardingByIpFamily: true }, // PR #115420
     },

@@ -45,6 +45,8 @@ function kubeletDefaultFlags(input: KubeletFlagsInput, versions: VersionProfile)
       flags.push({ name: 'container-runtime', value: 'remote' }, { name: 'container-runtime-endpoint', value: socket });
     }
   } else {
+    // 1.24-1.25: still --container-runtime=remote, before the endpoint (kubeadm's map, sorted).
+    if (versions.kubelet.remoteRuntimeFlagAfterDockershim) flags.push({ name: 'container-runtime', value: 'remote' });
     if (!input.nodeLocalCriSocket) flags.push({ name: 'container-runtime-endpoint', value: socket });
     // Gone from 1.35: the kubelet dropped the flag (PR #133779) and kubeadm stopped writing it (PR #133778).
     if (input.pauseImage && versions.kubelet.podInfraContainerImageFlag) flags.push({ name: POD_INFRA_CONTAINER_IMAGE_FLAG, value: input.pauseImage });

@@ -2,9 +2,10 @@
  * kubeadm's own tests as the oracle (issue 36): the cases of kubernetes/kubernetes
  * cmd/kubeadm/app/phases/kubelet/flags_test.go at revision
  * d776c9b699d29a50d51d39ef976b1a6ee7a281ae, the only version of that file the stored index holds.
- * It still writes --container-runtime=remote (gone in kubeadm 1.27), so it is old; its first two
- * cases do not involve the pause image, and for a non-Docker socket kubeadm 1.21-1.23 build the
- * same map (buildKubeletArgMapCommon there), so they are compared with tsadm's 1.23 row
+ * It writes --pod-infra-container-image for every runtime (after dockershim, 1.24+), still writes
+ * --container-runtime=remote (gone in kubeadm 1.26, PR #112000: release-1.26 notes) and names
+ * registry.k8s.io/pause:3.7 (registry.k8s.io is 1.25's default repository, pause 3.7 the 1.24
+ * image), so it belongs to the 1.24-1.25 line and is compared with tsadm's 1.25 row
  * (src/phases/kubelet/flags-env.ts). Expected maps copied literally; tsadm writes the map as
  * KUBELET_KUBEADM_ARGS, which is parsed back into name → value here.
  */
@@ -44,6 +45,13 @@ portCases(SOURCE, {
       'container-runtime': 'remote',
       'container-runtime-endpoint': 'unix:///var/run/containerd/containerd.sock',
       'register-with-taints': 'foo=bar:baz,key=val:eff',
+    });
+  },
+  [caseKey('TestBuildKubeletArgMap', 'pause image is set')]: () => {
+    expect(argMap({ criSocket: 'unix:///var/run/containerd/containerd.sock' }, false, 'registry.k8s.io/pause:3.7')).toEqual({
+      'container-runtime': 'remote',
+      'container-runtime-endpoint': 'unix:///var/run/containerd/containerd.sock',
+      'pod-infra-container-image': 'registry.k8s.io/pause:3.7',
     });
   },
 });

@@ -35,9 +35,12 @@ describe('kubeadm-flags.env per version', () => {
   const render = (minor: SupportedMinor, extra: Partial<Parameters<typeof renderKubeletFlagsEnv>[0]> = {}): string =>
     renderKubeletFlagsEnv({ nodeRegistration: nr, hostname: 'cp1', pauseImage: `registry.k8s.io/pause:${VERSION_TABLE[minor].images.pauseTag}`, registerTaints: false, ...extra }, VERSION_TABLE[minor]);
 
-  test('1.23 still says --container-runtime=remote; 1.24+ gives a unix:// endpoint and always the pause image', () => {
+  test('1.23 still says --container-runtime=remote; 1.24+ gives a unix:// endpoint and always the pause image; --container-runtime=remote until 1.25 (gone in 1.26, PR #112000)', () => {
     expect(render('1.23')).toBe('KUBELET_KUBEADM_ARGS="--container-runtime=remote --container-runtime-endpoint=/run/containerd/containerd.sock"\n');
-    expect(render('1.24')).toBe('KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///run/containerd/containerd.sock --pod-infra-container-image=registry.k8s.io/pause:3.7"\n');
+    // kubeadm v1.24.4's file, as kubernetes/kubeadm#2742 quotes it (for CRI-O): remote, endpoint, pause image.
+    expect(render('1.24')).toBe('KUBELET_KUBEADM_ARGS="--container-runtime=remote --container-runtime-endpoint=unix:///run/containerd/containerd.sock --pod-infra-container-image=registry.k8s.io/pause:3.7"\n');
+    expect(render('1.25')).toMatch(/^KUBELET_KUBEADM_ARGS="--container-runtime=remote --container-runtime-endpoint=/);
+    expect(render('1.26')).toMatch(/^KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:\/\/\/run\/containerd\/containerd.sock --pod-infra-container-image=/);
     expect(render('1.34')).toBe('KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///run/containerd/containerd.sock --pod-infra-container-image=registry.k8s.io/pause:3.10.1"\n');
   });
 

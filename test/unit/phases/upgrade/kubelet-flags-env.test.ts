@@ -29,6 +29,21 @@ describe('kubeadm-flags.env on upgrade', () => {
     expect(unwantedKubeletFlags(VERSION_TABLE['1.37'])).toEqual(['container-runtime-endpoint']);
   });
 
+  test('to 1.26: --container-runtime=remote is removed (PR #112000), --container-runtime-endpoint kept; 1.25 and 1.27 leave the file as it is', async () => {
+    expect(unwantedKubeletFlags(VERSION_TABLE['1.25'])).toEqual([]);
+    expect(unwantedKubeletFlags(VERSION_TABLE['1.26'])).toEqual(['container-runtime']);
+    expect(unwantedKubeletFlags(VERSION_TABLE['1.27'])).toEqual([]);
+    const root = tempRoot({ [FILE]: 'KUBELET_KUBEADM_ARGS="--container-runtime=remote --container-runtime-endpoint=unix:///run/containerd/containerd.sock --pod-infra-container-image=registry.k8s.io/pause:3.8"\n' });
+    try {
+      const log = logger();
+      expect(await cleanKubeletFlagsEnv(new RootedHost(root.dir), VERSION_TABLE['1.26'], log, 'upgrade')).toBe(true);
+      expect(readFileSync(root.at(FILE), 'utf8')).toBe('KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///run/containerd/containerd.sock --pod-infra-container-image=registry.k8s.io/pause:3.8"\n');
+      expect(log.lines).toEqual([`[upgrade] Removing the flags --container-runtime from "${FILE}": the kubelet of this version no longer accepts them`]);
+    } finally {
+      root.cleanup();
+    }
+  });
+
   test('to 1.37: --container-runtime-endpoint is removed when instance-config.yaml holds the endpoint; refused without it, nothing written', async () => {
     const OLD = 'KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///run/containerd/containerd.sock --node-ip=10.0.0.5"\n';
     const INSTANCE = '/var/lib/kubelet/instance-config.yaml';
