@@ -37,7 +37,11 @@ export const KUBEADM_PHASES: Readonly<Record<PhaseWorkflow, readonly KubeadmPhas
       hidden: [undefined, '1.34'],
       source: 'cmd/kubeadm/app/cmd/phases/init/waitcontrolplane.go: Hidden: true until WaitForAllControlPlaneComponents went GA in v1.34 (PR #132594)',
     },
-    { path: 'show-join-command', since: '1.25', source: 'cmd/kubeadm/app/cmd/phases/init/showjoincommand.go, a phase since v1.25 (PR #111512); before, init printed the join command after its phases' },
+    {
+      path: 'show-join-command',
+      since: '1.26',
+      source: 'cmd/kubeadm/app/cmd/phases/init/showjoincommand.go, a phase since v1.26 (PR #111512: in the v1.26.0-alpha.1 notes and sig-release\'s releases/release-1.26 maps, absent from release-1.25\'s); before, init printed the join command after its phases',
+    },
   ],
   join: [
     ...['preflight', 'control-plane-prepare', 'kubelet-start', 'control-plane-join'].map((path) => ({ path, source: ALL.replace('%s', 'join') })),

@@ -217,7 +217,7 @@ export interface VersionProfile {
   readonly workflow: {
     /** init's kubelet-start runs after etcd and control-plane (1.28, PR #117984) instead of right after kubeconfig. */
     readonly kubeletStartAfterControlPlane: boolean;
-    /** init's show-join-command is a phase of its own (1.25, PR #111512); before, the join command was printed after the phases. */
+    /** init's show-join-command is a phase of its own (1.26, PR #111512); before, the join command was printed after the phases. */
     readonly showJoinCommandPhase: boolean;
     /** init's wait-control-plane has no `init phase` command (until WaitForAllControlPlaneComponents went GA in 1.34, PR #132594); join's says "EXPERIMENTAL" until then. */
     readonly waitControlPlaneHidden: boolean;

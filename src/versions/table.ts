@@ -163,7 +163,7 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
   },
   {
     minor: '1.25',
-    why: 'registry.k8s.io; only the control-plane taint; etcd watch-progress flag (PR #111383); serializable etcd probes (PR #110072); kubeletconfiguration patch target (PR #110405); show-join-command phase (PR #111512)',
+    why: 'registry.k8s.io; only the control-plane taint; etcd watch-progress flag (PR #111383); serializable etcd probes (PR #110072); kubeletconfiguration patch target (PR #110405)',
     delta: {
       featureGates: { UnversionedKubeletConfigMap: { default: true, stage: 'GA', locked: true } },
       defaultImageRepository: 'registry.k8s.io',
@@ -171,15 +171,16 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       kubelet: { configPatchTarget: true },
       controlPlane: { markTaints: ['node-role.kubernetes.io/control-plane:NoSchedule'], etcdWatchProgressFlag: true, etcdProbes: 'health-serializable' },
       addons: { corednsAntiAffinity: true }, // PR #110593
-      workflow: { showJoinCommandPhase: true },
       upgrade: { removeOldControlPlaneLabel: false, removeOldControlPlaneTaint: true }, // cmd/upgrade/apply.go 1.25
       skew: { minKubelet: '1.24.0' },
     },
   },
   {
     minor: '1.26',
-    why: 'image bumps; CoreDNS no longer tolerates the master taint; no --container-runtime=remote, removed on upgrade (PR #112000)',
+    why: 'image bumps; CoreDNS no longer tolerates the master taint; no --container-runtime=remote, removed on upgrade (PR #112000); show-join-command phase (PR #111512)',
     delta: {
+      // PR #111512 is in the 1.26 notes (sig-release releases/release-1.26 maps, v1.26.0-alpha.1 notes), not 1.25's.
+      workflow: { showJoinCommandPhase: true },
       featureGates: { UnversionedKubeletConfigMap: removedGate(true) },
       images: { etcdTag: '3.5.6-0', corednsTag: 'v1.9.3', pauseTag: '3.9' },
       kubelet: { remoteRuntimeFlagAfterDockershim: false, upgradeDropsFlags: ['container-runtime'] }, // PR #112000

@@ -76,6 +76,13 @@ test('join: control-plane-join/update-status is retired from 1.31 (PR #124373), 
   expect(child('1.31')?.retired).toBe(true);
 });
 
+test('init: show-join-command is a phase from 1.26, not 1.25 (PR #111512 is in the release-1.26 notes)', () => {
+  expect(kubeadmHasPhase('init', 'show-join-command', '1.25')).toBe(false);
+  expect(kubeadmHasPhase('init', 'show-join-command', '1.26')).toBe(true);
+  expect(kubeadmVisiblePhases('init', '1.25')).not.toContain('show-join-command');
+  expect(initPhases(profileFor('v1.26.0')).find((p) => p.name === 'show-join-command')?.hidden).toBeUndefined();
+});
+
 test('markPhaseOrigins marks by name and path only, and keeps the order', () => {
   const leaf = (name: string): Phase<unknown> => ({ name, summary: name, run: () => Promise.resolve() });
   const marked = markPhaseOrigins('reset', '1.37', [leaf('host'), leaf('preflight'), leaf('update-cluster-status'), leaf('cleanup-node')]);
@@ -90,15 +97,15 @@ describe('a phase kubeadm of the target minor does not have yet is refused when 
 
   test('markPhaseOrigins marks a shown phase of a later kubeadm unavailable, with a one-line reason naming the minor', () => {
     const tree = markPhaseOrigins('init', '1.24', [leaf('preflight'), leaf('show-join-command')]);
-    expect(select(tree, ['show-join-command'], [])).toThrow(new TsadmError('E_USAGE', 'phase "show-join-command": not a phase of kubeadm v1.24, the target\'s minor (kubeadm has show-join-command from v1.25)'));
+    expect(select(tree, ['show-join-command'], [])).toThrow(new TsadmError('E_USAGE', 'phase "show-join-command": not a phase of kubeadm v1.24, the target\'s minor (kubeadm has show-join-command from v1.26)'));
     expect(select(tree, [], ['show-join-command'])).toThrow(/^--skip-phases entry "show-join-command": not a phase of kubeadm v1\.24/);
-    expect(markPhaseOrigins('init', '1.25', [leaf('show-join-command')])[0]?.unavailable).toBeUndefined();
+    expect(markPhaseOrigins('init', '1.26', [leaf('show-join-command')])[0]?.unavailable).toBeUndefined();
   });
 
-  test('a hidden step kubeadm ran without a phase keeps its name for every minor (init show-join-command < 1.25, upgrade node addon 1.28-1.31)', () => {
-    const v124 = initPhases(profileFor('v1.24.17'));
-    expect(v124.find((p) => p.name === 'show-join-command')?.hidden).toBe(true);
-    expect(select(v124, ['show-join-command'], [])).not.toThrow();
+  test('a hidden step kubeadm ran without a phase keeps its name for every minor (init show-join-command < 1.26, upgrade node addon 1.28-1.31)', () => {
+    const v125 = initPhases(profileFor('v1.25.16'));
+    expect(v125.find((p) => p.name === 'show-join-command')?.hidden).toBe(true);
+    expect(select(v125, ['show-join-command'], [])).not.toThrow();
     expect(select(upgradeNodePhases(profileFor('v1.30.4')), [], ['addon/coredns'])).not.toThrow();
   });
 
