@@ -8,7 +8,7 @@
 import { jest } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CONFIG, runClean, sweep } from './crash-support.js';
+import { CRASH_CONFIG, runClean, sweep } from './crash-support.js';
 import { CLUSTER_PHASES, describeBuilt, scratchDir, type Scratch } from '../../helpers/built-cli.js';
 
 jest.setTimeout(15 * 60_000);
@@ -23,7 +23,7 @@ describeBuilt('kill in the middle of every write of a node-local init, re-run in
   beforeAll(() => {
     work = scratchDir('tsadm-crash-init-');
     config = path.join(work.dir, 'config.yaml');
-    writeFileSync(config, CONFIG);
+    writeFileSync(config, CRASH_CONFIG);
     cleanRoot = path.join(work.dir, 'clean');
     mkdirSync(cleanRoot);
     runClean(initArgs(cleanRoot));

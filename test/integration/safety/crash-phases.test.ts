@@ -9,7 +9,7 @@
 import { jest } from '@jest/globals';
 import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CONFIG, runClean, sweep } from './crash-support.js';
+import { CRASH_CONFIG, runClean, sweep } from './crash-support.js';
 import { describeBuilt, scratchDir, type Scratch } from '../../helpers/built-cli.js';
 
 jest.setTimeout(15 * 60_000);
@@ -27,7 +27,7 @@ describeBuilt('kill at every write of each node-local init phase, re-run the pha
   beforeAll(() => {
     work = scratchDir('tsadm-crash-phases-');
     config = path.join(work.dir, 'config.yaml');
-    writeFileSync(config, CONFIG);
+    writeFileSync(config, CRASH_CONFIG);
     const root = path.join(work.dir, 'state-0');
     mkdirSync(root);
     states.push(root);

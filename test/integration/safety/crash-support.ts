@@ -10,6 +10,15 @@ import { TEMP_NAME, fileModes, scratchDir, snapshot, tsadmSync, type Scratch } f
 
 /** A node-local init of v1.20.2 (also bench/footprint.mjs's): one control plane, no cluster phases. */
 export const CONFIG = readFileSync(new URL('../../fixtures/config/node-local-init-v1.20.yaml', import.meta.url), 'utf8');
+/**
+ * CONFIG with ECDSA P-256 keys (v1.20's PublicKeysECDSA feature gate; ClusterConfiguration is
+ * CONFIG's last document), for the crash sweeps: the same files, modes and manifests, written in
+ * the same order through the same writer as with RSA keys, for a fraction of the CPU. Each kill
+ * point of a sweep runs init up to twice, and an RSA-2048 key costs about 50 ms of CPU (eleven
+ * per init) where a P-256 key costs 0.1 ms. RSA keys stay covered by hostile.test.ts and
+ * secrets.test.ts, which run on CONFIG (docs/decisions.md, decision 83).
+ */
+export const CRASH_CONFIG = `${CONFIG.trimEnd()}\nfeatureGates:\n  PublicKeysECDSA: true\n`;
 
 export type Stage = 'done' | 'before-rename';
 /** How much of the PKI the compared state must hold: all, the certs phase's, or none yet. */
