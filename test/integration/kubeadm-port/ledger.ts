@@ -49,6 +49,7 @@ const GO_INTERNAL = 'a Go helper of kubeadm\'s certificate list (tree building, 
 const REAL_HOST = 'real files, directories and ports of the machine running the test; tsadm\'s checks run on the host seam and are tested with a temp root in test/unit/phases/preflight/checks.test.ts';
 const MINIMUMS = 'kubeadm\'s check takes the minimum as a parameter and runs against the real machine; tsadm\'s NumCPU and Mem checks have kubeadm\'s fixed minimums and no parameter (tested in test/unit/phases/preflight/checks.test.ts)';
 const TEMPLATE = 'checks only that Go\'s text/template parses and executes kubeadm\'s template with dummy data; tsadm\'s templates are TypeScript template literals (src/phases/addons/coredns-template.ts, kube-proxy-render.ts), which cannot fail that way: their filled-in text is compared byte for byte with kubeadm\'s printout instead (the print-manifest cases here and in dns_test.go)';
+const API_BY_BUILD = 'judges API versions by kubeadm\'s own build (deprecated, experimental with allowExperimental: v1beta4 was experimental in this 1.30-cycle file); tsadm judges them by the target minor (src/config/api-versions.ts) and has no experimental API, so the case has no tsadm input';
 const COREFILE_MIGRATION = 'runs CoreDNS\'s corefile-migration library on a Corefile in a fake clientset; tsadm does not rewrite Corefiles on purpose: it keeps a customised one and warns (src/phases/upgrade/corefile-migration.ts, docs/kubeadm-reference.md)';
 
 export const LEDGER: readonly LedgerFile[] = [
@@ -303,6 +304,37 @@ export const LEDGER: readonly LedgerFile[] = [
       m('TestInitIPCheck', 'single stack ipv6'),
       m('TestJoinIPCheck', 'single stack ipv4'),
       m('TestJoinIPCheck', 'single stack ipv6'),
+    ],
+  },
+  {
+    path: 'cmd/kubeadm/app/util/config/common_test.go',
+    commit: 'unknown (index id 97320807)',
+    minor: '1.30',
+    portFile: 'test/integration/kubeadm-port/util-config-common.test.ts',
+    cases: [
+      ...['v1alpha1', 'v1alpha2', 'v1alpha3', 'v1beta1', 'v1beta2', 'v1beta3'].map((v) => u('TestValidateSupportedVersion', `kubeadm.k8s.io/${v}/allowDeprecated:false`, API_BY_BUILD)),
+      u('TestValidateSupportedVersion', 'foo.k8s.io/v1/allowDeprecated:false', API_BY_BUILD),
+      u('TestValidateSupportedVersion', 'kubeadm.k8s.io/v1beta4/allowDeprecated:false', API_BY_BUILD),
+      u('TestValidateSupportedVersion', 'kubeadm.k8s.io/v1beta4/allowDeprecated:false#01', API_BY_BUILD),
+      ...['empty struct', 'already lowercase', 'ip addresses and uppercase', 'punycode and uppercase'].map((name) => m('TestLowercaseSANs', name)),
+      ...['valid address: IPV4', 'valid address: IPV6', 'invalid address: not a global unicast 0.0.0.0', 'invalid address: not a global unicast ::',
+        'invalid address: cannot parse IPV4', 'invalid address: cannot parse IPV6'].map((name) => m('TestVerifyAPIServerBindAddress', name)),
+      { test: 'TestVerifyAPIServerBindAddress', name: 'valid address 127.0.0.1', outcome: 'differs', reason: 'tsadm differs on purpose: kubeadm accepts a loopback advertise address and then looks for a global address on the loopback interface (a machine fact); tsadm validates the configuration without the machine and refuses loopback, naming the fix (src/config/validate-fields.ts validateAPIEndpoint)' },
+      ...['empty file produces empty result', 'bad config produces error', 'unknown API produces error', 'InitConfiguration only gets migrated', 'ClusterConfiguration only gets migrated',
+        'JoinConfiguration only gets migrated', 'Init + Cluster Configurations are migrated', 'Init + Join Configurations are migrated', 'Cluster + Join Configurations are migrated',
+        'Init + Cluster + Join Configurations are migrated', 'component configs are not migrated', 'ClusterConfiguration gets migrated from experimental API',
+        'ClusterConfiguration from experimental API cannot be migrated', 'ResetConfiguration gets migrated from experimental API', 'ResetConfiguration from experimental API cannot be migrated',
+      ].map((name) => u('TestMigrateOldConfig', name, API_BY_BUILD)),
+      ...['invalid subdomain', 'unknown API GVK', 'legacy API GVK', 'unknown field', 'valid', 'valid: experimental API', 'invalid: experimental API', 'valid ResetConfiguration',
+        'invalid field in ResetConfiguration', 'experimental API is not allowed in ResetConfiguration'].map((name) => u('TestValidateConfig', name, API_BY_BUILD)),
+      ...['invalid versionInfo', 'kubeadm is not a prerelease version', 'mcpVersion is equal to k8sVersion', 'k8sVersion is 1 MINOR version older than mcpVersion',
+        'k8sVersion is 2 MINOR versions older than mcpVersion'].map((name) => u('TestIsKubeadmPrereleaseVersion', name, 'judges kubeadm\'s own build version (a pre-release kubeadm may deploy the next minor); tsadm has no build version in this decision: pre-releases are the preview row\'s (src/versions/release.ts)')),
+      ...['normal version, default image repository', 'normal version, custom image repository', 'ci version, default image repository', 'ci version, custom image repository',
+        'unsupported old version'].map((name) => u('TestNormalizeKubernetesVersion', name, 'the "ci/" version prefix and its CI image repository, and a minimum checked against kubeadm\'s own constants; tsadm deploys released versions (and named pre-releases) of its table only')),
+      ...['mutate InitConfiguration', 'mutate JoinConfiguration', 'diff when mutating InitConfiguration', 'expect an error for a missing mutator']
+        .map((name) => u('TestDefaultMigrateMutators', name, 'kubeadm\'s internal mutators on its internal types (v1beta3 timeouts moved to v1beta4 Timeouts); tsadm\'s conversion is tested on documents in test/unit/config/upconvert.test.ts')),
+      ...[' Wrong Group value', 'Empty Group value', 'Nil value', 'Correct Group value 1', 'Correct Group value 2']
+        .map((name) => u('TestIsKubeadmConfigPresent', name, 'an internal helper on kubeadm\'s DocumentMap; tsadm sorts documents by kind in src/config/documents.ts')),
     ],
   },
 ];
