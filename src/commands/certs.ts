@@ -19,6 +19,7 @@ import { runRenewAuto } from '../certs-lifecycle/auto-run.js';
 import { DEFAULT_WINDOW_SECONDS } from '../certs-lifecycle/auto-select.js';
 import { runAutoRenewUnits } from '../certs-lifecycle/auto-renew-units.js';
 import { LeaseObserver, withLeaseLock } from '../kube/lease-lock.js';
+import { rotateCaCommand } from './rotate-ca.js';
 
 type Args = ArgumentsCamelCase<Record<string, unknown>>;
 
@@ -161,8 +162,8 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
           .strict(),
       (argv) => withRuntime(argv, env, (rt) => runGenerateCsr(rt, paths(argv)), 'certs generate-csr'),
     )
-  return approveKubeletServingCommand(lifecycle, env, approverLease)
-    .demandCommand(1, 'specify a subcommand: certificate-key, check-expiration, renew, auto-renew, generate-csr, approve-kubelet-serving')
+  return approveKubeletServingCommand(rotateCaCommand(lifecycle, env, { pathOptions, paths }), env, approverLease)
+    .demandCommand(1, 'specify a subcommand: certificate-key, check-expiration, renew, auto-renew, generate-csr, approve-kubelet-serving, rotate-ca')
     .strict();
 }
 
