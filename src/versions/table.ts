@@ -253,7 +253,8 @@ const CHANGES: ReadonlyArray<{ minor: SupportedMinor; why: string; delta: Delta 
       },
       workflow: { joinLocalModePhases: true, joinUpdateStatusRemoved: true }, // PRs #125582, #125780; #124373
       configApiVersion: 'kubeadm.k8s.io/v1beta4',
-      images: { etcdTag: '3.5.15-0', corednsTag: 'v1.11.3', pauseTag: '3.10', skipDisabledAddons: true }, // PR #114534
+      // CoreDNS v1.11.1 at v1.31.0; v1.11.3 from v1.31.1 (PATCH_CHANGES).
+      images: { etcdTag: '3.5.15-0', corednsTag: 'v1.11.1', pauseTag: '3.10', skipDisabledAddons: true }, // PR #114534
       imageCommands: { outputApiVersion: 'output.kubeadm.k8s.io/v1alpha3', pullHintInBeforehand: false }, // PR #124464
       pki: { leafNotBefore: 'backdated', backdateMs: 5 * 60 * 1000, leafBasicConstraints: true, caSerialZero: false },
       kubelet: { finalizePhase: 'enable-client-cert-rotation' },
@@ -426,6 +427,24 @@ function buildTable(): Readonly<Record<SupportedMinor, VersionProfile>> {
 export const VERSION_TABLE: Readonly<Record<SupportedMinor, VersionProfile>> = buildTable();
 
 export const PATCH_CHANGES: readonly PatchChange[] = [
+  // Image tags kubeadm's patch releases changed (its constants cherry-picked into release branches):
+  // the first patch of each minor whose `kubeadm config images list` names the new tag, from
+  // minikube's table generated from that output for every release (kubernetes/minikube
+  // pkg/minikube/constants/constants_kubeadm_images.go, stored version up to v1.32.0-beta.0, so
+  // v1.31.2, v1.30.6, v1.29.10, v1.28.15 at most; later patches of 1.29-1.34 not read: UNSURE;
+  // minikube PR #15390 on the first such bump, etcd in v1.25.4/v1.24.8/v1.23.14). Listed oldest
+  // tag first: a version past several takes the last.
+  ...imagePatches('etcdTag', [
+    ['3.5.5-0', { '1.23': 'v1.23.14', '1.24': 'v1.24.8', '1.25': 'v1.25.4' }],
+    ['3.5.6-0', { '1.22': 'v1.22.17', '1.23': 'v1.23.15', '1.24': 'v1.24.9', '1.25': 'v1.25.5' }],
+    ['3.5.9-0', { '1.25': 'v1.25.15', '1.26': 'v1.26.10', '1.27': 'v1.27.7' }],
+    ['3.5.10-0', { '1.26': 'v1.26.13', '1.27': 'v1.27.10', '1.28': 'v1.28.6' }],
+    ['3.5.12-0', { '1.27': 'v1.27.12', '1.28': 'v1.28.8', '1.29': 'v1.29.3' }],
+    ['3.5.15-0', { '1.28': 'v1.28.14', '1.29': 'v1.29.9', '1.30': 'v1.30.5' }],
+  ]),
+  // CoreDNS v1.11.3 (PR #126449) reached 1.31 in v1.31.1 (cherry-pick #126796: "should've shipped in
+  // 1.31 but it was available too late") and 1.30 in v1.30.5.
+  ...imagePatches('corednsTag', [['v1.11.3', { '1.30': 'v1.30.5', '1.31': 'v1.31.1' }]]),
   {
     // kubeadm PR #135400 (1.36), cherry-picked by #135850 (release-1.32), #135851 (release-1.33),
     // #135852 (release-1.34) and #135853 (release-1.35), merged 2026-01-06..09. v1.35.1 and v1.34.4
@@ -452,6 +471,11 @@ export const PATCH_CHANGES: readonly PatchChange[] = [
     delta: { controlPlane: { kubeletApiAdminBinding: true }, pki: { apiserverKubeletClientOrg: undefined } },
   },
 ];
+
+/** One patch change per tag: `images.<field>` becomes the tag from the named patch of each minor. */
+function imagePatches(field: 'etcdTag' | 'corednsTag', tags: ReadonlyArray<readonly [string, PatchChange['since']]>): PatchChange[] {
+  return tags.map(([tag, since]) => ({ why: `kubeadm's ${field === 'etcdTag' ? 'etcd' : 'CoreDNS'} image ${tag} in patch releases`, since, delta: { images: { [field]: tag } } }));
+}
 
 /** The row of a minor with the patch changes that apply to a version of it (pure; applied in order). */
 export function withPatchChanges(row: VersionProfile, changes: readonly PatchChange[]): VersionProfile {

@@ -111,3 +111,27 @@ describe('patch-precise facts (src/versions/table.ts PATCH_CHANGES): kubeadm PR 
     expect(supportedProfile('v1.35.4')).toBe(row);
   });
 });
+
+describe('image tags of patch releases (PATCH_CHANGES, from the kubeadm images list of each release as minikube records it)', () => {
+  const images = (v: string) => { const i = profileFor(v).images; return [i.etcdTag, i.corednsTag, i.pauseTag]; };
+  test.each([
+    ['v1.22.16', '3.5.0-0'], ['v1.22.17', '3.5.6-0'],
+    ['v1.23.13', '3.5.1-0'], ['v1.23.14', '3.5.5-0'], ['v1.23.15', '3.5.6-0'],
+    ['v1.24.7', '3.5.3-0'], ['v1.24.8', '3.5.5-0'], ['v1.24.9', '3.5.6-0'],
+    ['v1.25.3', '3.5.4-0'], ['v1.25.4', '3.5.5-0'], ['v1.25.5', '3.5.6-0'], ['v1.25.14', '3.5.6-0'], ['v1.25.15', '3.5.9-0'],
+    ['v1.26.9', '3.5.6-0'], ['v1.26.10', '3.5.9-0'], ['v1.26.13', '3.5.10-0'],
+    ['v1.27.6', '3.5.7-0'], ['v1.27.7', '3.5.9-0'], ['v1.27.10', '3.5.10-0'], ['v1.27.12', '3.5.12-0'],
+    ['v1.28.5', '3.5.9-0'], ['v1.28.6', '3.5.10-0'], ['v1.28.8', '3.5.12-0'], ['v1.28.14', '3.5.15-0'],
+    ['v1.29.2', '3.5.10-0'], ['v1.29.3', '3.5.12-0'], ['v1.29.8', '3.5.12-0'], ['v1.29.9', '3.5.15-0'],
+  ])('%s: etcd %s', (version, etcd) => {
+    expect(images(version)[0]).toBe(etcd);
+  });
+
+  test('CoreDNS v1.11.3 from v1.30.5 and v1.31.1 (PR #126449, cherry-pick #126796); v1.31.0 had v1.11.1', () => {
+    expect(images('v1.30.4')).toEqual(['3.5.12-0', 'v1.11.1', '3.9']);
+    expect(images('v1.30.5')).toEqual(['3.5.15-0', 'v1.11.3', '3.9']);
+    expect(images('v1.31.0')).toEqual(['3.5.15-0', 'v1.11.1', '3.10']);
+    expect(images('v1.31.1')).toEqual(['3.5.15-0', 'v1.11.3', '3.10']);
+  });
+});
+

@@ -30,11 +30,14 @@ const ETCD_TAG: Record<SupportedMinor, string> = {
 const registryFor = (n: number): string => (n >= 25 ? 'registry.k8s.io' : 'k8s.gcr.io');
 
 /** The fixture configuration at this minor's default patch, with the image registry left to its default. */
-function render(minor: SupportedMinor, component: StaticPodComponent): Pod {
+function render(minor: SupportedMinor, component: StaticPodComponent, version = DEFAULT_PATCH[minor]): Pod {
   const base = fixtureInitConfig();
-  const cfg = { ...base, cluster: { ...base.cluster, kubernetesVersion: DEFAULT_PATCH[minor], imageRepository: '' } };
-  return renderStaticPod(component, staticPodConfigFromInit(cfg), profileFor(DEFAULT_PATCH[minor]), NO_HOST_FACTS);
+  const cfg = { ...base, cluster: { ...base.cluster, kubernetesVersion: version, imageRepository: '' } };
+  return renderStaticPod(component, staticPodConfigFromInit(cfg), profileFor(version), NO_HOST_FACTS);
 }
+
+/** The minor's .0 release (ETCD_TAG's version), or its named pre-release for the preview minor. */
+const firstRelease = (minor: SupportedMinor): string => (DEFAULT_PATCH[minor].includes('-') ? DEFAULT_PATCH[minor] : `v${minor}.0`);
 
 const container = (pod: Pod): Container => pod.spec.containers[0] as Container;
 const flags = (pod: Pod): string[] => container(pod).command.slice(1);
@@ -69,10 +72,13 @@ describe.each(SUPPORTED_MINORS.map((m) => [m]))('Kubernetes %s', (minor) => {
     }
   });
 
-  test(`flags are sorted; images from ${registryFor(n)}, kube-apiserver at ${DEFAULT_PATCH[minor]}, etcd ${ETCD_TAG[minor]}`, () => {
+  // etcd at the .0 release: patch releases moved some minors' etcd on (PATCH_CHANGES, tested in
+  // test/unit/versions/resolve.test.ts).
+  test(`flags are sorted; images from ${registryFor(n)}, kube-apiserver at ${DEFAULT_PATCH[minor]}, etcd ${ETCD_TAG[minor]} at ${firstRelease(minor)}`, () => {
     for (const c of STATIC_POD_COMPONENTS) expect(flags(pods[c])).toEqual([...flags(pods[c])].sort());
     expect(container(api).image).toBe(`${registryFor(n)}/kube-apiserver:${DEFAULT_PATCH[minor]}`);
-    expect(container(etcd).image).toBe(`${registryFor(n)}/etcd:${ETCD_TAG[minor]}`);
+    expect(container(render(minor, 'etcd', firstRelease(minor))).image).toBe(`${registryFor(n)}/etcd:${ETCD_TAG[minor]}`);
+    expect(container(etcd).image).toMatch(new RegExp(`^${registryFor(n)}/etcd:3\\.`));
   });
 
   test(`--insecure-port=0 ${n <= 21 ? 'present' : 'absent'} (1.20–1.21)`, () => {
