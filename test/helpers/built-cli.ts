@@ -80,13 +80,21 @@ export function tsadmSync(args: readonly string[], opts: CliOptions = {}): CliRe
 interface Entry {
   readonly type: 'file' | 'dir' | 'symlink' | 'other';
   readonly mode: number;
-  /** sha256 of a file's content, or a symlink's target. */
+  /** sha256 of a file's content (an unread one's inode and ctime: see HASHED_MAX), or a symlink's target. */
   readonly content?: string;
   readonly size?: number;
   readonly mtimeMs?: number;
 }
 
 export type Snapshot = Map<string, Entry>;
+
+/**
+ * Files above this size are not read: their content stands as inode number and ctime, which any
+ * write, truncation, chmod or rename onto the path changes, and no file call sets back (utimes sets
+ * only atime and mtime). Hashing the hostile corpus's 1 GiB sparse ca.crt took 13 s of CPU per
+ * snapshot, two per case (test/integration/safety/hostile.test.ts).
+ */
+const HASHED_MAX = 64 * 1024 * 1024;
 
 /** Every entry under DIR (paths relative to it, "/"-rooted), with type, mode and content hash. */
 export function snapshot(dir: string): Snapshot {
@@ -102,7 +110,10 @@ export function snapshot(dir: string): Snapshot {
         out.set(r, { type: 'dir', mode });
         walk(r);
       } else if (st.isFile()) {
-        out.set(r, { type: 'file', mode, size: st.size, mtimeMs: st.mtimeMs, content: createHash('sha256').update(readFileSync(real)).digest('hex') });
+        const content = st.size > HASHED_MAX
+          ? `not read: inode ${st.ino}, ctime ${lstatSync(real, { bigint: true }).ctimeNs}`
+          : createHash('sha256').update(readFileSync(real)).digest('hex');
+        out.set(r, { type: 'file', mode, size: st.size, mtimeMs: st.mtimeMs, content });
       } else out.set(r, { type: 'other', mode });
     }
   };
