@@ -441,6 +441,11 @@ export const PATCH_CHANGES: readonly PatchChange[] = [
     ['3.5.10-0', { '1.26': 'v1.26.13', '1.27': 'v1.27.10', '1.28': 'v1.28.6' }],
     ['3.5.12-0', { '1.27': 'v1.27.12', '1.28': 'v1.28.8', '1.29': 'v1.29.3' }],
     ['3.5.15-0', { '1.28': 'v1.28.14', '1.29': 'v1.29.9', '1.30': 'v1.30.5' }],
+    // CHANGELOG-1.33's v1.33.6 section ("updated the supported etcd version to v3.5.24 for the skewed
+    // control plane version v1.33", cherry-pick #135018; read as quoted in a changelog tool's test
+    // fixture, the CHANGELOG itself not being stored that far). The release-1.32 and release-1.34
+    // bumps (#135019, #134779) are not placed: no section naming them was read (UNSURE).
+    ['3.5.24-0', { '1.33': 'v1.33.6' }],
   ]),
   // CoreDNS v1.11.3 (PR #126449) reached 1.31 in v1.31.1 (cherry-pick #126796: "should've shipped in
   // 1.31 but it was available too late") and 1.30 in v1.30.5.
