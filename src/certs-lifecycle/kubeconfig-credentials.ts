@@ -105,10 +105,3 @@ export function withClusterCA(text: string, file: string, caPem: string): string
   found.cluster['certificate-authority-data'] = Buffer.from(caPem).toString('base64');
   return toKubeYaml(found.doc);
 }
-
-/** The current cluster's certificate-authority-data, decoded (undefined when the CA is a file path or absent). */
-export function clusterCAData(text: string, file: string): Buffer | undefined {
-  const found = locate(text, file);
-  if (typeof found === 'string') throw new Error(found);
-  return b64(found.cluster['certificate-authority-data']);
-}

@@ -109,7 +109,7 @@ export async function readStagedKeys(host: Host, id: string, material: Readonly<
 }
 
 /** What planNodeStep needs to know about this node, read through the host. */
-export async function readNodeFacts(ctx: LifecycleCtx, role: NodeRole): Promise<NodeFacts> {
+async function readNodeFacts(ctx: LifecycleCtx, role: NodeRole): Promise<NodeFacts> {
   const externalEtcd = ctx.cfg.cluster.etcd.mode === 'external';
   const files = new Map<string, string>();
   for (const p of filesToRead(ctx.certDir, ctx.kubeconfigDir, externalEtcd)) {

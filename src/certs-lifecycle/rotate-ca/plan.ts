@@ -32,7 +32,7 @@ const RESTART_ORDER: readonly Reader[] = ['etcd', 'kube-apiserver', 'kube-contro
  * "Manual Rotation of CA Certificates" advises. Under the certificate dir, which the
  * controller-manager's static pod already mounts.
  */
-export const SIGNING_CERT_FILE = 'ca-signing.crt';
+const SIGNING_CERT_FILE = 'ca-signing.crt';
 
 /** Which CA row of the certificate table each rotated item is (service-account is a key pair). */
 const CA_ROW: Readonly<Record<Exclude<Rotated, 'service-account'>, { row: string; baseName: string }>> = {
@@ -41,7 +41,7 @@ const CA_ROW: Readonly<Record<Exclude<Rotated, 'service-account'>, { row: string
   etcd: { row: 'etcd-ca', baseName: 'etcd/ca' },
 };
 
-export interface FileChange {
+interface FileChange {
   readonly path: string;
   /** New content; undefined removes the file. */
   readonly content?: string;
@@ -52,7 +52,7 @@ export interface FileChange {
 }
 
 /** Done through the API by a later part of `node` (not file changes of this node). */
-export type ApiAction = 'kubelet-client-certificate' | 'kubelet-serving-certificate';
+type ApiAction = 'kubelet-client-certificate' | 'kubelet-serving-certificate';
 
 export interface NodeStepPlan {
   readonly step: NodeStep;

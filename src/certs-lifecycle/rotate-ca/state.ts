@@ -13,8 +13,8 @@ export const ROTATABLE = ['cluster', 'front-proxy', 'etcd', 'service-account'] a
 export type Rotated = (typeof ROTATABLE)[number];
 
 /** The three steps of the manual procedure, in order. */
-export const STEPS = ['trust-both', 'sign-new', 'trust-new'] as const;
-export type Step = (typeof STEPS)[number];
+const STEPS = ['trust-both', 'sign-new', 'trust-new'] as const;
+type Step = (typeof STEPS)[number];
 
 /**
  * Where the rotation is: one of its steps, `rollback` (an abort in progress: every node goes back
@@ -26,7 +26,7 @@ export type NodeStep = Step | 'rollback';
 
 export type NodeRole = 'control-plane' | 'worker';
 
-export interface NodeRecord {
+interface NodeRecord {
   readonly role: NodeRole;
   /** The last node step this node finished (files written and what reads them restarted). */
   readonly done?: NodeStep;
@@ -109,7 +109,7 @@ export function startRotation(existing: RotationState | undefined, input: StartI
   };
 }
 
-export function isFinished(s: RotationState): boolean {
+function isFinished(s: RotationState): boolean {
   return s.phase === 'complete' || s.phase === 'aborted';
 }
 
@@ -162,7 +162,7 @@ export function markDone(s: RotationState, node: string, now: Date): RotationSta
 }
 
 /** Nodes still to perform the current step, control planes first, each group by name. */
-export function pendingNodes(s: RotationState): string[] {
+function pendingNodes(s: RotationState): string[] {
   const step = nodeStepOf(s.phase);
   if (!step) return [];
   const pending = Object.keys(s.nodes).filter((n) => s.nodes[n]?.done !== step);
