@@ -161,10 +161,10 @@ describeWithOracles([qemu, sysroot, ...debNeeds])('the arm64 package, built on x
   onX64('init --dry-run --rootfs under qemu: every phase runs, the certificates, kubeconfigs and manifests are planned, nothing is written', () => {
     const root = path.join(dir, 'rootfs');
     mkdirSync(root);
-    // ECDSA P-256 keys: the same phases, files and events as with the default RSA-2048, in half
-    // the time under emulation (12.0 s instead of 25.8 s on an idle machine, 2026-11-29: the
-    // eleven RSA keys were the rest); RSA keys are Node's OpenSSL, which the amd64 tests run
-    // (docs/decisions.md, decision 83).
+    // ECDSA P-256 keys: the same phases, files and events as with the default RSA-2048, whose
+    // eleven keys were a quarter of the run under emulation (this command with this environment:
+    // 13.3 s of CPU and 31 s on a loaded machine with RSA, 9.6 s and 23 s with ECDSA, 2026-11-29);
+    // RSA keys are Node's OpenSSL, which the amd64 tests run (docs/decisions.md, decision 83).
     const config = path.join(dir, 'ecdsa.yaml');
     writeFileSync(config, 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\nencryptionAlgorithm: ECDSA-P256\n');
     const r = underQemu(['init', '--config', config, '--dry-run', '--rootfs', root, '--ignore-preflight-errors', 'all', '-o', 'json'], 10 * MIN);
