@@ -154,8 +154,13 @@ export async function applyNodeStep(ctx: LifecycleCtx, input: NodeStepInput): Pr
   const backupDir = await backUp(ctx.host, input, [...plan.changes.map((c) => c.path), ...reissue.map((r) => r.path)], facts);
 
   for (const c of plan.changes) {
-    if (c.content === undefined) await ctx.host.remove(c.path);
-    else await ctx.host.writeFile(c.path, c.content, { mode: c.mode, kind: c.kind, description: c.description });
+    if (c.content === undefined) {
+      await ctx.host.remove(c.path);
+      continue;
+    }
+    // A file that exists keeps its mode (a rotation changes trust, not permissions); a new one gets kubeadm's.
+    const st = await ctx.host.stat(c.path);
+    await ctx.host.writeFile(c.path, c.content, { mode: st ? st.mode & 0o777 : c.mode, kind: c.kind, description: c.description });
   }
   const reissued = await reissueLeaves(ctx, reissue.map((r) => r.entry), input.items);
   return { plan, backupDir, reissued };

@@ -9,10 +9,9 @@ import { jest } from '@jest/globals';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tempRoot, type TempRoot } from '../../../helpers/temp-root.js';
-import { KC, PKI, tsadmPki } from '../../../helpers/certs-lifecycle.js';
-import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
+import { KC, PKI } from '../../../helpers/certs-lifecycle.js';
 import { initCtxFor } from '../../../helpers/phase-ctx.js';
-import { listTree, openssl, verifyWith } from '../../../helpers/pki-test-utils.js';
+import { listTree, openssl, pkiTestConfig, runCerts, runKubeconfigs, verifyWith } from '../../../helpers/pki-test-utils.js';
 import type { LifecycleCtx } from '../../../../src/certs-lifecycle/context.js';
 import type { Host } from '../../../../src/host/host.js';
 import {
@@ -37,7 +36,10 @@ const roots: TempRoot[] = [];
 
 beforeAll(async () => {
   pristine = tempRoot();
-  await tsadmPki(pristine);
+  // tsadm's own certs and kubeconfig phases (ECDSA keys: decision 83; the rotation keeps each CA's key type)
+  const { ctx } = initCtxFor(pkiTestConfig(), pristine.dir);
+  await runCerts(ctx);
+  await runKubeconfigs(ctx);
   mkdirSync(pristine.at('/etc/kubernetes/manifests'), { recursive: true });
   for (const c of ['kube-apiserver', 'kube-controller-manager']) cpSync(path.join(FIXTURES, `${c}.yaml`), pristine.at(`/etc/kubernetes/manifests/${c}.yaml`));
 });
@@ -54,8 +56,7 @@ function copyOf(src: TempRoot = pristine): TempRoot {
 }
 
 function ctxFor(root: TempRoot, opts: { dryRun?: boolean; host?: (h: Host) => Host } = {}): LifecycleCtx {
-  const cfg = fixtureInitConfig({ init: { localAPIEndpoint: { advertiseAddress: '10.0.0.5', bindPort: 6443 } } });
-  const { ctx } = initCtxFor(cfg, root.dir, opts.dryRun ? { dryRun: true } : {});
+  const { ctx } = initCtxFor(pkiTestConfig(), root.dir, opts.dryRun ? { dryRun: true } : {});
   return { ...ctx, host: opts.host ? opts.host(ctx.host) : ctx.host, kubeconfigDir: KC, certDir: PKI };
 }
 
@@ -310,6 +311,15 @@ describe('kill safety and dry run', () => {
     expect(tree(killed)).toEqual(tree(clean));
     // the backup was made before the first write, so it holds the untouched files even after the kill
     expect(readFileSync(killed.at(`${rotationDir('r1')}/backup-trust-both${PKI}/ca.crt`))).toEqual(readFileSync(pristine.at(`${PKI}/ca.crt`)));
+  });
+
+  test('the rollback of an abort after trust-both gives back every file byte for byte', async () => {
+    const root = copyOf();
+    await step(root, rot, 'trust-both');
+    const r = await step(root, rot, 'rollback');
+    expect(r.plan.restarts).toEqual(['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubelet']);
+    const tree = (x: TempRoot) => [...listTree(x.at(KC))].filter(([p]) => !p.startsWith('tmp/')).map(([p, f]) => [p, f.mode, f.content.toString('hex')]);
+    expect(tree(root)).toEqual(tree(pristine));
   });
 
   test('a dry run writes nothing on disk and lists every file it would write', async () => {
