@@ -36,12 +36,16 @@ const LAYERS = [
     paths: ['^src/config/', '^src/token/', '^src/manifest/', '^src/patches/', '^src/engine/', '^src/cli/(?!app\\.ts$)'],
   },
   {
+    name: 'libraries',
+    holds: 'the domain libraries the phases and the commands share: the certs inventory, kubeconfig files, discovery',
+    paths: ['^src/certs/', '^src/kubeconfig/', '^src/discovery/'],
+  },
+  {
     name: 'phases',
     holds: 'one run (runtime and contexts), the phases and the libraries they share with the commands',
     paths: [
       '^src/run/',
       '^src/phases/',
-      '^src/join/',
       '^src/verify/',
       '^src/plan/',
       '^src/resume/',

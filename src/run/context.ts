@@ -1,13 +1,14 @@
 import type { FlagValues } from '../flags.js';
 import type { ResolvedInitConfig, ResolvedJoinConfig, ResolvedResetConfig, ResolvedUpgradeConfig } from '../config/types.js';
 import type { Host } from '../host/host.js';
-import type { JoinDiscovery } from '../join/discover.js';
+import type { JoinDiscovery } from '../discovery/discover.js';
 import type { ApiSeam } from '../kube/seam.js';
 import type { KubeApi } from '../kube/types.js';
 import type { PhaseLogger } from '../log/logger.js';
 import type { VersionProfile } from '../versions/table-types.js';
 import type { PatchCache } from '../patches/run.js';
-import type { PkiRunState } from '../phases/certs/run-state.js';
+import type { PkiOptions } from '../certs/context.js';
+import type { PkiRunState } from '../certs/run-state.js';
 import type { JoinClusterConfig } from '../phases/join/cluster-config.js';
 import type { JoinDeps } from '../phases/join/deps.js';
 import type { LocalEtcdMember } from '../phases/reset/etcd-manifest.js';
@@ -39,12 +40,9 @@ export interface BaseCtx {
 }
 
 /** Options of init that are not part of kubeadm's config API (paths of this run, printing). */
-export interface InitOptions {
-  readonly kubeconfigDir: string;
+export interface InitOptions extends PkiOptions {
   /** The kubeconfig API phases use (default <kubeconfigDir>/admin.conf). */
   readonly kubeconfigPath: string;
-  readonly csrOnly: boolean;
-  readonly csrDir: string | undefined;
   readonly uploadCerts: boolean;
   readonly skipTokenPrint: boolean;
   readonly skipCertificateKeyPrint: boolean;

@@ -12,7 +12,7 @@ import type { ConfigMapObject, KubeObject } from '../kube/types.js';
 import { CLUSTER_INFO_CM, KUBE_PUBLIC } from '../phases/cluster/bootstrap-token-render.js';
 import { JWS_KEY_PREFIX } from '../token/jws.js';
 import { newPatchCache } from '../patches/run.js';
-import { newPkiRunState } from '../phases/certs/run-state.js';
+import { newPkiRunState } from '../certs/run-state.js';
 
 const SILENT: Reporter = { emit: () => undefined, close: () => Promise.resolve() };
 

@@ -4,7 +4,7 @@ import { configInvalid } from '../../config/validate.js';
 import { KUBECONFIG_FILES, KUBERNETES_DIR } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
 import { detectCriSocket } from '../../host/cri.js';
-import { bootstrapKubeconfig, type JoinDiscovery } from '../../join/discover.js';
+import { bootstrapKubeconfig, type JoinDiscovery } from '../../discovery/discover.js';
 import type { ApiOpenOptions } from '../../kube/seam.js';
 import type { KubeApi } from '../../kube/types.js';
 import { initShapedView } from '../../run/init-view.js';

@@ -3,7 +3,7 @@ import { formatDuration } from '../../duration.js';
 import { TsadmError } from '../../errors.js';
 import type { Host } from '../../host/host.js';
 import { httpHealthCheck, type HealthCheck } from '../kubelet/http-check.js';
-import { currentCluster } from '../kubeconfig/read.js';
+import { currentCluster } from '../../kubeconfig/read.js';
 
 /**
  * Waiting for the kubelet's TLS bootstrap (kubeadm's waitForTLSBootstrappedClient): the kubelet

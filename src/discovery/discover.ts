@@ -1,7 +1,7 @@
 import type { Discovery } from '../config/types.js';
 import { TsadmError } from '../errors.js';
 import type { Logger } from '../log/events.js';
-import { renderKubeconfig, type KubeconfigAuth } from '../phases/kubeconfig/render.js';
+import { renderKubeconfig, type KubeconfigAuth } from '../kubeconfig/render.js';
 import { parseToken } from '../token/bootstrap-token.js';
 import { discoverByToken } from './discovery.js';
 import { discoverByFile, type FileDiscoveryDeps } from './file-discovery.js';

@@ -3,10 +3,10 @@
  * and starts leaves at the CA's NotBefore; modern kubeadm backdates both by 5 minutes from the
  * command's start and uses random serials. Times are whole seconds, as X.509 stores them.
  */
-import type { ClusterConfiguration } from '../../config/types.js';
-import { randomSerial } from '../../pki/serial.js';
-import type { Certificate } from '../../pki/certificate.js';
-import type { VersionProfile } from '../../versions/table-types.js';
+import type { ClusterConfiguration } from '../config/types.js';
+import { randomSerial } from '../pki/serial.js';
+import type { Certificate } from '../pki/certificate.js';
+import type { VersionProfile } from '../versions/table-types.js';
 
 export interface Validity {
   readonly notBefore: Date;

@@ -2,12 +2,12 @@
  * One row per kubeconfig file `init` writes (kubeadm's getKubeConfigSpecsBase): the client
  * identity (certificate CN/O, per version) and which API endpoint it talks to.
  */
-import { featureEnabled } from '../../config/feature-gates.js';
-import type { FlagName } from '../../flags.js';
-import type { ResolvedInitConfig } from '../../config/types.js';
-import { KUBECONFIG_FILES } from '../../constants.js';
-import type { DistinguishedName } from '../../pki/name.js';
-import type { VersionProfile } from '../../versions/table-types.js';
+import { featureEnabled } from '../config/feature-gates.js';
+import type { FlagName } from '../flags.js';
+import type { ResolvedInitConfig } from '../config/types.js';
+import { KUBECONFIG_FILES } from '../constants.js';
+import type { DistinguishedName } from '../pki/name.js';
+import type { VersionProfile } from '../versions/table-types.js';
 
 type ServerKind = 'control-plane-endpoint' | 'local';
 

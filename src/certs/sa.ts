@@ -3,9 +3,9 @@
  * CreateServiceAccountKeyAndPublicKeyFiles): no certificate; an existing sa.key is reused.
  * Both files are 0600 (kubeadm writes the public key with its key writer).
  */
-import { TsadmError } from '../../errors.js';
-import { MODES } from '../../constants.js';
-import { encodePrivateKeyPem, encodePublicKeyPem, sameKey } from '../../pki/keys.js';
+import { TsadmError } from '../errors.js';
+import { MODES } from '../constants.js';
+import { encodePrivateKeyPem, encodePublicKeyPem, sameKey } from '../pki/keys.js';
 import type { PkiCtx } from './context.js';
 import { readPrivateKey, readPublicKey } from './load.js';
 import { keyPath, pkiFiles, publicKeyPath } from './paths.js';

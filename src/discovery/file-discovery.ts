@@ -3,7 +3,7 @@ import * as yaml from 'js-yaml';
 import { loadYaml } from '../yaml/read.js';
 import { TsadmError, errorMessage } from '../errors.js';
 import type { Logger } from '../log/events.js';
-import type { KubeconfigAuth } from '../phases/kubeconfig/render.js';
+import type { KubeconfigAuth } from '../kubeconfig/render.js';
 import { CLUSTER_INFO_PATH, parseClusterInfoKubeconfig, readClusterInfoAnswer } from './cluster-info.js';
 import { httpsGet, isTlsVerificationError } from './https-get.js';
 

@@ -1,5 +1,5 @@
-import type { Host } from '../../host/host.js';
-import { MODES } from '../../constants.js';
+import type { Host } from '../host/host.js';
+import { MODES } from '../constants.js';
 import type { PkiFiles } from './paths.js';
 
 /** Key first, then certificate, as kubeadm's WriteCertAndKey; parents are created 0755. */

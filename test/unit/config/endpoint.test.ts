@@ -1,5 +1,5 @@
-import { apiEndpointURL, controlPlaneEndpointURL, localAPIEndpointURL, parseHostPort, resolveControlPlaneEndpoint } from '../../../../src/phases/kubeconfig/endpoint.js';
-import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
+import { apiEndpointURL, controlPlaneEndpointURL, localAPIEndpointURL, parseHostPort, resolveControlPlaneEndpoint } from '../../../src/config/endpoint.js';
+import { fixtureInitConfig } from '../../helpers/config-fixture.js';
 
 const cfg = (controlPlaneEndpoint: string, advertiseAddress = '10.0.0.5', bindPort = 6443) =>
   fixtureInitConfig({ cluster: { controlPlaneEndpoint }, init: { localAPIEndpoint: { advertiseAddress, bindPort } } });

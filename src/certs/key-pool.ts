@@ -4,7 +4,7 @@
  * started together, the keys are made in parallel on the libuv thread pool, and each phase then
  * only awaits its own. Keys are handed out once and never reused across files.
  */
-import { generateKeyPair, type KeyAlgorithm, type KeyPair } from '../../pki/keys.js';
+import { generateKeyPair, type KeyAlgorithm, type KeyPair } from '../pki/keys.js';
 
 export class KeyPool {
   private readonly pending = new Map<string, Promise<KeyPair>>();

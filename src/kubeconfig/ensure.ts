@@ -5,20 +5,20 @@
  * files must be provided.
  */
 import path from 'node:path';
-import { MODES } from '../../constants.js';
+import { MODES } from '../constants.js';
 import type { KeyObject } from 'node:crypto';
-import { TsadmError, errorMessage } from '../../errors.js';
-import { encodePrivateKeyPem, parsePrivateKeyPem } from '../../pki/keys.js';
-import { keyMatchesCertificate, signedByProblem } from '../../pki/verify.js';
-import { parseCertificatePem, type Certificate } from '../../pki/certificate.js';
-import { randomSerial } from '../../pki/serial.js';
-import { signCertificate } from '../../pki/sign.js';
+import { TsadmError, errorMessage } from '../errors.js';
+import { encodePrivateKeyPem, parsePrivateKeyPem } from '../pki/keys.js';
+import { keyMatchesCertificate, signedByProblem } from '../pki/verify.js';
+import { parseCertificatePem, type Certificate } from '../pki/certificate.js';
+import { randomSerial } from '../pki/serial.js';
+import { signCertificate } from '../pki/sign.js';
 import { loadCA } from '../certs/ca.js';
 import { certRow } from '../certs/cert-table.js';
 import type { PkiCtx } from '../certs/context.js';
 import { pkiFiles } from '../certs/paths.js';
 import { leafValidity } from '../certs/validity.js';
-import { controlPlaneEndpointURL, localAPIEndpointURL } from './endpoint.js';
+import { controlPlaneEndpointURL, localAPIEndpointURL } from '../config/endpoint.js';
 import type { KubeconfigRow } from './kubeconfig-table.js';
 import { currentClientCert, currentCluster } from './read.js';
 import { renderKubeconfig } from './render.js';

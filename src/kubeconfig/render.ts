@@ -2,7 +2,7 @@
  * Kubeconfig documents exactly as kubeadm writes them (clientcmd.Write: the v1 Config as JSON,
  * then sigs.k8s.io/yaml, i.e. src/yaml/write.ts; data fields base64). Pure.
  */
-import { toKubeYaml } from '../../yaml/write.js';
+import { toKubeYaml } from '../yaml/write.js';
 
 export type KubeconfigAuth =
   | { readonly kind: 'client-certificate'; readonly certificatePem: string | Uint8Array; readonly keyPem: string | Uint8Array }

@@ -4,8 +4,8 @@
  * validity period, subject and extended key usages.
  */
 import type { KeyObject } from 'node:crypto';
-import { certificateCovers, keyMatchesCertificate, signedByProblem, validityProblem } from '../../pki/verify.js';
-import type { Certificate } from '../../pki/certificate.js';
+import { certificateCovers, keyMatchesCertificate, signedByProblem, validityProblem } from '../pki/verify.js';
+import type { Certificate } from '../pki/certificate.js';
 import type { CertConfig } from './cert-table.js';
 
 const sameSet = (a: readonly string[], b: readonly string[]): boolean =>

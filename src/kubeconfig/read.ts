@@ -3,7 +3,7 @@
  * current context, its server URL and its embedded CA; and the current context's client
  * certificate, which tsadm checks too. Pure.
  */
-import { loadYaml } from '../../yaml/read.js';
+import { loadYaml } from '../yaml/read.js';
 
 export interface KubeconfigCluster {
   readonly server: string;

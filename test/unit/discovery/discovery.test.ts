@@ -3,8 +3,8 @@
  * (pin, JWS, changed answer, a server the pinned CA does not vouch for), timeouts, and that no
  * request ever carries a credential.
  */
-import { discoverByToken, type TokenDiscoveryInput } from '../../../src/join/discovery.js';
-import { httpsGet } from '../../../src/join/https-get.js';
+import { discoverByToken, type TokenDiscoveryInput } from '../../../src/discovery/discovery.js';
+import { httpsGet } from '../../../src/discovery/https-get.js';
 import { caCertHash } from '../../../src/pki/hash.js';
 import {
   clusterInfoKubeconfig, issue, makeCA, signedClusterInfo, startFakeApiServer, type FakeApiServer, type TestCA, type TestPair,

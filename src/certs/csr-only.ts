@@ -3,10 +3,10 @@
  * certificate, into --csr-dir (default: the certificate dir). Existing key+CSR are reused.
  */
 import { createPublicKey } from 'node:crypto';
-import { TsadmError } from '../../errors.js';
-import { MODES } from '../../constants.js';
-import { createCsr, parseCsrPem } from '../../pki/csr.js';
-import { encodePrivateKeyPem, sameKey } from '../../pki/keys.js';
+import { TsadmError } from '../errors.js';
+import { MODES } from '../constants.js';
+import { createCsr, parseCsrPem } from '../pki/csr.js';
+import { encodePrivateKeyPem, sameKey } from '../pki/keys.js';
 import type { CertConfig, CertRow } from './cert-table.js';
 import type { PkiCtx } from './context.js';
 import { readPrivateKey } from './load.js';

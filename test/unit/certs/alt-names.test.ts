@@ -1,6 +1,6 @@
-import { apiServerAltNames, apiServerServiceIP, etcdAltNames } from '../../../../src/phases/certs/alt-names.js';
-import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
-import type { ClusterConfiguration, InitConfiguration } from '../../../../src/config/types.js';
+import { apiServerAltNames, apiServerServiceIP, etcdAltNames } from '../../../src/certs/alt-names.js';
+import { fixtureInitConfig } from '../../helpers/config-fixture.js';
+import type { ClusterConfiguration, InitConfiguration } from '../../../src/config/types.js';
 
 const cfg = (cluster: Partial<ClusterConfiguration> = {}, init: Partial<InitConfiguration> = {}) => fixtureInitConfig({
   cluster,

@@ -3,7 +3,7 @@
  * need a new key: files absent, not skipped (--skip-phases / skipPhases), not external etcd,
  * signable (the CA key exists or will be created). Keys for reused files are never generated.
  */
-import { normalizePath } from '../../engine/selection.js';
+import { normalizePath } from '../engine/selection.js';
 import { CERT_ROWS, SA_BASE_NAME, certRow, type CertRow } from './cert-table.js';
 import type { PkiCtx } from './context.js';
 import { keyPath, pkiFiles } from './paths.js';

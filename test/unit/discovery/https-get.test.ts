@@ -4,7 +4,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { httpsGet } from '../../../src/join/https-get.js';
+import { httpsGet } from '../../../src/discovery/https-get.js';
 import { USER_AGENT } from '../../../src/version.js';
 
 /** discovery's GET against a loopback HTTPS server with a pinned self-signed certificate. */

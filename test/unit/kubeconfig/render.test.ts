@@ -1,5 +1,5 @@
-import { currentCluster } from '../../../../src/phases/kubeconfig/read.js';
-import { renderKubeconfig } from '../../../../src/phases/kubeconfig/render.js';
+import { currentCluster } from '../../../src/kubeconfig/read.js';
+import { renderKubeconfig } from '../../../src/kubeconfig/render.js';
 
 const CA = '-----BEGIN CERTIFICATE-----\nQUJD\n-----END CERTIFICATE-----\n';
 

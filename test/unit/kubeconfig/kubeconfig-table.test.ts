@@ -4,10 +4,10 @@
  * in 1.33, PR #129956: kubeadm's kubeconfig.go uses the LocalAPIEndpoint for the kubelet then),
  * else the control-plane endpoint. The other files do not depend on the gate.
  */
-import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
-import { KUBECONFIG_ROWS } from '../../../../src/phases/kubeconfig/kubeconfig-table.js';
-import type { SupportedMinor } from '../../../../src/versions/minors.js';
-import { VERSION_TABLE } from '../../../../src/versions/table.js';
+import { fixtureInitConfig } from '../../helpers/config-fixture.js';
+import { KUBECONFIG_ROWS } from '../../../src/kubeconfig/kubeconfig-table.js';
+import type { SupportedMinor } from '../../../src/versions/minors.js';
+import { VERSION_TABLE } from '../../../src/versions/table.js';
 
 const kubeletRow = KUBECONFIG_ROWS.find((r) => r.name === 'kubelet')!;
 const server = (minor: SupportedMinor, gates: Record<string, boolean>) => {

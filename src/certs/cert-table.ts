@@ -3,11 +3,11 @@
  * before the certificates they sign. The rows drive the `certs` phase tree, generation, the
  * reuse checks and the help text. Subjects that changed between versions come from versions.pki.
  */
-import type { FlagName } from '../../flags.js';
-import type { ResolvedInitConfig } from '../../config/types.js';
-import type { DistinguishedName } from '../../pki/name.js';
-import type { ExtKeyUsage } from '../../pki/oids.js';
-import type { VersionProfile } from '../../versions/table-types.js';
+import type { FlagName } from '../flags.js';
+import type { ResolvedInitConfig } from '../config/types.js';
+import type { DistinguishedName } from '../pki/name.js';
+import type { ExtKeyUsage } from '../pki/oids.js';
+import type { VersionProfile } from '../versions/table-types.js';
 import { NO_ALT_NAMES, apiServerAltNames, etcdAltNames, type AltNames } from './alt-names.js';
 
 export interface CertConfig {

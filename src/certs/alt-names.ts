@@ -3,11 +3,11 @@
  * RemoveDuplicateAltNames), pure: DNS names de-duplicated and sorted, IPs de-duplicated in
  * insertion order, invalid extra SANs dropped with kubeadm's warning.
  */
-import type { ResolvedInitConfig } from '../../config/types.js';
-import { TsadmError } from '../../errors.js';
-import { canonicalIp, formatIp, indexedIp, parseCidr } from '../../net/ip.js';
-import { isDNS1123Subdomain, isWildcardDNS1123Subdomain } from '../../pki/hostnames.js';
-import { parseHostPort } from '../kubeconfig/endpoint.js';
+import type { ResolvedInitConfig } from '../config/types.js';
+import { TsadmError } from '../errors.js';
+import { canonicalIp, formatIp, indexedIp, parseCidr } from '../net/ip.js';
+import { isDNS1123Subdomain, isWildcardDNS1123Subdomain } from '../pki/hostnames.js';
+import { parseHostPort } from '../config/endpoint.js';
 
 export interface AltNames {
   readonly dnsNames: readonly string[];

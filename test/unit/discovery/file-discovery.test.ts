@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { TsadmError } from '../../../src/errors.js';
-import { discover } from '../../../src/join/discover.js';
-import { discoverByFile } from '../../../src/join/file-discovery.js';
+import { discover } from '../../../src/discovery/discover.js';
+import { discoverByFile } from '../../../src/discovery/file-discovery.js';
 import type { Discovery } from '../../../src/config/types.js';
 import { clusterInfoKubeconfig, issue, makeCA, startFakeApiServer, type FakeApiServer, type TestCA, type TestPair } from '../../helpers/tls-fixtures.js';
 

@@ -4,11 +4,11 @@
  * tsadm uses but never signs with.
  */
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { TsadmError } from '../../errors.js';
-import { encodePrivateKeyPem } from '../../pki/keys.js';
-import { keyMatchesCertificate, validityProblem } from '../../pki/verify.js';
-import { signCertificate } from '../../pki/sign.js';
-import type { Certificate } from '../../pki/certificate.js';
+import { TsadmError } from '../errors.js';
+import { encodePrivateKeyPem } from '../pki/keys.js';
+import { keyMatchesCertificate, validityProblem } from '../pki/verify.js';
+import { signCertificate } from '../pki/sign.js';
+import type { Certificate } from '../pki/certificate.js';
 import type { CertRow } from './cert-table.js';
 import type { PkiCtx } from './context.js';
 import { readPair } from './load.js';

@@ -1,9 +1,9 @@
 /** Reading existing PKI files through the host; a file that exists but does not parse is a conflict. */
 import type { KeyObject } from 'node:crypto';
-import { TsadmError, isTsadmError } from '../../errors.js';
-import type { Host } from '../../host/host.js';
-import { parseCertificatePem, type Certificate } from '../../pki/certificate.js';
-import { parsePrivateKeyPem, parsePublicKeyPem } from '../../pki/keys.js';
+import { TsadmError, isTsadmError } from '../errors.js';
+import type { Host } from '../host/host.js';
+import { parseCertificatePem, type Certificate } from '../pki/certificate.js';
+import { parsePrivateKeyPem, parsePublicKeyPem } from '../pki/keys.js';
 import type { PkiFiles } from './paths.js';
 
 export interface ExistingPair {

@@ -5,11 +5,11 @@
  * without its certificate (an interrupted run) gets its certificate issued.
  */
 import type { KeyObject } from 'node:crypto';
-import { TsadmError } from '../../errors.js';
-import { encodePrivateKeyPem } from '../../pki/keys.js';
-import { randomSerial } from '../../pki/serial.js';
-import { signCertificate } from '../../pki/sign.js';
-import type { Certificate } from '../../pki/certificate.js';
+import { TsadmError } from '../errors.js';
+import { encodePrivateKeyPem } from '../pki/keys.js';
+import { randomSerial } from '../pki/serial.js';
+import { signCertificate } from '../pki/sign.js';
+import type { Certificate } from '../pki/certificate.js';
 import { loadCA, orphanKeyPair, type LoadedCA } from './ca.js';
 import { certRow, type CertConfig, type CertRow } from './cert-table.js';
 import { leafProblems } from './leaf-problems.js';

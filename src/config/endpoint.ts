@@ -2,11 +2,11 @@
  * API server URLs (kubeadm's cmd/kubeadm/app/util/endpoint.go), pure. Used for kubeconfig
  * servers, apiserver SANs (the controlPlaneEndpoint host), cluster-info and join commands.
  */
-import type { APIEndpoint, ResolvedInitConfig } from '../../config/types.js';
-import { TsadmError } from '../../errors.js';
-import { isValidPort, splitHostPort, type HostPort } from '../../net/host-port.js';
-import { canonicalIp } from '../../net/ip.js';
-import { isDNS1123Subdomain } from '../../pki/hostnames.js';
+import type { APIEndpoint, ResolvedInitConfig } from './types.js';
+import { TsadmError } from '../errors.js';
+import { isValidPort, splitHostPort, type HostPort } from '../net/host-port.js';
+import { canonicalIp } from '../net/ip.js';
+import { isDNS1123Subdomain } from '../pki/hostnames.js';
 
 /**
  * kubeadm's ParseHostPort: "host", "host:port", "ipv4:port", "[ipv6]:port" or a bare IPv6. The
