@@ -21,7 +21,7 @@ import { upgradeControlPlanePhase } from '../phases/upgrade/control-plane.js';
 import { realUpgradeDeps, type UpgradeDeps } from '../phases/upgrade/deps.js';
 import { upgradePreflightPhase } from '../phases/upgrade/preflight.js';
 import { newUpgradeRunState, targetVersion } from '../phases/upgrade/state.js';
-import type { UpgradeCtx } from '../run/context.js';
+import type { UpgradeCtx } from '../phases/upgrade/context.js';
 import { startUpgradeResume } from '../resume/upgrade.js';
 import { DEFAULT_ADMIN_KUBECONFIG, KUBECONFIG_FILES, KUBERNETES_DIR } from '../constants.js';
 import { APISERVER_MANIFEST } from '../upgrade/cluster-view.js';

@@ -9,7 +9,7 @@ import { realUpgradeDeps, type UpgradeDeps } from '../../src/phases/upgrade/deps
 import { realSystem } from '../../src/host/system-probe.js';
 import { newUpgradeRunState } from '../../src/phases/upgrade/state.js';
 import type { UpgradeClusterView } from '../../src/upgrade/cluster-view.js';
-import type { UpgradeCtx } from '../../src/run/context.js';
+import type { UpgradeCtx } from '../../src/phases/upgrade/context.js';
 import { MemoryReporter } from './phase-ctx.js';
 
 export interface UpgradeCtxOptions {

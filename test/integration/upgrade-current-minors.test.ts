@@ -57,7 +57,8 @@ import { readUpgradeCluster } from '../../src/upgrade/cluster-view.js';
 import { computeUpgrades } from '../../src/upgrade/plan-compute.js';
 import { readPlanInputs } from '../../src/upgrade/plan-read.js';
 import { formatPlan } from '../../src/upgrade/plan-render.js';
-import type { InitCtx, UpgradeCtx } from '../../src/run/context.js';
+import type { InitCtx } from '../../src/run/context.js';
+import type { UpgradeCtx } from '../../src/phases/upgrade/context.js';
 
 /** One upgrade step and kubeadm's images on both sides (golden facts `images` of each minor). */
 interface Step {

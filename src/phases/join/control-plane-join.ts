@@ -15,7 +15,7 @@ import { etcdClientURL, etcdPeerURL } from '../../etcd-client/urls.js';
 import { staticPodConfigFromInit } from '../../manifest/inputs.js';
 import { patchedManifest, writeManifest } from '../../manifest/write.js';
 import type { Phase } from '../../engine/phase.js';
-import type { JoinCtx } from '../../run/context.js';
+import type { JoinCtx } from './context.js';
 import { controlPlaneTaints, markControlPlane } from '../cluster/mark-control-plane.js';
 import { uploadKubeadmConfig } from '../cluster/upload-config.js';
 import { renderEtcdPod } from '../etcd/render.js';

@@ -6,7 +6,7 @@
  */
 import { TsadmError } from '../../errors.js';
 import type { Phase } from '../../engine/phase.js';
-import type { JoinCtx } from '../../run/context.js';
+import type { JoinCtx } from './context.js';
 import { ensureCA, loadCA } from '../../certs/ca.js';
 import { CERT_ROWS } from '../../certs/cert-table.js';
 import { ensureLeaf } from '../../certs/leaf.js';

@@ -5,7 +5,7 @@ import { EtcdClient } from '../../etcd-client/client.js';
 import { EtcdRequestError } from '../../etcd-client/transport.js';
 import { etcdClientURL, etcdTlsFromDir } from '../../etcd-client/urls.js';
 import { NO_RETRY } from '../../kube/retry.js';
-import type { JoinCtx } from '../../run/context.js';
+import type { JoinCtx } from './context.js';
 import { ETCD_ADVERTISE_CLIENT_URLS_ANNOTATION } from '../etcd/render.js';
 import { clusterConfig, joinApiOptions } from './state.js';
 

@@ -20,7 +20,7 @@ import { signedByProblem, validityProblem } from '../../pki/verify.js';
 import { isForbidden } from '../../kube/errors.js';
 import type { KubeApi, NodeObject } from '../../kube/types.js';
 import type { Phase } from '../../engine/phase.js';
-import type { JoinCtx } from '../../run/context.js';
+import type { JoinCtx } from './context.js';
 import { PATCH_NODE_OPTIONS } from '../cluster/node-patch.js';
 import { localAPIEndpointURL } from '../../config/endpoint.js';
 import { criSocketFor } from '../kubelet/flags-env.js';

@@ -8,7 +8,8 @@ import { bootstrapKubeconfig, type JoinDiscovery } from '../../discovery/discove
 import type { ApiOpenOptions } from '../../kube/seam.js';
 import type { KubeApi } from '../../kube/types.js';
 import { initShapedView } from '../../run/init-view.js';
-import type { InitCtx, JoinCtx, JoinRunState } from '../../run/context.js';
+import type { InitCtx } from '../../run/context.js';
+import type { JoinCtx, JoinRunState } from './context.js';
 import { prereleaseWarning, profileFor } from '../../versions/resolve.js';
 import { newPatchCache } from '../../patches/run.js';
 import { buildJoinClusterConfig, fetchClusterConfigTexts, storedKubernetesVersion, type JoinClusterConfig } from './cluster-config.js';

@@ -14,7 +14,7 @@ import { errorMessage } from '../../errors.js';
 import { etcdTlsFromDir } from '../../etcd-client/urls.js';
 import { memberByPeerURL } from '../../etcd-client/members.js';
 import type { Phase } from '../../engine/phase.js';
-import type { ResetCtx } from '../../run/context.js';
+import type { ResetCtx } from './context.js';
 import { endpointsFromPods } from '../join/etcd-endpoints.js';
 import { adminApi, localEtcd } from './state.js';
 

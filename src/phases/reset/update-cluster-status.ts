@@ -6,7 +6,7 @@
 import { errorMessage } from '../../errors.js';
 import { readKubeadmConfig } from '../../kube/kubeadm-config.js';
 import type { Phase } from '../../engine/phase.js';
-import type { ResetCtx } from '../../run/context.js';
+import type { ResetCtx } from './context.js';
 import { kubeadmConfigMap } from '../cluster/upload-config-render.js';
 import { clusterStatusWithout, kubeadmConfigWithout } from './cluster-status.js';
 import { APISERVER_MANIFEST, adminApi, nodeName } from './state.js';

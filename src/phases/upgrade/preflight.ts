@@ -18,7 +18,7 @@ import type { UpgradeClusterView } from '../../upgrade/cluster-view.js';
 import { printConfiguration } from '../../upgrade/plan-run.js';
 import { checkVersionPolicy, versionPolicyError } from '../../upgrade/policy.js';
 import { prereleaseWarning } from '../../versions/resolve.js';
-import type { UpgradeCtx } from '../../run/context.js';
+import type { UpgradeCtx } from './context.js';
 import { fail, ok, type Check } from '../preflight/check.js';
 import { containerRuntimeVersionCheck, isPrivilegedUser, systemVerificationCheck } from '../preflight/checks.js';
 import { runChecks } from '../preflight/run-checks.js';
