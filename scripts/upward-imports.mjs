@@ -72,36 +72,36 @@ function components(adj) {
   return out;
 }
 
-const popcount = (x) => {
-  let c = 0;
-  for (let y = x; y !== 0; y &= y - 1) c += 1;
-  return c;
-};
+/** An upward arrow costs more than all the imports any arrows of src/ carry. */
+const ARROW = 1e6;
 
 /**
  * The fewest arrows pointing up over every bottom-up order of one component, exactly: a dynamic
- * program over the sets of boxes already placed (2^n states; components here have a few dozen
- * boxes at most, and the loop refuses more than 22).
+ * program over the sets of boxes already placed (2^n states; the loop refuses more than 22 boxes).
+ * Among orders with as few arrows, the one whose upward arrows carry the fewest imports.
  */
-function leastUpward(component, arrowKeys) {
+function leastUpward(component, box) {
+  const arrowKeys = [...box.keys()];
   const n = component.length;
   if (n > 22) throw new Error(`a loop of ${n} folders is too large to order exactly: ${component.join(', ')}`);
   const id = new Map(component.map((x, i) => [x, i]));
-  const importedBy = new Array(n).fill(0); // bit u set in importedBy[v]: u imports v
+  // weight[v][u]: the cost of u standing below v while importing it (an arrow outweighs any imports).
+  const weight = Array.from({ length: n }, () => new Array(n).fill(0));
   for (const k of arrowKeys) {
     const [a, b] = k.split(' -> ');
-    if (id.has(a) && id.has(b)) importedBy[id.get(b)] |= 1 << id.get(a);
+    if (id.has(a) && id.has(b)) weight[id.get(b)][id.get(a)] = ARROW + box.get(k);
   }
   const all = (1 << n) - 1;
-  const cost = new Int32Array(all + 1).fill(0x7fffffff);
+  const cost = new Float64Array(all + 1).fill(Infinity);
   const last = new Int8Array(all + 1).fill(-1);
   cost[0] = 0;
   for (let placed = 0; placed < all; placed++) {
-    if (cost[placed] === 0x7fffffff) continue;
+    if (cost[placed] === Infinity) continue;
     for (let v = 0; v < n; v++) {
       if (placed & (1 << v)) continue;
       // v goes on top of `placed`: every box below it that imports it imports upward.
-      const c = cost[placed] + popcount(importedBy[v] & placed);
+      let c = cost[placed];
+      for (let u = 0; u < n; u++) if (placed & (1 << u)) c += weight[v][u];
       const to = placed | (1 << v);
       if (c < cost[to]) {
         cost[to] = c;
@@ -131,7 +131,7 @@ export function upwardImports(modules) {
   }
   const loops = components(adj)
     .filter((c) => c.length > 1)
-    .map((c) => leastUpward(c.sort(), [...box.keys()]));
+    .map((c) => leastUpward(c.sort(), box));
   const up = loops.flatMap((l) => l.up).sort();
   return { count: up.length, up: up.map((k) => `${k} (${box.get(k)} import${box.get(k) === 1 ? '' : 's'})`), loops: loops.map((l) => l.order) };
 }

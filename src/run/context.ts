@@ -38,7 +38,7 @@ export interface BaseCtx {
 }
 
 /** Options of init that are not part of kubeadm's config API (paths of this run, printing). */
-export interface InitOptions extends PkiOptions {
+interface InitOptions extends PkiOptions {
   /** The kubeconfig API phases use (default <kubeconfigDir>/admin.conf). */
   readonly kubeconfigPath: string;
   readonly uploadCerts: boolean;

@@ -24,7 +24,7 @@ import { newUpgradeRunState, targetVersion } from '../phases/upgrade/state.js';
 import type { UpgradeCtx } from '../phases/upgrade/context.js';
 import { startUpgradeResume } from '../resume/upgrade.js';
 import { DEFAULT_ADMIN_KUBECONFIG, KUBECONFIG_FILES, KUBERNETES_DIR } from '../constants.js';
-import { APISERVER_MANIFEST } from '../upgrade/cluster-view.js';
+import { APISERVER_MANIFEST } from '../upgrade-plan/cluster-view.js';
 import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../versions/resolve.js';
 import type { VersionProfile } from '../versions/table-types.js';
 import { baseContext, readConfigFile, type CommandEnv, type Runtime } from '../run/runtime.js';

@@ -9,7 +9,7 @@ import type { FlagValues } from '../../flags.js';
 import type { KubeApi } from '../../kube/types.js';
 import type { PatchCache } from '../../patches/run.js';
 import type { BaseCtx, InitCtx } from '../../run/context.js';
-import type { JoinClusterConfig } from './cluster-config.js';
+import type { JoinClusterConfig } from '../../stored-config/cluster-config.js';
 import type { JoinDeps } from './deps.js';
 
 /**

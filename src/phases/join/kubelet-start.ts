@@ -26,7 +26,7 @@ import { localAPIEndpointURL } from '../../config/endpoint.js';
 import { criSocketFor } from '../kubelet/flags-env.js';
 import { assertKubeletFilesWritable, prepareKubeletFiles, usesNodeLocalCriSocket, writeKubeletFilesAndRestart, type KubeletSettings, type PreparedKubelet } from '../kubelet/settings.js';
 import { waitForKubeletPhase } from '../kubelet/wait.js';
-import type { JoinClusterConfig } from './cluster-config.js';
+import type { JoinClusterConfig } from '../../stored-config/cluster-config.js';
 import { DISCOVERY_FLAGS } from './flags.js';
 import { kubeletLocalMode } from './gates.js';
 import { bootstrapApi, clusterConfig, discovery, initView, joinApiOptions } from './state.js';

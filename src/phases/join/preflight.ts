@@ -13,7 +13,7 @@ import { bindAddressesOf, joinChecks } from '../preflight/checks.js';
 import { runChecks } from '../preflight/run-checks.js';
 import { pullRequiredImages } from '../preflight/pull-images.js';
 import { controlPlaneImages } from '../controlplane/images.js';
-import type { JoinClusterConfig } from './cluster-config.js';
+import type { JoinClusterConfig } from '../../stored-config/cluster-config.js';
 import { DISCOVERY_FLAGS } from './flags.js';
 import { clusterConfig } from './state.js';
 

@@ -12,7 +12,7 @@ import type { InitCtx } from '../../run/context.js';
 import type { JoinCtx, JoinRunState } from './context.js';
 import { prereleaseWarning, profileFor } from '../../versions/resolve.js';
 import { newPatchCache } from '../../patches/run.js';
-import { buildJoinClusterConfig, fetchClusterConfigTexts, storedKubernetesVersion, type JoinClusterConfig } from './cluster-config.js';
+import { buildJoinClusterConfig, fetchClusterConfigTexts, storedKubernetesVersion, type JoinClusterConfig } from '../../stored-config/cluster-config.js';
 
 export function newJoinRunState(): JoinRunState {
   return { views: new Map(), patches: newPatchCache() };

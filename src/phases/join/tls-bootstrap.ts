@@ -2,7 +2,7 @@ import { loadYaml } from '../../yaml/read.js';
 import { formatDuration } from '../../duration.js';
 import { TsadmError } from '../../errors.js';
 import type { Host } from '../../host/host.js';
-import { httpHealthCheck, type HealthCheck } from '../kubelet/http-check.js';
+import { httpHealthCheck, type HealthCheck } from '../../health/http-check.js';
 import { currentCluster } from '../../kubeconfig/read.js';
 
 /**

@@ -8,7 +8,7 @@ import type { FlagValues } from '../../flags.js';
 import type { KubeApi } from '../../kube/types.js';
 import type { PatchCache } from '../../patches/run.js';
 import type { BaseCtx, InitCtx } from '../../run/context.js';
-import type { UpgradeClusterView } from '../../upgrade/cluster-view.js';
+import type { UpgradeClusterView } from '../../upgrade-plan/cluster-view.js';
 import type { UpgradeDeps } from './deps.js';
 
 /** What the phases of one `upgrade apply` or `upgrade node` run share, read once (src/phases/upgrade/state.ts). */

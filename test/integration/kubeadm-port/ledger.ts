@@ -101,7 +101,7 @@ export const LEDGER: readonly LedgerFile[] = [
       m('TestIsValidAuthzMode', 'Webhook'),
       m('TestIsValidAuthzMode', 'AlwaysDeny'),
       m('TestIsValidAuthzMode', 'Foo'),
-      u('TestCompareAuthzModes', 'modes match', 'internal helper of kubeadm\'s warning; tsadm compares the joined mode strings (authorizationModes in src/phases/controlplane/apiserver.ts)'),
+      u('TestCompareAuthzModes', 'modes match', 'internal helper of kubeadm\'s warning; tsadm compares the joined mode strings (authorizationModes in src/manifest/apiserver.ts)'),
       u('TestCompareAuthzModes', 'modes order does not match', 'as "modes match"'),
       u('TestCompareAuthzModes', 'modes do not match; A has less modes', 'as "modes match"'),
       u('TestCompareAuthzModes', 'modes do not match; B has less modes', 'as "modes match"'),
@@ -114,7 +114,7 @@ export const LEDGER: readonly LedgerFile[] = [
     portFile: 'test/integration/kubeadm-port/etcd-local.test.ts',
     cases: [
       m('TestGetEtcdPodSpec', '[single case]'),
-      u('TestCreateLocalEtcdStaticPodManifestFile', '[local etcd manifest]', 'kubeadm renders a bare ClusterConfiguration (empty imageRepository gives "image: /etcd:<DefaultEtcdVersion>", zero timeouts) that tsadm never renders, since tsadm renders only the defaulted configuration; the command, probes and volumes of that manifest are covered by the TestGetEtcdCommand cases and test/unit/phases/etcd/render.test.ts'),
+      u('TestCreateLocalEtcdStaticPodManifestFile', '[local etcd manifest]', 'kubeadm renders a bare ClusterConfiguration (empty imageRepository gives "image: /etcd:<DefaultEtcdVersion>", zero timeouts) that tsadm never renders, since tsadm renders only the defaulted configuration; the command, probes and volumes of that manifest are covered by the TestGetEtcdCommand cases and test/unit/manifest/etcd.test.ts'),
       m('TestCreateLocalEtcdStaticPodManifestFile', '[external etcd]'),
       u('TestCreateLocalEtcdStaticPodManifestFileWithPatches', '[single case]', 'applies a patch directory on disk; tsadm\'s --patches is tested in test/unit/patches'),
       m('TestGetEtcdCommand', 'Default args - with empty etcd initial cluster'),
