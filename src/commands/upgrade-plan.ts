@@ -1,7 +1,7 @@
 /**
  * `tsadm upgrade plan [version]` and `tsadm upgrade diff [version]`: the two upgrade commands
  * that only read (kubeadm's cmd/upgrade/plan.go and diff.go). This maps the command line; the
- * logic is in src/upgrade (plan-run.ts, diff-run.ts).
+ * logic is in src/upgrade-plan (plan-run.ts, diff-run.ts).
  */
 import { hostname as osHostname } from 'node:os';
 import type { Argv, ArgumentsCamelCase } from 'yargs';
