@@ -32,7 +32,7 @@ const LAYERS = [
   },
   {
     name: 'model',
-    holds: "kubeadm's configuration API, tokens, static pods, patches, the phase engine, the command-line kit",
+    holds: "kubeadm's configuration API, tokens, static pods (the control plane's and etcd's among them), patches, the phase engine, the command-line kit",
     paths: ['^src/config/', '^src/token/', '^src/manifest/', '^src/patches/', '^src/engine/', '^src/cli/(?!app\\.ts$)'],
   },
   {
