@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // How late tsadm notices a component that became healthy: runs the real waitForHealthy
-// (src/phases/kubelet/wait-loop.ts, bundled on the fly) against local HTTP servers that start
+// (src/health/wait-loop.ts, bundled on the fly) against local HTTP servers that start
 // answering 200 at a random moment 2–9 s in, for several poll caps, all trials concurrently.
 //   node bench/wait-latency.mjs [trials=24]
 import { build } from 'esbuild';
@@ -14,7 +14,7 @@ import { median } from './lib/stats.mjs';
 const trials = Number(process.argv[2] ?? 24);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'wait-latency-'));
 try {
-  await build({ entryPoints: ['src/phases/kubelet/wait-loop.ts'], bundle: true, format: 'esm', platform: 'node', outfile: path.join(dir, 'w.mjs'), logLevel: 'warning' });
+  await build({ entryPoints: ['src/health/wait-loop.ts'], bundle: true, format: 'esm', platform: 'node', outfile: path.join(dir, 'w.mjs'), logLevel: 'warning' });
   const { waitForHealthy } = await import(pathToFileURL(path.join(dir, 'w.mjs')).href);
   const t0 = performance.now();
   const server = http.createServer((req, res) => {

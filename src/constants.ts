@@ -65,6 +65,10 @@ export const NODE_BOOTSTRAP_TOKEN_GROUP = 'system:bootstrappers:kubeadm:default-
 
 /** The namespace of kubeadm's cluster-wide objects. */
 export const KUBE_SYSTEM = 'kube-system';
+/** The namespace of the objects anyone may read (cluster-info). */
+export const KUBE_PUBLIC = 'kube-public';
+/** The ConfigMap in kube-public that token discovery reads (the cluster's CA and endpoint, signed per token). */
+export const CLUSTER_INFO_CM = 'cluster-info';
 /** The ConfigMap in kube-system holding ClusterConfiguration (and ClusterStatus before v1beta3). */
 export const KUBEADM_CONFIG_CM = 'kubeadm-config';
 /** The Node annotation naming the node's CRI socket (kubeadm's constants.AnnotationKubeadmCRISocket). */

@@ -9,10 +9,10 @@ import type { ResolvedInitConfig } from '../config/types.js';
 import { KUBERNETES_DIR } from '../constants.js';
 import { defaultRouteAddress, nodeHostname } from '../host/network.js';
 import type { Logger } from '../log/events.js';
-import type { PkiCtx } from '../phases/certs/context.js';
+import type { PkiCtx } from '../certs/context.js';
 import { profileFor } from '../versions/resolve.js';
 import { readConfigFile, type Runtime } from '../run/runtime.js';
-import { newPkiRunState } from '../phases/certs/run-state.js';
+import { newPkiRunState } from '../certs/run-state.js';
 import { STORED_CONFIG_API_VERSION_CHECK } from '../kube/kubeadm-config.js';
 
 export interface LifecycleCtx extends PkiCtx {

@@ -2,9 +2,9 @@
  * `certs check-expiration` (kubeadm's newCmdCertsExpiration): for every inventory entry and CA,
  * when it expires, how long is left, who signed it, whether its CA is external. Reads only.
  */
-import { certRow } from '../phases/certs/cert-table.js';
-import { pkiFiles } from '../phases/certs/paths.js';
-import { readCertificate } from '../phases/certs/load.js';
+import { certRow } from '../certs/cert-table.js';
+import { pkiFiles } from '../certs/paths.js';
+import { readCertificate } from '../certs/load.js';
 import { inventory, type CertEntry } from './inventory.js';
 import { entryPath, isExternallyManaged, loadEntry, type EntryFiles } from './read.js';
 

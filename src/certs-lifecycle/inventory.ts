@@ -6,7 +6,7 @@
  * kubelet.conf is left out as kubeadm does: the kubelet rotates its own client certificate.
  */
 import { KUBECONFIG_FILES } from '../constants.js';
-import { CERT_ROWS, certRow, type CertRow } from '../phases/certs/cert-table.js';
+import { CERT_ROWS, certRow, type CertRow } from '../certs/cert-table.js';
 
 /** Static pods that read a certificate and only pick up a new one when restarted. */
 export type Component = 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'etcd';

@@ -6,11 +6,11 @@
  * the CA's own expiry. The server is the control-plane endpoint, as for admin.conf.
  */
 import { TsadmError } from '../errors.js';
-import { certRow } from '../phases/certs/cert-table.js';
-import { leafValidity } from '../phases/certs/validity.js';
-import { loadCA } from '../phases/certs/ca.js';
-import { controlPlaneEndpointURL } from '../phases/kubeconfig/endpoint.js';
-import { renderKubeconfig } from '../phases/kubeconfig/render.js';
+import { certRow } from '../certs/cert-table.js';
+import { leafValidity } from '../certs/validity.js';
+import { loadCA } from '../certs/ca.js';
+import { controlPlaneEndpointURL } from '../config/endpoint.js';
+import { renderKubeconfig } from '../kubeconfig/render.js';
 import { encodePrivateKeyPem, generateKeyPair } from '../pki/keys.js';
 import { randomSerial } from '../pki/serial.js';
 import { signCertificate } from '../pki/sign.js';

@@ -9,8 +9,8 @@ import { TsadmError } from '../errors.js';
 import type { Host } from '../host/host.js';
 import { parseCertificatePem, type Certificate } from '../pki/certificate.js';
 import { parsePrivateKeyPem } from '../pki/keys.js';
-import { pkiFiles } from '../phases/certs/paths.js';
-import { readCertificate, readPrivateKey } from '../phases/certs/load.js';
+import { pkiFiles } from '../certs/paths.js';
+import { readCertificate, readPrivateKey } from '../certs/load.js';
 import type { CertEntry, KubeconfigEntry } from './inventory.js';
 import { readClientCredentials } from './kubeconfig-credentials.js';
 

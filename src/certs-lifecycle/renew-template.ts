@@ -4,7 +4,7 @@
  * new validity period computed as the certs phase computes it, capped at the CA's own expiry.
  */
 import type { ClusterConfiguration } from '../config/types.js';
-import { leafValidity } from '../phases/certs/validity.js';
+import { leafValidity } from '../certs/validity.js';
 import { randomSerial } from '../pki/serial.js';
 import type { Certificate } from '../pki/certificate.js';
 import type { CertificateTemplate } from '../pki/sign.js';

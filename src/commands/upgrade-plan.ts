@@ -1,7 +1,7 @@
 /**
  * `tsadm upgrade plan [version]` and `tsadm upgrade diff [version]`: the two upgrade commands
  * that only read (kubeadm's cmd/upgrade/plan.go and diff.go). This maps the command line; the
- * logic is in src/upgrade (plan-run.ts, diff-run.ts).
+ * logic is in src/upgrade-plan (plan-run.ts, diff-run.ts).
  */
 import { hostname as osHostname } from 'node:os';
 import type { Argv, ArgumentsCamelCase } from 'yargs';
@@ -9,9 +9,9 @@ import type { FlagName } from '../flags.js';
 import { addFlags, flagValuesFrom } from '../cli/workflow-command.js';
 import { resolveUpgradeConfig } from '../config/load-upgrade.js';
 import type { UpgradeCommand } from '../config/types.js';
-import { runUpgradeDiff } from '../upgrade/diff-run.js';
-import { runUpgradePlan } from '../upgrade/plan-run.js';
-import type { PlanFormat } from '../upgrade/plan-render.js';
+import { runUpgradeDiff } from '../upgrade-plan/diff-run.js';
+import { runUpgradePlan } from '../upgrade-plan/plan-run.js';
+import type { PlanFormat } from '../upgrade-plan/plan-render.js';
 import { createRuntime, readConfigFile, type CommandEnv } from '../run/runtime.js';
 import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
 import { TsadmError } from '../errors.js';

@@ -6,7 +6,7 @@
  * certificate that pods, which trust that CA for exactly those names, take for the API server.
  *
  * They come from the cluster's stored ClusterConfiguration (kube-system/kubeadm-config), the
- * record kubeadm and tsadm make the API server's certificate from (src/phases/certs/alt-names.ts):
+ * record kubeadm and tsadm make the API server's certificate from (src/certs/alt-names.ts):
  *
  * - `kubernetes`, `kubernetes.default`, `kubernetes.default.svc`, `kubernetes.default.svc.<dnsDomain>`;
  * - the kubernetes Service IP (the first address of each networking.serviceSubnet CIDR, both

@@ -1,7 +1,7 @@
 import { TsadmError } from '../errors.js';
 import type { Host } from '../host/host.js';
 import { assertInsideRoot, openRegularFile, regularFileChunks, type OpenedRegularFile } from '../host/safe-fs.js';
-import { planFileProblem } from '../plan/trust.js';
+import { privateFileProblem } from '../host/private-file.js';
 import { SnapshotVerifier, type SnapshotCheck } from './integrity.js';
 import { snapshotEntries, snapshotsToPrune } from './names.js';
 
@@ -62,7 +62,7 @@ function snapshotTrustHint(file: string): string {
 export async function trustedSnapshot(host: Host, file: string): Promise<OpenedRegularFile> {
   const refuse = (problem: string): TsadmError => new TsadmError('E_TRUST', `refusing to restore from ${file}: ${problem}`, { hint: snapshotTrustHint(file) });
   const opened = await openSnapshot(host, file, refuse);
-  const problem = planFileProblem({ isFile: opened.stat.isFile(), mode: opened.stat.mode, uid: opened.stat.uid }, process.geteuid?.() ?? 0);
+  const problem = privateFileProblem({ isFile: opened.stat.isFile(), mode: opened.stat.mode, uid: opened.stat.uid }, process.geteuid?.() ?? 0);
   if (problem !== undefined) {
     await opened.handle.close();
     throw refuse(problem);

@@ -17,9 +17,9 @@ import { memberIdHex, quorumOf, type EtcdMember } from '../etcd-client/members.j
 import type { EtcdTls } from '../etcd-client/transport.js';
 import { etcdPeerURL, etcdTlsFromDir } from '../etcd-client/urls.js';
 import { readKubeadmConfig, type ClusterStatus, type KubeadmConfig } from '../kube/kubeadm-config.js';
-import { kubeadmConfigMap } from '../phases/cluster/upload-config-render.js';
-import { endpointsFromClusterStatus, endpointsFromPods } from '../phases/join/etcd-endpoints.js';
-import { clusterStatusWithout, kubeadmConfigWithout } from '../phases/reset/cluster-status.js';
+import { kubeadmConfigMap } from '../stored-config/render.js';
+import { endpointsFromClusterStatus, endpointsFromPods } from '../etcd/endpoints.js';
+import { clusterStatusWithout, kubeadmConfigWithout } from '../stored-config/cluster-status.js';
 import type { Runtime } from '../run/runtime.js';
 import { KUBEADM_CONFIG_CM, KUBE_SYSTEM } from '../constants.js';
 

@@ -1,7 +1,7 @@
 /**
  * Key pairs with Node's native crypto: OpenSSL's own generators (with its pairwise consistency
  * test) run on the libuv thread pool, so keys are made in parallel without blocking the event
- * loop; speed comes from that overlap (src/phases/certs/key-pool.ts), never from a weaker
+ * loop; speed comes from that overlap (src/certs/key-pool.ts), never from a weaker
  * generator. PEM output matches Go's keyutil.MarshalPrivateKeyToPEM: RSA as PKCS#1
  * "RSA PRIVATE KEY", ECDSA as SEC1 "EC PRIVATE KEY". Keys read back are checked as
  * `openssl pkey -check` would (src/pki/key-check.ts).

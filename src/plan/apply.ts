@@ -11,7 +11,7 @@ import { liveApprovalProblem } from './trust.js';
 import { etcdTlsFromDir } from '../etcd-client/urls.js';
 import { saveSnapshot } from '../etcd-snapshot/save.js';
 import { parseMode, type CertsRenewAutoStep, type EtcdSnapshotRestoreStep, type Plan, type PlanStep } from './types.js';
-import type { HealthCheck } from '../phases/kubelet/http-check.js';
+import type { HealthCheck } from '../health/http-check.js';
 
 export interface ApplyDeps {
   /** The machine (a RootedHost, honouring --rootfs). */

@@ -2,7 +2,8 @@ import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { TsadmError, errorMessage } from '../errors.js';
 import { writeFileAtomic } from '../host/atomic-write.js';
-import { approvalStepProblem, execStepProblem, planFileProblem } from './trust.js';
+import { privateFileProblem } from '../host/private-file.js';
+import { approvalStepProblem, execStepProblem } from './trust.js';
 import { PLAN_API_VERSION, PLAN_KIND, type Plan } from './types.js';
 import { isPlainObject } from '../util/plain-object.js';
 
@@ -39,7 +40,7 @@ export async function readPlanFile(file: string): Promise<Plan> {
   try {
     handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     const st = await handle.stat();
-    const problem = planFileProblem({ isFile: st.isFile(), mode: st.mode, uid: st.uid }, process.geteuid?.() ?? 0);
+    const problem = privateFileProblem({ isFile: st.isFile(), mode: st.mode, uid: st.uid }, process.geteuid?.() ?? 0);
     if (problem !== undefined) {
       throw new TsadmError('E_TRUST', `refusing to apply the plan ${file}: ${problem}`, {
         hint: 'a plan is run as root: keep it owned by root and writable only by its owner (chown root: <plan>; chmod 600 <plan>), or make a new one',

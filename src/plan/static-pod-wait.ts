@@ -13,9 +13,9 @@ import type { Host } from '../host/host.js';
 import { sha256Hex } from '../host/rooted-host.js';
 import type { KubeApi } from '../kube/types.js';
 import type { PhaseLogger } from '../log/logger.js';
-import { httpHealthCheck, type HealthCheck } from '../phases/kubelet/http-check.js';
-import { waitForHealthy } from '../phases/kubelet/wait-loop.js';
-import { waitForMirrorPodHash, waitForRunningPods } from '../phases/upgrade/mirror-pod.js';
+import { httpHealthCheck, type HealthCheck } from '../health/http-check.js';
+import { waitForHealthy } from '../health/wait-loop.js';
+import { waitForMirrorPodHash, waitForRunningPods } from '../health/mirror-pod.js';
 import type { Plan, StaticPodWaitStep } from './types.js';
 
 export interface StaticPodWaitDeps {

@@ -12,7 +12,8 @@
  *   their arguments (PLANNED_COMMANDS): a plan can never carry `/bin/sh -c …`;
  * - its approval steps are limited to what tsadm's approver decides: kubelet serving certificate
  *   requests, Approved or Denied. A plan can never approve a client certificate (system:masters).
- * Pure checks; src/plan/file.ts and src/commands/apply.ts apply them.
+ * Pure checks; src/plan/file.ts and src/commands/apply.ts apply them. The first is the rule of any
+ * file tsadm acts on as root (src/host/private-file.ts), which a restore's snapshot gets too.
  */
 import path from 'node:path';
 import { KUBELET_SERVING_SIGNER } from '../constants.js';
@@ -60,20 +61,6 @@ export function approvalStepProblem(step: Readonly<Record<string, unknown>>): st
 export function liveApprovalProblem(live: { spec?: { signerName?: unknown } } | undefined, name: string): string | undefined {
   if (!live) return `CertificateSigningRequest ${name} is gone`;
   if (live.spec?.signerName !== KUBELET_SERVING_SIGNER) return `CertificateSigningRequest ${name} is not to signer ${KUBELET_SERVING_SIGNER}`;
-  return undefined;
-}
-
-export interface PlanFileStat {
-  readonly isFile: boolean;
-  readonly mode: number;
-  readonly uid: number;
-}
-
-/** Why a plan file with this status may not be applied by user EUID (undefined: it may). */
-export function planFileProblem(st: PlanFileStat, euid: number): string | undefined {
-  if (!st.isFile) return 'it is not a regular file';
-  if (st.uid !== 0 && st.uid !== euid) return `it is owned by uid ${st.uid}, not by root`;
-  if ((st.mode & 0o022) !== 0) return `it is writable by ${(st.mode & 0o002) !== 0 ? 'everyone' : 'its group'} (mode 0${(st.mode & 0o777).toString(8)})`;
   return undefined;
 }
 

@@ -1,5 +1,5 @@
 import { exitCheckOf } from '../verify/exit-check.js';
-import type { UpgradeCtx } from '../run/context.js';
+import type { UpgradeCtx } from '../phases/upgrade/context.js';
 import { startResumableRun, type ResumeSession } from './session.js';
 
 /**

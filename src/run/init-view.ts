@@ -3,7 +3,7 @@ import type { ResolvedInitConfig } from '../config/types.js';
 import { KUBERNETES_DIR } from '../constants.js';
 import { prefixedLogger } from '../log/prefixed-logger.js';
 import type { PatchCache } from '../patches/run.js';
-import { newPkiRunState } from '../phases/certs/run-state.js';
+import { newPkiRunState } from '../certs/run-state.js';
 import type { VersionProfile } from '../versions/table-types.js';
 import type { BaseCtx, InitCtx } from './context.js';
 

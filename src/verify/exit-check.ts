@@ -2,7 +2,7 @@ import type { CheckFinding, Phase, PhaseAt } from '../engine/phase.js';
 import type { Host } from '../host/host.js';
 import type { ApiSeam } from '../kube/seam.js';
 import type { PhaseLogger } from '../log/logger.js';
-import type { HealthTarget } from '../phases/kubelet/wait-loop.js';
+import type { HealthTarget } from '../health/wait-loop.js';
 import { checkRunning } from './health.js';
 import { wouldChange } from './would-change.js';
 

@@ -1,5 +1,5 @@
-import { httpHealthCheck, type HealthCheck } from '../phases/kubelet/http-check.js';
-import type { HealthTarget } from '../phases/kubelet/wait-loop.js';
+import { httpHealthCheck, type HealthCheck } from '../health/http-check.js';
+import type { HealthTarget } from '../health/wait-loop.js';
 import type { CheckFinding } from '../engine/phase.js';
 import type { Host } from '../host/host.js';
 

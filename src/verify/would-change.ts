@@ -9,10 +9,10 @@ import { journalOf, type JournalStep } from '../host/journal.js';
 import { diffNode, nodeView } from '../plan/diff.js';
 import type { CheckFinding, Phase } from '../engine/phase.js';
 import type { ConfigMapObject, KubeObject } from '../kube/types.js';
-import { CLUSTER_INFO_CM, KUBE_PUBLIC } from '../phases/cluster/bootstrap-token-render.js';
+import { CLUSTER_INFO_CM, KUBE_PUBLIC } from '../constants.js';
 import { JWS_KEY_PREFIX } from '../token/jws.js';
 import { newPatchCache } from '../patches/run.js';
-import { newPkiRunState } from '../phases/certs/run-state.js';
+import { newPkiRunState } from '../certs/run-state.js';
 
 const SILENT: Reporter = { emit: () => undefined, close: () => Promise.resolve() };
 

@@ -34,7 +34,7 @@ import { baseContext, readConfigFile, type CommandEnv, type Runtime } from '../r
 import { runWorkflow } from './run-workflow.js';
 import { HELP_MINOR, markPhaseOrigins } from '../versions/kubeadm-phases.js';
 import { helpTreeNote } from '../cli/help.js';
-import { newPkiRunState } from '../phases/certs/run-state.js';
+import { newPkiRunState } from '../certs/run-state.js';
 import { newPatchCache } from '../patches/run.js';
 
 /**

@@ -22,7 +22,7 @@ import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../versions/resolve.js';
 import type { VersionProfile } from '../versions/table-types.js';
 import { newJoinRunState } from '../phases/join/state.js';
 import { realJoinDeps, type JoinDeps } from '../phases/join/deps.js';
-import type { JoinCtx } from '../run/context.js';
+import type { JoinCtx } from '../phases/join/context.js';
 import { baseContext, readConfigFile, type CommandEnv, type Runtime } from '../run/runtime.js';
 import { runWorkflow } from './run-workflow.js';
 import { HELP_MINOR, markPhaseOrigins, phaseNotInMinor } from '../versions/kubeadm-phases.js';

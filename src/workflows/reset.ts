@@ -12,7 +12,7 @@ import { realResetDeps, type ResetDeps } from '../phases/reset/deps.js';
 import { removeEtcdMemberPhase } from '../phases/reset/remove-etcd-member.js';
 import { resetPreflightPhase } from '../phases/reset/preflight.js';
 import { updateClusterStatusPhase } from '../phases/reset/update-cluster-status.js';
-import type { ResetCtx } from '../run/context.js';
+import type { ResetCtx } from '../phases/reset/context.js';
 import { baseContext, readConfigFile, type CommandEnv, type Runtime } from '../run/runtime.js';
 import { runWorkflow } from './run-workflow.js';
 import { HELP_MINOR, markPhaseOrigins } from '../versions/kubeadm-phases.js';

@@ -1,11 +1,11 @@
 /**
- * Shared by the static pod tests of the control plane (manifest args/env, phases/controlplane):
+ * Shared by the static pod tests of the control plane (manifest args/env and the control-plane renderers of src/manifest):
  * the fixture configuration at a chosen minor, rendered into a control-plane component's Pod.
  */
 import type { ClusterConfiguration, ResolvedInitConfig } from '../../src/config/types.js';
 import { NO_HOST_FACTS, staticPodConfigFromInit, type HostFacts } from '../../src/manifest/inputs.js';
 import type { Container, Pod } from '../../src/manifest/pod.js';
-import { renderStaticPod, type StaticPodComponent } from '../../src/phases/controlplane/render.js';
+import { renderStaticPod, type StaticPodComponent } from '../../src/manifest/render.js';
 import { DEFAULT_PATCH, type SupportedMinor } from '../../src/versions/minors.js';
 import { VERSION_TABLE } from '../../src/versions/table.js';
 import { fixtureInitConfig } from './config-fixture.js';

@@ -6,7 +6,7 @@ import { profileFor } from '../../src/versions/resolve.js';
 import type { ResolvedInitConfig } from '../../src/config/types.js';
 import type { InitCtx } from '../../src/run/context.js';
 import { createApiSeam, type ApiSeam } from '../../src/kube/seam.js';
-import { newPkiRunState } from '../../src/phases/certs/run-state.js';
+import { newPkiRunState } from '../../src/certs/run-state.js';
 import { newPatchCache } from '../../src/patches/run.js';
 
 /** Collects events so tests can assert on what a phase reported. */

@@ -8,8 +8,8 @@ import type { FlagValues } from '../../src/flags.js';
 import { realUpgradeDeps, type UpgradeDeps } from '../../src/phases/upgrade/deps.js';
 import { realSystem } from '../../src/host/system-probe.js';
 import { newUpgradeRunState } from '../../src/phases/upgrade/state.js';
-import type { UpgradeClusterView } from '../../src/upgrade/cluster-view.js';
-import type { UpgradeCtx } from '../../src/run/context.js';
+import type { UpgradeClusterView } from '../../src/upgrade-plan/cluster-view.js';
+import type { UpgradeCtx } from '../../src/phases/upgrade/context.js';
 import { MemoryReporter } from './phase-ctx.js';
 
 export interface UpgradeCtxOptions {

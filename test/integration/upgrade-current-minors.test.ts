@@ -53,11 +53,12 @@ import { upgradeBootstrapTokenPhase } from '../../src/phases/upgrade/bootstrap-t
 import { upgradeKubeletConfigPhase } from '../../src/phases/upgrade/kubelet-config.js';
 import { upgradePostUpgradePhase } from '../../src/phases/upgrade/post-upgrade.js';
 import { upgradeUploadConfigPhase } from '../../src/phases/upgrade/upload-config.js';
-import { readUpgradeCluster } from '../../src/upgrade/cluster-view.js';
-import { computeUpgrades } from '../../src/upgrade/plan-compute.js';
-import { readPlanInputs } from '../../src/upgrade/plan-read.js';
-import { formatPlan } from '../../src/upgrade/plan-render.js';
-import type { InitCtx, UpgradeCtx } from '../../src/run/context.js';
+import { readUpgradeCluster } from '../../src/upgrade-plan/cluster-view.js';
+import { computeUpgrades } from '../../src/upgrade-plan/plan-compute.js';
+import { readPlanInputs } from '../../src/upgrade-plan/plan-read.js';
+import { formatPlan } from '../../src/upgrade-plan/plan-render.js';
+import type { InitCtx } from '../../src/run/context.js';
+import type { UpgradeCtx } from '../../src/phases/upgrade/context.js';
 
 /** One upgrade step and kubeadm's images on both sides (golden facts `images` of each minor). */
 interface Step {

@@ -1,7 +1,7 @@
 import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../run/context.js';
 import { clusterApi } from '../cluster/api.js';
-import { controlPlaneEndpointFor } from '../kubeconfig/endpoint.js';
+import { controlPlaneEndpointFor } from '../../config/endpoint.js';
 import { corednsManifests, ensureCoredns } from './coredns.js';
 import { corednsDeploymentPatcher } from './coredns-patch.js';
 import { clusterDnsIp } from '../../config/component-defaults.js';

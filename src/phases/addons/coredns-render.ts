@@ -1,6 +1,6 @@
 import type { ConfigMapObject, KubeObject } from '../../kube/types.js';
 import type { VersionProfile } from '../../versions/table-types.js';
-import { clusterRole, clusterRoleBinding, serviceAccount } from '../cluster/rbac.js';
+import { clusterRole, clusterRoleBinding, serviceAccount } from '../../kube/rbac.js';
 import { KUBE_SYSTEM } from '../../constants.js';
 
 /** Pure builders of the CoreDNS addon (docs/kubeadm-reference.md §7.1; 1.20 objects as observed in kubeadm's dry-run). */

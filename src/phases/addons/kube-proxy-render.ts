@@ -4,7 +4,7 @@ import { COMPONENT_CONFIG_HASH_ANNOTATION, configMapHash } from '../../kube/conf
 import type { ConfigMapObject, KubeObject } from '../../kube/types.js';
 import type { VersionProfile } from '../../versions/table-types.js';
 import { fullKubeProxyFields, kubeProxyTypesOf } from '../../versions/kube-proxy-config.js';
-import { clusterRoleBinding, getNamed, group, role, roleBinding, serviceAccount } from '../cluster/rbac.js';
+import { clusterRoleBinding, getNamed, group, role, roleBinding, serviceAccount } from '../../kube/rbac.js';
 
 /** Pure builders of the kube-proxy addon (docs/kubeadm-reference.md §7.2; 1.20 objects as observed in kubeadm's dry-run). */
 const KUBE_SYSTEM = 'kube-system';

@@ -9,12 +9,12 @@
  */
 import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../run/context.js';
-import { ensureCA } from './ca.js';
-import { CERT_ROWS, SA_BASE_NAME, type CertRow } from './cert-table.js';
-import type { PkiCtx } from './context.js';
-import { ensureLeaf } from './leaf.js';
-import { prefetchCertKeys } from './prefetch.js';
-import { ensureServiceAccountKey } from './sa.js';
+import { ensureCA } from '../../certs/ca.js';
+import { CERT_ROWS, SA_BASE_NAME, type CertRow } from '../../certs/cert-table.js';
+import type { PkiCtx } from '../../certs/context.js';
+import { ensureLeaf } from '../../certs/leaf.js';
+import { prefetchCertKeys } from '../../certs/prefetch.js';
+import { ensureServiceAccountKey } from '../../certs/sa.js';
 import { verifyCertificate, verifyServiceAccountKey } from './verify.js';
 
 /**

@@ -3,10 +3,10 @@ import { errorMessage } from '../../errors.js';
 import { signedByProblem, validityProblem, keyMatchesCertificate } from '../../pki/verify.js';
 import type { CheckFinding } from '../../engine/phase.js';
 import type { InitCtx } from '../../run/context.js';
-import { CERT_ROWS, SA_BASE_NAME, type CertRow } from './cert-table.js';
-import { leafProblems } from './leaf-problems.js';
-import { pkiFiles, publicKeyPath } from './paths.js';
-import { readCertificate, readPrivateKey } from './load.js';
+import { CERT_ROWS, SA_BASE_NAME, type CertRow } from '../../certs/cert-table.js';
+import { leafProblems } from '../../certs/leaf-problems.js';
+import { pkiFiles, publicKeyPath } from '../../certs/paths.js';
+import { readCertificate, readPrivateKey } from '../../certs/load.js';
 
 const DAY = 24 * 3600 * 1000;
 /** kubeadm's `certs check-expiration` flags nothing; 30 days is when renewals are usually planned. */

@@ -5,7 +5,7 @@ import { isForbidden } from '../../kube/errors.js';
 import { DEFAULT_RETRY } from '../../kube/retry.js';
 import type { KubeApi } from '../../kube/types.js';
 import type { InitCtx } from '../../run/context.js';
-import { clusterRoleBinding, group } from './rbac.js';
+import { clusterRoleBinding, group } from '../../kube/rbac.js';
 
 /**
  * The API client of an init run, from --kubeconfig (admin.conf by default), through the run's

@@ -1,14 +1,12 @@
-import { NODE_BOOTSTRAP_TOKEN_GROUP } from '../../constants.js';
+import { CLUSTER_INFO_CM, KUBE_PUBLIC, NODE_BOOTSTRAP_TOKEN_GROUP } from '../../constants.js';
 import type { BootstrapToken } from '../../config/types.js';
 import { parseToken } from '../../token/bootstrap-token.js';
 import { JWS_KEY_PREFIX, computeDetachedSignature } from '../../token/jws.js';
 import type { ConfigMapObject, KubeObject } from '../../kube/types.js';
-import { clusterRole, clusterRoleBinding, getNamed, group, role, roleBinding, user } from './rbac.js';
-import { NODES_GROUP } from './upload-config-render.js';
+import { clusterRole, clusterRoleBinding, getNamed, group, role, roleBinding, user } from '../../kube/rbac.js';
+import { NODES_GROUP } from '../../stored-config/render.js';
 
 /** Pure builders of the bootstrap-token phase's objects (docs/kubeadm-reference.md §6.4, observed 1.20 dry-run). */
-export const CLUSTER_INFO_CM = 'cluster-info';
-export const KUBE_PUBLIC = 'kube-public';
 const CLUSTER_INFO_RBAC = 'kubeadm:bootstrap-signer-clusterinfo';
 
 export interface RbacStep {

@@ -9,8 +9,9 @@ import { tokenToSecret, TOKEN_NAMESPACE } from '../../token/secret.js';
 import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../run/context.js';
 import { clusterAdminsBinding, clusterApi } from './api.js';
-import { CLUSTER_INFO_CM, KUBE_PUBLIC, clusterInfoConfigMap, clusterInfoKubeconfig, clusterInfoRbac, clusterInfoSignatures, kubeletApiAdminRbac, nodeBootstrapRbac } from './bootstrap-token-render.js';
-import { controlPlaneEndpointFor } from '../kubeconfig/endpoint.js';
+import { CLUSTER_INFO_CM, KUBE_PUBLIC } from '../../constants.js';
+import { clusterInfoConfigMap, clusterInfoKubeconfig, clusterInfoRbac, clusterInfoSignatures, kubeletApiAdminRbac, nodeBootstrapRbac } from './bootstrap-token-render.js';
+import { controlPlaneEndpointFor } from '../../config/endpoint.js';
 
 /**
  * bootstrap-token: the configured token Secrets, the RBAC that lets token holders join (get

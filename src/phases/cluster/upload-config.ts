@@ -12,7 +12,7 @@ import { PATCH_NODE_OPTIONS } from './node-patch.js';
 import { clusterConfigurationYaml, kubeletConfigurationYaml, nodeCriSocket } from './sources.js';
 import {
   clusterStatusYaml, kubeadmConfigMap, kubeadmConfigRbac, kubeletConfigMap, kubeletConfigRbac,
-} from './upload-config-render.js';
+} from '../../stored-config/render.js';
 
 /**
  * upload-config: kubeadm-config (ClusterConfiguration [+ ClusterStatus]) and the kubelet

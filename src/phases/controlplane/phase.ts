@@ -18,8 +18,8 @@ import type { Phase } from '../../engine/phase.js';
 import { unchangedAndAnswering } from '../../verify/exit-check.js';
 import type { InitCtx } from '../../run/context.js';
 import { controlPlaneHealthTargets } from '../kubelet/targets.js';
-import { apiServerWarnings } from './apiserver.js';
-import { renderStaticPod } from './render.js';
+import { apiServerWarnings } from '../../manifest/apiserver.js';
+import { renderStaticPod } from '../../manifest/render.js';
 
 /** Once per run: kubeadm prints the folder line from the parent phase, before any child. */
 const announced = new WeakSet<object>();

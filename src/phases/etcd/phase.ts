@@ -13,7 +13,7 @@ import { patchedManifest, writeManifest } from '../../manifest/write.js';
 import type { Phase } from '../../engine/phase.js';
 import { unchangedAndAnswering } from '../../verify/exit-check.js';
 import type { InitCtx } from '../../run/context.js';
-import { renderEtcdPod } from './render.js';
+import { renderEtcdPod } from '../../manifest/etcd.js';
 
 async function runLocalEtcd(ctx: InitCtx): Promise<void> {
   const etcd = ctx.cfg.cluster.etcd;

@@ -6,16 +6,16 @@
  */
 import { TsadmError } from '../../errors.js';
 import type { Phase } from '../../engine/phase.js';
-import type { JoinCtx } from '../../run/context.js';
-import { ensureCA, loadCA } from '../certs/ca.js';
-import { CERT_ROWS } from '../certs/cert-table.js';
-import { ensureLeaf } from '../certs/leaf.js';
-import { pkiFiles } from '../certs/paths.js';
-import { prefetchCertKeys } from '../certs/prefetch.js';
-import { ensureServiceAccountKey } from '../certs/sa.js';
+import type { JoinCtx } from './context.js';
+import { ensureCA, loadCA } from '../../certs/ca.js';
+import { CERT_ROWS } from '../../certs/cert-table.js';
+import { ensureLeaf } from '../../certs/leaf.js';
+import { pkiFiles } from '../../certs/paths.js';
+import { prefetchCertKeys } from '../../certs/prefetch.js';
+import { ensureServiceAccountKey } from '../../certs/sa.js';
 import { runControlPlaneComponent } from '../controlplane/phase.js';
-import { ensureKubeconfig, kubeconfigPath } from '../kubeconfig/ensure.js';
-import { KUBECONFIG_ROWS } from '../kubeconfig/kubeconfig-table.js';
+import { ensureKubeconfig, kubeconfigPath } from '../../kubeconfig/ensure.js';
+import { KUBECONFIG_ROWS } from '../../kubeconfig/kubeconfig-table.js';
 import { runDownloadCerts } from './download-certs.js';
 import { DISCOVERY_FLAGS } from './flags.js';
 import { initView } from './state.js';

@@ -2,7 +2,7 @@ import { hostname as osHostname } from 'node:os';
 import type { Discovery } from '../../config/types.js';
 import { EtcdClient } from '../../etcd-client/client.js';
 import type { EtcdTls } from '../../etcd-client/transport.js';
-import { discover, type DiscoverDeps, type JoinDiscovery } from '../../join/discover.js';
+import { discover, type DiscoverDeps, type JoinDiscovery } from '../../discovery/discover.js';
 import { connectCri, type CriClient } from '../../host/cri-client.js';
 import { realSystem, type SystemProbe } from '../../host/system-probe.js';
 import { localAddressTowards } from './local-address.js';

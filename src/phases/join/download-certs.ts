@@ -12,7 +12,7 @@ import type { FileKind } from '../../host/host.js';
 import { isForbidden } from '../../kube/errors.js';
 import type { SecretObject } from '../../kube/types.js';
 import { KUBEADM_CERTS_SECRET, certFilesToUpload, decodeCertificateKey, decryptBytes } from '../cluster/upload-certs-render.js';
-import type { JoinCtx } from '../../run/context.js';
+import type { JoinCtx } from './context.js';
 import { bootstrapApi, clusterConfig } from './state.js';
 
 /** One decrypted file to write. */

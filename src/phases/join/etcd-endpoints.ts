@@ -1,34 +1,16 @@
-import { loadYaml } from '../../yaml/read.js';
-import { KUBECONFIG_FILES, KUBERNETES_DIR } from '../../constants.js';
-import { TsadmError, errorMessage } from '../../errors.js';
-import { EtcdClient } from '../../etcd-client/client.js';
-import { EtcdRequestError } from '../../etcd-client/transport.js';
-import { etcdClientURL, etcdTlsFromDir } from '../../etcd-client/urls.js';
-import { NO_RETRY } from '../../kube/retry.js';
-import type { JoinCtx } from '../../run/context.js';
-import { ETCD_ADVERTISE_CLIENT_URLS_ANNOTATION } from '../etcd/render.js';
-import { clusterConfig, joinApiOptions } from './state.js';
-
 /**
- * Where the stacked etcd members listen (kubeadm's etcdutil.NewFromCluster): the annotation the
- * etcd static pods carry, else (v1beta2 clusters) the control planes of ClusterStatus; then the
- * client follows the member list (Sync). Mirror pods appear about a minute after a control
- * plane starts, so the pod list is retried for a while before giving up.
+ * The etcd client of a joining control plane: the cluster's members found as src/etcd/endpoints.ts
+ * says, through join's bootstrap view of the cluster.
  */
-export function endpointsFromPods(pods: unknown): string[] {
-  const items = (pods as { items?: Array<{ metadata?: { annotations?: Record<string, string> } }> } | undefined)?.items ?? [];
-  return [...new Set(items.flatMap((p) => (p.metadata?.annotations?.[ETCD_ADVERTISE_CLIENT_URLS_ANNOTATION] ?? '').split(',').filter(Boolean)))];
-}
-
-export function endpointsFromClusterStatus(clusterStatusYaml: string | undefined): string[] {
-  if (!clusterStatusYaml) return [];
-  try {
-    const doc = loadYaml(clusterStatusYaml) as { apiEndpoints?: Record<string, { advertiseAddress?: string }> } | undefined;
-    return Object.values(doc?.apiEndpoints ?? {}).map((e) => e.advertiseAddress).filter((a): a is string => !!a).map(etcdClientURL);
-  } catch {
-    return [];
-  }
-}
+import { KUBECONFIG_FILES, KUBERNETES_DIR } from '../../constants.js';
+import { TsadmError } from '../../errors.js';
+import type { EtcdClient } from '../../etcd-client/client.js';
+import { etcdTlsFromDir } from '../../etcd-client/urls.js';
+import { endpointsFromClusterStatus, endpointsFromPods, etcdCall } from '../../etcd/endpoints.js';
+import { NO_RETRY } from '../../kube/retry.js';
+import { ETCD_ADVERTISE_CLIENT_URLS_ANNOTATION } from '../../manifest/etcd.js';
+import type { JoinCtx } from './context.js';
+import { clusterConfig, joinApiOptions } from './state.js';
 
 /** One quick look (no retries): the caller polls. */
 async function listEtcdPodEndpoints(ctx: JoinCtx): Promise<string[]> {
@@ -70,17 +52,4 @@ export async function etcdClientForCluster(ctx: JoinCtx): Promise<EtcdClient> {
   const client = ctx.deps.etcdClient(endpoints, tls, ctx.cfg.join.timeouts.etcdAPICallMs);
   await etcdCall(() => client.sync(), 'list the etcd members');
   return client;
-}
-
-/** etcd failures as one-line TsadmErrors naming what was attempted (and, when given, how to go on). */
-export async function etcdCall<T>(fn: () => Promise<T>, what: string, hint?: string): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (!(err instanceof EtcdRequestError)) throw err;
-    throw new TsadmError('E_API', `failed to ${what}: ${errorMessage(err)} (${err.endpoint})`, {
-      cause: err,
-      hint: hint ?? 'check the etcd members: `kubectl -n kube-system get pods -l component=etcd` and their logs on the control-plane nodes',
-    });
-  }
 }

@@ -17,7 +17,7 @@ import { initialClusterFor, memberByPeerURL, memberIdHex, type EtcdMember } from
 import { errorMessage } from '../../errors.js';
 import { isLearnerNotReady } from '../../etcd-client/retry.js';
 import type { VersionProfile } from '../../versions/table-types.js';
-import { etcdCall } from './etcd-endpoints.js';
+import { etcdCall } from '../../etcd/endpoints.js';
 
 /**
  * Whether a joining member starts as a learner: the EtcdLearnerMode gate at the target minor

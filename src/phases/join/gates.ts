@@ -3,7 +3,7 @@
  * stored in the cluster (kubeadm-config), at the cluster's Kubernetes minor.
  */
 import { featureEnabled } from '../../config/feature-gates.js';
-import type { JoinCtx } from '../../run/context.js';
+import type { JoinCtx } from './context.js';
 import { clusterConfig } from './state.js';
 
 export async function clusterFeatureEnabled(ctx: JoinCtx, name: string): Promise<boolean> {

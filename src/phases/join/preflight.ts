@@ -8,12 +8,12 @@ import path from 'node:path';
 import { PORTS } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
 import type { Phase } from '../../engine/phase.js';
-import type { JoinCtx } from '../../run/context.js';
+import type { JoinCtx } from './context.js';
 import { bindAddressesOf, joinChecks } from '../preflight/checks.js';
 import { runChecks } from '../preflight/run-checks.js';
 import { pullRequiredImages } from '../preflight/pull-images.js';
 import { controlPlaneImages } from '../controlplane/images.js';
-import type { JoinClusterConfig } from './cluster-config.js';
+import type { JoinClusterConfig } from '../../stored-config/cluster-config.js';
 import { DISCOVERY_FLAGS } from './flags.js';
 import { clusterConfig } from './state.js';
 

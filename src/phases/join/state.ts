@@ -4,14 +4,15 @@ import { configInvalid } from '../../config/validate.js';
 import { KUBECONFIG_FILES, KUBERNETES_DIR } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
 import { detectCriSocket } from '../../host/cri.js';
-import { bootstrapKubeconfig, type JoinDiscovery } from '../../join/discover.js';
+import { bootstrapKubeconfig, type JoinDiscovery } from '../../discovery/discover.js';
 import type { ApiOpenOptions } from '../../kube/seam.js';
 import type { KubeApi } from '../../kube/types.js';
 import { initShapedView } from '../../run/init-view.js';
-import type { InitCtx, JoinCtx, JoinRunState } from '../../run/context.js';
+import type { InitCtx } from '../../run/context.js';
+import type { JoinCtx, JoinRunState } from './context.js';
 import { prereleaseWarning, profileFor } from '../../versions/resolve.js';
 import { newPatchCache } from '../../patches/run.js';
-import { buildJoinClusterConfig, fetchClusterConfigTexts, storedKubernetesVersion, type JoinClusterConfig } from './cluster-config.js';
+import { buildJoinClusterConfig, fetchClusterConfigTexts, storedKubernetesVersion, type JoinClusterConfig } from '../../stored-config/cluster-config.js';
 
 export function newJoinRunState(): JoinRunState {
   return { views: new Map(), patches: newPatchCache() };

@@ -2,8 +2,8 @@ import { loadYaml } from '../../yaml/read.js';
 import { formatDuration } from '../../duration.js';
 import { TsadmError } from '../../errors.js';
 import type { Host } from '../../host/host.js';
-import { httpHealthCheck, type HealthCheck } from '../kubelet/http-check.js';
-import { currentCluster } from '../kubeconfig/read.js';
+import { httpHealthCheck, type HealthCheck } from '../../health/http-check.js';
+import { currentCluster } from '../../kubeconfig/read.js';
 
 /**
  * Waiting for the kubelet's TLS bootstrap (kubeadm's waitForTLSBootstrappedClient): the kubelet

@@ -6,7 +6,7 @@
  * cluster's minor (the tree of each minor is built in src/workflows/join.ts).
  */
 import type { Phase } from '../../engine/phase.js';
-import type { JoinCtx } from '../../run/context.js';
+import type { JoinCtx } from './context.js';
 import { waitControlPlanePhase } from '../kubelet/wait.js';
 import { clusterFeatureEnabled, kubeletLocalMode } from './gates.js';
 import { runKubeletWaitBootstrap } from './kubelet-start.js';

@@ -7,11 +7,11 @@
  */
 import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../run/context.js';
-import type { PkiCtx } from '../certs/context.js';
-import { resolveControlPlaneEndpoint } from './endpoint.js';
-import { ensureKubeconfig } from './ensure.js';
-import { KUBECONFIG_ROWS, type KubeconfigRow } from './kubeconfig-table.js';
-import { prefetchKubeconfigKeys } from './prefetch.js';
+import type { PkiCtx } from '../../certs/context.js';
+import { resolveControlPlaneEndpoint } from '../../config/endpoint.js';
+import { ensureKubeconfig } from '../../kubeconfig/ensure.js';
+import { KUBECONFIG_ROWS, type KubeconfigRow } from '../../kubeconfig/kubeconfig-table.js';
+import { prefetchKubeconfigKeys } from '../../kubeconfig/prefetch.js';
 
 /** Once per run: the folder line, the endpoint warning; from the second file on, keys for the rest. */
 async function beginLeaf(ctx: PkiCtx, name: string): Promise<void> {

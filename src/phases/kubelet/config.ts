@@ -10,7 +10,7 @@ import type { ClusterConfiguration } from '../../config/types.js';
 import { MANIFESTS_DIR, PORTS } from '../../constants.js';
 import { cloneJson, isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../json.js';
 import type { VersionProfile } from '../../versions/table-types.js';
-import { DUAL_STACK_GATE } from '../controlplane/feature-gates.js';
+import { DUAL_STACK_GATE } from '../../manifest/feature-gates.js';
 import { DOCKERSHIM_SOCKET } from './flags-env.js';
 
 export const KUBELET_CONFIG_API_VERSION = 'kubelet.config.k8s.io/v1beta1';

@@ -8,7 +8,7 @@ import { PORTS } from '../../constants.js';
 import { argValue } from '../../manifest/args.js';
 import { joinHostPort } from '../../net/host-port.js';
 import type { VersionProfile } from '../../versions/table-types.js';
-import type { HealthTarget } from './wait-loop.js';
+import type { HealthTarget } from '../../health/wait-loop.js';
 
 /** The kubelet's /healthz, where its KubeletConfiguration says it listens (default 127.0.0.1:10248). */
 export function kubeletHealthTarget(cfg: ResolvedInitConfig): HealthTarget {

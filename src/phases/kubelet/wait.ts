@@ -12,9 +12,9 @@ import { TsadmError } from '../../errors.js';
 import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../run/context.js';
 import { DOCKERSHIM_SOCKET, criSocketFor } from './flags-env.js';
-import { httpHealthCheck, type HealthCheck } from './http-check.js';
+import { httpHealthCheck, type HealthCheck } from '../../health/http-check.js';
 import { kubeletHealthTarget, waitControlPlaneTargets } from './targets.js';
-import { waitForHealthy, type HealthTarget, type TargetState, type WaitOptions } from './wait-loop.js';
+import { waitForHealthy, type HealthTarget, type TargetState, type WaitOptions } from '../../health/wait-loop.js';
 
 export interface WaitPhaseOptions {
   /** The health check (default: a real HTTP(S) GET). */

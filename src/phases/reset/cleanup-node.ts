@@ -10,7 +10,7 @@ import { KUBELET_DIR } from '../../constants.js';
 import { errorMessage } from '../../errors.js';
 import { detectCriSocket, socketPath } from '../../host/cri.js';
 import type { Phase } from '../../engine/phase.js';
-import type { ResetCtx } from '../../run/context.js';
+import type { ResetCtx } from './context.js';
 import { DEFAULT_CERT_DIR } from '../../constants.js';
 import { NOT_CLEANED_TEXT, cleanupPlan, mountsUnder } from './plan.js';
 import { localEtcd } from './state.js';

@@ -4,7 +4,7 @@
  */
 import { TsadmError } from '../../errors.js';
 import type { Phase } from '../../engine/phase.js';
-import type { ResetCtx } from '../../run/context.js';
+import type { ResetCtx } from './context.js';
 import { isPrivilegedUser } from '../preflight/checks.js';
 import { runChecks } from '../preflight/run-checks.js';
 

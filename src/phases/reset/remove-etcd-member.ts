@@ -14,8 +14,8 @@ import { errorMessage } from '../../errors.js';
 import { etcdTlsFromDir } from '../../etcd-client/urls.js';
 import { memberByPeerURL } from '../../etcd-client/members.js';
 import type { Phase } from '../../engine/phase.js';
-import type { ResetCtx } from '../../run/context.js';
-import { endpointsFromPods } from '../join/etcd-endpoints.js';
+import type { ResetCtx } from './context.js';
+import { endpointsFromPods } from '../../etcd/endpoints.js';
 import { adminApi, localEtcd } from './state.js';
 
 /** Client URLs of the cluster's etcd members from the etcd Pods' annotation; none without a usable admin kubeconfig. */

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { MANIFESTS_DIR } from '../../constants.js';
-import { nodeNameFromKubeletConf } from '../kubelet/node-name.js';
+import { nodeNameFromKubeletConf } from '../../kubeconfig/node-name.js';
 import type { KubeApi } from '../../kube/types.js';
-import type { ResetCtx, ResetRunState } from '../../run/context.js';
+import type { ResetCtx, ResetRunState } from './context.js';
 import { RESET_RETRY } from './deps.js';
 import { parseEtcdManifest, type LocalEtcdMember } from './etcd-manifest.js';
 

@@ -6,9 +6,9 @@
 import { errorMessage } from '../../errors.js';
 import { readKubeadmConfig } from '../../kube/kubeadm-config.js';
 import type { Phase } from '../../engine/phase.js';
-import type { ResetCtx } from '../../run/context.js';
-import { kubeadmConfigMap } from '../cluster/upload-config-render.js';
-import { clusterStatusWithout, kubeadmConfigWithout } from './cluster-status.js';
+import type { ResetCtx } from './context.js';
+import { kubeadmConfigMap } from '../../stored-config/render.js';
+import { clusterStatusWithout, kubeadmConfigWithout } from '../../stored-config/cluster-status.js';
 import { APISERVER_MANIFEST, adminApi, nodeName } from './state.js';
 import { KUBEADM_CONFIG_CM, KUBE_SYSTEM } from '../../constants.js';
 

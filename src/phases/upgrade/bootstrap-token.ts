@@ -8,7 +8,7 @@
  * kubeconfig is left alone: both belong to the cluster, not to its version.
  */
 import type { Phase } from '../../engine/phase.js';
-import type { UpgradeCtx } from '../../run/context.js';
+import type { UpgradeCtx } from './context.js';
 import { clusterApi } from '../cluster/api.js';
 import { clusterInfoRbac, kubeletApiAdminRbac, nodeBootstrapRbac } from '../cluster/bootstrap-token-render.js';
 import { initView } from './state.js';

@@ -14,7 +14,7 @@ import { MANIFESTS_DIR } from '../../constants.js';
 import type { Phase } from '../../engine/phase.js';
 import { checkRunning } from '../../verify/health.js';
 import { wouldChange } from '../../verify/would-change.js';
-import type { UpgradeCtx } from '../../run/context.js';
+import type { UpgradeCtx } from './context.js';
 import { upgradeEtcd } from './etcd-upgrade.js';
 import { renewCertificates } from './renew-certs.js';
 import { clusterView, initView, newUpgradeRunState } from './state.js';

@@ -1,6 +1,6 @@
 import { hostname as osHostname } from 'node:os';
 import { readAnswer } from '../../cli/confirm.js';
-import type { HealthCheck } from '../kubelet/http-check.js';
+import type { HealthCheck } from '../../health/http-check.js';
 import { realSystem, type SystemProbe } from '../../host/system-probe.js';
 import type { ConnectRuntimeConfig } from '../preflight/checks.js';
 import { connectCri } from '../../host/cri-client.js';

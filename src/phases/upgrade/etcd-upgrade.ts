@@ -11,7 +11,7 @@ import { loadYaml } from '../../yaml/read.js';
 import { MODES, TMP_DIR } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
 import { manifestPath } from '../../manifest/write.js';
-import { waitForHealthy } from '../kubelet/wait-loop.js';
+import { waitForHealthy } from '../../health/wait-loop.js';
 import { copyTree } from './copy-tree.js';
 import { componentHealthTarget, upgradeComponent, type StaticPodRun } from './static-pod-upgrade.js';
 import { backupDirName, etcdDecision, manifestImage } from './static-pod-plan.js';

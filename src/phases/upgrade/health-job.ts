@@ -11,7 +11,7 @@ import type { KubeApi, KubeObject } from '../../kube/types.js';
 import { imageRepository } from '../../manifest/inputs.js';
 import { imageRef } from '../../manifest/static-pod.js';
 import type { VersionProfile } from '../../versions/table-types.js';
-import type { UpgradeCtx } from '../../run/context.js';
+import type { UpgradeCtx } from './context.js';
 import { parseTaint } from '../cluster/mark-control-plane.js';
 import { fail, ok, type Check } from '../preflight/check.js';
 import { adminApi, initView } from './state.js';

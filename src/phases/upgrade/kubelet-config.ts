@@ -10,7 +10,8 @@ import { COMPONENT_CONFIG_HASH_ANNOTATION, configMapHash } from '../../kube/conf
 import type { ConfigMapObject } from '../../kube/types.js';
 import { toKubeYaml } from '../../yaml/write.js';
 import { profileFor } from '../../versions/resolve.js';
-import type { InitCtx, UpgradeCtx } from '../../run/context.js';
+import type { InitCtx } from '../../run/context.js';
+import type { UpgradeCtx } from './context.js';
 import { prepareKubeletFiles, type PreparedKubelet } from '../kubelet/settings.js';
 import { adminApi, clusterView, initView } from './state.js';
 import { KUBE_SYSTEM } from '../../constants.js';

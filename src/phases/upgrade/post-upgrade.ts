@@ -10,7 +10,7 @@
 import type { Phase } from '../../engine/phase.js';
 import type { KubeApi, NodeMutation, NodeObject, Taint } from '../../kube/types.js';
 import type { PhaseLogger } from '../../log/logger.js';
-import type { UpgradeCtx } from '../../run/context.js';
+import type { UpgradeCtx } from './context.js';
 import { clusterApi } from '../cluster/api.js';
 import { PATCH_NODE_OPTIONS } from '../cluster/node-patch.js';
 import { nodeCriSocket } from '../cluster/sources.js';

@@ -8,9 +8,10 @@ import { TsadmError } from '../../errors.js';
 import { DEFAULT_RETRY } from '../../kube/retry.js';
 import type { KubeApi } from '../../kube/types.js';
 import { initShapedView } from '../../run/init-view.js';
-import { readUpgradeCluster, targetInitConfig, type UpgradeClusterView, type UpgradeTarget } from '../../upgrade/cluster-view.js';
+import { readUpgradeCluster, targetInitConfig, type UpgradeClusterView, type UpgradeTarget } from '../../upgrade-plan/cluster-view.js';
 import { normalizeKubernetesVersion } from '../../versions/resolve.js';
-import type { InitCtx, UpgradeCtx, UpgradeRunState } from '../../run/context.js';
+import type { InitCtx } from '../../run/context.js';
+import type { UpgradeCtx, UpgradeRunState } from './context.js';
 import { newPatchCache } from '../../patches/run.js';
 
 export function newUpgradeRunState(): UpgradeRunState {

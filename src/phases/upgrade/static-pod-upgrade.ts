@@ -21,11 +21,12 @@ import type { PhaseLogger } from '../../log/logger.js';
 import { sameStaticPod } from '../../manifest/equal.js';
 import { manifestPath } from '../../manifest/write.js';
 import { journalOf } from '../../host/journal.js';
-import type { InitCtx, UpgradeCtx } from '../../run/context.js';
-import { httpHealthCheck, type HealthCheck } from '../kubelet/http-check.js';
+import type { InitCtx } from '../../run/context.js';
+import type { UpgradeCtx } from './context.js';
+import { httpHealthCheck, type HealthCheck } from '../../health/http-check.js';
 import { controlPlaneHealthTargets } from '../kubelet/targets.js';
-import { waitForHealthy, type HealthTarget } from '../kubelet/wait-loop.js';
-import { waitForMirrorPodHash, waitForRunningPods, type PollOptions } from './mirror-pod.js';
+import { waitForHealthy, type HealthTarget } from '../../health/wait-loop.js';
+import { waitForMirrorPodHash, waitForRunningPods, type PollOptions } from '../../health/mirror-pod.js';
 import { renewCertificates } from './renew-certs.js';
 import { backupDirName, certsToRenew, type UpgradedComponent } from './static-pod-plan.js';
 

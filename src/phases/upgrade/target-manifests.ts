@@ -9,8 +9,8 @@ import { staticPodConfigFromInit } from '../../manifest/inputs.js';
 import { patchedManifest } from '../../manifest/write.js';
 import { toKubeYaml } from '../../yaml/write.js';
 import type { InitCtx } from '../../run/context.js';
-import { renderStaticPod } from '../controlplane/render.js';
-import { renderEtcdPod } from '../etcd/render.js';
+import { renderStaticPod } from '../../manifest/render.js';
+import { renderEtcdPod } from '../../manifest/etcd.js';
 import type { UpgradedComponent } from './static-pod-plan.js';
 
 export interface RenderedManifest {

@@ -6,7 +6,7 @@
  * The CRI socket annotation is post-upgrade's (kubeadm does it after the kubelet files).
  */
 import type { Phase } from '../../engine/phase.js';
-import type { UpgradeCtx } from '../../run/context.js';
+import type { UpgradeCtx } from './context.js';
 import { clusterApi } from '../cluster/api.js';
 import { clusterConfigurationYaml } from '../cluster/sources.js';
 import { uploadKubeadmConfig, uploadKubeletConfig } from '../cluster/upload-config.js';

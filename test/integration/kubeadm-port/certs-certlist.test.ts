@@ -2,11 +2,11 @@
  * kubeadm's own tests as the oracle (issue 36): the table-driven cases of kubernetes/kubernetes
  * cmd/kubeadm/app/phases/certs/certlist_test.go, the newer of the two versions the stored index
  * holds (index id 18738705579; the index does not name its commit), compared with tsadm's
- * certificate table (src/phases/certs/cert-table.ts). kubeadm's GetDefaultCertList is every
+ * certificate table (src/certs/cert-table.ts). kubeadm's GetDefaultCertList is every
  * row; GetCertsWithoutEtcd the rows that are not etcd's. The assertions are kubeadm's, as written
  * in the test: CAs come before the certificates they sign, and every CA named exists.
  */
-import { CERT_ROWS, type CertRow } from '../../../src/phases/certs/cert-table.js';
+import { CERT_ROWS, type CertRow } from '../../../src/certs/cert-table.js';
 import { caseKey, portCases } from './support.js';
 
 const SOURCE = 'cmd/kubeadm/app/phases/certs/certlist_test.go';

@@ -2,7 +2,7 @@
  * kubeadm's own tests as the oracle (issue 36): the table-driven cases of
  * kubernetes/kubernetes cmd/kubeadm/app/phases/controlplane/manifests_test.go at revision
  * 898b9f800267a757615ecfb71fc377d04d996c6b (a 1.36-cycle revision), compared with tsadm's pure
- * renderers (src/phases/controlplane/*) on the 1.36 row. The expected lists are copied literally
+ * renderers (src/manifest/apiserver.ts, controller-manager.ts, scheduler.ts) on the 1.36 row. The expected lists are copied literally
  * from that file; Go expressions are resolved as written: testCertsDir = "/var/lib/certs",
  * filepath.Join(kubeadmconstants.KubernetesDir, x) = "/etc/kubernetes/" + x,
  * kubeadmconstants.EtcdListenClientPort = 2379. The ledger (./ledger.ts) lists every case of the
@@ -11,8 +11,8 @@
 import type { ClusterConfiguration, Etcd } from '../../../src/config/types.js';
 import { NO_HOST_FACTS, type HostFacts, type StaticPodConfig } from '../../../src/manifest/inputs.js';
 import type { Container, Pod } from '../../../src/manifest/pod.js';
-import { authorizationModes } from '../../../src/phases/controlplane/apiserver.js';
-import { renderStaticPod, type StaticPodComponent } from '../../../src/phases/controlplane/render.js';
+import { authorizationModes } from '../../../src/manifest/apiserver.js';
+import { renderStaticPod, type StaticPodComponent } from '../../../src/manifest/render.js';
 import { VERSION_TABLE } from '../../../src/versions/table.js';
 import { fixtureInitConfig } from '../../helpers/config-fixture.js';
 import { goSorted, ledgerFile, portCases, caseKey } from './support.js';

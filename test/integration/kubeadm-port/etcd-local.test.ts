@@ -4,7 +4,7 @@
  * the newest version of that file the stored index holds. It still writes
  * --experimental-initial-corrupt-check and probes /livez and /readyz, so it belongs to the
  * kubeadm 1.31–1.33 line (1.34 picks etcd 3.6's spelling, 1.36 only that one); the cases are
- * compared with tsadm's 1.33 row (src/phases/etcd/render.ts). Expected lists are copied
+ * compared with tsadm's 1.33 row (src/manifest/etcd.ts). Expected lists are copied
  * literally; Go constants resolved as kubeadm defines them: EtcdListenClientPort 2379,
  * EtcdListenPeerPort 2380, EtcdMetricsPort 2381, EtcdServerCertName "etcd/server.crt",
  * EtcdServerKeyName "etcd/server.key", EtcdCACertName "etcd/ca.crt", EtcdPeerCertName
@@ -12,7 +12,7 @@
  */
 import type { Arg, ClusterConfiguration, LocalEtcd } from '../../../src/config/types.js';
 import type { Container } from '../../../src/manifest/pod.js';
-import { renderEtcdPod } from '../../../src/phases/etcd/render.js';
+import { renderEtcdPod } from '../../../src/manifest/etcd.js';
 import { VERSION_TABLE } from '../../../src/versions/table.js';
 import { fixtureInitConfig } from '../../helpers/config-fixture.js';
 import { caseKey, goSorted, ledgerFile, portCases } from './support.js';

@@ -3,7 +3,7 @@
  * cmd/kubeadm/app/phases/kubeconfig/kubeconfig_test.go, the newest of the three versions the
  * stored index holds (index id 19173823; its commit is not named by the index). It has
  * super-admin.conf (kubeadm 1.29+) and ClusterConfiguration.EncryptionAlgorithm (1.31+), so it
- * is compared with tsadm's 1.32 row (src/phases/kubeconfig/kubeconfig-table.ts), where
+ * is compared with tsadm's 1.32 row (src/kubeconfig/kubeconfig-table.ts), where
  * ControlPlaneKubeletLocalMode is off by default as in the test's nil FeatureGates.
  * Expected client names and organizations are kubeadm's constants as the test names them:
  * ClusterAdminsGroupAndClusterRoleBinding "kubeadm:cluster-admins", SystemPrivilegedGroup
@@ -12,11 +12,11 @@
  * the expected servers are what the test computes with GetControlPlaneEndpoint (admin,
  * super-admin, kubelet) and GetLocalAPIEndpoint (controller-manager, scheduler), written out.
  * Not compared: the CA loaded from disk and the per-spec EncryptionAlgorithm (tsadm has no
- * per-file algorithm: every kubeconfig key uses cluster.encryptionAlgorithm, src/phases/kubeconfig/ensure.ts).
+ * per-file algorithm: every kubeconfig key uses cluster.encryptionAlgorithm, src/kubeconfig/ensure.ts).
  */
 import type { ResolvedInitConfig } from '../../../src/config/types.js';
-import { controlPlaneEndpointURL, localAPIEndpointURL } from '../../../src/phases/kubeconfig/endpoint.js';
-import { KUBECONFIG_ROWS } from '../../../src/phases/kubeconfig/kubeconfig-table.js';
+import { controlPlaneEndpointURL, localAPIEndpointURL } from '../../../src/config/endpoint.js';
+import { KUBECONFIG_ROWS } from '../../../src/kubeconfig/kubeconfig-table.js';
 import { VERSION_TABLE } from '../../../src/versions/table.js';
 import { fixtureInitConfig } from '../../helpers/config-fixture.js';
 import { caseKey, ledgerFile, portCases } from './support.js';

@@ -45,7 +45,7 @@ const FILE_WRITE = 'writes manifests into a temp directory through CreateStaticP
 const FAKE_CLIENT = 'drives a fake clientset (objects already in the cluster); tsadm does this through the API seam, not a pure function';
 
 const FILES = 'reads or writes files in a temp directory (CA, keys, CSRs, kubeconfigs) through kubeadm\'s own helpers; tsadm does this through the host seam, tested in its phase tests, not a pure function';
-const GO_INTERNAL = 'a Go helper of kubeadm\'s certificate list (tree building, visiting) that tsadm has no counterpart of: its table is a flat list in order (src/phases/certs/cert-table.ts)';
+const GO_INTERNAL = 'a Go helper of kubeadm\'s certificate list (tree building, visiting) that tsadm has no counterpart of: its table is a flat list in order (src/certs/cert-table.ts)';
 const REAL_HOST = 'real files, directories and ports of the machine running the test; tsadm\'s checks run on the host seam and are tested with a temp root in test/unit/phases/preflight/checks.test.ts';
 const MINIMUMS = 'kubeadm\'s check takes the minimum as a parameter and runs against the real machine; tsadm\'s NumCPU and Mem checks have kubeadm\'s fixed minimums and no parameter (tested in test/unit/phases/preflight/checks.test.ts)';
 const TEMPLATE = 'checks only that Go\'s text/template parses and executes kubeadm\'s template with dummy data; tsadm\'s templates are TypeScript template literals (src/phases/addons/coredns-template.ts, kube-proxy-render.ts), which cannot fail that way: their filled-in text is compared byte for byte with kubeadm\'s printout instead (the print-manifest cases here and in dns_test.go)';
@@ -101,7 +101,7 @@ export const LEDGER: readonly LedgerFile[] = [
       m('TestIsValidAuthzMode', 'Webhook'),
       m('TestIsValidAuthzMode', 'AlwaysDeny'),
       m('TestIsValidAuthzMode', 'Foo'),
-      u('TestCompareAuthzModes', 'modes match', 'internal helper of kubeadm\'s warning; tsadm compares the joined mode strings (authorizationModes in src/phases/controlplane/apiserver.ts)'),
+      u('TestCompareAuthzModes', 'modes match', 'internal helper of kubeadm\'s warning; tsadm compares the joined mode strings (authorizationModes in src/manifest/apiserver.ts)'),
       u('TestCompareAuthzModes', 'modes order does not match', 'as "modes match"'),
       u('TestCompareAuthzModes', 'modes do not match; A has less modes', 'as "modes match"'),
       u('TestCompareAuthzModes', 'modes do not match; B has less modes', 'as "modes match"'),
@@ -114,7 +114,7 @@ export const LEDGER: readonly LedgerFile[] = [
     portFile: 'test/integration/kubeadm-port/etcd-local.test.ts',
     cases: [
       m('TestGetEtcdPodSpec', '[single case]'),
-      u('TestCreateLocalEtcdStaticPodManifestFile', '[local etcd manifest]', 'kubeadm renders a bare ClusterConfiguration (empty imageRepository gives "image: /etcd:<DefaultEtcdVersion>", zero timeouts) that tsadm never renders, since tsadm renders only the defaulted configuration; the command, probes and volumes of that manifest are covered by the TestGetEtcdCommand cases and test/unit/phases/etcd/render.test.ts'),
+      u('TestCreateLocalEtcdStaticPodManifestFile', '[local etcd manifest]', 'kubeadm renders a bare ClusterConfiguration (empty imageRepository gives "image: /etcd:<DefaultEtcdVersion>", zero timeouts) that tsadm never renders, since tsadm renders only the defaulted configuration; the command, probes and volumes of that manifest are covered by the TestGetEtcdCommand cases and test/unit/manifest/etcd.test.ts'),
       m('TestCreateLocalEtcdStaticPodManifestFile', '[external etcd]'),
       u('TestCreateLocalEtcdStaticPodManifestFileWithPatches', '[single case]', 'applies a patch directory on disk; tsadm\'s --patches is tested in test/unit/patches'),
       m('TestGetEtcdCommand', 'Default args - with empty etcd initial cluster'),
@@ -221,7 +221,7 @@ export const LEDGER: readonly LedgerFile[] = [
       u('TestGetKubeConfigSpecsFailsIfCADoesntExists', '[single case]', FILES),
       ...[0, 1, 2, 3, 4].flatMap((i) => ['kubernetes-admin', 'kubernetes-super-admin', 'system:node:valid-node-name', 'system:kube-controller-manager', 'system:kube-scheduler']
         .map((client) => m('TestGetKubeConfigSpecs', `${i}-${client}`))),
-      u('TestBuildKubeConfigFromSpecWithClientAuth', '[single case]', 'needs a CA made by kubeadm\'s test helpers; tsadm\'s kubeconfig rendering is tested in test/unit/phases/kubeconfig/render.test.ts'),
+      u('TestBuildKubeConfigFromSpecWithClientAuth', '[single case]', 'needs a CA made by kubeadm\'s test helpers; tsadm\'s kubeconfig rendering is tested in test/unit/kubeconfig/render.test.ts'),
       u('TestBuildKubeConfigFromSpecWithTokenAuth', '[single case]', 'as TestBuildKubeConfigFromSpecWithClientAuth'),
       ...["KubeConfig doesn't exist", 'KubeConfig is invalid', 'KubeConfig refers to the same cluster', 'KubeConfig refers to the cluster with another CA',
         'KubeConfig referst to the cluster with another address'].map((name) => u('TestCreateKubeConfigFileIfNotExists', name, FILES)),

@@ -10,7 +10,7 @@ import type { Certificate } from '../../../src/pki/certificate.js';
 import { componentsToRestart, inventory, renewableNames } from '../../../src/certs-lifecycle/inventory.js';
 import { readClientCredentials, withClientCredentials } from '../../../src/certs-lifecycle/kubeconfig-credentials.js';
 import { renewalTemplate } from '../../../src/certs-lifecycle/renew-template.js';
-import { renderKubeconfig } from '../../../src/phases/kubeconfig/render.js';
+import { renderKubeconfig } from '../../../src/kubeconfig/render.js';
 import { profileFor } from '../../../src/versions/resolve.js';
 import { kubeadm } from '../../helpers/certs-lifecycle.js';
 import { testWithOracles, oracles } from '../../helpers/oracle.js';

@@ -3,7 +3,7 @@ import { VERSION_TABLE } from '../../../src/versions/table.js';
 import { NO_HOST_FACTS } from '../../../src/manifest/inputs.js';
 import { fixtureConfigWith, renderControlPlanePod, commandFlags, fixtureCluster } from '../../helpers/control-plane-pod.js';
 import { staticPodConfigFromInit } from '../../../src/manifest/inputs.js';
-import { renderStaticPod } from '../../../src/phases/controlplane/render.js';
+import { renderStaticPod } from '../../../src/manifest/render.js';
 import { profileFor } from '../../../src/versions/resolve.js';
 
 describe('extraArgs', () => {

@@ -1,5 +1,5 @@
 /** The pure rules of what `tsadm apply` trusts in a plan (issue 27, finding 4); the CLI-level refusals are in test/integration/plan-rootfs.test.ts. */
-import { applyRoot, approvalStepProblem, execStepProblem, liveApprovalProblem, planFileProblem } from '../../../src/plan/trust.js';
+import { applyRoot, approvalStepProblem, execStepProblem, liveApprovalProblem } from '../../../src/plan/trust.js';
 
 describe('exec steps: only the commands tsadm plans, as tsadm runs them', () => {
   test('the commands of src/host/running-system.ts and reset\'s umount pass', () => {
@@ -20,18 +20,6 @@ describe('exec steps: only the commands tsadm plans, as tsadm runs them', () => 
     expect(execStepProblem('umount', ['-a'])).toMatch(/is not how tsadm runs it/);
     expect(execStepProblem('umount', ['--fake', '/x'])).toMatch(/is not how tsadm runs it/);
     expect(execStepProblem('swapoff', 'x')).toBe('an exec step needs a command and string arguments');
-  });
-});
-
-describe('the plan file: as ssh wants a private key', () => {
-  test('owned by root (or the running user), no group or world write', () => {
-    expect(planFileProblem({ isFile: true, mode: 0o100600, uid: 0 }, 0)).toBeUndefined();
-    expect(planFileProblem({ isFile: true, mode: 0o100644, uid: 0 }, 0)).toBeUndefined();
-    expect(planFileProblem({ isFile: true, mode: 0o100600, uid: 1000 }, 1000)).toBeUndefined();
-    expect(planFileProblem({ isFile: true, mode: 0o100666, uid: 0 }, 0)).toBe('it is writable by everyone (mode 0666)');
-    expect(planFileProblem({ isFile: true, mode: 0o100660, uid: 0 }, 0)).toBe('it is writable by its group (mode 0660)');
-    expect(planFileProblem({ isFile: true, mode: 0o100600, uid: 1000 }, 0)).toBe('it is owned by uid 1000, not by root');
-    expect(planFileProblem({ isFile: false, mode: 0o10600, uid: 0 }, 0)).toBe('it is not a regular file');
   });
 });
 

@@ -1,4 +1,4 @@
-import type { HealthCheck } from '../../../src/phases/kubelet/http-check.js';
+import type { HealthCheck } from '../../../src/health/http-check.js';
 import { checkRunning } from '../../../src/verify/health.js';
 
 const target = { component: 'kube-scheduler', url: 'https://127.0.0.1:10259/healthz' };

@@ -7,7 +7,7 @@
  */
 import * as yaml from 'js-yaml';
 import type { Container, Pod, Probe } from '../../../src/manifest/pod.js';
-import { renderStaticPod, STATIC_POD_COMPONENTS, type StaticPodComponent } from '../../../src/phases/controlplane/render.js';
+import { renderStaticPod, STATIC_POD_COMPONENTS, type StaticPodComponent } from '../../../src/manifest/render.js';
 import { podToJson } from '../../../src/manifest/static-pod.js';
 import { toKubeYaml } from '../../../src/yaml/write.js';
 import { DEFAULT_PATCH, SUPPORTED_MINORS, type SupportedMinor } from '../../../src/versions/minors.js';

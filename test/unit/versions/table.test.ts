@@ -22,12 +22,12 @@ import { usesNodeLocalCriSocket } from '../../../src/phases/kubelet/settings.js'
 import { patchTargetsFor } from '../../../src/patches/filename.js';
 import { clusterInfoConfigMap, clusterInfoRbac, kubeletApiAdminRbac, nodeBootstrapRbac } from '../../../src/phases/cluster/bootstrap-token-render.js';
 import { controlPlaneTaints, markControlPlaneMutation, taintToString } from '../../../src/phases/cluster/mark-control-plane.js';
-import { kubeadmConfigMap, kubeadmConfigRbac, kubeletConfigMap, kubeletConfigRbac } from '../../../src/phases/cluster/upload-config-render.js';
-import { CERT_ROWS } from '../../../src/phases/certs/cert-table.js';
+import { kubeadmConfigMap, kubeadmConfigRbac, kubeletConfigMap, kubeletConfigRbac } from '../../../src/stored-config/render.js';
+import { CERT_ROWS } from '../../../src/certs/cert-table.js';
 import { controlPlaneImages } from '../../../src/phases/controlplane/images.js';
-import { renderStaticPod, STATIC_POD_COMPONENTS, type StaticPodComponent } from '../../../src/phases/controlplane/render.js';
-import { serverFor } from '../../../src/phases/kubeconfig/ensure.js';
-import { KUBECONFIG_ROWS } from '../../../src/phases/kubeconfig/kubeconfig-table.js';
+import { renderStaticPod, STATIC_POD_COMPONENTS, type StaticPodComponent } from '../../../src/manifest/render.js';
+import { serverFor } from '../../../src/kubeconfig/ensure.js';
+import { KUBECONFIG_ROWS } from '../../../src/kubeconfig/kubeconfig-table.js';
 import type { Host } from '../../../src/host/host.js';
 import type { KubeObject } from '../../../src/kube/types.js';
 import type { SystemProbe } from '../../../src/host/system-probe.js';

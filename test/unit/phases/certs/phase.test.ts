@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { rmSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { X509Certificate, createPrivateKey } from 'node:crypto';
-import { prefetchCertKeys } from '../../../../src/phases/certs/prefetch.js';
+import { prefetchCertKeys } from '../../../../src/certs/prefetch.js';
 import { parseCertificatePem } from '../../../../src/pki/certificate.js';
 import { fixtureInitConfig } from '../../../helpers/config-fixture.js';
 import { initCtxFor } from '../../../helpers/phase-ctx.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { cleanupPlan, mountsUnder, unsafeDirReason, KUBECONFIGS_TO_DELETE } from '../../../../src/phases/reset/plan.js';
 import { parseEtcdManifest } from '../../../../src/phases/reset/etcd-manifest.js';
-import { clusterStatusWithout } from '../../../../src/phases/reset/cluster-status.js';
+import { clusterStatusWithout } from '../../../../src/stored-config/cluster-status.js';
 
 test('the default plan: kubeadm 1.20\'s directories and files, etcd data when a local etcd exists', () => {
   const plan = cleanupPlan({ certificatesDir: '/etc/kubernetes/pki', etcdDataDir: '/var/lib/etcd', cleanupTmpDir: false, kubeletDirUnmounted: true });

@@ -21,7 +21,7 @@ import { journalOf } from '../../../../src/host/journal.js';
 import { upgradeControlPlanePhase } from '../../../../src/phases/upgrade/control-plane.js';
 import { realUpgradeDeps } from '../../../../src/phases/upgrade/deps.js';
 import { newUpgradeRunState } from '../../../../src/phases/upgrade/state.js';
-import type { UpgradeCtx } from '../../../../src/run/context.js';
+import type { UpgradeCtx } from '../../../../src/phases/upgrade/context.js';
 import { startApiServer, type TestApiServer } from '../../../helpers/apiserver.js';
 import { kubeadm } from '../../../helpers/certs-lifecycle.js';
 import { MemoryReporter } from '../../../helpers/phase-ctx.js';

@@ -5,7 +5,7 @@ import { tsadmErrorOf } from '../../../helpers/tsadm-error.js';
 import { realSystem } from '../../../../src/host/system-probe.js';
 import type { NodeObject } from '../../../../src/kube/types.js';
 import { upgradePreflightPhase } from '../../../../src/phases/upgrade/preflight.js';
-import type { UpgradeClusterView } from '../../../../src/upgrade/cluster-view.js';
+import type { UpgradeClusterView } from '../../../../src/upgrade-plan/cluster-view.js';
 
 async function expectError(p: Promise<unknown>, code: string, message: RegExp): Promise<void> {
   const err = await tsadmErrorOf(p);
