@@ -36,14 +36,15 @@ const REDACTED = '<redacted>';
 
 /**
  * Pure: TEXT with every bootstrap token ([a-z0-9]{6}.[a-z0-9]{16}, kubeadm's format) and every
- * certificate key (64 hex characters after --certificate-key or certificateKey, or alone on a
- * line, as upload-certs prints it) replaced by `<redacted>`. sha256 digests (the CA hash after
- * `sha256:`, file digests inside a sentence) are not secrets and stay.
+ * certificate key or CA rotation key (64 hex characters after --certificate-key, --rotation-key
+ * or certificateKey, or alone on a line, as upload-certs and `certs rotate-ca start` print them)
+ * replaced by `<redacted>`. sha256 digests (the CA hash after `sha256:`, file digests inside a
+ * sentence) are not secrets and stay.
  */
 export function redactSecrets(text: string): string {
   return text
     .replace(/(?<![a-z0-9])[a-z0-9]{6}\.[a-z0-9]{16}(?![a-z0-9])/g, REDACTED)
-    .replace(/(--certificate-key[= ]+|certificate[-_ ]?key["']?\s*[:=]\s*["']?)[0-9a-f]{64}(?![0-9a-f])/gi, `$1${REDACTED}`)
+    .replace(/(--(?:certificate|rotation)-key[= ]+|certificate[-_ ]?key["']?\s*[:=]\s*["']?)[0-9a-f]{64}(?![0-9a-f])/gi, `$1${REDACTED}`)
     .replace(/^(\s*)[0-9a-f]{64}(\s*)$/gim, `$1${REDACTED}$2`);
 }
 

@@ -146,6 +146,22 @@ export function planNodeStep(step: NodeStep, items: Readonly<Partial<Record<Rota
     return key;
   };
 
+  // The controller-manager's signing certificate, a one-certificate copy while ca.crt is a bundle,
+  // written right after the cluster CA's files so the signer's certificate and ca.key disagree only
+  // between two renames.
+  const signingChanges = (cluster: Material): void => {
+    const signing = path.posix.join(facts.certDir, SIGNING_CERT_FILE);
+    const manifest = manifestPath('kube-controller-manager');
+    const text = facts.files.get(manifest);
+    if (text === undefined) throw new TsadmError('E_PRECONDITION', `${manifest} is missing on this control plane`, { hint: 'restore the controller-manager manifest' });
+    const bundled = step === 'trust-both' || step === 'sign-new';
+    if (bundled) write(signing, bundlePem(trustOf(step, cluster).signer), MODES.certificate, 'certificate', 'the controller-manager\'s signing CA (one certificate)', ['kube-controller-manager']);
+    const flag = bundled ? signing : pkiFiles(facts.certDir, 'ca').cert;
+    write(manifest, withSigningCertFile(text, flag, manifest), MODES.manifest, 'manifest', 'static Pod manifest for "kube-controller-manager"', ['kube-controller-manager']);
+    // Removed only after the manifest no longer names it.
+    if (!bundled && has(signing)) changes.push({ path: signing, mode: MODES.certificate, kind: 'certificate', description: 'the controller-manager\'s signing CA copy (no longer used)', readers: [] });
+  };
+
   // 1. The CA files, each a bundle (or one certificate) with the signing CA first.
   for (const item of ['cluster', 'front-proxy', 'etcd'] as const) {
     const m = items[item];
@@ -161,6 +177,7 @@ export function planNodeStep(step: NodeStep, items: Readonly<Partial<Record<Rota
     const t = trustOf(step, m);
     write(files.cert, bundlePem(t.signer, ...t.trusted), MODES.certificate, 'certificate', `"${CA_ROW[item].baseName}" CA trust (${step})`, CA_READERS[item].filter((r) => cp || r === 'kubelet'));
     if (cp && step === 'sign-new') write(files.key, keyFor(item), MODES.key, 'private-key', `"${CA_ROW[item].baseName}" CA private key (new)`, item === 'cluster' ? ['kube-controller-manager'] : []);
+    if (cp && item === 'cluster') signingChanges(m);
   }
   const sa = items['service-account'];
   if (sa && cp) {
@@ -171,22 +188,8 @@ export function planNodeStep(step: NodeStep, items: Readonly<Partial<Record<Rota
     if (step === 'sign-new') write(path.posix.join(facts.certDir, 'sa.key'), keyFor('service-account'), MODES.key, 'private-key', 'service-account signing key (new)', ['kube-apiserver', 'kube-controller-manager']);
   }
 
-  // 2. The controller-manager's signing certificate: a single-certificate copy while ca.crt is a bundle.
+  // 2. Every kubeconfig on the node trusts what ca.crt trusts.
   const cluster = items.cluster;
-  if (cluster && cp) {
-    const signing = path.posix.join(facts.certDir, SIGNING_CERT_FILE);
-    const manifest = manifestPath('kube-controller-manager');
-    const text = facts.files.get(manifest);
-    if (text === undefined) throw new TsadmError('E_PRECONDITION', `${manifest} is missing on this control plane`, { hint: 'restore the controller-manager manifest' });
-    const bundled = step === 'trust-both' || step === 'sign-new';
-    if (bundled) write(signing, bundlePem(trustOf(step, cluster).signer), MODES.certificate, 'certificate', 'the controller-manager\'s signing CA (one certificate)', ['kube-controller-manager']);
-    const flag = bundled ? signing : pkiFiles(facts.certDir, 'ca').cert;
-    write(manifest, withSigningCertFile(text, flag, manifest), MODES.manifest, 'manifest', 'static Pod manifest for "kube-controller-manager"', ['kube-controller-manager']);
-    // Removed only after the manifest no longer names it.
-    if (!bundled && has(signing)) changes.push({ path: signing, mode: MODES.certificate, kind: 'certificate', description: 'the controller-manager\'s signing CA copy (no longer used)', readers: [] });
-  }
-
-  // 3. Every kubeconfig on the node trusts what ca.crt trusts.
   if (cluster) {
     const t = trustOf(step, cluster);
     const trust = bundlePem(t.signer, ...t.trusted);
@@ -197,7 +200,7 @@ export function planNodeStep(step: NodeStep, items: Readonly<Partial<Record<Rota
     }
   }
 
-  // 4. sign-new: leaves re-issued by the new CAs (control planes), the kubelet's certificates through the API.
+  // 3. sign-new: leaves re-issued by the new CAs (control planes), the kubelet's certificates through the API.
   const rotatedRows = new Set((['cluster', 'front-proxy', 'etcd'] as const).filter((i) => items[i] && !(i === 'etcd' && facts.externalEtcd)).map((i) => CA_ROW[i].row));
   const reissue = step === 'sign-new' && cp
     ? inventory({ externalEtcd: facts.externalEtcd }).certificates.filter((e) => rotatedRows.has(e.caName) && has(e.kind === 'pki' ? pkiFiles(facts.certDir, e.baseName).cert : path.posix.join(facts.kubeconfigDir, e.file)))

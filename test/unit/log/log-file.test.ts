@@ -73,6 +73,7 @@ describe('issue 27: secrets in the log file', () => {
       .toBe(`tsadm join 10.0.0.1:6443 --token <redacted> \\\n    --discovery-token-ca-cert-hash ${hash} \\\n    --control-plane --certificate-key <redacted>`);
     expect(redactSecrets(key)).toBe('<redacted>');
     expect(redactSecrets(`certificateKey: ${key}`)).toBe('certificateKey: <redacted>');
+    expect(redactSecrets(`tsadm certs rotate-ca node --rotation-key=${key} -v 5`)).toBe('tsadm certs rotate-ca node --rotation-key=<redacted> -v 5');
     expect(redactSecrets(`file sha256 ${key.toUpperCase()} differs`)).toBe(`file sha256 ${key.toUpperCase()} differs`);
     expect(redactSecrets('[certs] Generating "ca" certificate and key')).toBe('[certs] Generating "ca" certificate and key');
   });
