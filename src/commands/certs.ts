@@ -1,5 +1,5 @@
 import type { Argv, ArgumentsCamelCase } from 'yargs';
-import { generateCertificateKey } from '../phases/cluster/upload-certs-render.js';
+import { generateCertificateKey } from '../certs/kubeadm-certs-secret.js';
 import type { CommandEnv } from '../run/runtime.js';
 import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
 import { addRootFlags } from '../cli/root-flags.js';

@@ -15,7 +15,7 @@ import { bootstrapTokenPhase } from '../../src/phases/cluster/bootstrap-token.js
 import { markControlPlane, markControlPlanePhase } from '../../src/phases/cluster/mark-control-plane.js';
 import { showJoinCommandPhase } from '../../src/phases/cluster/show-join-command.js';
 import { uploadCertsPhase } from '../../src/phases/cluster/upload-certs.js';
-import { decryptBytes } from '../../src/phases/cluster/upload-certs-render.js';
+import { decryptBytes } from '../../src/certs/kubeadm-certs-secret.js';
 import { uploadConfigPhase } from '../../src/phases/cluster/upload-config.js';
 import { clusterApi } from '../../src/phases/cluster/api.js';
 import { fixtureText } from '../helpers/kubeadm-fixtures.js';

@@ -2,7 +2,7 @@
  * Handing the new private keys from the control plane that ran `start` to the other control
  * planes, pure: the Secret kube-system/tsadm-rotate-ca-keys holds each key encrypted with
  * AES-256-GCM under a random 32-byte rotation key, exactly as upload-certs stores the CAs for
- * `join --control-plane` (src/phases/cluster/upload-certs-render.ts). The rotation key is never
+ * `join --control-plane` (src/certs/kubeadm-certs-secret.ts). The rotation key is never
  * in the cluster: `start` prints it once (or writes it to a 0600 file), and `node` on each other
  * control plane is given it. So a reader of Secrets, or a holder of the old CA key who mints
  * themselves an admin certificate (the reason for many rotations), gets ciphertext only. The
@@ -12,7 +12,7 @@
 import { KUBE_SYSTEM } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
 import type { OwnerReference, SecretObject } from '../../kube/types.js';
-import { decodeCertificateKey, decryptBytes, encryptBytes, generateCertificateKey } from '../../phases/cluster/upload-certs-render.js';
+import { decodeCertificateKey, decryptBytes, encryptBytes, generateCertificateKey } from '../../certs/kubeadm-certs-secret.js';
 import { ROTATABLE, type Rotated } from './state.js';
 import type { NewKeys } from './plan.js';
 

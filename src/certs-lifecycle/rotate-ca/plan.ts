@@ -14,7 +14,7 @@ import { KUBECONFIG_FILES, MODES } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
 import type { FileKind } from '../../host/host.js';
 import { manifestPath } from '../../manifest/write.js';
-import { pkiFiles, publicKeyPath } from '../../phases/certs/paths.js';
+import { pkiFiles, publicKeyPath } from '../../certs/paths.js';
 import { inventory, type CertEntry, type Component } from '../inventory.js';
 import { withClusterCA } from '../kubeconfig-credentials.js';
 import { bundlePem, publicKeyBundlePem } from './bundle.js';

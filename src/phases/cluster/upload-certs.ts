@@ -10,7 +10,7 @@ import { clusterApi } from './api.js';
 import {
   KUBEADM_CERTS_SECRET, PROXY_TOKEN_DESCRIPTION, certFilesToUpload, decodeCertificateKey, generateCertificateKey, kubeadmCertsRbac, kubeadmCertsSecret,
   secretControllerRef,
-} from './upload-certs-render.js';
+} from '../../certs/kubeadm-certs-secret.js';
 
 /**
  * upload-certs (only with --upload-certs): the cluster CAs and SA keys, encrypted with the

@@ -11,7 +11,7 @@ import { TsadmError } from '../../errors.js';
 import type { FileKind } from '../../host/host.js';
 import { isForbidden } from '../../kube/errors.js';
 import type { SecretObject } from '../../kube/types.js';
-import { KUBEADM_CERTS_SECRET, certFilesToUpload, decodeCertificateKey, decryptBytes } from '../cluster/upload-certs-render.js';
+import { KUBEADM_CERTS_SECRET, certFilesToUpload, decodeCertificateKey, decryptBytes } from '../../certs/kubeadm-certs-secret.js';
 import type { JoinCtx } from './context.js';
 import { bootstrapApi, clusterConfig } from './state.js';
 

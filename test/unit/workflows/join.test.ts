@@ -21,7 +21,7 @@ import type { KubeApi, NodeObject } from '../../../src/kube/types.js';
 import { bootstrapToken } from '../../../src/phases/cluster/bootstrap-token.js';
 import { uploadKubeadmConfig, uploadKubeletConfig } from '../../../src/phases/cluster/upload-config.js';
 import { uploadCerts } from '../../../src/phases/cluster/upload-certs.js';
-import { certFilesToUpload } from '../../../src/phases/cluster/upload-certs-render.js';
+import { certFilesToUpload } from '../../../src/certs/kubeadm-certs-secret.js';
 import { caCertHash } from '../../../src/pki/hash.js';
 import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../../../src/versions/resolve.js';
 import { runPhases } from '../../../src/engine/runner.js';

@@ -1,5 +1,5 @@
 import { decryptKubeadmCerts } from '../../../../src/phases/join/download-certs.js';
-import { kubeadmCertsSecret } from '../../../../src/phases/cluster/upload-certs-render.js';
+import { kubeadmCertsSecret } from '../../../../src/certs/kubeadm-certs-secret.js';
 
 describe('kubeadm-certs', () => {
   test('decrypts to the paths and modes init uses; empty entries are files the cluster does not have', () => {

@@ -1,7 +1,7 @@
 import { expect } from '@jest/globals';
 import {
   certFilesToUpload, decodeCertificateKey, decryptBytes, encryptBytes, generateCertificateKey, kubeadmCertsRbac, kubeadmCertsSecret, secretControllerRef,
-} from '../../../../src/phases/cluster/upload-certs-render.js';
+} from '../../../src/certs/kubeadm-certs-secret.js';
 
 describe('upload-certs payload (kubeadm copycerts)', () => {
   test('certificate keys: 64 hex characters; anything else is refused', () => {

@@ -1,10 +1,10 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { Etcd } from '../../config/types.js';
-import { KUBE_SYSTEM, NODE_BOOTSTRAP_TOKEN_GROUP } from '../../constants.js';
-import { TsadmError } from '../../errors.js';
-import type { KubeObject, OwnerReference, SecretObject } from '../../kube/types.js';
-import { getNamed, group, role, roleBinding } from '../../kube/rbac.js';
+import type { Etcd } from '../config/types.js';
+import { KUBE_SYSTEM, NODE_BOOTSTRAP_TOKEN_GROUP } from '../constants.js';
+import { TsadmError } from '../errors.js';
+import type { KubeObject, OwnerReference, SecretObject } from '../kube/types.js';
+import { getNamed, group, role, roleBinding } from '../kube/rbac.js';
 
 /** What upload-certs stores (docs/kubeadm-reference.md §6.5, kubeadm phases/copycerts). */
 export const KUBEADM_CERTS_SECRET = 'kubeadm-certs';
