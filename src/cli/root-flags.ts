@@ -10,7 +10,7 @@
  * (docs/decisions.md 6).
  */
 import type { Argv } from 'yargs';
-import { VERBOSITY_OPTION } from './workflow-command.js';
+import { VERBOSITY_OPTION } from './yargs-kit.js';
 import { resolveRootfs } from '../host/rootfs.js';
 
 /** --rootfs on a command that reads and writes no host file: kubeadm's chroot changes nothing it does. */

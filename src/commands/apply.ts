@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import type { FlagName } from '../flags.js';
-import { addFlags, flagValuesFrom } from '../cli/workflow-command.js';
+import { addFlags, flagValuesFrom } from '../cli/yargs-kit.js';
 import { openKubeApi } from '../kube/open.js';
 import { kubeconfigFilesOn } from '../kube/seam.js';
 import { DEFAULT_RETRY, NO_RETRY } from '../kube/retry.js';

@@ -1,5 +1,5 @@
 import type { Argv, ArgumentsCamelCase } from 'yargs';
-import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
+import { VERBOSITY_OPTION } from '../cli/yargs-kit.js';
 import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
 import { approvalPass, runApprover, type PassGuard, type PassSummary } from '../csr-approval/pass.js';
 import { APPROVER_UNIT, APPROVER_UNIT_PATH, approverStatus, disableApprover, enableApprover } from '../csr-approval/service-unit.js';

@@ -1,7 +1,7 @@
 import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { generateCertificateKey } from '../phases/cluster/upload-certs-render.js';
 import type { CommandEnv } from '../run/runtime.js';
-import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
+import { VERBOSITY_OPTION } from '../cli/yargs-kit.js';
 import { addRootFlags } from '../cli/root-flags.js';
 import { createRuntime, finishCommand, type Runtime } from '../run/runtime.js';
 import { addPlanOptions } from './plan-flags.js';

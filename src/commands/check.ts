@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import type { FlagName } from '../flags.js';
-import { addFlags, flagValuesFrom } from '../cli/workflow-command.js';
+import { addFlags, flagValuesFrom } from '../cli/yargs-kit.js';
 import { verifyPhases, type PhaseFinding } from '../verify/run.js';
 import { TsadmError } from '../errors.js';
 import { flagsOfTree } from '../engine/phase.js';

@@ -9,7 +9,7 @@ import { mib, saveCommand } from './etcd-snapshot-save.js';
 import { restoreOnMachine } from '../etcd-snapshot/runner.js';
 import { installSnapshotTimer, removeSnapshotTimer, SNAPSHOT_UNIT } from '../etcd-snapshot/schedule.js';
 import { journalOf } from '../host/journal.js';
-import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
+import { VERBOSITY_OPTION } from '../cli/yargs-kit.js';
 import { addPlanOptions } from './plan-flags.js';
 import { runtimeFlagValues } from './runtime-flags.js';
 import { createRuntime, finishCommand, type CommandEnv, type Runtime } from '../run/runtime.js';

@@ -5,7 +5,7 @@ import { DEFAULT_ADMIN_KUBECONFIG, DEFAULT_CERT_DIR } from '../constants.js';
 import { TsadmError } from '../errors.js';
 import { EtcdClient } from '../etcd-client/client.js';
 import { removeMember } from '../membership/remove-member.js';
-import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
+import { VERBOSITY_OPTION } from '../cli/yargs-kit.js';
 import { createRuntime, finishCommand, type CommandEnv } from '../run/runtime.js';
 import { SNAPSHOT_COMMAND_DESCRIPTION, snapshotCommands } from './etcd-snapshot.js';
 

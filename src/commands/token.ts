@@ -4,7 +4,7 @@ import { TsadmError } from '../errors.js';
 import type { KubeApi } from '../kube/types.js';
 import { TOKEN_CREATE_DEFAULTS, tokenCreate, tokenDelete, tokenGenerate, tokenList } from '../token/commands.js';
 import type { TokenListFormat } from '../token/list-format.js';
-import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
+import { VERBOSITY_OPTION } from '../cli/yargs-kit.js';
 import { addRootFlags } from '../cli/root-flags.js';
 import { createRuntime, readConfigFile, type CommandEnv, type Runtime } from '../run/runtime.js';
 import type { FlagValues } from '../flags.js';

@@ -6,7 +6,7 @@
 import { hostname as osHostname } from 'node:os';
 import type { Argv, ArgumentsCamelCase } from 'yargs';
 import type { FlagName } from '../flags.js';
-import { addFlags, flagValuesFrom } from '../cli/workflow-command.js';
+import { addFlags, flagValuesFrom } from '../cli/yargs-kit.js';
 import { resolveUpgradeConfig } from '../config/load-upgrade.js';
 import type { UpgradeCommand } from '../config/types.js';
 import { runUpgradeDiff } from '../upgrade/diff-run.js';

@@ -6,7 +6,9 @@ import { phaseHelpTree } from './help.js';
 import { commandPath, helpWidth } from './help-layout.js';
 
 /**
- * Generates yargs commands from a phase tree: `<name>` runs the whole workflow,
+ * The yargs kit every command uses: flags declared from the registry (src/flags.ts) by name
+ * (`addFlags`) and read back under their canonical names (`flagValuesFrom`), and the workflow
+ * commands generated from a phase tree: `<name>` runs the whole workflow,
  * `<name> phase <group> [<child>|all]` runs one phase or a subtree. Each command carries exactly
  * the flags its phases declare, plus the workflow flags.
  */
