@@ -7,9 +7,9 @@ import { TsadmError } from '../errors.js';
 import { FLAGS } from '../flags.js';
 import { nodeHostname } from '../host/network.js';
 import type { KubeApi } from '../kube/types.js';
-import { createRuntime, finishCommand, type CommandEnv } from '../run/runtime.js';
+import type { CommandEnv } from '../run/runtime.js';
+import { runCommand } from '../workflows/run-command.js';
 import { addPlanOptions } from './plan-flags.js';
-import { runtimeFlagValues } from './runtime-flags.js';
 
 type Args = ArgumentsCamelCase<Record<string, unknown>>;
 
@@ -64,9 +64,8 @@ async function approve(argv: Args, env: CommandEnv, guardFactory: GuardFactory |
     throw new TsadmError('E_USAGE', '--plan records one pass: it cannot go with --watch', { hint: 'drop --watch; `tsadm apply` then writes exactly the decisions of that pass, or refuses if a request changed' });
   }
   const intervalMs = parseInterval((typeof argv.interval === 'string' ? argv.interval : '10s'));
-  const rt = await createRuntime(runtimeFlagValues(argv, { output: true }), env);
   const kubeconfig = kubeconfigOf(argv);
-  await finishCommand(rt, COMMAND, async () => {
+  await runCommand({ command: COMMAND, env, args: argv }, async (rt) => {
     const api = await rt.api.open({ path: kubeconfig }, { log: rt.log, requestTimeoutMs: 10_000 });
     // A dry run (and so a plan) decides nothing: it takes no lock. An applied plan writes each
     // decision with the resourceVersion it was made on, which the API server checks instead.
@@ -99,9 +98,8 @@ async function approve(argv: Args, env: CommandEnv, guardFactory: GuardFactory |
 async function manageService(argv: Args, env: CommandEnv, action: string): Promise<void> {
   const interval = (typeof argv.interval === 'string' ? argv.interval : '10s');
   parseInterval(interval);
-  const rt = await createRuntime(runtimeFlagValues(argv, { output: true }), env);
   const command = `certs approve-kubelet-serving ${action}`;
-  await finishCommand(rt, command, async () => {
+  await runCommand({ command, env, args: argv }, async (rt) => {
     let data: Record<string, unknown>;
     if (action === 'enable') {
       const r = await enableApprover(rt.host, { kubeconfig: kubeconfigOf(argv), interval, ...(typeof argv['tsadm-path'] === 'string' ? { tsadmPath: argv['tsadm-path'] } : {}) });

@@ -3,9 +3,8 @@ import { generateCertificateKey } from '../phases/cluster/upload-certs-render.js
 import type { CommandEnv } from '../run/runtime.js';
 import { VERBOSITY_OPTION } from '../cli/yargs-kit.js';
 import { addRootFlags } from '../cli/root-flags.js';
-import { createRuntime, finishCommand, type Runtime } from '../run/runtime.js';
+import { runCommand } from '../workflows/run-command.js';
 import { addPlanOptions } from './plan-flags.js';
-import { runtimeFlagValues } from './runtime-flags.js';
 import { TsadmError } from '../errors.js';
 import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
 import { FLAGS } from '../flags.js';
@@ -54,7 +53,7 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
           .strict(),
       (argv) => {
         const format = checkExpirationFormat(String(argv.output));
-        return withRuntime(argv, env, (rt) =>
+        return runCommand({ env, args: argv, eventOutput: false }, (rt) =>
           runCheckExpiration(rt, {
             format,
             ...paths(argv),
@@ -98,7 +97,7 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
           await renewAutoCommand(argv, env);
           return;
         }
-        await withRuntime(argv, env, async (rt) => {
+        await runCommand({ env, args: argv, runtime: { lock: 'certs renew' } }, async (rt) => {
           const name = typeof argv.certificate === 'string' ? argv.certificate : undefined;
           if (argv.plan !== undefined) throw new TsadmError('E_USAGE', '--plan goes with --auto', { hint: 'use --dry-run to see what renewing named certificates would write' });
           if (name === undefined) throw new TsadmError('E_USAGE', 'specify "all", a certificate name, or --auto', { hint: `one of: all, ${renewableNames().join(', ')}` });
@@ -110,7 +109,7 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
             newKey: argv['new-key'] === true,
             restart: argv.restart === true,
           });
-        }, 'certs renew', { output: true });
+        });
       },
     )
     .command(
@@ -137,8 +136,8 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
         const within = typeof argv.within === 'string' ? argv.within : undefined;
         if (within !== undefined) parseWindow(within);
         const tsadmPath = typeof argv['tsadm-path'] === 'string' ? argv['tsadm-path'] : undefined;
-        const rt = await createRuntime(runtimeFlagValues(argv, { output: true }), env, action === 'status' ? {} : { lock: 'certs auto-renew' });
-        await finishCommand(rt, `certs auto-renew ${action}`, async () => {
+        const runtime = action === 'status' ? {} : { lock: 'certs auto-renew' };
+        await runCommand({ command: `certs auto-renew ${action}`, env, args: argv, runtime }, async (rt) => {
           await runAutoRenewUnits(rt, action, { ...(within !== undefined ? { within } : {}), ...(tsadmPath !== undefined ? { tsadmPath } : {}) });
           return { action, ...(within !== undefined ? { within } : {}) };
         });
@@ -159,7 +158,7 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
           ].join('\n'))
           .example('tsadm certs generate-csr --kubeconfig-dir /tmp/etc-k8s --cert-dir /tmp/etc-k8s/pki', '')
           .strict(),
-      (argv) => withRuntime(argv, env, (rt) => runGenerateCsr(rt, paths(argv)), 'certs generate-csr'),
+      (argv) => runCommand({ env, args: argv, eventOutput: false, runtime: { lock: 'certs generate-csr' } }, (rt) => runGenerateCsr(rt, paths(argv))),
     )
   return approveKubeletServingCommand(lifecycle, env, approverLease)
     .demandCommand(1, 'specify a subcommand: certificate-key, check-expiration, renew, auto-renew, generate-csr, approve-kubelet-serving')
@@ -227,22 +226,10 @@ async function renewAutoCommand(argv: Args, env: CommandEnv): Promise<void> {
     ...(typeof argv.wait === 'string' ? { waitSeconds: parseThreshold(argv.wait, '--wait') } : {}),
   };
   const deps = typeof argv['lease-wait'] === 'string' ? { leaseGraceMs: parseThreshold(argv['lease-wait'], '--lease-wait') * 1000 } : {};
-  const rt = await createRuntime(runtimeFlagValues(argv, { output: true }), env, { lock: 'certs renew' });
-  await finishCommand(rt, 'certs renew', async () => {
+  await runCommand({ command: 'certs renew', env, args: argv, runtime: { lock: 'certs renew' } }, async (rt) => {
     const r = await runRenewAuto(rt, options, deps);
     return { renewed: r.renewed, restarted: r.restarted, due: r.selection.due.map((c) => c.name), lock: r.lock, dryRun: rt.dryRun };
   });
-}
-
-/** `lock`: the command changes the machine, so it takes the machine lock (not in dry-run). */
-export async function withRuntime(argv: Args, env: CommandEnv, fn: (rt: Runtime) => Promise<void>, lock?: string, opts: { output?: boolean } = {}): Promise<void> {
-  const rt = await createRuntime(runtimeFlagValues(argv, { output: opts.output === true }), env, lock ? { lock } : {});
-  try {
-    await fn(rt);
-  } finally {
-    rt.api.close();
-    await rt.reporter.close();
-  }
 }
 
 /**

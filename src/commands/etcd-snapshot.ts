@@ -11,8 +11,8 @@ import { installSnapshotTimer, removeSnapshotTimer, SNAPSHOT_UNIT } from '../etc
 import { journalOf } from '../host/journal.js';
 import { VERBOSITY_OPTION } from '../cli/yargs-kit.js';
 import { addPlanOptions } from './plan-flags.js';
-import { runtimeFlagValues } from './runtime-flags.js';
-import { createRuntime, finishCommand, type CommandEnv, type Runtime } from '../run/runtime.js';
+import type { CommandEnv, Runtime } from '../run/runtime.js';
+import { runCommand } from '../workflows/run-command.js';
 
 type Args = ArgumentsCamelCase<Record<string, unknown>>;
 
@@ -30,8 +30,7 @@ function dirOption<T>(c: Argv<T>): Argv<T> {
 
 /** Runs `fn` in a runtime and reports its result event (ok or the error), as every tsadm command does. */
 async function run(argv: Args, env: CommandEnv, command: string, fn: (rt: Runtime) => Promise<Record<string, unknown>>): Promise<void> {
-  const rt = await createRuntime(runtimeFlagValues(argv, { output: true }), env);
-  await finishCommand(rt, command, () => fn(rt));
+  await runCommand({ command, env, args: argv }, fn);
 }
 
 function dirOf(argv: Args): string {

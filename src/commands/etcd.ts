@@ -6,7 +6,8 @@ import { TsadmError } from '../errors.js';
 import { EtcdClient } from '../etcd-client/client.js';
 import { removeMember } from '../membership/remove-member.js';
 import { VERBOSITY_OPTION } from '../cli/yargs-kit.js';
-import { createRuntime, finishCommand, type CommandEnv } from '../run/runtime.js';
+import type { CommandEnv } from '../run/runtime.js';
+import { runCommand } from '../workflows/run-command.js';
 import { SNAPSHOT_COMMAND_DESCRIPTION, snapshotCommands } from './etcd-snapshot.js';
 
 /**
@@ -41,16 +42,9 @@ export function registerEtcdCommand(y: Argv, env: CommandEnv): Argv {
             .example('tsadm etcd remove-member cp2 --delete-node', 'Forget the lost control plane cp2')
             .strict(),
         async (argv) => {
-          const flags = {
-            ...(argv['dry-run'] === true ? { 'dry-run': true } : {}),
-            ...(typeof argv.rootfs === 'string' ? { rootfs: argv.rootfs } : {}),
-            ...(typeof argv.v === 'number' ? { v: argv.v } : {}),
-            output: String(argv.output),
-          };
           const nodeName = String(argv['node-name'] ?? '');
           if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(nodeName)) throw new TsadmError('E_USAGE', `"${nodeName}" is not a node name`, { hint: 'give the lost control plane\'s node name, as `kubectl get nodes` shows it' });
-          const rt = await createRuntime(flags, env);
-          await finishCommand(rt, 'etcd remove-member', async () => {
+          await runCommand({ command: 'etcd remove-member', env, args: argv }, async (rt) => {
             const result = await removeMember(rt, {
               nodeName,
               kubeconfigPath: path.resolve(typeof argv.kubeconfig === 'string' ? argv.kubeconfig : DEFAULT_ADMIN_KUBECONFIG),

@@ -3,7 +3,8 @@ import { parseDuration } from '../duration.js';
 import { TsadmError } from '../errors.js';
 import { runKubeconfigUser } from '../certs-lifecycle/run.js';
 import type { CommandEnv } from '../run/runtime.js';
-import { certsSubcommands, pathOptions, paths, withRuntime } from './certs.js';
+import { runCommand } from '../workflows/run-command.js';
+import { certsSubcommands, pathOptions, paths } from './certs.js';
 
 /**
  * `tsadm kubeconfig user` (kubeadm ≥ 1.21), and kubeadm 1.20's spellings under `tsadm alpha`:
@@ -35,7 +36,7 @@ function kubeconfigSubcommands(k: Argv, env: CommandEnv): Argv {
           .example('tsadm kubeconfig user --client-name=foo --config=bar', 'Output a kubeconfig file for an additional user named foo using a kubeadm config file bar')
           .strict(),
       (argv) =>
-        withRuntime(argv, env, (rt) => {
+        runCommand({ env, args: argv, eventOutput: false }, (rt) => {
           const orgs = (argv.org ?? []).flatMap((s) => String(s).split(',')).map((s) => s.trim()).filter(Boolean);
           const validity = argv['validity-period'];
           return runKubeconfigUser(rt, {

@@ -6,8 +6,8 @@ import { TOKEN_CREATE_DEFAULTS, tokenCreate, tokenDelete, tokenGenerate, tokenLi
 import type { TokenListFormat } from '../token/list-format.js';
 import { VERBOSITY_OPTION } from '../cli/yargs-kit.js';
 import { addRootFlags } from '../cli/root-flags.js';
-import { createRuntime, readConfigFile, type CommandEnv, type Runtime } from '../run/runtime.js';
-import type { FlagValues } from '../flags.js';
+import { readConfigFile, type CommandEnv, type Runtime } from '../run/runtime.js';
+import { runCommand } from '../workflows/run-command.js';
 import type { BootstrapToken } from '../config/types.js';
 import { nodeHostname } from '../host/network.js';
 import { tokensFromConfig } from '../token/config-tokens.js';
@@ -124,21 +124,13 @@ async function configTokens(argv: Args, rt: Runtime): Promise<BootstrapToken[] |
 }
 
 async function withApi(argv: Args, env: CommandEnv, fn: (api: KubeApi, rt: Runtime, kubeconfigText: string | undefined) => Promise<void>): Promise<void> {
-  const flags: FlagValues = {
-    ...(argv['dry-run'] === true ? { 'dry-run': true } : {}),
-    ...(typeof argv.rootfs === 'string' ? { rootfs: argv.rootfs } : {}),
-    ...(typeof argv.v === 'number' ? { v: argv.v } : {}),
-  };
-  const rt = await createRuntime(flags, env);
   const kubeconfigPath = typeof argv.kubeconfig === 'string' ? argv.kubeconfig : DEFAULT_ADMIN_KUBECONFIG;
-  try {
+  // token's -o (list's) is a print format, not the event stream.
+  await runCommand({ env, args: argv, eventOutput: false }, async (rt) => {
     const api = await rt.api.open({ path: hostPathOf(kubeconfigPath) }, { log: rt.log });
     const text = (await rt.host.readFile(hostPathOf(kubeconfigPath)))?.toString('utf8');
     await fn(api, rt, text);
-  } finally {
-    rt.api.close();
-    await rt.reporter.close();
-  }
+  });
 }
 
 /** A relative --kubeconfig is relative to the working directory (host paths are absolute). */
