@@ -10,10 +10,8 @@
  * `tsadm apply FILE` does exactly its steps later, or refuses when the machine changed since.
  */
 import type { Argv } from 'yargs';
-import { FLAGS } from '../flags.js';
+import { addFlags } from '../cli/yargs-kit.js';
 
-export function addPlanOptions<T>(y: Argv<T>) {
-  return y
-    .option('plan', { type: 'string', requiresArg: true, describe: FLAGS.plan.describe })
-    .option('plan-without-keys', { type: 'boolean', describe: FLAGS['plan-without-keys'].describe });
+export function addPlanOptions<T>(y: Argv<T>): Argv<T> {
+  return addFlags(y, ['plan', 'plan-without-keys']);
 }

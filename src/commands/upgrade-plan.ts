@@ -29,11 +29,8 @@ export function registerUpgradePlan(u: Argv, env: CommandEnv): Argv {
       'plan [version]',
       'Check which versions are available to upgrade to and validate whether your current cluster is upgradeable. tsadm never asks the internet: without [version] it offers the newest patches it knows',
       (o) =>
-        addTemplateFlags(addFlags(o, PLAN_FLAGS))
-          .positional('version', { type: 'string', describe: 'The version to check, e.g. v1.20.3' })
-          // Not the workflow --output (an event stream): kubeadm's plan printers (its PrintFlags).
-          .option('output', { alias: 'o', type: 'string', requiresArg: true, describe: 'Output format: text, or one json/yaml/kyaml UpgradePlan document (output.kubeadm.k8s.io/v1alpha3); kubeadm\'s template formats are refused.', defaultDescription: 'text' })
-          .option('etcd-upgrade', { type: 'boolean', describe: 'Perform the upgrade of etcd: false leaves etcd out of the plan (as with external etcd).', defaultDescription: 'true' })
+        // Not the workflow --output (an event stream): kubeadm's plan printers (its PrintFlags).
+        addFlags(addTemplateFlags(addFlags(o, PLAN_FLAGS)).positional('version', { type: 'string', describe: 'The version to check, e.g. v1.20.3' }), ['output@upgrade-plan', 'etcd-upgrade@upgrade-plan'])
           .strict(),
       (argv) => runPlan(argv as Args, env),
     )
