@@ -62,7 +62,7 @@ const LAYERS = [
   },
   {
     name: 'workflows',
-    holds: 'the phase trees in kubeadm order, the one skeleton that runs them, and init --resume',
+    holds: 'the phase trees in kubeadm order, runWorkflow that runs them, runCommand (the one skeleton every command runs in), and init --resume',
     paths: ['^src/workflows/', '^src/resume/'],
   },
   {

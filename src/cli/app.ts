@@ -1,7 +1,7 @@
 import leven from 'leven';
 import yargs, { type Argv } from 'yargs';
 import type { CliIO } from './io.js';
-import { registerPhaseSubcommands, registerWorkflow } from './workflow-command.js';
+import { registerPhaseSubcommands, registerWorkflow } from './yargs-kit.js';
 import { TsadmError } from '../errors.js';
 import { skipHelpCache } from './help-cache.js';
 import { commandPath, inlineOptionExtras, orderHelpGroups } from './help-layout.js';

@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import { KLOG_GROUP } from './klog-flags.js';
+import { KLOG_GROUP } from '../flags.js';
 
 /** yargs' heading for a command's own flags (the ones given no group). */
 const OWN_GROUP = 'Options:';

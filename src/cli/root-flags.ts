@@ -10,19 +10,15 @@
  * (docs/decisions.md 6).
  */
 import type { Argv } from 'yargs';
-import { VERBOSITY_OPTION } from './workflow-command.js';
+import { addFlags } from './yargs-kit.js';
 import { resolveRootfs } from '../host/rootfs.js';
 
-/** --rootfs on a command that reads and writes no host file: kubeadm's chroot changes nothing it does. */
-const ROOTFS_UNUSED = "The path to the 'real' host root filesystem. kubeadm chroots into it before every command; this command reads and writes no host file, so the path is only checked to be a directory.";
-
-const VERBOSITY_DESCRIBE = 'Log level verbosity (from 2, a failure also prints its stack).';
-
-/** Declares --rootfs (with what it does on this command) and -v/--v on a command. */
-export function addRootFlags<T>(o: Argv<T>, rootfsDescribe: string = ROOTFS_UNUSED) {
-  return o
-    .option('rootfs', { type: 'string', requiresArg: true, describe: rootfsDescribe })
-    .option('v', { ...VERBOSITY_OPTION, describe: VERBOSITY_DESCRIBE, defaultDescription: '0' });
+/**
+ * Declares --rootfs (with what it does on this command: by default nothing, it reads and writes no
+ * host file, so kubeadm's chroot changes nothing it does) and -v/--v on a command.
+ */
+export function addRootFlags<T>(o: Argv<T>, rootfs: 'rootfs@unused' | 'rootfs@config' = 'rootfs@unused', opts: { global?: boolean } = {}): Argv<T> {
+  return addFlags(o, [rootfs, 'v@stack'], new Set(), opts);
 }
 
 /**

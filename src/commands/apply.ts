@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import type { FlagName } from '../flags.js';
-import { addFlags, flagValuesFrom } from '../cli/workflow-command.js';
+import { addFlags, flagValuesFrom } from '../cli/yargs-kit.js';
 import { openKubeApi } from '../kube/open.js';
 import { kubeconfigFilesOn } from '../kube/seam.js';
 import { DEFAULT_RETRY, NO_RETRY } from '../kube/retry.js';
@@ -10,8 +10,8 @@ import { restoreOnMachine } from '../etcd-snapshot/runner.js';
 import { readPlanFile } from '../plan/file.js';
 import { applyRoot } from '../plan/trust.js';
 import { TsadmError } from '../errors.js';
-import { createRuntime, type CommandEnv } from '../run/runtime.js';
-import { errorData } from '../log/events.js';
+import type { CommandEnv } from '../run/runtime.js';
+import { runCommand } from '../workflows/run-command.js';
 
 const FLAGS: readonly FlagName[] = ['rootfs', 'dry-run', 'output', 'v'];
 
@@ -51,9 +51,17 @@ export function registerApplyCommand(y: Argv, env: CommandEnv): Argv {
           hint: 'apply a plan to the root it was made for (leave out --rootfs), or make a new plan for this root',
         });
       }
-      const rt = await createRuntime({ ...flags, 'dry-run': false, ...(root.root !== '/' ? { rootfs: root.root } : {}) }, env, { lock: 'apply' });
       const checkOnly = flags['dry-run'] === true;
-      try {
+      // The run itself is never a dry run (--dry-run only runs the checks), on the plan's root.
+      const args = { ...flags, 'dry-run': false, ...(root.root !== '/' ? { rootfs: root.root } : {}) };
+      await runCommand({
+        command: 'apply', env, args, runtime: { lock: 'apply' },
+        afterResult: (rt, data) => {
+          if (data.applied === true && typeof plan.result?.joinCommand === 'string') {
+            rt.log.info(`Join a worker node with:\n${plan.result.joinCommand}`, { prefix: 'apply' });
+          }
+        },
+      }, async (rt) => {
         const host = rt.host;
         const summary = await applyPlan(plan, {
           host,
@@ -81,19 +89,8 @@ export function registerApplyCommand(y: Argv, env: CommandEnv): Argv {
         }, { checkOnly });
         if (summary.applied) rt.log.info(`Applied ${summary.steps} steps from ${file}`, { prefix: 'apply' });
         else rt.log.info(`The plan can be applied (${summary.steps} steps); nothing was changed (--dry-run)`, { prefix: 'apply' });
-        rt.log.event({
-          type: 'result', ts: rt.log.ts(), command: 'apply', ok: true,
-          data: { plan: file, planCommand: plan.command, steps: summary.steps, applied: summary.applied, ...(summary.applied ? plan.result ?? {} : {}) },
-        });
-        if (summary.applied && typeof plan.result?.joinCommand === 'string') {
-          rt.log.info(`Join a worker node with:\n${plan.result.joinCommand}`, { prefix: 'apply' });
-        }
-      } catch (err) {
-        rt.log.event({ type: 'result', ts: rt.log.ts(), command: 'apply', ok: false, error: errorData(err) });
-        throw err;
-      } finally {
-        await rt.reporter.close();
-      }
+        return { plan: file, planCommand: plan.command, steps: summary.steps, applied: summary.applied, ...(summary.applied ? plan.result ?? {} : {}) };
+      });
     },
   );
 }

@@ -1,15 +1,14 @@
 import type { Argv, ArgumentsCamelCase } from 'yargs';
-import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
+import { addFlags } from '../cli/yargs-kit.js';
 import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
 import { approvalPass, runApprover, type PassGuard, type PassSummary } from '../csr-approval/pass.js';
 import { APPROVER_UNIT, APPROVER_UNIT_PATH, approverStatus, disableApprover, enableApprover } from '../csr-approval/service-unit.js';
 import { TsadmError } from '../errors.js';
-import { FLAGS } from '../flags.js';
 import { nodeHostname } from '../host/network.js';
 import type { KubeApi } from '../kube/types.js';
-import { createRuntime, finishCommand, type CommandEnv } from '../run/runtime.js';
+import type { CommandEnv } from '../run/runtime.js';
+import { runCommand } from '../workflows/run-command.js';
 import { addPlanOptions } from './plan-flags.js';
-import { runtimeFlagValues } from './runtime-flags.js';
 
 type Args = ArgumentsCamelCase<Record<string, unknown>>;
 
@@ -32,15 +31,9 @@ export function approveKubeletServingCommand(c: Argv, env: CommandEnv, guardFact
     'approve-kubelet-serving [action]',
     'Approve kubelet serving certificate requests that name only the requesting node\'s own addresses; deny the rest',
     (o) =>
-      addPlanOptions(o)
-        .positional('action', { type: 'string', choices: ['enable', 'disable', 'status'], describe: `Install (enable), remove (disable) or show (status) the systemd service ${APPROVER_UNIT} that runs the approver with --watch; without it: approve now.` })
-        .option('kubeconfig', { type: 'string', requiresArg: true, describe: 'The kubeconfig file to reach the cluster with.', defaultDescription: DEFAULT_ADMIN_KUBECONFIG })
-        .option('watch', { type: 'boolean', describe: 'Keep running: look for new requests every --interval until stopped.' })
-        .option('interval', { type: 'string', requiresArg: true, default: '10s', describe: 'Time between passes with --watch (e.g. 10s, 1m).' })
-        .option('tsadm-path', { type: 'string', requiresArg: true, describe: `enable: ${FLAGS['tsadm-path'].describe}`, defaultDescription: FLAGS['tsadm-path'].defaultDescription })
-        .option('dry-run', { type: 'boolean', describe: 'Say what would be approved or denied; change nothing.' })
-        .option('output', { alias: 'o', type: 'string', requiresArg: true, describe: 'Output format: text or json (NDJSON events, /usr/share/doc/tsadm/docs/events.md).' })
-        .option('v', { ...VERBOSITY_OPTION, describe: 'Log level verbosity.' })
+      addFlags(addPlanOptions(o).positional('action', { type: 'string', choices: ['enable', 'disable', 'status'], describe: `Install (enable), remove (disable) or show (status) the systemd service ${APPROVER_UNIT} that runs the approver with --watch; without it: approve now.` }), [
+        'kubeconfig@approve', 'watch', 'interval', 'tsadm-path@enable', 'dry-run@approve', 'output@events', 'v@short',
+      ])
         .usage([
           'With serverTLSBootstrap: true the kubelet asks for its serving certificate through a CertificateSigningRequest',
           '(signer kubernetes.io/kubelet-serving) that nothing in a kubeadm cluster approves. This command approves such a',
@@ -64,9 +57,8 @@ async function approve(argv: Args, env: CommandEnv, guardFactory: GuardFactory |
     throw new TsadmError('E_USAGE', '--plan records one pass: it cannot go with --watch', { hint: 'drop --watch; `tsadm apply` then writes exactly the decisions of that pass, or refuses if a request changed' });
   }
   const intervalMs = parseInterval((typeof argv.interval === 'string' ? argv.interval : '10s'));
-  const rt = await createRuntime(runtimeFlagValues(argv, { output: true }), env);
   const kubeconfig = kubeconfigOf(argv);
-  await finishCommand(rt, COMMAND, async () => {
+  await runCommand({ command: COMMAND, env, args: argv }, async (rt) => {
     const api = await rt.api.open({ path: kubeconfig }, { log: rt.log, requestTimeoutMs: 10_000 });
     // A dry run (and so a plan) decides nothing: it takes no lock. An applied plan writes each
     // decision with the resourceVersion it was made on, which the API server checks instead.
@@ -99,9 +91,8 @@ async function approve(argv: Args, env: CommandEnv, guardFactory: GuardFactory |
 async function manageService(argv: Args, env: CommandEnv, action: string): Promise<void> {
   const interval = (typeof argv.interval === 'string' ? argv.interval : '10s');
   parseInterval(interval);
-  const rt = await createRuntime(runtimeFlagValues(argv, { output: true }), env);
   const command = `certs approve-kubelet-serving ${action}`;
-  await finishCommand(rt, command, async () => {
+  await runCommand({ command, env, args: argv }, async (rt) => {
     let data: Record<string, unknown>;
     if (action === 'enable') {
       const r = await enableApprover(rt.host, { kubeconfig: kubeconfigOf(argv), interval, ...(typeof argv['tsadm-path'] === 'string' ? { tsadmPath: argv['tsadm-path'] } : {}) });

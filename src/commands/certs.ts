@@ -1,16 +1,13 @@
 import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { generateCertificateKey } from '../certs/kubeadm-certs-secret.js';
 import type { CommandEnv } from '../run/runtime.js';
-import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
+import { addFlags } from '../cli/yargs-kit.js';
 import { addRootFlags } from '../cli/root-flags.js';
-import { createRuntime, finishCommand, type Runtime } from '../run/runtime.js';
+import { runCommand } from '../workflows/run-command.js';
 import { addPlanOptions } from './plan-flags.js';
-import { runtimeFlagValues } from './runtime-flags.js';
 import { TsadmError } from '../errors.js';
-import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
-import { FLAGS } from '../flags.js';
 import { addTemplateFlags, refuseTemplateFormat } from './output-flags.js';
-import { EXIT_EXPIRING, parseThreshold } from '../certs-lifecycle/threshold.js';
+import { parseThreshold } from '../certs-lifecycle/threshold.js';
 import { renewableNames } from '../certs-lifecycle/inventory.js';
 import type { ExpirationFormat } from '../certs-lifecycle/expiration-format.js';
 import { runCheckExpiration, runGenerateCsr, runRenew } from '../certs-lifecycle/run.js';
@@ -47,15 +44,12 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
       'check-expiration',
       'Check certificates expiration for a Kubernetes cluster',
       (o) =>
-        addTemplateFlags(pathOptions(o))
-          .option('output', { alias: 'o', type: 'string', requiresArg: true, default: 'table', describe: 'Output format: table (or text), json, yaml, kyaml (/usr/share/doc/tsadm/docs/certs.md); kubeadm\'s template formats are refused.' })
-          .option('expiring-within', { type: 'string', requiresArg: true, describe: `Exit with status ${EXIT_EXPIRING} when a certificate or CA expires within this duration (e.g. 720h, 30d), for monitoring.` })
-          .option('kubeconfig', { type: 'string', requiresArg: true, describe: 'The kubeconfig file to read the cluster\'s ClusterConfiguration (kubeadm-config ConfigMap) through when --config is not given.', defaultDescription: DEFAULT_ADMIN_KUBECONFIG })
+        addFlags(addTemplateFlags(pathOptions(o)), ['output@check-expiration', 'expiring-within', 'kubeconfig@check-expiration'])
           .usage('Checks expiration for the certificates in the local PKI managed by tsadm (and kubeadm).')
           .strict(),
       (argv) => {
         const format = checkExpirationFormat(String(argv.output));
-        return withRuntime(argv, env, (rt) =>
+        return runCommand({ env, args: argv, eventOutput: false }, (rt) =>
           runCheckExpiration(rt, {
             format,
             ...paths(argv),
@@ -69,17 +63,9 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
       'renew [certificate]',
       'Renew certificates for a Kubernetes cluster',
       (o) =>
-        addPlanOptions(pathOptions(o))
-          .positional('certificate', { type: 'string', describe: `"all", or one of: ${renewableNames().join(', ')} (not with --auto)` })
-          .option('auto', { type: 'boolean', describe: 'Renew every certificate and kubeconfig of this node that expires within --within, and nothing else; restart what uses them one at a time (etcd with the API server stopped around it), under the cluster-wide Lease kube-system/tsadm-certs-renew (README: "Certificates that renew themselves").' })
-          .option('lease-wait', { type: 'string', requiresArg: true, describe: 'With --auto: how long to keep trying for the Lease through a failing API before renewing without it (only what expires within 7 days).', defaultDescription: '2m' })
-          .option('within', { type: 'string', requiresArg: true, describe: 'With --auto: the window, a duration (2160h) or days (90d).', defaultDescription: '90d' })
-          .option('wait', { type: 'string', requiresArg: true, describe: 'With --auto: how long to wait while another control plane holds the Lease (runs started on every control plane at once take turns); 0 fails at once, naming the holder.', defaultDescription: '16m' })
-          .option('dry-run', { type: 'boolean', describe: "Don't write anything; show what would be written." })
-          .option('new-key', { type: 'boolean', describe: 'Issue each certificate for a newly generated private key (kubeadm\'s behaviour) instead of keeping the existing key (not with --auto: it always keeps the key).' })
-          .option('restart', { type: 'boolean', describe: 'Restart the control-plane static pods that read the renewed certificates, one by one, each until its liveness probe passes again (on by default with --auto; --no-restart turns it off).' })
-          .option('output', { alias: 'o', type: 'string', requiresArg: true, default: 'text', describe: 'Output format: text, or json (one event per line, /usr/share/doc/tsadm/docs/events.md).' })
-          .option('kubeconfig', { type: 'string', requiresArg: true, describe: 'The kubeconfig file to read the cluster\'s ClusterConfiguration (kubeadm-config ConfigMap) through when --config is not given, and (--auto) to take the Lease with.', defaultDescription: DEFAULT_ADMIN_KUBECONFIG })
+        addFlags(addPlanOptions(pathOptions(o)).positional('certificate', { type: 'string', describe: `"all", or one of: ${renewableNames().join(', ')} (not with --auto)` }), [
+          'auto', 'lease-wait', 'within', 'wait', 'dry-run@certs', 'new-key', 'restart', 'output@renew', 'kubeconfig@renew',
+        ])
           .usage([
             'Renew the certificate(s), regardless of their expiration date. Subject, SANs and key usages',
             '(for kubeconfigs: the identity) come from the existing certificates; the CA on disk signs.',
@@ -99,7 +85,7 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
           await renewAutoCommand(argv, env);
           return;
         }
-        await withRuntime(argv, env, async (rt) => {
+        await runCommand({ env, args: argv, runtime: { lock: 'certs renew' } }, async (rt) => {
           const name = typeof argv.certificate === 'string' ? argv.certificate : undefined;
           if (argv.plan !== undefined) throw new TsadmError('E_USAGE', '--plan goes with --auto', { hint: 'use --dry-run to see what renewing named certificates would write' });
           if (name === undefined) throw new TsadmError('E_USAGE', 'specify "all", a certificate name, or --auto', { hint: `one of: all, ${renewableNames().join(', ')}` });
@@ -111,21 +97,16 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
             newKey: argv['new-key'] === true,
             restart: argv.restart === true,
           });
-        }, 'certs renew', { output: true });
+        });
       },
     )
     .command(
       'auto-renew <action>',
       'Turn the daily automatic renewal (a systemd timer running "tsadm certs renew --auto") on or off, or show it',
       (o) =>
-        addPlanOptions(o)
-          .positional('action', { type: 'string', choices: ['enable', 'disable', 'status'], describe: 'enable, disable or status' })
-          .option('within', { type: 'string', requiresArg: true, describe: 'enable: the window the timer renews with (a duration or days).', defaultDescription: '90d' })
-          .option('tsadm-path', { type: 'string', requiresArg: true, describe: `enable: ${FLAGS['tsadm-path'].describe}`, defaultDescription: FLAGS['tsadm-path'].defaultDescription })
-          .option('dry-run', { type: 'boolean', describe: "Don't write anything; show what would be written." })
-          .option('rootfs', { type: 'string', requiresArg: true, describe: 'Path to the real host root filesystem: every host path resolves under it.' })
-          .option('v', { ...VERBOSITY_OPTION, describe: 'Log level verbosity.' })
-          .option('output', { alias: 'o', type: 'string', requiresArg: true, describe: 'Output format: text or json (NDJSON events, /usr/share/doc/tsadm/docs/events.md).' })
+        addFlags(addPlanOptions(o).positional('action', { type: 'string', choices: ['enable', 'disable', 'status'], describe: 'enable, disable or status' }), [
+          'within@enable', 'tsadm-path@enable', 'dry-run@certs', 'rootfs', 'v@short', 'output@events',
+        ])
           .usage([
             'enable writes tsadm-certs-renew.service (a oneshot running "tsadm certs renew --auto") and',
             'tsadm-certs-renew.timer (daily, randomized by up to an hour, catching up after downtime), then',
@@ -138,8 +119,8 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
         const within = typeof argv.within === 'string' ? argv.within : undefined;
         if (within !== undefined) parseWindow(within);
         const tsadmPath = typeof argv['tsadm-path'] === 'string' ? argv['tsadm-path'] : undefined;
-        const rt = await createRuntime(runtimeFlagValues(argv, { output: true }), env, action === 'status' ? {} : { lock: 'certs auto-renew' });
-        await finishCommand(rt, `certs auto-renew ${action}`, async () => {
+        const runtime = action === 'status' ? {} : { lock: 'certs auto-renew' };
+        await runCommand({ command: `certs auto-renew ${action}`, env, args: argv, runtime }, async (rt) => {
           await runAutoRenewUnits(rt, action, { ...(within !== undefined ? { within } : {}), ...(tsadmPath !== undefined ? { tsadmPath } : {}) });
           return { action, ...(within !== undefined ? { within } : {}) };
         });
@@ -149,8 +130,7 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
       'generate-csr',
       'Generate keys and certificate signing requests',
       (o) =>
-        pathOptions(o)
-          .option('dry-run', { type: 'boolean', describe: "Don't write anything; show what would be written." })
+        addFlags(pathOptions(o), ['dry-run@certs'])
           .usage([
             'Generates keys and certificate signing requests (CSRs) for all the certificates required to run the',
             'control plane, and partial kubeconfig files with the client key in "users > user > client-key-data",',
@@ -160,7 +140,7 @@ export function certsSubcommands(c: Argv, env: CommandEnv): Argv {
           ].join('\n'))
           .example('tsadm certs generate-csr --kubeconfig-dir /tmp/etc-k8s --cert-dir /tmp/etc-k8s/pki', '')
           .strict(),
-      (argv) => withRuntime(argv, env, (rt) => runGenerateCsr(rt, paths(argv)), 'certs generate-csr'),
+      (argv) => runCommand({ env, args: argv, eventOutput: false, runtime: { lock: 'certs generate-csr' } }, (rt) => runGenerateCsr(rt, paths(argv))),
     )
   return approveKubeletServingCommand(rotateCaCommand(lifecycle, env, { pathOptions, paths }), env, approverLease)
     .demandCommand(1, 'specify a subcommand: certificate-key, check-expiration, renew, auto-renew, generate-csr, approve-kubelet-serving, rotate-ca')
@@ -193,14 +173,7 @@ function kubeconfigOf(argv: Args): { kubeconfig?: string } {
 
 /** --cert-dir, --kubeconfig-dir, --config, --rootfs, -v: every lifecycle command has them. */
 export function pathOptions(o: Argv, opts: { kubeconfigDir?: boolean } = {}): Argv {
-  o.option('cert-dir', { type: 'string', requiresArg: true, describe: 'The path where the certificates are stored (wins over certificatesDir from --config).', defaultDescription: '/etc/kubernetes/pki' });
-  if (opts.kubeconfigDir !== false) {
-    o.option('kubeconfig-dir', { type: 'string', requiresArg: true, describe: 'The path where the kubeconfig files are stored.', defaultDescription: '/etc/kubernetes' });
-  }
-  return o
-    .option('config', { type: 'string', requiresArg: true, describe: 'Path to a kubeadm configuration file (InitConfiguration/ClusterConfiguration).' })
-    .option('rootfs', { type: 'string', requiresArg: true, describe: 'Path to the real host root filesystem: every host path resolves under it.' })
-    .option('v', { ...VERBOSITY_OPTION, describe: 'Log level verbosity.' });
+  return addFlags(o, ['cert-dir@certs', ...(opts.kubeconfigDir !== false ? ['kubeconfig-dir@certs' as const] : []), 'config@certs', 'rootfs', 'v@short']);
 }
 
 export function paths(argv: Args): { config?: string; certDir?: string; kubeconfigDir?: string } {
@@ -228,22 +201,10 @@ async function renewAutoCommand(argv: Args, env: CommandEnv): Promise<void> {
     ...(typeof argv.wait === 'string' ? { waitSeconds: parseThreshold(argv.wait, '--wait') } : {}),
   };
   const deps = typeof argv['lease-wait'] === 'string' ? { leaseGraceMs: parseThreshold(argv['lease-wait'], '--lease-wait') * 1000 } : {};
-  const rt = await createRuntime(runtimeFlagValues(argv, { output: true }), env, { lock: 'certs renew' });
-  await finishCommand(rt, 'certs renew', async () => {
+  await runCommand({ command: 'certs renew', env, args: argv, runtime: { lock: 'certs renew' } }, async (rt) => {
     const r = await runRenewAuto(rt, options, deps);
     return { renewed: r.renewed, restarted: r.restarted, due: r.selection.due.map((c) => c.name), lock: r.lock, dryRun: rt.dryRun };
   });
-}
-
-/** `lock`: the command changes the machine, so it takes the machine lock (not in dry-run). */
-export async function withRuntime(argv: Args, env: CommandEnv, fn: (rt: Runtime) => Promise<void>, lock?: string, opts: { output?: boolean } = {}): Promise<void> {
-  const rt = await createRuntime(runtimeFlagValues(argv, { output: opts.output === true }), env, lock ? { lock } : {});
-  try {
-    await fn(rt);
-  } finally {
-    rt.api.close();
-    await rt.reporter.close();
-  }
 }
 
 /**

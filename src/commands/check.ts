@@ -1,13 +1,13 @@
 import type { Argv } from 'yargs';
 import type { FlagName } from '../flags.js';
-import { addFlags, flagValuesFrom } from '../cli/workflow-command.js';
+import { addFlags, flagValuesFrom } from '../cli/yargs-kit.js';
 import { verifyPhases, type PhaseFinding } from '../verify/run.js';
 import { TsadmError } from '../errors.js';
 import { flagsOfTree } from '../engine/phase.js';
-import { errorData } from '../log/events.js';
 import { buildInitContext, initPhases } from '../workflows/init.js';
 import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../versions/resolve.js';
-import { createRuntime, type CommandEnv } from '../run/runtime.js';
+import type { CommandEnv } from '../run/runtime.js';
+import { runCommand } from '../workflows/run-command.js';
 
 /**
  * `tsadm check [phase…]`: the exit checks of init's phases on this node (or a root folder with
@@ -39,9 +39,8 @@ export function registerCheckCommand(y: Argv, env: CommandEnv): Argv {
       .strict(),
     async (argv) => {
       const values = flagValuesFrom(argv, flags);
-      const rt = await createRuntime(values, env);
       let checks: PhaseFinding[] = [];
-      try {
+      await runCommand({ command: 'check', env, args: values, failureData: () => ({ checks }) }, async (rt) => {
         const ctx = await buildInitContext(values, rt);
         const named = (argv.phases ?? []).map(String);
         // The host phases are opt-in in init, so they are checked only when named (`tsadm check host`).
@@ -56,14 +55,8 @@ export function registerCheckCommand(y: Argv, env: CommandEnv): Argv {
             hint: 'run the failing phases again (tsadm init phase <phase>) or fix what they name',
           });
         }
-        rt.log.event({ type: 'result', ts: rt.log.ts(), command: 'check', ok: true, data: { checks } });
-      } catch (err) {
-        rt.log.event({ type: 'result', ts: rt.log.ts(), command: 'check', ok: false, data: { checks }, error: errorData(err) });
-        throw err;
-      } finally {
-        rt.api.close();
-        await rt.reporter.close();
-      }
+        return { checks };
+      });
     },
   );
 }

@@ -13,9 +13,8 @@ import { TsadmError, errorMessage } from '../errors.js';
 import { writeFileAtomic } from '../host/atomic-write.js';
 import { defaultRouteAddress, nodeHostname } from '../host/network.js';
 import { readConfigFile, type CommandEnv } from '../run/runtime.js';
+import { addFlags } from '../cli/yargs-kit.js';
 
-const EXPERIMENTAL_API = 'allow-experimental-api';
-const EXPERIMENTAL_DESCRIBE = "Allow experimental, unreleased kubeadm API versions. tsadm reads none (kubeadm 1.37's placeholder kubeadm.k8s.io/v1 is refused), so this changes nothing; accepted for kubeadm compatibility.";
 
 /** The node's dynamic defaults (node name, advertise address), as init and join detect them. */
 function machineEnv(): ConfigEnv {
@@ -40,16 +39,12 @@ export function registerConfigTools(c: Argv, env: CommandEnv): Argv {
       'migrate',
       'Read an older version of the kubeadm configuration API types from a file, and output the similar config object for the newer version',
       (o) =>
-        o
-          .option('old-config', { type: 'string', requiresArg: true, describe: 'Path to the kubeadm config file that is using an old API version and should be converted. This flag is mandatory.' })
-          .option('new-config', { type: 'string', requiresArg: true, describe: 'Path to the resulting equivalent kubeadm config file using the new API version. Optional, if not specified output will be sent to STDOUT.' })
-          .option(EXPERIMENTAL_API, { type: 'boolean', describe: EXPERIMENTAL_DESCRIBE })
-          .strict(),
+        addFlags(o, ['old-config', 'new-config', 'allow-experimental-api']).strict(),
       async (argv) => {
-        const { path, text } = await readRequired(argv['old-config'], 'old-config');
+        const { path, text } = await readRequired(argv['old-config'] as string | undefined, 'old-config');
         const result = migrateConfig(text, path, machineEnv());
         warn(env, result.warnings);
-        const target = argv['new-config'];
+        const target = argv['new-config'] as string | undefined;
         if (target === undefined) {
           env.io.stdout.write(result.text);
           return;
@@ -66,13 +61,9 @@ export function registerConfigTools(c: Argv, env: CommandEnv): Argv {
       'validate',
       'Read a file containing the kubeadm configuration API and report any validation problems',
       (o) =>
-        o
-          .option('config', { type: 'string', requiresArg: true, describe: 'Path to a kubeadm configuration file.' })
-          .option('allow-deprecated-api', { type: 'boolean', describe: 'Do not warn about a deprecated kubeadm API version that the target Kubernetes version still reads (kubeadm 1.36+). A version it no longer reads is an error either way.' })
-          .option(EXPERIMENTAL_API, { type: 'boolean', describe: EXPERIMENTAL_DESCRIBE })
-          .strict(),
+        addFlags(o, ['config@validate', 'allow-deprecated-api', 'allow-experimental-api']).strict(),
       async (argv) => {
-        const { path, text } = await readRequired(argv.config, 'config');
+        const { path, text } = await readRequired(argv.config as string | undefined, 'config');
         const result = validateConfigFile(text, path, machineEnv(), { allowDeprecatedApi: argv['allow-deprecated-api'] === true });
         warn(env, result.warnings);
         // Every problem, one line each; E_CONFIG_INVALID exits with status 3.
@@ -82,7 +73,6 @@ export function registerConfigTools(c: Argv, env: CommandEnv): Argv {
     );
 }
 
-const VERSION_OPTION = { type: 'string', requiresArg: true, describe: 'Print defaults in the config API version kubeadm of this Kubernetes version uses (1.31 or newer).' } as const;
 
 /** Adds `reset-defaults` and `upgrade-defaults` to `tsadm config print`. */
 export function registerPrintNodeDefaults(p: Argv, env: CommandEnv): Argv {
@@ -90,18 +80,18 @@ export function registerPrintNodeDefaults(p: Argv, env: CommandEnv): Argv {
     .command(
       'reset-defaults',
       'Print default reset configuration, that can be used for "tsadm reset"',
-      (o) => o.option('kubernetes-version', VERSION_OPTION).strict(),
+      (o) => addFlags(o, ['kubernetes-version@print-node-defaults']).strict(),
       (argv) => {
-        const version = argv['kubernetes-version'];
+        const version = argv['kubernetes-version'] as string | undefined;
         env.io.stdout.write(printResetDefaults(version ? { version } : {}));
       },
     )
     .command(
       'upgrade-defaults',
       'Print default upgrade configuration, that can be used for "tsadm upgrade"',
-      (o) => o.option('kubernetes-version', VERSION_OPTION).strict(),
+      (o) => addFlags(o, ['kubernetes-version@print-node-defaults']).strict(),
       (argv) => {
-        const version = argv['kubernetes-version'];
+        const version = argv['kubernetes-version'] as string | undefined;
         env.io.stdout.write(printUpgradeDefaults(version ? { version } : {}));
       },
     );

@@ -1,24 +1,17 @@
 import type { Argv } from 'yargs';
-import { FLAGS, type FlagValues } from '../flags.js';
+import type { FlagValues } from '../flags.js';
+import { addFlags } from '../cli/yargs-kit.js';
 import { printInitDefaults, printJoinDefaults } from '../config/print.js';
 import { TsadmError } from '../errors.js';
 import { connectCri } from '../host/cri-client.js';
 import { RootedHost } from '../host/rooted-host.js';
 import { readConfigFile, type CommandEnv } from '../run/runtime.js';
-import { criSocketFor, formatImagesList, imagesOf, IMAGES_OUTPUTS, pullControlPlaneImages, requireRuntime, resolveImagesConfig } from './images.js';
+import { criSocketFor, formatImagesList, imagesOf, pullControlPlaneImages, requireRuntime, resolveImagesConfig } from './images.js';
 import { registerConfigTools, registerPrintNodeDefaults } from './config-tools.js';
 import { addTemplateFlags, refuseTemplateFormat } from './output-flags.js';
 import { addRootFlags, rootOf } from '../cli/root-flags.js';
 
 const COMPONENT_CONFIGS = ['KubeletConfiguration', 'KubeProxyConfiguration'];
-
-/**
- * kubeadm chroots into --rootfs before every command (src/cli/root-flags.ts). Of the config
- * commands only `images pull` touches the host: the CRI socket. Their files (--config,
- * --old-config, --new-config) are the user's, on the real filesystem as --config is everywhere in
- * tsadm (docs/decisions.md 6), and the node defaults of migrate/validate are the running machine's.
- */
-const ROOTFS_CONFIG = "The path to the 'real' host root filesystem. \"images pull\" finds and reaches the CRI socket under it; the config files (--config, --old-config, --new-config) are read and written on the real filesystem, as everywhere in tsadm, so the other config commands only check it is a directory.";
 
 /** `tsadm config print …-defaults`, `config images list`, and (./config-tools.ts) `config migrate|validate`. */
 export function registerConfigCommand(y: Argv, env: CommandEnv): Argv {
@@ -27,12 +20,11 @@ export function registerConfigCommand(y: Argv, env: CommandEnv): Argv {
       // kubeadm's `config` has a persistent --kubeconfig that no subcommand of today's kubeadm
       // reads (it served the removed `config view`/`upload`); accepted on every subcommand.
       // --rootfs and -v, every kubeadm command's, reach every subcommand from here as well.
-      addRootFlags(c.option('kubeconfig', {
-        type: 'string',
-        requiresArg: true,
-        describe: 'The kubeconfig file to use when talking to the cluster. If the flag is not set, a set of standard locations can be searched for an existing kubeconfig file. (No tsadm config subcommand talks to a cluster: accepted, as kubeadm does, and unused.)',
-        defaultDescription: '/etc/kubernetes/admin.conf',
-      }), ROOTFS_CONFIG),
+      // kubeadm chroots into --rootfs before every command (src/cli/root-flags.ts). Of the config
+      // commands only `images pull` touches the host: the CRI socket. Their files (--config,
+      // --old-config, --new-config) are the user's, on the real filesystem as --config is everywhere
+      // in tsadm (docs/decisions.md 6), and the node defaults of migrate/validate are the machine's.
+      addRootFlags(addFlags(c, ['kubeconfig@config'], new Set(), { global: true }), 'rootfs@config', { global: true }),
       env,
     )
       .command('print', 'Print configuration', (p) =>
@@ -40,28 +32,24 @@ export function registerConfigCommand(y: Argv, env: CommandEnv): Argv {
           .command(
             'init-defaults',
             'Print default init configuration, that can be used for "tsadm init"',
-            (o) =>
-              o
-                .option('component-configs', { type: 'string', array: true, describe: `A comma-separated list of component config API objects to print the default values for. Available values: [${COMPONENT_CONFIGS.join(' ')}].` })
-                .option('kubernetes-version', { type: 'string', requiresArg: true, describe: 'Print defaults in the config API version kubeadm of this Kubernetes version uses.' })
-                .strict(),
+            (o) => addFlags(o, ['component-configs', 'kubernetes-version@print-defaults']).strict(),
             (argv) => {
-              const components = (argv['component-configs'] ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+              const components = ((argv['component-configs'] ?? []) as string[]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
               for (const c of components) {
                 if (!COMPONENT_CONFIGS.includes(c)) {
                   throw new TsadmError('E_USAGE', `unknown component config "${c}"`, { hint: `use one of ${COMPONENT_CONFIGS.join(', ')}` });
                 }
               }
-              const version = argv['kubernetes-version'];
+              const version = argv['kubernetes-version'] as string | undefined;
               env.io.stdout.write(printInitDefaults({ componentConfigs: components, ...(version ? { version } : {}) }));
             },
           )
           .command(
             'join-defaults',
             'Print default join configuration, that can be used for "tsadm join"',
-            (o) => o.option('kubernetes-version', { type: 'string', requiresArg: true, describe: 'Print defaults in the config API version kubeadm of this Kubernetes version uses.' }).strict(),
+            (o) => addFlags(o, ['kubernetes-version@print-defaults']).strict(),
             (argv) => {
-              const version = argv['kubernetes-version'];
+              const version = argv['kubernetes-version'] as string | undefined;
               env.io.stdout.write(printJoinDefaults(version ? { version } : {}));
             },
           )
@@ -74,24 +62,23 @@ export function registerConfigCommand(y: Argv, env: CommandEnv): Argv {
             'list',
             'Print a list of images tsadm will use. The configuration file is used in case any images or image repositories are customized',
             (o) =>
-              addTemplateFlags(imageFlags(o))
-                .option('output', { alias: ['o', 'experimental-output'], type: 'string', requiresArg: true, default: 'text', describe: `Output format. One of: ${IMAGES_OUTPUTS.join('|')} (kubeadm's template formats are refused).` })
-                .strict(),
+              addFlags(addTemplateFlags(imageFlags(o)), ['output@printers']).strict(),
             async (argv) => {
-              refuseTemplateFormat(argv.output);
-              const cfg = resolveImagesConfig(imageFlagValues(argv), await readConfigFile(argv.config));
+              const output = argv.output as string;
+              refuseTemplateFormat(output);
+              const cfg = resolveImagesConfig(imageFlagValues(argv), await readConfigFile(argv.config as string | undefined));
               const { images, versions } = imagesOf(cfg);
               // On stderr, so that the list stays parseable (a preview minor's pre-release warns here).
               for (const w of cfg.warnings) env.io.stderr.write(`[WARNING] [config] ${w}\n`);
-              env.io.stdout.write(formatImagesList(images, argv.output, versions));
+              env.io.stdout.write(formatImagesList(images, output, versions));
             },
           )
           .command(
             'pull',
             'Pull images used by tsadm',
-            (o) => imageFlags(o).option('cri-socket', FLAGS['cri-socket']).strict(),
+            (o) => addFlags(imageFlags(o), ['cri-socket']).strict(),
             async (argv) => {
-              const cfg = resolveImagesConfig(imageFlagValues(argv), await readConfigFile(argv.config));
+              const cfg = resolveImagesConfig(imageFlagValues(argv), await readConfigFile(argv.config as string | undefined));
               const { images, versions } = imagesOf(cfg);
               for (const w of cfg.warnings) env.io.stderr.write(`[WARNING] [config] ${w}\n`);
               // Under --rootfs the socket is looked for, and reached, under that root (as init's preflight does).
@@ -115,12 +102,8 @@ export function registerConfigCommand(y: Argv, env: CommandEnv): Argv {
 }
 
 /** kubeadm's AddImagesCommonConfigFlags: --config, --feature-gates, --image-repository, --kubernetes-version. */
-function imageFlags<T>(o: Argv<T>) {
-  return o
-    .option('config', { type: 'string', requiresArg: true, describe: 'Path to a tsadm (kubeadm) configuration file.' })
-    .option('feature-gates', FLAGS['feature-gates'])
-    .option('image-repository', { type: 'string', requiresArg: true, describe: 'Choose a container registry to pull control plane images from.' })
-    .option('kubernetes-version', { type: 'string', requiresArg: true, describe: 'Choose a specific Kubernetes version for the control plane.' });
+function imageFlags<T>(o: Argv<T>): Argv<T> {
+  return addFlags(o, ['config@images', 'feature-gates', 'image-repository@images', 'kubernetes-version@images']);
 }
 
 function imageFlagValues(argv: Record<string, unknown>): FlagValues {

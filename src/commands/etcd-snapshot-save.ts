@@ -14,7 +14,8 @@ import { DEFAULT_SNAPSHOT_DIR, snapshotFileName } from '../etcd-snapshot/names.j
 import { saveSnapshot } from '../etcd-snapshot/save.js';
 import type { Host } from '../host/host.js';
 import { journalOf } from '../host/journal.js';
-import { createRuntime, finishCommand, type Runtime } from '../run/runtime.js';
+import type { Runtime } from '../run/runtime.js';
+import { runCommand } from '../workflows/run-command.js';
 
 const LOCAL_ETCD = 'https://127.0.0.1:2379';
 
@@ -78,8 +79,8 @@ export async function saveCommand(rt: Runtime, o: SaveOptions): Promise<Record<s
  */
 export async function runPlainSave(args: PlainSaveArgs, io: CliIO): Promise<number> {
   try {
-    const rt = await createRuntime({ ...(args.rootfs !== undefined ? { rootfs: args.rootfs } : {}), ...(args.output !== undefined ? { output: args.output } : {}) }, { io });
-    await finishCommand(rt, 'etcd snapshot save', () => saveCommand(rt, { ...args, planning: false }));
+    const runtimeArgs = { ...(args.rootfs !== undefined ? { rootfs: args.rootfs } : {}), ...(args.output !== undefined ? { output: args.output } : {}) };
+    await runCommand({ command: 'etcd snapshot save', env: { io }, args: runtimeArgs }, (rt) => saveCommand(rt, { ...args, planning: false }));
     return 0;
   } catch (err) {
     return reportError(err, io, 0);

@@ -4,34 +4,28 @@ import { checkSnapshotFile, listSnapshots, pruneSnapshots } from '../etcd-snapsh
 import { DEFAULT_SNAPSHOT_DIR } from '../etcd-snapshot/names.js';
 import { badSnapshot } from '../etcd-snapshot/save.js';
 import { DEFAULT_CERT_DIR } from '../constants.js';
-import { FLAGS } from '../flags.js';
 import { mib, saveCommand } from './etcd-snapshot-save.js';
 import { restoreOnMachine } from '../etcd-snapshot/runner.js';
 import { installSnapshotTimer, removeSnapshotTimer, SNAPSHOT_UNIT } from '../etcd-snapshot/schedule.js';
 import { journalOf } from '../host/journal.js';
-import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
+import { addFlags } from '../cli/yargs-kit.js';
 import { addPlanOptions } from './plan-flags.js';
-import { runtimeFlagValues } from './runtime-flags.js';
-import { createRuntime, finishCommand, type CommandEnv, type Runtime } from '../run/runtime.js';
+import type { CommandEnv, Runtime } from '../run/runtime.js';
+import { runCommand } from '../workflows/run-command.js';
 
 type Args = ArgumentsCamelCase<Record<string, unknown>>;
 
 function common<T>(c: Argv<T>, dryRun = true): Argv<T> {
-  const withDry = dryRun ? c.option('dry-run', { type: 'boolean', describe: 'Print what would happen; change nothing' }) : c;
-  return withDry
-    .option('rootfs', { type: 'string', requiresArg: true, describe: 'Path to the real host root filesystem.' })
-    .option('output', { alias: 'o', type: 'string', choices: ['text', 'json'], default: 'text', describe: 'Output format: text, or json (one event per line, the result last)' })
-    .option('v', { ...VERBOSITY_OPTION, describe: 'Log level verbosity.' });
+  return addFlags(c, [...(dryRun ? ['dry-run@snapshot' as const] : []), 'rootfs', 'output@etcd', 'v@short']);
 }
 
 function dirOption<T>(c: Argv<T>): Argv<T> {
-  return c.option('dir', { type: 'string', requiresArg: true, describe: 'The snapshot directory.', defaultDescription: DEFAULT_SNAPSHOT_DIR });
+  return addFlags(c, ['dir']);
 }
 
 /** Runs `fn` in a runtime and reports its result event (ok or the error), as every tsadm command does. */
 async function run(argv: Args, env: CommandEnv, command: string, fn: (rt: Runtime) => Promise<Record<string, unknown>>): Promise<void> {
-  const rt = await createRuntime(runtimeFlagValues(argv, { output: true }), env);
-  await finishCommand(rt, command, () => fn(rt));
+  await runCommand({ command, env, args: argv }, fn);
 }
 
 function dirOf(argv: Args): string {
@@ -49,10 +43,7 @@ export function snapshotCommands(s: Argv, env: CommandEnv): Argv {
       .command(
         'save [file]',
         'Stream a snapshot of this control plane\'s etcd to FILE (verified, mode 0600)',
-        (c) => addPlanOptions(dirOption(common(c)))
-          .positional('file', { type: 'string', describe: `The snapshot file (default: a timestamped name under --dir, ${DEFAULT_SNAPSHOT_DIR})` })
-          .option('endpoint', { type: 'string', requiresArg: true, describe: 'The etcd client URL.', defaultDescription: 'the first --listen-client-urls of /etc/kubernetes/manifests/etcd.yaml (loopback)' })
-          .option('cert-dir', { type: 'string', requiresArg: true, describe: 'Where the etcd CA and healthcheck-client certificate are (etcd/ under it).', defaultDescription: DEFAULT_CERT_DIR })
+        (c) => addFlags(addPlanOptions(dirOption(common(c))).positional('file', { type: 'string', describe: `The snapshot file (default: a timestamped name under --dir, ${DEFAULT_SNAPSHOT_DIR})` }), ['endpoint', 'cert-dir@etcd-client'])
           .usage('tsadm etcd snapshot save [FILE]\n\nStreams etcd\'s Maintenance.Snapshot into FILE (temp file, fsync, rename; mode 0600) and checks its SHA-256 '
             + 'and bbolt header on the way: a damaged transfer never replaces FILE. The file holds every Secret of the cluster: keep it like a key.')
           .example('tsadm etcd snapshot save', `Save to ${DEFAULT_SNAPSHOT_DIR}/etcd-snapshot-<UTC time>.db`)
@@ -92,7 +83,7 @@ export function snapshotCommands(s: Argv, env: CommandEnv): Argv {
       .command(
         'prune',
         'Delete tsadm\'s oldest snapshots beyond the newest --keep (nothing else in the directory)',
-        (c) => addPlanOptions(dirOption(common(c)).option('keep', { type: 'number', requiresArg: true, demandOption: true, describe: 'How many of the newest snapshots to keep (at least 1)' })).strict(),
+        (c) => addPlanOptions(addFlags(dirOption(common(c)), ['keep'])).strict(),
         (argv) => run(argv, env, 'etcd snapshot prune', async (rt) => {
           const dir = dirOf(argv);
           const keep = Number(argv.keep);
@@ -105,12 +96,7 @@ export function snapshotCommands(s: Argv, env: CommandEnv): Argv {
       .command(
         'schedule',
         'Install a systemd timer that saves a snapshot and prunes old ones (--disable removes it)',
-        (c) => addPlanOptions(dirOption(common(c)))
-          .option('every', { type: 'string', requiresArg: true, default: '12h', describe: 'How often (a period that divides a day: 30m, 1h, 6h, 12h, 24h)' })
-          .option('keep', { type: 'number', requiresArg: true, default: 5, describe: 'How many snapshots to keep' })
-          .option('randomized-delay', { type: 'string', requiresArg: true, describe: 'systemd RandomizedDelaySec= (default: a tenth of the period, at most 15min)' })
-          .option('disable', { type: 'boolean', default: false, describe: 'Stop and remove the timer and its service' })
-          .option('tsadm-path', { type: 'string', requiresArg: true, describe: FLAGS['tsadm-path'].describe, defaultDescription: FLAGS['tsadm-path'].defaultDescription })
+        (c) => addFlags(addPlanOptions(dirOption(common(c))), ['every', 'keep@schedule', 'randomized-delay', 'disable', 'tsadm-path'])
           .usage(`tsadm etcd snapshot schedule [--every 12h] [--keep 5]\n\nWrites ${SNAPSHOT_UNIT}.service and .timer to /etc/systemd/system (OnCalendar with Persistent=true, `
             + 'so a run missed while the machine was off happens at boot; RandomizedDelaySec so control planes do not snapshot at once), '
             + 'then daemon-reload, enable and start the timer. Run again to change the period; --disable to turn it off.')
@@ -146,11 +132,7 @@ export function snapshotCommands(s: Argv, env: CommandEnv): Argv {
       .command(
         'restore <file>',
         'Restore this control plane\'s etcd from FILE as a new one-member cluster (stops and restarts the control plane)',
-        (c) => addPlanOptions(common(c))
-          .positional('file', { type: 'string', describe: 'The snapshot file' })
-          .option('cert-dir', { type: 'string', requiresArg: true, describe: 'Where the cluster CA and the etcd client certificates are.', defaultDescription: DEFAULT_CERT_DIR })
-          .option('cri-socket', { type: 'string', requiresArg: true, describe: 'The container runtime socket.', defaultDescription: 'detected' })
-          .option('timeout', { type: 'number', requiresArg: true, default: 300, describe: 'Seconds to wait for each step (containers gone, restore, control plane back)' })
+        (c) => addFlags(addPlanOptions(common(c)).positional('file', { type: 'string', describe: 'The snapshot file' }), ['cert-dir@restore', 'cri-socket@restore', 'timeout'])
           .usage('tsadm etcd snapshot restore FILE\n\nFILE must be a regular file owned by root and writable by root alone (not a symbolic link), '
             + 'as a snapshot decides every Secret and RBAC rule of the cluster. It is opened once and checked as it is copied into the '
             + 'restore\'s own staging directory; the restore reads only that copy (a damaged or truncated snapshot changes nothing). It moves the control-plane '

@@ -5,8 +5,9 @@ import { DEFAULT_ADMIN_KUBECONFIG, DEFAULT_CERT_DIR } from '../constants.js';
 import { TsadmError } from '../errors.js';
 import { EtcdClient } from '../etcd-client/client.js';
 import { removeMember } from '../membership/remove-member.js';
-import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
-import { createRuntime, finishCommand, type CommandEnv } from '../run/runtime.js';
+import { addFlags } from '../cli/yargs-kit.js';
+import type { CommandEnv } from '../run/runtime.js';
+import { runCommand } from '../workflows/run-command.js';
 import { SNAPSHOT_COMMAND_DESCRIPTION, snapshotCommands } from './etcd-snapshot.js';
 
 /**
@@ -21,16 +22,9 @@ export function registerEtcdCommand(y: Argv, env: CommandEnv): Argv {
         'remove-member <node-name>',
         'Remove a lost control plane\'s etcd member from the cluster (run on a healthy control plane)',
         (c) =>
-          c
-            .positional('node-name', { type: 'string', describe: 'The node name of the lost control plane (or the hex ID of a member that never started)' })
-            .option('force', { type: 'boolean', default: false, describe: 'Remove the member even though it still answers (it is alive: prefer `tsadm reset` on that machine)' })
-            .option('delete-node', { type: 'boolean', default: false, describe: 'Also delete the Node object' })
-            .option('kubeconfig', { type: 'string', requiresArg: true, describe: 'The admin kubeconfig of the cluster.', defaultDescription: DEFAULT_ADMIN_KUBECONFIG })
-            .option('cert-dir', { type: 'string', requiresArg: true, describe: 'Where the etcd CA and healthcheck-client certificate are (etcd/ under it).', defaultDescription: DEFAULT_CERT_DIR })
-            .option('dry-run', { type: 'boolean', describe: 'Say what would be removed; change nothing' })
-            .option('rootfs', { type: 'string', requiresArg: true, describe: 'Path to the real host root filesystem.' })
-            .option('output', { alias: 'o', type: 'string', choices: ['text', 'json'], default: 'text', describe: 'Output format: text, or json (one event per line, the result last)' })
-            .option('v', { ...VERBOSITY_OPTION, describe: 'Log level verbosity.' })
+          addFlags(c.positional('node-name', { type: 'string', describe: 'The node name of the lost control plane (or the hex ID of a member that never started)' }), [
+            'force@remove-member', 'delete-node', 'kubeconfig@remove-member', 'cert-dir@etcd-client', 'dry-run@remove-member', 'rootfs', 'output@etcd', 'v@short',
+          ])
             .usage(
               'tsadm etcd remove-member <node-name>\n\n'
               + 'A control plane whose machine or disk is lost keeps its etcd member: the cluster still counts it, so one more '
@@ -41,16 +35,9 @@ export function registerEtcdCommand(y: Argv, env: CommandEnv): Argv {
             .example('tsadm etcd remove-member cp2 --delete-node', 'Forget the lost control plane cp2')
             .strict(),
         async (argv) => {
-          const flags = {
-            ...(argv['dry-run'] === true ? { 'dry-run': true } : {}),
-            ...(typeof argv.rootfs === 'string' ? { rootfs: argv.rootfs } : {}),
-            ...(typeof argv.v === 'number' ? { v: argv.v } : {}),
-            output: String(argv.output),
-          };
           const nodeName = String(argv['node-name'] ?? '');
           if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(nodeName)) throw new TsadmError('E_USAGE', `"${nodeName}" is not a node name`, { hint: 'give the lost control plane\'s node name, as `kubectl get nodes` shows it' });
-          const rt = await createRuntime(flags, env);
-          await finishCommand(rt, 'etcd remove-member', async () => {
+          await runCommand({ command: 'etcd remove-member', env, args: argv }, async (rt) => {
             const result = await removeMember(rt, {
               nodeName,
               kubeconfigPath: path.resolve(typeof argv.kubeconfig === 'string' ? argv.kubeconfig : DEFAULT_ADMIN_KUBECONFIG),

@@ -3,7 +3,9 @@ import { parseDuration } from '../duration.js';
 import { TsadmError } from '../errors.js';
 import { runKubeconfigUser } from '../certs-lifecycle/run.js';
 import type { CommandEnv } from '../run/runtime.js';
-import { certsSubcommands, pathOptions, paths, withRuntime } from './certs.js';
+import { runCommand } from '../workflows/run-command.js';
+import { addFlags } from '../cli/yargs-kit.js';
+import { certsSubcommands, pathOptions, paths } from './certs.js';
 
 /**
  * `tsadm kubeconfig user` (kubeadm ≥ 1.21), and kubeadm 1.20's spellings under `tsadm alpha`:
@@ -27,16 +29,12 @@ function kubeconfigSubcommands(k: Argv, env: CommandEnv): Argv {
       'user',
       'Output a kubeconfig file for an additional user',
       (o) =>
-        pathOptions(o, { kubeconfigDir: false })
-          .option('client-name', { type: 'string', requiresArg: true, demandOption: true, describe: 'The name of user. It will be used as the CN if client certificates are created' })
-          .option('org', { type: 'string', array: true, describe: 'The organizations of the client certificate. It will be used as the O if client certificates are created' })
-          .option('token', { type: 'string', requiresArg: true, describe: 'The token that should be used as the authentication mechanism for this kubeconfig, instead of client certificates' })
-          .option('validity-period', { type: 'string', requiresArg: true, describe: 'The validity period of the client certificate (e.g. 24h).', defaultDescription: 'the cluster\'s certificate validity (8760h0m0s)' })
+        addFlags(pathOptions(o, { kubeconfigDir: false }), ['client-name', 'org', 'token@kubeconfig-user', 'validity-period'])
           .example('tsadm kubeconfig user --client-name=foo --config=bar', 'Output a kubeconfig file for an additional user named foo using a kubeadm config file bar')
           .strict(),
       (argv) =>
-        withRuntime(argv, env, (rt) => {
-          const orgs = (argv.org ?? []).flatMap((s) => String(s).split(',')).map((s) => s.trim()).filter(Boolean);
+        runCommand({ env, args: argv, eventOutput: false }, (rt) => {
+          const orgs = ((argv.org ?? []) as unknown[]).flatMap((s) => String(s).split(',')).map((s) => s.trim()).filter(Boolean);
           const validity = argv['validity-period'];
           return runKubeconfigUser(rt, {
             ...paths(argv),

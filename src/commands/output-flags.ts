@@ -14,14 +14,13 @@
  * have: both are accepted and change nothing, as in kubeadm for these formats.
  */
 import type { Argv } from 'yargs';
+import { addFlags } from '../cli/yargs-kit.js';
 import { TsadmError } from '../errors.js';
 
 export const TEMPLATE_FORMATS = ['go-template', 'go-template-file', 'template', 'templatefile', 'jsonpath', 'jsonpath-as-json', 'jsonpath-file'] as const;
 
-export function addTemplateFlags<T>(y: Argv<T>) {
-  return y
-    .option('allow-missing-template-keys', { type: 'boolean', default: true, describe: 'If true, ignore any errors in templates when a field or map key is missing in the template. Only applies to golang and jsonpath output formats (which tsadm does not print).' })
-    .option('show-managed-fields', { type: 'boolean', default: false, describe: 'If true, keep the managedFields when printing objects in JSON or YAML format (these objects have none).' });
+export function addTemplateFlags<T>(y: Argv<T>): Argv<T> {
+  return addFlags(y, ['allow-missing-template-keys', 'show-managed-fields']);
 }
 
 /** Refuses kubeadm's template output formats with a message naming the value given. */

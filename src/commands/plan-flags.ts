@@ -10,18 +10,8 @@
  * `tsadm apply FILE` does exactly its steps later, or refuses when the machine changed since.
  */
 import type { Argv } from 'yargs';
-import { FLAGS, type FlagValues } from '../flags.js';
+import { addFlags } from '../cli/yargs-kit.js';
 
-export function addPlanOptions<T>(y: Argv<T>) {
-  return y
-    .option('plan', { type: 'string', requiresArg: true, describe: FLAGS.plan.describe })
-    .option('plan-without-keys', { type: 'boolean', describe: FLAGS['plan-without-keys'].describe });
-}
-
-/** The plan flags the user set, for createRuntime (which makes the run a dry run that writes the plan). */
-export function planFlagValues(argv: Readonly<Record<string, unknown>>): FlagValues {
-  return {
-    ...(typeof argv.plan === 'string' ? { plan: argv.plan } : {}),
-    ...(argv['plan-without-keys'] === true ? { 'plan-without-keys': true } : {}),
-  };
+export function addPlanOptions<T>(y: Argv<T>): Argv<T> {
+  return addFlags(y, ['plan', 'plan-without-keys']);
 }

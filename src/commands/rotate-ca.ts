@@ -8,9 +8,10 @@ import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { TsadmError } from '../errors.js';
 import { parseThreshold } from '../certs-lifecycle/threshold.js';
 import { runAbort, runNode, runStart, runStatus, type RotateOptions } from '../certs-lifecycle/rotate-ca/run.js';
-import { parseRotated, ROTATABLE } from '../certs-lifecycle/rotate-ca/state.js';
-import { createRuntime, finishCommand, type CommandEnv } from '../run/runtime.js';
-import { runtimeFlagValues } from './runtime-flags.js';
+import { parseRotated } from '../certs-lifecycle/rotate-ca/state.js';
+import type { CommandEnv, Runtime } from '../run/runtime.js';
+import { addFlags } from '../cli/yargs-kit.js';
+import { runCommand } from '../workflows/run-command.js';
 
 type Args = ArgumentsCamelCase<Record<string, unknown>>;
 
@@ -20,13 +21,9 @@ export interface PathFlags {
   readonly paths: (argv: Args) => { config?: string; certDir?: string; kubeconfigDir?: string };
 }
 
-const DEFAULT_SA_GRACE = '24h';
 
 function common(f: PathFlags, o: Argv): Argv {
-  return f.pathOptions(o)
-    .option('kubeconfig', { type: 'string', requiresArg: true, describe: 'The kubeconfig to reach the cluster with.', defaultDescription: '/etc/kubernetes/admin.conf on a control plane, /etc/kubernetes/kubelet.conf on a worker' })
-    .option('node-name', { type: 'string', requiresArg: true, describe: 'This node\'s Node name.', defaultDescription: 'the hostname' })
-    .option('output', { alias: 'o', type: 'string', requiresArg: true, describe: 'Output format: text, or json (one event per line, /usr/share/doc/tsadm/docs/events.md).' });
+  return addFlags(f.pathOptions(o), ['kubeconfig@rotate-ca', 'node-name@rotate-ca']);
 }
 
 function rotateOptions(f: PathFlags, argv: Args): RotateOptions {
@@ -50,9 +47,8 @@ async function rotationKeyOf(argv: Args): Promise<string | undefined> {
  * `events`: -o is the event stream's text|json (start, node, abort); status's -o json is its own
  * report instead, as check-expiration's is.
  */
-async function run(argv: Args, env: CommandEnv, command: string, opts: { lock: boolean; events: boolean }, body: (rt: Awaited<ReturnType<typeof createRuntime>>) => Promise<Readonly<Record<string, unknown>>>): Promise<void> {
-  const rt = await createRuntime(runtimeFlagValues(argv, { output: opts.events }), env, opts.lock ? { lock: 'certs rotate-ca' } : {});
-  await finishCommand(rt, command, () => body(rt));
+function run(argv: Args, env: CommandEnv, command: string, opts: { lock: boolean; events: boolean }, body: (rt: Runtime) => Promise<Readonly<Record<string, unknown>>>): Promise<void> {
+  return runCommand({ command, env, args: argv, eventOutput: opts.events, ...(opts.lock ? { runtime: { lock: 'certs rotate-ca' } } : {}) }, body);
 }
 
 export function rotateCaCommand(c: Argv, env: CommandEnv, f: PathFlags): Argv {
@@ -65,11 +61,7 @@ export function rotateCaCommand(c: Argv, env: CommandEnv, f: PathFlags): Argv {
           'start',
           'Make the new CAs on this control plane, hand their keys to the others, and record the rotation in the cluster',
           (o) =>
-            common(f, o)
-              .option('ca', { type: 'string', requiresArg: true, default: 'all', describe: `What to rotate: all, or a comma-separated list of ${ROTATABLE.join(', ')}.` })
-              .option('sa-grace', { type: 'string', requiresArg: true, default: DEFAULT_SA_GRACE, describe: 'How long tokens signed with the old service-account key stay trusted once every API server signs with the new one (the kubelet refreshes projected tokens within 24h).' })
-              .option('rotation-key-file', { type: 'string', requiresArg: true, describe: 'Write the rotation key to this file (0600) instead of printing it.' })
-              .option('dry-run', { type: 'boolean', describe: "Don't change anything; show what would be written." })
+            addFlags(common(f, o), ['output@rotate-ca', 'ca', 'sa-grace', 'rotation-key-file', 'dry-run@certs'])
               .usage([
                 'Makes new CAs (and a new service-account key pair) for --ca, stages their private keys on this',
                 'control plane, stores them for the other control planes encrypted with a new rotation key (printed once,',
@@ -87,10 +79,7 @@ export function rotateCaCommand(c: Argv, env: CommandEnv, f: PathFlags): Argv {
           'node',
           'Bring this node to the rotation\'s current step; the last node at a step moves the rotation on',
           (o) =>
-            common(f, o)
-              .option('rotation-key', { type: 'string', requiresArg: true, describe: 'The rotation key start printed (control planes, during trust-both, to fetch the new keys).' })
-              .option('rotation-key-file', { type: 'string', requiresArg: true, describe: 'Read the rotation key from this file.' })
-              .option('dry-run', { type: 'boolean', describe: "Don't change anything; show what would be written and restarted." })
+            addFlags(common(f, o), ['output@rotate-ca', 'rotation-key', 'rotation-key-file@read', 'dry-run@rotate-ca-node'])
               .usage([
                 'Steps: trust-both (every CA file and kubeconfig trusts old and new), sign-new (control planes re-issue',
                 'every certificate with the new CAs; control planes first), trust-new (the old CAs leave). Files are',
@@ -106,7 +95,7 @@ export function rotateCaCommand(c: Argv, env: CommandEnv, f: PathFlags): Argv {
         .command(
           'status',
           'Every node and its step, what to run where next; exits 0 only when the rotation is complete (4 while something is left)',
-          (o) => common(f, o).option('output', { alias: 'o', type: 'string', requiresArg: true, choices: ['text', 'json'], describe: 'Output format: text, or json (the report as one object: phase, nodes, next, abort, exitCode).' }).strict(),
+          (o) => addFlags(common(f, o), ['output@rotate-ca-status']).strict(),
           (argv) => run(argv, env, 'certs rotate-ca status', { lock: false, events: false }, async (rt) => {
             const report = await runStatus(rt, { ...rotateOptions(f, argv), json: argv.output === 'json' });
             return { ...report };
@@ -115,7 +104,7 @@ export function rotateCaCommand(c: Argv, env: CommandEnv, f: PathFlags): Argv {
         .command(
           'abort',
           'Go back to the old CAs, as long as no node signs with the new ones yet',
-          (o) => common(f, o).strict(),
+          (o) => addFlags(common(f, o), ['output@rotate-ca']).strict(),
           (argv) => run(argv, env, 'certs rotate-ca abort', { lock: true, events: true }, async (rt) => runAbort(rt, rotateOptions(f, argv))),
         )
         .demandCommand(1, 'specify a subcommand: start, node, status, abort')

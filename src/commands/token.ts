@@ -4,10 +4,10 @@ import { TsadmError } from '../errors.js';
 import type { KubeApi } from '../kube/types.js';
 import { TOKEN_CREATE_DEFAULTS, tokenCreate, tokenDelete, tokenGenerate, tokenList } from '../token/commands.js';
 import type { TokenListFormat } from '../token/list-format.js';
-import { VERBOSITY_OPTION } from '../cli/workflow-command.js';
+import { addFlags } from '../cli/yargs-kit.js';
 import { addRootFlags } from '../cli/root-flags.js';
-import { createRuntime, readConfigFile, type CommandEnv, type Runtime } from '../run/runtime.js';
-import type { FlagValues } from '../flags.js';
+import { readConfigFile, type CommandEnv, type Runtime } from '../run/runtime.js';
+import { runCommand } from '../workflows/run-command.js';
 import type { BootstrapToken } from '../config/types.js';
 import { nodeHostname } from '../host/network.js';
 import { tokensFromConfig } from '../token/config-tokens.js';
@@ -20,27 +20,14 @@ type Args = ArgumentsCamelCase<Record<string, unknown>>;
  * `create` (that is what it is for) and `list` (as kubeadm shows it).
  */
 export function registerTokenCommand(y: Argv, env: CommandEnv): Argv {
-  const common = (c: Argv): Argv =>
-    c
-      .option('kubeconfig', { type: 'string', requiresArg: true, describe: 'The kubeconfig file to use when talking to the cluster.', defaultDescription: DEFAULT_ADMIN_KUBECONFIG })
-      .option('dry-run', { type: 'boolean', describe: 'Whether to enable dry-run mode or not' })
-      .option('rootfs', { type: 'string', requiresArg: true, describe: 'Path to the real host root filesystem.' })
-      .option('v', { ...VERBOSITY_OPTION, describe: 'Log level verbosity.' });
+  const common = (c: Argv): Argv => addFlags(c, ['kubeconfig', 'dry-run@token', 'rootfs', 'v@short']);
   return y.command('token', 'Manage bootstrap tokens', (t) =>
     t
       .command(
         'create [token]',
         'Create bootstrap tokens on the server',
         (c) =>
-          common(c)
-            .option('ttl', { type: 'string', requiresArg: true, defaultDescription: TOKEN_CREATE_DEFAULTS.ttl, describe: "The duration before the token is automatically deleted (e.g. 1s, 2m, 3h). If set to '0', the token will never expire" })
-            .option('usages', { type: 'string', array: true, defaultDescription: `[${TOKEN_CREATE_DEFAULTS.usages.join(',')}]`, describe: 'Describes the ways in which this token can be used.' })
-            .option('groups', { type: 'string', array: true, defaultDescription: `[${TOKEN_CREATE_DEFAULTS.groups.join(',')}]`, describe: 'Extra groups that this token will authenticate as when used for authentication.' })
-            .option('description', { type: 'string', describe: 'A human friendly description of how this token is used.' })
-            .option('print-join-command', { type: 'boolean', describe: 'Instead of printing only the token, print the full tsadm join flag needed to join the cluster using the token.' })
-            .option('certificate-key', { type: 'string', requiresArg: true, describe: 'When used together with --print-join-command, print the full join flag needed to join the cluster as a control-plane.' })
-            .option('config', { type: 'string', requiresArg: true, describe: 'Path to a kubeadm configuration file: the tokens of its InitConfiguration bootstrapTokens are created (the first is printed).' })
-            .strict(),
+          addFlags(common(c), ['ttl', 'usages', 'groups', 'description', 'print-join-command@token', 'certificate-key@token', 'config@token']).strict(),
         (argv) =>
           withApi(argv, env, async (api, rt, kubeconfigText) => {
             const fromConfig = await configTokens(argv, rt);
@@ -64,7 +51,7 @@ export function registerTokenCommand(y: Argv, env: CommandEnv): Argv {
       .command(
         'list',
         'List bootstrap tokens on the server',
-        (c) => addTemplateFlags(common(c).option('output', { alias: ['o', 'experimental-output'], type: 'string', requiresArg: true, default: 'text', describe: 'Output format. One of: text|json|yaml|kyaml (kubeadm\'s template formats are refused).' })).strict(),
+        (c) => addTemplateFlags(addFlags(common(c), ['output@printers'])).strict(),
         (argv) => {
           refuseTemplateFormat(String(argv.output));
           return withApi(argv, env, async (api, rt) => {
@@ -97,9 +84,7 @@ export function registerTokenCommand(y: Argv, env: CommandEnv): Argv {
  * accepted here and unused, as there. --rootfs and -v are every kubeadm command's (src/cli/root-flags.ts).
  */
 function generateFlags(c: Argv): Argv {
-  return addRootFlags(c)
-    .option('kubeconfig', { type: 'string', requiresArg: true, describe: 'The kubeconfig file to use when talking to the cluster. generate talks to no cluster: accepted, as kubeadm does, and unused.', defaultDescription: DEFAULT_ADMIN_KUBECONFIG })
-    .option('dry-run', { type: 'boolean', describe: 'Whether to enable dry-run mode or not. generate writes nothing: accepted, as kubeadm does, and unused.' });
+  return addFlags(addRootFlags(c), ['kubeconfig@token-generate', 'dry-run@token-generate']);
 }
 
 /** The flags of `token create` a user can set, as named on the command line. */
@@ -124,21 +109,13 @@ async function configTokens(argv: Args, rt: Runtime): Promise<BootstrapToken[] |
 }
 
 async function withApi(argv: Args, env: CommandEnv, fn: (api: KubeApi, rt: Runtime, kubeconfigText: string | undefined) => Promise<void>): Promise<void> {
-  const flags: FlagValues = {
-    ...(argv['dry-run'] === true ? { 'dry-run': true } : {}),
-    ...(typeof argv.rootfs === 'string' ? { rootfs: argv.rootfs } : {}),
-    ...(typeof argv.v === 'number' ? { v: argv.v } : {}),
-  };
-  const rt = await createRuntime(flags, env);
   const kubeconfigPath = typeof argv.kubeconfig === 'string' ? argv.kubeconfig : DEFAULT_ADMIN_KUBECONFIG;
-  try {
+  // token's -o (list's) is a print format, not the event stream.
+  await runCommand({ env, args: argv, eventOutput: false }, async (rt) => {
     const api = await rt.api.open({ path: hostPathOf(kubeconfigPath) }, { log: rt.log });
     const text = (await rt.host.readFile(hostPathOf(kubeconfigPath)))?.toString('utf8');
     await fn(api, rt, text);
-  } finally {
-    rt.api.close();
-    await rt.reporter.close();
-  }
+  });
 }
 
 /** A relative --kubeconfig is relative to the working directory (host paths are absolute). */

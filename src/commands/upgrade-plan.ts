@@ -6,13 +6,14 @@
 import { hostname as osHostname } from 'node:os';
 import type { Argv, ArgumentsCamelCase } from 'yargs';
 import type { FlagName } from '../flags.js';
-import { addFlags, flagValuesFrom } from '../cli/workflow-command.js';
+import { addFlags, flagValuesFrom } from '../cli/yargs-kit.js';
 import { resolveUpgradeConfig } from '../config/load-upgrade.js';
 import type { UpgradeCommand } from '../config/types.js';
 import { runUpgradeDiff } from '../upgrade-plan/diff-run.js';
 import { runUpgradePlan } from '../upgrade-plan/plan-run.js';
 import type { PlanFormat } from '../upgrade-plan/plan-render.js';
-import { createRuntime, readConfigFile, type CommandEnv } from '../run/runtime.js';
+import { readConfigFile, type CommandEnv } from '../run/runtime.js';
+import { runCommand } from '../workflows/run-command.js';
 import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';
 import { TsadmError } from '../errors.js';
 import { addTemplateFlags, refuseTemplateFormat } from './output-flags.js';
@@ -28,11 +29,8 @@ export function registerUpgradePlan(u: Argv, env: CommandEnv): Argv {
       'plan [version]',
       'Check which versions are available to upgrade to and validate whether your current cluster is upgradeable. tsadm never asks the internet: without [version] it offers the newest patches it knows',
       (o) =>
-        addTemplateFlags(addFlags(o, PLAN_FLAGS))
-          .positional('version', { type: 'string', describe: 'The version to check, e.g. v1.20.3' })
-          // Not the workflow --output (an event stream): kubeadm's plan printers (its PrintFlags).
-          .option('output', { alias: 'o', type: 'string', requiresArg: true, describe: 'Output format: text, or one json/yaml/kyaml UpgradePlan document (output.kubeadm.k8s.io/v1alpha3); kubeadm\'s template formats are refused.', defaultDescription: 'text' })
-          .option('etcd-upgrade', { type: 'boolean', describe: 'Perform the upgrade of etcd: false leaves etcd out of the plan (as with external etcd).', defaultDescription: 'true' })
+        // Not the workflow --output (an event stream): kubeadm's plan printers (its PrintFlags).
+        addFlags(addTemplateFlags(addFlags(o, PLAN_FLAGS)).positional('version', { type: 'string', describe: 'The version to check, e.g. v1.20.3' }), ['output@upgrade-plan', 'etcd-upgrade@upgrade-plan'])
           .strict(),
       (argv) => runPlan(argv as Args, env),
     )
@@ -49,24 +47,19 @@ async function runPlan(argv: Args, env: CommandEnv): Promise<void> {
   const { cfg, flags } = await resolve(argv, PLAN_FLAGS, 'plan');
   // A json/yaml document must be the only thing on stdout: progress lines go to stderr then.
   const runEnv: CommandEnv = format === 'text' ? env : { ...env, io: { ...env.io, stdout: env.io.stderr } };
-  const rt = await createRuntime(runtimeFlags(flags), runEnv, { plain: true });
-  try {
+  await runCommand({ env: runEnv, args: flags, eventOutput: false, runtime: { plain: true } }, async (rt) => {
     for (const w of cfg.warnings) rt.log.warn(w);
     await runUpgradePlan(rt, {
       cfg, kubeconfigPath: kubeconfig(flags.kubeconfig), format, hostname: hostname(), out: env.io.stdout,
       ...(typeof argv['etcd-upgrade'] === 'boolean' ? { etcdUpgrade: argv['etcd-upgrade'] } : {}),
     });
-  } finally {
-    rt.api.close();
-    await rt.reporter.close();
-  }
+  });
 }
 
 async function runDiff(argv: Args, env: CommandEnv): Promise<void> {
   const { cfg, flags } = await resolve(argv, DIFF_FLAGS, 'diff');
-  const rt = await createRuntime(runtimeFlags(flags), env, { plain: true });
   const manifest = (name: FlagName): string | undefined => (typeof flags[name] === 'string' ? flags[name] : undefined);
-  try {
+  await runCommand({ env, args: flags, eventOutput: false, runtime: { plain: true } }, async (rt) => {
     for (const w of cfg.warnings) rt.log.warn(w);
     await runUpgradeDiff(rt, {
       cfg,
@@ -79,10 +72,7 @@ async function runDiff(argv: Args, env: CommandEnv): Promise<void> {
       },
       out: env.io.stdout,
     });
-  } finally {
-    rt.api.close();
-    await rt.reporter.close();
-  }
+  });
 }
 
 async function resolve(argv: Args, names: readonly FlagName[], command: UpgradeCommand): Promise<{ cfg: ReturnType<typeof resolveUpgradeConfig>; flags: ReturnType<typeof flagValuesFrom> }> {
@@ -97,11 +87,6 @@ async function resolve(argv: Args, names: readonly FlagName[], command: UpgradeC
     ...(version !== undefined ? { version } : {}),
   }, command);
   return { cfg, flags };
-}
-
-/** plan and diff never write: no --dry-run, no lock; only where the host root is and how loud. */
-function runtimeFlags(flags: ReturnType<typeof flagValuesFrom>): ReturnType<typeof flagValuesFrom> {
-  return { ...(flags.rootfs !== undefined ? { rootfs: flags.rootfs } : {}), ...(flags.v !== undefined ? { v: flags.v } : {}) };
 }
 
 function kubeconfig(value: unknown): string {

@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import { registerWorkflow } from '../cli/workflow-command.js';
+import { registerWorkflow } from '../cli/yargs-kit.js';
 import { upgradeApplyWorkflow, upgradeNodeWorkflow } from '../workflows/upgrade.js';
 import { registerUpgradePlan } from './upgrade-plan.js';
 import type { CommandEnv } from '../run/runtime.js';

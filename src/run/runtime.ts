@@ -7,7 +7,7 @@ import { acquireMachineLock, type MachineLock } from '../host/lock.js';
 import { createApiSeam, type ApiSeam } from '../kube/seam.js';
 import { RootedHost } from '../host/rooted-host.js';
 import { resolveRootfs } from '../host/rootfs.js';
-import { errorData, type Reporter } from '../log/events.js';
+import type { Reporter } from '../log/events.js';
 import { JsonReporter } from '../log/json-reporter.js';
 import { LogFile, teeToLogFile, type LogFileSettings } from '../log/log-file.js';
 import { PhaseLogger } from '../log/logger.js';
@@ -25,7 +25,7 @@ export interface CommandEnv {
 /** The seams of one command run, chosen once from the flags (and the config file's dryRun). */
 export interface Runtime {
   readonly host: Host;
-  /** How phases reach the cluster; the command closes it (and every client) when it ends. */
+  /** How phases reach the cluster; runCommand (src/workflows/run-command.ts) closes it (and every client) when the command ends. */
   readonly api: ApiSeam;
   readonly log: PhaseLogger;
   readonly reporter: Reporter;
@@ -90,7 +90,7 @@ export async function createRuntime(flags: FlagValues, env: CommandEnv, options:
       ? new (await import('../log/listr-reporter.js')).ListrReporter(env.io.stdout, env.io.stderr)
       : new PlainReporter({ verbosity, stdout: env.io.stdout, stderr: env.io.stderr });
   const base = logFile ? teeToLogFile(shown, logFile, verbosity) : shown;
-  // Every command closes its reporter in a `finally`: the lock goes with it.
+  // runCommand closes the reporter in a `finally`: the lock goes with it.
   const locked: Reporter = lock ? { emit: (e) => base.emit(e), close: async () => { try { await base.close(); } finally { lock.release(); } } } : base;
   const startTime = options.startTime ?? new Date();
   // --plan: the plan is written from the dry-run journal when the command closes its reporter.
@@ -109,24 +109,6 @@ function useTaskView(env: CommandEnv, verbosity: number): boolean {
 
 /** Reads the --config file (from the real filesystem, relative to the working directory). */
 /** The seams every context carries, from the runtime of the run (BaseCtx in context.ts). */
-/**
- * The end of a command that is not a workflow: its result event (ok with the body's data, or the
- * error, which is rethrown for main's exit code), then the runtime closed (API clients, reporter,
- * machine lock), whatever happened.
- */
-export async function finishCommand(rt: Runtime, command: string, body: () => Promise<Readonly<Record<string, unknown>>>): Promise<void> {
-  try {
-    const data = await body();
-    rt.log.event({ type: 'result', ts: rt.log.ts(), command, ok: true, data });
-  } catch (err) {
-    rt.log.event({ type: 'result', ts: rt.log.ts(), command, ok: false, error: errorData(err) });
-    throw err;
-  } finally {
-    rt.api.close();
-    await rt.reporter.close();
-  }
-}
-
 export function baseContext(rt: Runtime): BaseCtx {
   return { host: rt.host, api: rt.api, log: rt.log, dryRun: rt.dryRun, clock: () => new Date(), startTime: rt.startTime };
 }

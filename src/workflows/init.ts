@@ -1,5 +1,5 @@
 import { FLAG_NAMES, type FlagValues } from '../flags.js';
-import type { WorkflowRequest, WorkflowSpec } from '../cli/workflow-command.js';
+import type { WorkflowRequest, WorkflowSpec } from '../cli/yargs-kit.js';
 import { resolveInitConfig } from '../config/load.js';
 import type { ResolvedInitConfig } from '../config/types.js';
 import { KUBERNETES_DIR } from '../constants.js';

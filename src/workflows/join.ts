@@ -1,6 +1,6 @@
 import { FLAG_NAMES, type FlagName, type FlagValues } from '../flags.js';
 import { TsadmError } from '../errors.js';
-import type { WorkflowRequest, WorkflowSpec } from '../cli/workflow-command.js';
+import type { WorkflowRequest, WorkflowSpec } from '../cli/yargs-kit.js';
 import { resolveJoinConfig } from '../config/load.js';
 import type { ResolvedJoinConfig } from '../config/types.js';
 import { defaultRouteAddress, nodeHostname } from '../host/network.js';

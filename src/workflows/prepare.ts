@@ -7,7 +7,7 @@
  * which reads them from the cluster.
  */
 import { FLAG_NAMES } from '../flags.js';
-import type { WorkflowRequest, WorkflowSpec } from '../cli/workflow-command.js';
+import type { WorkflowRequest, WorkflowSpec } from '../cli/yargs-kit.js';
 import type { ResolvedInitConfig } from '../config/types.js';
 import { validateTree, type Phase } from '../engine/phase.js';
 import { runPhases } from '../engine/runner.js';

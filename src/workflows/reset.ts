@@ -1,5 +1,5 @@
 import { FLAG_NAMES, type FlagValues } from '../flags.js';
-import type { WorkflowRequest, WorkflowSpec } from '../cli/workflow-command.js';
+import type { WorkflowRequest, WorkflowSpec } from '../cli/yargs-kit.js';
 import { resolveResetConfig } from '../config/load.js';
 import type { ResolvedResetConfig } from '../config/types.js';
 import { DEFAULT_ADMIN_KUBECONFIG } from '../constants.js';

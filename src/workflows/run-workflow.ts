@@ -1,8 +1,8 @@
 import type { FlagValues } from '../flags.js';
-import { errorData } from '../log/events.js';
 import type { BaseCtx } from '../run/context.js';
 import { reportDryRun } from '../run/dry-run-report.js';
-import { createRuntime, type CommandEnv, type Runtime, type RuntimeOptions } from '../run/runtime.js';
+import type { CommandEnv, Runtime, RuntimeOptions } from '../run/runtime.js';
+import { runCommand } from './run-command.js';
 
 /** What differs between init, join and reset; runWorkflow does the rest the same way for all three. */
 export interface WorkflowRun<Cfg, C extends BaseCtx> {
@@ -23,25 +23,19 @@ export interface WorkflowRun<Cfg, C extends BaseCtx> {
 }
 
 /**
- * The skeleton every workflow command shares: configuration, runtime (seams, reporter, machine
- * lock), context, phases, the dry-run summary, one result event (ok or the error), and, whatever
- * happened, every API client and the reporter (with the lock) closed.
+ * The skeleton every workflow command shares: the configuration first, then, in runCommand's
+ * runtime (seams, reporter, machine lock; one result event; everything closed whatever happened),
+ * the context, the phases and the dry-run summary.
  */
 export async function runWorkflow<Cfg, C extends BaseCtx>(w: WorkflowRun<Cfg, C>, flags: FlagValues, env: CommandEnv): Promise<void> {
   const startTime = new Date();
   const config = await w.resolveConfig(startTime).then((cfg) => ({ cfg }), (error: unknown) => ({ error }));
-  const rt = await createRuntime(flags, env, { ...w.runtime, startTime, dryRun: 'cfg' in config && w.dryRunOf(config.cfg) });
-  try {
+  const runtime = { ...w.runtime, startTime, dryRun: 'cfg' in config && w.dryRunOf(config.cfg) };
+  await runCommand({ command: w.command, env, args: flags, runtime }, async (rt) => {
     if (!('cfg' in config)) throw config.error;
     const ctx = await w.buildContext(rt, config.cfg);
     const data = await w.run(ctx, rt);
     if (rt.dryRun) reportDryRun(rt.host, rt.log);
-    rt.log.event({ type: 'result', ts: rt.log.ts(), command: w.command, ok: true, data });
-  } catch (err) {
-    rt.log.event({ type: 'result', ts: rt.log.ts(), command: w.command, ok: false, error: errorData(err) });
-    throw err;
-  } finally {
-    rt.api.close();
-    await rt.reporter.close();
-  }
+    return data;
+  });
 }

@@ -6,7 +6,7 @@
  * be skipped (--skip-phases), planned (--dry-run --plan) and resumed.
  */
 import { FLAG_NAMES, type FlagValues } from '../flags.js';
-import type { WorkflowRequest, WorkflowSpec } from '../cli/workflow-command.js';
+import type { WorkflowRequest, WorkflowSpec } from '../cli/yargs-kit.js';
 import { resolveUpgradeConfig } from '../config/load-upgrade.js';
 import type { ResolvedUpgradeConfig } from '../config/types.js';
 import { validateTree, type Phase } from '../engine/phase.js';

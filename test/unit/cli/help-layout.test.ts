@@ -4,7 +4,7 @@
  * in-process with a stdout that has no `columns`, so its help is 100 columns wide (buildCli).
  */
 import { ownFlagsFirst, optionExtras } from '../../../src/cli/help-layout.js';
-import { KLOG_GROUP } from '../../../src/cli/klog-flags.js';
+import { KLOG_GROUP } from '../../../src/flags.js';
 import { runCli } from '../../helpers/cli.js';
 
 const WIDTH = 100;

@@ -3,7 +3,7 @@
  * are accepted by the workflow and listed in those phases' help (issue 40), and a long alias
  * (--experimental-patches) is an accepted spelling of its flag.
  */
-import { flagValuesFrom, ownPhaseFlags } from '../../../src/cli/workflow-command.js';
+import { flagValuesFrom, ownPhaseFlags } from '../../../src/cli/yargs-kit.js';
 import { initPhases } from '../../../src/workflows/init.js';
 import { prepareWorkflow } from '../../../src/workflows/prepare.js';
 import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../../../src/versions/resolve.js';

@@ -1,4 +1,4 @@
-import { runtimeFlagValues } from '../../../src/commands/runtime-flags.js';
+import { runtimeFlagValues } from '../../../src/cli/runtime-flags.js';
 import { TsadmError } from '../../../src/errors.js';
 
 describe('runtimeFlagValues', () => {

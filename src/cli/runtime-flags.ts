@@ -1,12 +1,10 @@
 /**
- * The runtime flags of the day-two commands that build their runtime themselves (certs, kubeconfig,
- * etcd snapshot, certs approve-kubelet-serving) rather than through a workflow's flag table:
- * `--dry-run`, `--rootfs`, `-v`, `-o` and the plan flags, as createRuntime takes them. One reader,
- * so a flag means the same on each of them.
+ * The runtime flags of a command, as createRuntime (src/run/runtime.ts) takes them: `--dry-run`,
+ * `--rootfs`, `-v`, `-o` and the plan flags. runCommand (src/workflows/run-command.ts) reads them
+ * here, once, for every command and workflow, so a flag means the same on each of them.
  */
 import { TsadmError } from '../errors.js';
 import type { FlagValues } from '../flags.js';
-import { planFlagValues } from './plan-flags.js';
 
 /**
  * The runtime flags ARGV carries; a flag its command does not define is absent from argv and so
@@ -22,5 +20,13 @@ export function runtimeFlagValues(argv: Readonly<Record<string, unknown>>, opts:
     ...(typeof argv.v === 'number' ? { v: argv.v } : {}),
     ...(opts.output && typeof argv.output === 'string' ? { output: argv.output } : {}),
     ...planFlagValues(argv),
+  };
+}
+
+/** The plan flags the user set (createRuntime makes the run a dry run that writes the plan). */
+function planFlagValues(argv: Readonly<Record<string, unknown>>): FlagValues {
+  return {
+    ...(typeof argv.plan === 'string' ? { plan: argv.plan } : {}),
+    ...(argv['plan-without-keys'] === true ? { 'plan-without-keys': true } : {}),
   };
 }

@@ -1,12 +1,14 @@
 import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { TsadmError } from '../errors.js';
-import { FLAGS, WORKFLOW_FLAGS, type FlagName, type FlagSpec, type FlagValues } from '../flags.js';
+import { FLAGS, WORKFLOW_FLAGS, flagSpec, type FlagName, type FlagRef, type FlagSpec, type FlagValues } from '../flags.js';
 import { flagsOf, flagsOfTree, type Phase } from '../engine/phase.js';
 import { phaseHelpTree } from './help.js';
 import { commandPath, helpWidth } from './help-layout.js';
 
 /**
- * Generates yargs commands from a phase tree: `<name>` runs the whole workflow,
+ * The yargs kit every command uses: flags declared from the registry (src/flags.ts) by name
+ * (`addFlags`) and read back under their canonical names (`flagValuesFrom`), and the workflow
+ * commands generated from a phase tree: `<name>` runs the whole workflow,
  * `<name> phase <group> [<child>|all]` runs one phase or a subtree. Each command carries exactly
  * the flags its phases declare, plus the workflow flags.
  */
@@ -37,14 +39,19 @@ export interface WorkflowRequest {
 
 type Handler = (request: WorkflowRequest) => Promise<void>;
 
-export function addFlags(y: Argv, names: readonly FlagName[], unlisted: ReadonlySet<FlagName> = new Set()): Argv {
-  for (const name of new Set(names)) {
-    const spec = FLAGS[name];
+/**
+ * Declares flags from the registry (src/flags.ts) by name or `<name>@<variant>`: the one place
+ * tsadm turns a flag into a yargs option. `unlisted`: accepted but left out of this command's help.
+ * `global`: the flag reaches the subcommands too (`config`'s, klog's); `group`: its help heading.
+ */
+export function addFlags<T>(y: Argv<T>, refs: readonly FlagRef[], unlisted: ReadonlySet<FlagName> = new Set(), opts: { global?: boolean; group?: string } = {}): Argv<T> {
+  for (const ref of new Set(refs)) {
+    const { name, spec } = flagSpec(ref);
     const opt: Record<string, unknown> = {
       describe: spec.describe,
-      hidden: ('hidden' in spec ? spec.hidden : false) || unlisted.has(name),
+      hidden: spec.hidden === true || unlisted.has(name),
       // Flags belong to the command that declares them, not to its subcommands.
-      global: false,
+      global: opts.global === true,
     };
     if (spec.type === 'array') {
       opt.type = 'string';
@@ -52,13 +59,19 @@ export function addFlags(y: Argv, names: readonly FlagName[], unlisted: Readonly
     } else {
       opt.type = spec.type;
     }
-    if ('alias' in spec && spec.alias.length === 1) opt.alias = spec.alias;
+    if (spec.aliases) opt.alias = [...spec.aliases];
+    else if (spec.alias !== undefined && spec.alias.length === 1) opt.alias = spec.alias;
     // A long alias is an older spelling (--experimental-patches): accepted but, as kubeadm hides
     // its deprecated flags, left out of help, where it would widen the flag column (issue 40).
-    else if ('alias' in spec) y.option(spec.alias, { type: opt.type as 'string', hidden: true, global: false, requiresArg: opt.requiresArg === true, describe: `the older spelling of --${name}` });
-    if ('defaultDescription' in spec) opt.defaultDescription = spec.defaultDescription;
-    if (spec.type === 'string' || spec.type === 'number') opt.requiresArg = true;
+    else if (spec.alias !== undefined) y.option(spec.alias, { type: opt.type as 'string', hidden: true, global: false, requiresArg: opt.requiresArg === true, describe: `the older spelling of --${name}` });
+    if (spec.defaultDescription !== undefined) opt.defaultDescription = spec.defaultDescription;
+    if ((spec.type === 'string' || spec.type === 'number') && spec.requiresArg !== false) opt.requiresArg = true;
+    if (spec.default !== undefined) opt.default = spec.default;
+    if (spec.choices !== undefined) opt.choices = [...spec.choices];
+    if (spec.demandOption === true) opt.demandOption = true;
+    if (opts.group !== undefined) opt.group = opts.group;
     if (name === 'v') Object.assign(opt, VERBOSITY_OPTION);
+    if (name === 'vmodule') opt.coerce = checkVmodule;
     y.option(name, opt);
   }
   return y;
@@ -78,7 +91,26 @@ function coerceVerbosity(value: unknown): number {
 }
 
 /** -v as yargs must see it: read as text (a number type would turn "loud" into NaN first). */
-export const VERBOSITY_OPTION = { type: 'string', coerce: coerceVerbosity, requiresArg: true } as const;
+const VERBOSITY_OPTION = { type: 'string', coerce: coerceVerbosity, requiresArg: true } as const;
+
+/**
+ * klog's vmodule syntax (moduleSpec.Set in k8s.io/klog/v2's klog.go): comma-separated pattern=N,
+ * N a non-negative 32-bit integer (strconv.ParseInt), empty items skipped. kubeadm fails a bad
+ * value as pflag reports a flag's error; so does tsadm, though it filters nothing by it.
+ */
+function checkVmodule(value: unknown): string {
+  const text = String(Array.isArray(value) ? value.at(-1) : value);
+  for (const item of text.split(',')) {
+    if (item === '') continue;
+    const parts = item.split('=');
+    const syntax = parts.length !== 2 || parts[0] === '' || parts[1] === '' || !/^[-+]?\d+$/.test(parts[1] ?? '') || Math.abs(Number(parts[1])) > 2 ** 31 - 1;
+    if (syntax || Number(parts[1]) < 0) {
+      const why = syntax ? 'syntax error: expect comma-separated list of filename=N' : 'negative value for vmodule level';
+      throw new TsadmError('E_USAGE', `invalid argument "${text}" for "--vmodule" flag: ${why}`, { hint: 'give pattern=N pairs, e.g. --vmodule gc*=3,proxy=2' });
+    }
+  }
+  return text;
+}
 
 /** Only the flags the user set, under their canonical names; array flags split on commas. */
 export function flagValuesFrom(argv: ArgumentsCamelCase<Record<string, unknown>>, names: readonly FlagName[]): FlagValues {
