@@ -47,7 +47,7 @@ export function buildCli(argv: readonly string[], io: CliIO): Argv {
     .wrap(Math.min(120, (io.stdout as { columns?: number }).columns ?? 100))
     .exitProcess(false)
     .fail((msg, err) => {
-      // The command yargs was in (its help is the one to point at, issue 40): the third argument
+      // The command yargs was in (its help is the one to point at, decision 78): the third argument
       // of this callback is yargs' usage object, the context and options are the instance's.
       const command = commandPath(y);
       // A coerce function's error reaches here re-thrown by yargs as a YError with its message.

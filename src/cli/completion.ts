@@ -78,7 +78,7 @@ const KNOWN_VERSIONS: readonly string[] = SUPPORTED_MINORS.map((m) => DEFAULT_PA
 /**
  * Pure: what completes the value of `flag` (its canonical name) on `command` ("init phase certs"),
  * or undefined when tsadm knows no list (a path, a token): then the shell offers files, never the
- * command's subcommands. yargs alone answered `tsadm init -o <TAB>` with "phase" (issue 40).
+ * command's subcommands. yargs alone answered `tsadm init -o <TAB>` with "phase".
  * `choices` are the values the option declares to yargs, if any.
  */
 export function flagValues(command: string, flag: string, choices?: readonly unknown[]): readonly string[] | undefined {

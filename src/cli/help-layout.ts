@@ -8,7 +8,7 @@ const OWN_GROUP = 'Options:';
  * Pure: the help's flag groups in the order kubeadm's (cobra's) help shows them: the command's own
  * flags first, the global ones last. yargs lists groups in the order they were first declared, and
  * the global klog group is declared on the root before any command declares its own flags, so
- * without this every command's help began with the global flags (issue 40).
+ * without this every command's help began with the global flags.
  */
 export function ownFlagsFirst(groups: Readonly<Record<string, string[]>>): Record<string, string[]> {
   const out: Record<string, string[]> = {};
@@ -35,7 +35,7 @@ type OptionSpec = Readonly<Record<string, unknown>>;
 /**
  * Pure: what yargs would right-align on a line of its own under a flag's description (`[default:
  * text]`, `[choices: …]`), to be written at the end of the description instead: on a 100-column
- * terminal those lines were a third of `init --help` (issue 40). The type (`[string]`) is left
+ * terminal those lines were a third of `init --help`. The type (`[string]`) is left
  * out: the description says what the flag takes, as kubeadm's do.
  */
 export function optionExtras(opt: OptionSpec): string {

@@ -22,7 +22,7 @@ const UNWRAPPED: TreeLayout = { width: Number.MAX_SAFE_INTEGER };
  * reference tree comes first, in kubeadm's order and exactly as kubeadm lists it; tsadm's own
  * phases (`own`) follow apart under a heading that marks them, then the phases kubeadm of the
  * tree's version dropped (`retired`), which are not part of that tree. A summary longer than the
- * line wraps under the summary column, never to column 0 (issue 40).
+ * line wraps under the summary column, never to column 0.
  */
 export function phaseHelpTree<C>(phases: readonly Phase<C>[], layout: TreeLayout = UNWRAPPED): string {
   const rowsOf = (nodes: readonly Phase<C>[]): Row[] => {

@@ -2,7 +2,7 @@
  * klog's flags as kubeadm 1.20 shows them under "Global Flags" (`kubeadm --help`): accepted on
  * every command, like -v, so scripts written for kubeadm keep working. Only --log-file and its
  * companions change anything here (src/log/log-file.ts says what each does). --log-file-secrets
- * is tsadm's own (issue 27): the log file redacts tokens and certificate keys unless it is given.
+ * is tsadm's own: the log file redacts tokens and certificate keys unless it is given.
  * The flags themselves are in the registry (src/flags.ts, `KLOG_FLAGS`).
  */
 import type { Argv } from 'yargs';

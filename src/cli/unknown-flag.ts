@@ -4,7 +4,7 @@ import type { Argv } from 'yargs';
 /**
  * yargs' strict mode says `Unknown argument: pod-network-cidrr`: no dashes, no near match, and
  * tsadm pointed at the top-level help. kubeadm users expect the flag as they typed it, the closest
- * flag of that command and that command's help (issue 40):
+ * flag of that command and that command's help:
  * `unknown flag --pod-network-cidrr; did you mean --pod-network-cidr? See 'tsadm init --help'`.
  * The distance is leven's (already tsadm's for mistyped commands, `withUnknownWord` in app.ts),
  * with yargs' own threshold for recommendCommands: at most 3 edits.

@@ -62,7 +62,7 @@ export function addFlags<T>(y: Argv<T>, refs: readonly FlagRef[], unlisted: Read
     if (spec.aliases) opt.alias = [...spec.aliases];
     else if (spec.alias !== undefined && spec.alias.length === 1) opt.alias = spec.alias;
     // A long alias is an older spelling (--experimental-patches): accepted but, as kubeadm hides
-    // its deprecated flags, left out of help, where it would widen the flag column (issue 40).
+    // its deprecated flags, left out of help, where it would widen the flag column.
     else if (spec.alias !== undefined) y.option(spec.alias, { type: opt.type as 'string', hidden: true, global: false, requiresArg: opt.requiresArg === true, describe: `the older spelling of --${name}` });
     if (spec.defaultDescription !== undefined) opt.defaultDescription = spec.defaultDescription;
     if ((spec.type === 'string' || spec.type === 'number') && spec.requiresArg !== false) opt.requiresArg = true;
@@ -143,7 +143,7 @@ export function registerWorkflow<C>(y: Argv, spec: WorkflowSpec<C>, handlerWrap:
         registerPhaseSubcommands(pc, spec, handlerWrap),
       );
       if (spec.example) cmd.example(spec.example, '');
-      // One line per phase: the summaries in full are in `<cmd> phase --help` (issue 40).
+      // One line per phase: the summaries in full are in `<cmd> phase --help`.
       const tree = phaseHelpTree(spec.helpPhases ?? spec.phases, { width: helpWidth(cmd), compact: true });
       const more = `Each phase with its summary${ownOnly.size > 0 ? ' and flags' : ''}: tsadm ${commandPath(cmd)} phase [<phase>] --help`;
       cmd.epilog(`The "${spec.name}" command executes the following phases:\n${tree}\n\n${more}${spec.treeNote ? `\n${spec.treeNote}` : ''}`);
@@ -164,7 +164,7 @@ export function registerWorkflow<C>(y: Argv, spec: WorkflowSpec<C>, handlerWrap:
 /**
  * The flags only tsadm's own opt-in phases read (host's --bundle, certs-auto-renew's --tsadm-path):
  * the workflow accepts them but lists them in those phases' help, so that `init --help` shows
- * kubeadm's flags and the opt-in switches (`extraFlags`) at a glance (issue 40). A workflow made
+ * kubeadm's flags and the opt-in switches (`extraFlags`) at a glance. A workflow made
  * only of tsadm's phases (`prepare`) lists all of its flags.
  */
 export function ownPhaseFlags<C>(spec: Pick<WorkflowSpec<C>, 'phases' | 'extraFlags'>): ReadonlySet<FlagName> {

@@ -40,7 +40,7 @@ export async function saveSnapshot(host: Host, opts: SaveOptions): Promise<SaveR
   // The verifier's hash of the whole file is the record's: one pass over the bytes, not two.
   const verifier = new SnapshotVerifier();
   // node:http2 (the snapshot stream's transport) is loaded by the save alone: every command reaches
-  // this module through the CLI, and http2 adds ~2 MB of peak RSS to an init or join (issue 39).
+  // this module through the CLI, and http2 adds ~2 MB of peak RSS to an init or join.
   const source = opts.source ?? (await import('../etcd-client/snapshot.js')).snapshotStream(opts.endpoint, opts.tls, opts.idleTimeoutMs);
   let record: FileRecord;
   try {

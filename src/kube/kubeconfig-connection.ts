@@ -8,7 +8,7 @@
  *
  * Only client-node's config module is imported, and only here, for a user with an exec credential
  * plugin: that module alone bundles to a 2.4 MB chunk (undici included) that costs a join ~18 MB
- * of peak RSS (issue 39); the package's index pulls in every typed API, ~14 MB, which cost ~220 ms
+ * of peak RSS (decision 79); the package's index pulls in every typed API, ~14 MB, which cost ~220 ms
  * CPU and ~57 MB RSS per command (BENCHMARKS.md). Every other user — all kubeadm writes — is
  * resolved by `applyInline`, which does what client-node's applyToHTTPSOptions does for inline
  * credentials (test/unit/kube/kubeconfig-connection.test.ts compares the two). Requests themselves

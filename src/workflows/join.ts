@@ -139,7 +139,7 @@ export async function buildJoinContext(request: Pick<WorkflowRequest, 'flags' | 
  * A join given no credentials at all (no --config, no token, no discovery file) fails in one line
  * that names the flags to give, before the configuration's validation lists the empty token and
  * CA pin as field errors ("discovery.bootstrapToken.token: invalid value"), which never say which
- * flag sets them (issue 40). Pure.
+ * flag sets them. Pure.
  */
 export function checkJoinCredentials(flags: FlagValues): void {
   const given = (name: FlagName): boolean => flags[name] !== undefined && flags[name] !== '';
