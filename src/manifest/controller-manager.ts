@@ -1,57 +1,35 @@
 /**
- * kube-controller-manager static pod (kubeadm's getControllerManagerCommand).
+ * kube-controller-manager static pod (kubeadm's getControllerManagerCommand): the controller pod
+ * (./controller-pod.ts) with the controller-manager's port, kubeconfig and own flags.
  */
 import path from 'node:path';
 import type { Arg } from '../config/types.js';
-import { KUBECONFIG_FILES, KUBERNETES_DIR, PORTS } from '../constants.js';
-import { argValue, argsModeOf, buildArgs } from './args.js';
-import { containerEnv } from './env.js';
-import { imageRepository, probeHostFor, type HostFacts, type StaticPodConfig } from './inputs.js';
+import { KUBECONFIG_FILES, PORTS } from '../constants.js';
+import type { HostFacts, StaticPodConfig } from './inputs.js';
 import type { Pod } from './pod.js';
-import { componentPod, httpProbe, imageRef, kubernetesImageTag, probePorts, volumesAndMounts } from './static-pod.js';
 import type { VersionProfile } from '../versions/table-types.js';
 import { dualStackFeatureGateArg } from './feature-gates.js';
-import { controlPlaneMounts } from './volumes.js';
+import { renderControllerPod } from './controller-pod.js';
 
 export function renderControllerManagerPod(cfg: StaticPodConfig, versions: VersionProfile, facts: HostFacts): Pod {
-  const { cluster } = cfg;
-  const kcm = cluster.controllerManager;
-  const bind = argValue(kcm.extraArgs, 'bind-address');
-  const target = { host: bind === undefined ? '127.0.0.1' : probeHostFor(bind), port: PORTS.controllerManager, scheme: 'HTTPS' as const };
-  const timeout = cluster.apiServer.timeoutForControlPlaneMs;
-  const { volumes, volumeMounts } = volumesAndMounts(controlPlaneMounts('kube-controller-manager', cluster, versions, facts.existingHostDirs));
-  const env = containerEnv(facts.proxyEnv, kcm.extraEnvs, versions.controlPlane.sortedEnv);
-  return componentPod(
-    {
-      command: ['kube-controller-manager', ...buildArgs(defaultArgs(cfg, versions, facts.externalCA), kcm.extraArgs, argsModeOf(versions))],
-      ...(env.length > 0 ? { env } : {}),
-      image: imageRef(imageRepository(cluster, versions), 'kube-controller-manager', kubernetesImageTag(cluster.kubernetesVersion)),
-      imagePullPolicy: 'IfNotPresent',
-      livenessProbe: httpProbe('liveness', target, '/healthz', timeout, versions),
-      name: 'kube-controller-manager',
-      ...probePorts(PORTS.controllerManager, versions),
-      resources: { requests: { cpu: '200m' } },
-      startupProbe: httpProbe('startup', target, '/healthz', timeout, versions),
-      ...(volumeMounts.length > 0 ? { volumeMounts } : {}),
-    },
-    volumes,
-    undefined,
-    versions,
-  );
+  return renderControllerPod(cfg, versions, facts, {
+    name: 'kube-controller-manager',
+    component: cfg.cluster.controllerManager,
+    port: PORTS.controllerManager,
+    kubeconfigFile: KUBECONFIG_FILES.controllerManager,
+    args: ownArgs(cfg, versions, facts.externalCA),
+    cpu: '200m',
+    livenessPath: '/healthz',
+    readiness: false,
+  });
 }
 
-function defaultArgs(cfg: StaticPodConfig, versions: VersionProfile, externalCA: boolean): Arg[] {
+/** The flags after the six it shares with the scheduler (./controller-pod.ts). */
+function ownArgs(cfg: StaticPodConfig, versions: VersionProfile, externalCA: boolean): Arg[] {
   const { cluster } = cfg;
-  const kubeconfig = path.posix.join(KUBERNETES_DIR, KUBECONFIG_FILES.controllerManager);
   const pki = (file: string): string => path.posix.join(cluster.certificatesDir, file);
   const net = cluster.networking;
   return [
-    ...(versions.controlPlane.componentPortZeroFlag ? [{ name: 'port', value: '0' }] : []),
-    { name: 'bind-address', value: '127.0.0.1' },
-    { name: 'leader-elect', value: 'true' },
-    { name: 'kubeconfig', value: kubeconfig },
-    { name: 'authentication-kubeconfig', value: kubeconfig },
-    { name: 'authorization-kubeconfig', value: kubeconfig },
     { name: 'client-ca-file', value: pki('ca.crt') },
     { name: 'requestheader-client-ca-file', value: pki('front-proxy-ca.crt') },
     { name: 'root-ca-file', value: pki('ca.crt') },

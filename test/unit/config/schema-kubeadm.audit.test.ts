@@ -162,7 +162,7 @@ const AUDIT: Readonly<Record<string, Entry>> = {
     controlPlaneComponentHealthCheck: r('src/stored-config/cluster-config.ts', 'timeouts: join.timeouts'),
     kubeletHealthCheck: r('src/stored-config/cluster-config.ts', 'timeouts: join.timeouts'),
     kubernetesAPICall: r('src/stored-config/cluster-config.ts', 'timeouts: join.timeouts'),
-    etcdAPICall: r('src/etcd/endpoints.ts', 'timeouts.etcdAPICallMs'),
+    etcdAPICall: r('src/phases/join/etcd-endpoints.ts', 'timeouts.etcdAPICallMs'),
     tlsBootstrap: r('src/phases/join/kubelet-start.ts', 'tlsBootstrapMs'),
     discovery: r('src/discovery/discover.ts', 'timeoutMs'),
     upgradeManifests: WARNED('join upgrades no manifest'),
