@@ -10,10 +10,9 @@ import { certRow } from '../certs/cert-table.js';
 import { leafValidity } from '../certs/validity.js';
 import { loadCA } from '../certs/ca.js';
 import { controlPlaneEndpointURL } from '../config/endpoint.js';
+import { kubeconfigWithClientCertificate } from '../kubeconfig/client-certificate.js';
 import { renderKubeconfig } from '../kubeconfig/render.js';
-import { encodePrivateKeyPem, generateKeyPair } from '../pki/keys.js';
-import { randomSerial } from '../pki/serial.js';
-import { signCertificate } from '../pki/sign.js';
+import { generateKeyPair } from '../pki/keys.js';
 import type { LifecycleCtx } from './context.js';
 
 export interface KubeconfigUserOptions {
@@ -43,18 +42,7 @@ export async function kubeconfigForUser(ctx: LifecycleCtx, o: KubeconfigUserOpti
     ctx.log.warn(`the client certificate cannot outlive the CA, which expires on ${ca.cert.notAfter.toISOString()}; it expires then too`);
     notAfter = ca.cert.notAfter;
   }
-  const pair = await generateKeyPair(ctx.cfg.cluster.encryptionAlgorithm);
-  const cert = signCertificate({
-    subject: { commonName: o.clientName, organization: o.organizations },
-    serial: randomSerial(),
-    notBefore,
-    notAfter,
-    isCA: false,
-    leafBasicConstraints: ctx.versions.pki.leafBasicConstraints,
-    keyEnciphermentRsaOnly: ctx.versions.pki.keyEnciphermentRsaOnly,
-    extKeyUsage: ['clientAuth'],
-    dnsNames: [],
-    ipAddresses: [],
-  }, pair.publicKey, { privateKey: ca.key, certificate: ca.cert });
-  return renderKubeconfig({ ...base, auth: { kind: 'client-certificate', certificatePem: cert.pem, keyPem: encodePrivateKeyPem(pair.privateKey) } });
+  const keyPair = await generateKeyPair(ctx.cfg.cluster.encryptionAlgorithm);
+  const subject = { commonName: o.clientName, organization: o.organizations };
+  return kubeconfigWithClientCertificate(base, { subject, validity: { notBefore, notAfter }, versions: ctx.versions, keyPair, ca: { key: ca.key, cert: ca.cert } });
 }

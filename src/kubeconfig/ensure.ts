@@ -8,11 +8,9 @@ import path from 'node:path';
 import { MODES } from '../constants.js';
 import type { KeyObject } from 'node:crypto';
 import { TsadmError, errorMessage } from '../errors.js';
-import { encodePrivateKeyPem, parsePrivateKeyPem } from '../pki/keys.js';
+import { parsePrivateKeyPem } from '../pki/keys.js';
 import { keyMatchesCertificate, signedByProblem } from '../pki/verify.js';
 import { parseCertificatePem, type Certificate } from '../pki/certificate.js';
-import { randomSerial } from '../pki/serial.js';
-import { signCertificate } from '../pki/sign.js';
 import { loadCA } from '../certs/ca.js';
 import { certRow } from '../certs/cert-table.js';
 import type { PkiCtx } from '../certs/context.js';
@@ -21,7 +19,7 @@ import { leafValidity } from '../certs/validity.js';
 import { controlPlaneEndpointURL, localAPIEndpointURL } from '../config/endpoint.js';
 import type { KubeconfigRow } from './kubeconfig-table.js';
 import { currentClientCert, currentCluster } from './read.js';
-import { renderKubeconfig } from './render.js';
+import { kubeconfigWithClientCertificate } from './client-certificate.js';
 
 export function kubeconfigPath(ctx: Pick<PkiCtx, 'options'>, row: KubeconfigRow): string {
   return path.posix.join(ctx.options.kubeconfigDir, row.file);
@@ -118,25 +116,11 @@ export async function ensureKubeconfig(ctx: PkiCtx, row: KubeconfigRow): Promise
       hint: `provide ${file} with a client certificate for CN=${identity.commonName} signed by your CA, or provide ${ca.keyFile}`,
     });
   }
-  const pair = await ctx.state.pki.keys.take(`kubeconfig/${row.name}`, ctx.cfg.cluster.encryptionAlgorithm);
-  const client = signCertificate({
-    subject: identity,
-    serial: randomSerial(),
-    ...leafValidity({ ...ctx, cluster: ctx.cfg.cluster }, ca.cert),
-    isCA: false,
-    leafBasicConstraints: ctx.versions.pki.leafBasicConstraints,
-    keyEnciphermentRsaOnly: ctx.versions.pki.keyEnciphermentRsaOnly,
-    extKeyUsage: ['clientAuth'],
-    dnsNames: [],
-    ipAddresses: [],
-  }, pair.publicKey, { privateKey: ca.key, certificate: ca.cert });
-  const text = renderKubeconfig({
-    clusterName: ctx.cfg.cluster.clusterName,
-    server,
-    caPem: ca.cert.pem,
-    userName: identity.commonName,
-    auth: { kind: 'client-certificate', certificatePem: client.pem, keyPem: encodePrivateKeyPem(pair.privateKey) },
-  });
+  const keyPair = await ctx.state.pki.keys.take(`kubeconfig/${row.name}`, ctx.cfg.cluster.encryptionAlgorithm);
+  const text = kubeconfigWithClientCertificate(
+    { clusterName: ctx.cfg.cluster.clusterName, server, caPem: ca.cert.pem, userName: identity.commonName },
+    { subject: identity, validity: leafValidity({ ...ctx, cluster: ctx.cfg.cluster }, ca.cert), versions: ctx.versions, keyPair, ca: { key: ca.key, cert: ca.cert } },
+  );
   ctx.log.info(`Writing "${row.file}" kubeconfig file`);
   await ctx.host.writeFile(file, text, { mode: MODES.kubeconfig, kind: 'kubeconfig', description: `${row.file} kubeconfig` });
 }
