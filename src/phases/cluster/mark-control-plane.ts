@@ -1,4 +1,4 @@
-import type { Taint as ConfigTaint } from '../../config/types.js';
+import type { NodeRegistration, Taint as ConfigTaint } from '../../config/types.js';
 import type { Logger } from '../../log/events.js';
 import type { KubeApi, NodeMutation, PatchNodeOptions, Taint } from '../../kube/types.js';
 import type { VersionProfile } from '../../versions/table-types.js';
@@ -63,6 +63,16 @@ export interface MarkControlPlaneInput {
   readonly patchNode?: PatchNodeOptions;
 }
 
+/** What init and a control-plane join both mark: this node's name, the minor's labels, its taints (configured, else the minor's default). */
+export function markControlPlaneInput(nodeRegistration: Pick<NodeRegistration, 'name' | 'taints'>, versions: VersionProfile): MarkControlPlaneInput {
+  return {
+    nodeName: nodeRegistration.name,
+    labels: versions.controlPlane.markLabels,
+    taints: controlPlaneTaints(nodeRegistration.taints, versions),
+    logStyle: versions.controlPlane.markLogStyle,
+  };
+}
+
 export async function markControlPlane(api: KubeApi, input: MarkControlPlaneInput, log: Pick<Logger, 'info'>): Promise<'patched' | 'unchanged'> {
   for (const line of markLogLines(input.nodeName, input.labels, input.taints, input.logStyle)) log.info(line, { prefix: 'mark-control-plane' });
   return api.patchNode(input.nodeName, markControlPlaneMutation(input.labels, input.taints), input.patchNode ?? PATCH_NODE_OPTIONS);
@@ -78,11 +88,6 @@ export const markControlPlanePhase: Phase<InitCtx> = {
   flags: ['config', 'kubeconfig', 'node-name'],
   async run(ctx) {
     const api = await clusterApi(ctx);
-    await markControlPlane(api, {
-      nodeName: ctx.cfg.init.nodeRegistration.name,
-      labels: ctx.versions.controlPlane.markLabels,
-      taints: controlPlaneTaints(ctx.cfg.init.nodeRegistration.taints, ctx.versions),
-      logStyle: ctx.versions.controlPlane.markLogStyle,
-    }, ctx.log);
+    await markControlPlane(api, markControlPlaneInput(ctx.cfg.init.nodeRegistration, ctx.versions), ctx.log);
   },
 };

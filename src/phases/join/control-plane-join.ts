@@ -16,7 +16,7 @@ import { staticPodConfigFromInit } from '../../manifest/inputs.js';
 import { patchedManifest, writeManifest } from '../../manifest/write.js';
 import type { Phase } from '../../engine/phase.js';
 import type { JoinCtx } from './context.js';
-import { controlPlaneTaints, markControlPlane } from '../cluster/mark-control-plane.js';
+import { markControlPlane, markControlPlaneInput } from '../cluster/mark-control-plane.js';
 import { uploadKubeadmConfig } from '../cluster/upload-config.js';
 import { renderEtcdPod } from '../../manifest/etcd.js';
 import { TsadmError } from '../../errors.js';
@@ -228,12 +228,7 @@ const CONTROL_PLANE_JOIN_CHILDREN: readonly [Phase<JoinCtx>, Phase<JoinCtx>, Pha
       async run(ctx) {
         const cluster = await clusterConfig(ctx);
         const api = await adminApi(ctx);
-        await markControlPlane(api, {
-          nodeName: cluster.init.init.nodeRegistration.name,
-          labels: cluster.versions.controlPlane.markLabels,
-          taints: controlPlaneTaints(cluster.init.init.nodeRegistration.taints, cluster.versions),
-          logStyle: cluster.versions.controlPlane.markLogStyle,
-        }, ctx.log);
+        await markControlPlane(api, markControlPlaneInput(cluster.init.init.nodeRegistration, cluster.versions), ctx.log);
       },
     },
 ];

@@ -1,6 +1,6 @@
 import { mergePatch } from '../../../../src/kube/compare.js';
 import type { MutableNode } from '../../../../src/kube/types.js';
-import { controlPlaneTaints, markControlPlaneMutation, markLogLines, parseTaint, taintToString } from '../../../../src/phases/cluster/mark-control-plane.js';
+import { controlPlaneTaints, markControlPlaneInput, markControlPlaneMutation, markLogLines, parseTaint, taintToString } from '../../../../src/phases/cluster/mark-control-plane.js';
 import { VERSION_TABLE } from '../../../../src/versions/table.js';
 
 const v120 = VERSION_TABLE['1.20'];
@@ -32,6 +32,17 @@ describe('mark-control-plane', () => {
     expect(controlPlaneTaints([], v120)).toEqual([]);
     expect(controlPlaneTaints([{ key: 'a', value: 'b', effect: 'NoExecute' }], v120).map(taintToString)).toEqual(['a=b:NoExecute']);
     expect(parseTaint('k=v:PreferNoSchedule')).toEqual({ key: 'k', value: 'v', effect: 'PreferNoSchedule' });
+  });
+
+  test('what init and a control-plane join mark: the node, the minor\'s labels and log style, its taints', () => {
+    const v130 = VERSION_TABLE['1.30'];
+    expect(markControlPlaneInput({ name: 'cp2', taints: undefined }, v130)).toEqual({
+      nodeName: 'cp2',
+      labels: v130.controlPlane.markLabels,
+      taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }],
+      logStyle: v130.controlPlane.markLogStyle,
+    });
+    expect(markControlPlaneInput({ name: 'cp3', taints: [] }, v120).taints).toEqual([]);
   });
 
   test('[] taints: no spec.taints written at all', () => {
