@@ -103,8 +103,11 @@ function arm64Deb(): string {
     'deb=$(ls -t dist/tsadm_*_arm64.deb | head -n 1)',
     'rm -rf "$dir.tmp" && mkdir -p "$dir.tmp" && cp "$deb" "$dir.tmp/" && rm -rf "$dir" && mv "$dir.tmp" "$dir"',
   ].join('\n');
+  // Generous: the build runs the cross-built executable (no code cache) once per man page, and in
+  // the CI-like run of 2026-11-29 (load average 12-14, both projects at once) it was killed at 25
+  // minutes. The test is about what the package is, not how fast it is built (BENCHMARKS.md).
   const r = spawnSync('flock', ['--timeout', String(20 * 60), path.join(cache, 'build.lock'), 'sh', '-c', script, 'sh', dir, process.execPath, path.join(REPO, 'scripts/package-deb.mjs'), '--arch', 'arm64'], {
-    cwd: REPO, encoding: 'utf8', timeout: 25 * MIN,
+    cwd: REPO, encoding: 'utf8', timeout: 45 * MIN,
   });
   if (r.status !== 0) throw new Error(`npm run package -- --arch arm64 failed (${r.status ?? r.signal}): ${r.stderr.trim().split('\n').slice(-5).join(' | ')}`);
   const deb = found();
@@ -131,7 +134,7 @@ describeWithOracles([qemu, sysroot, ...debNeeds])('the arm64 package, built on x
     dir = mkdtempSync(path.join(tmpdir(), 'tsadm-arm64-'));
     execFileSync('dpkg-deb', ['-x', deb, path.join(dir, 'root')]);
     exe = path.join(dir, 'root/usr/bin/tsadm');
-  }, 30 * MIN);
+  }, 50 * MIN);
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
