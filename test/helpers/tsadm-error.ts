@@ -10,3 +10,14 @@ export async function tsadmErrorOf(p: Promise<unknown>, what = 'a failure'): Pro
   }
   throw new Error(`expected ${what}`);
 }
+
+/** The TsadmError fn throws; any other throw is rethrown, and a normal return is an error ("expected <what>"). */
+export function tsadmErrorOfCall(fn: () => unknown, what = 'a TsadmError'): TsadmError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof TsadmError) return err;
+    throw err;
+  }
+  throw new Error(`expected ${what}`);
+}

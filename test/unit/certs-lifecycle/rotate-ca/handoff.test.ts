@@ -5,20 +5,11 @@
  */
 import { createDecipheriv } from 'node:crypto';
 import { generateRotationKey, keysFromSecret, keysSecret, KEYS_SECRET } from '../../../../src/certs-lifecycle/rotate-ca/handoff.js';
-import { TsadmError } from '../../../../src/errors.js';
+import { tsadmErrorOfCall } from '../../../helpers/tsadm-error.js';
 
 const OWNER = { apiVersion: 'v1', kind: 'Secret', name: 'bootstrap-token-abcdef', uid: 'u-1', controller: true, blockOwnerDeletion: true };
 const KEYS = { cluster: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n', 'service-account': '-----BEGIN RSA PRIVATE KEY-----\nBBBB\n-----END RSA PRIVATE KEY-----\n' };
 
-function errorOf(fn: () => unknown): TsadmError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof TsadmError) return err;
-    throw err;
-  }
-  throw new Error('expected a TsadmError');
-}
 
 test('each key is sealed nonce ‖ ciphertext ‖ tag under the rotation key, with no plaintext in the Secret', () => {
   const rk = generateRotationKey();
@@ -36,9 +27,9 @@ test('each key is sealed nonce ‖ ciphertext ‖ tag under the rotation key, wi
 
 test('a wrong rotation key, a malformed one, or another rotation\'s Secret is refused', () => {
   const s = keysSecret('r1', KEYS, generateRotationKey(), OWNER);
-  const wrong = errorOf(() => keysFromSecret(s, 'r1', generateRotationKey()));
+  const wrong = tsadmErrorOfCall(() => keysFromSecret(s, 'r1', generateRotationKey()));
   expect([wrong.code, wrong.message]).toEqual(['E_TRUST', 'could not decrypt the new CA keys: wrong rotation key']);
-  expect(errorOf(() => keysFromSecret(s, 'r1', 'abc')).code).toBe('E_USAGE');
-  const other = errorOf(() => keysFromSecret(s, 'r2', generateRotationKey()));
+  expect(tsadmErrorOfCall(() => keysFromSecret(s, 'r1', 'abc')).code).toBe('E_USAGE');
+  const other = tsadmErrorOfCall(() => keysFromSecret(s, 'r2', generateRotationKey()));
   expect([other.code, other.message]).toEqual(['E_CONFLICT', 'Secret kube-system/tsadm-rotate-ca-keys belongs to rotation r1, not r2']);
 });

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { planNodeStep, withSigningCertFile, type NodeFacts } from '../../../../src/certs-lifecycle/rotate-ca/plan.js';
 import { makeChain } from '../../../helpers/cert-chain.js';
-import { TsadmError } from '../../../../src/errors.js';
+import { tsadmErrorOfCall } from '../../../helpers/tsadm-error.js';
 
 const PKI = '/etc/kubernetes/pki';
 const CM = '/etc/kubernetes/manifests/kube-controller-manager.yaml';
@@ -29,15 +29,6 @@ function facts(role: NodeFacts['role'], files: Record<string, string>, more: Par
   return { role, certDir: PKI, kubeconfigDir: '/etc/kubernetes', externalEtcd: false, files: new Map(Object.entries(files)), kubeletServingFromCluster: false, ...more };
 }
 
-const errorOf = (fn: () => unknown): TsadmError => {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof TsadmError) return err;
-    throw err;
-  }
-  throw new Error('expected a TsadmError');
-};
 
 describe('a worker', () => {
   test('changes ca.crt and kubelet.conf, whatever else is rotated, and restarts only the kubelet', () => {
@@ -53,7 +44,7 @@ describe('a worker', () => {
   });
 
   test('a worker without ca.crt is not set up as the rotation expects', () => {
-    const e = errorOf(() => planNodeStep('trust-both', { cluster: { old: oldCa, new: newCa } }, facts('worker', {})));
+    const e = tsadmErrorOfCall(() => planNodeStep('trust-both', { cluster: { old: oldCa, new: newCa } }, facts('worker', {})));
     expect([e.code, e.message]).toEqual(['E_PRECONDITION', `${PKI}/ca.crt is missing on this node`]);
   });
 });
@@ -79,7 +70,7 @@ describe('a control plane', () => {
   });
 
   test('sign-new without the staged key is refused, naming what is missing and how to stage it', () => {
-    const e = errorOf(() => planNodeStep('sign-new', { 'front-proxy': { old: oldCa, new: newCa } }, facts('control-plane', cp())));
+    const e = tsadmErrorOfCall(() => planNodeStep('sign-new', { 'front-proxy': { old: oldCa, new: newCa } }, facts('control-plane', cp())));
     expect(e.message).toBe('the new front-proxy private key is not staged on this control plane');
     expect(e.hint).toMatch(/--rotation-key/);
   });
@@ -109,7 +100,7 @@ describe('withSigningCertFile on kubeadm v1.20.2 manifests', () => {
   });
 
   test('refuses external-CA mode (an empty flag) and a manifest without the flag', () => {
-    expect(errorOf(() => withSigningCertFile(KUBEADM_CM_EXTERNAL_CA, 'x', CM)).message).toBe(`${CM}: --cluster-signing-cert-file is empty (external-CA mode)`);
-    expect(errorOf(() => withSigningCertFile('spec: {}\n', 'x', CM)).message).toBe(`${CM} has no --cluster-signing-cert-file argument`);
+    expect(tsadmErrorOfCall(() => withSigningCertFile(KUBEADM_CM_EXTERNAL_CA, 'x', CM)).message).toBe(`${CM}: --cluster-signing-cert-file is empty (external-CA mode)`);
+    expect(tsadmErrorOfCall(() => withSigningCertFile('spec: {}\n', 'x', CM)).message).toBe(`${CM} has no --cluster-signing-cert-file argument`);
   });
 });

@@ -7,18 +7,12 @@ import {
   abortCheck, abortRotation, advance, advanceCheck, decodeState, encodeState, markDone, markStarted, nodeMayRun, parseRotated,
   startRotation, statusOf, type RotationState,
 } from '../../../../src/certs-lifecycle/rotate-ca/state.js';
-import { TsadmError } from '../../../../src/errors.js';
+import { tsadmErrorOfCall } from '../../../helpers/tsadm-error.js';
 
 /** FN throws a TsadmError of CODE whose message matches RE. */
 function expectTsadmError(fn: () => unknown, code: string, re: RegExp): void {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (err) {
-    caught = err;
-  }
-  expect(caught).toBeInstanceOf(TsadmError);
-  expect([(caught as TsadmError).code, (caught as TsadmError).message]).toEqual([code, expect.stringMatching(re)]);
+  const err = tsadmErrorOfCall(fn);
+  expect([err.code, err.message]).toEqual([code, expect.stringMatching(re)]);
 }
 
 const T0 = new Date('2026-11-29T10:00:00Z');
