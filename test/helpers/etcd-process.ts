@@ -7,7 +7,6 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EtcdClient } from '../../src/etcd-client/client.js';
@@ -15,6 +14,7 @@ import type { EtcdTls } from '../../src/etcd-client/transport.js';
 import { cacheDir } from './components.js';
 import { describeWithOracles, type Oracle } from './oracle.js';
 import { issue, makeCA, type TestCA, type TestPair } from './tls-fixtures.js';
+import { freePort } from './free-port.js';
 
 /** The host's etcd (bookworm's etcd-server, 3.4), or $TSADM_ETCD_BIN. */
 const HOST_ETCD_BIN = process.env.TSADM_ETCD_BIN ?? '/usr/bin/etcd';
@@ -80,15 +80,6 @@ export function describeEachEtcd(name: string, fn: (etcd: EtcdBinary) => void, o
   }
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 export interface EtcdMemberProcess {
   readonly name: string;
@@ -166,3 +157,5 @@ export async function etcdLab(bin: string = HOST_ETCD_BIN): Promise<EtcdLab> {
 function running(p: ChildProcess): boolean {
   return p.exitCode === null && p.signalCode === null;
 }
+
+export { freePort };

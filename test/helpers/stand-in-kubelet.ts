@@ -7,9 +7,9 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { TempRoot } from './temp-root.js';
+import { freePort } from './free-port.js';
 
 export const SCHEDULER_MANIFEST = '/etc/kubernetes/manifests/kube-scheduler.yaml';
 
@@ -19,13 +19,6 @@ export const probedPodManifest = (port: number, name = 'kube-scheduler'): string
   '    livenessProbe:', '      httpGet:', '        host: 127.0.0.1', '        path: /healthz', `        port: ${port}`, '        scheme: HTTP', '',
 ].join('\n');
 
-export async function freePort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 export interface StandInOptions {
   /** "start NAME" and "stop NAME" are appended here as they happen (NAME: the manifest's file name without .yaml). */
@@ -84,3 +77,5 @@ export class StandInKubelet {
     if (s) await new Promise((r) => s.close(r));
   }
 }
+
+export { freePort };

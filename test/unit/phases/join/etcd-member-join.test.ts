@@ -179,6 +179,8 @@ describeEachEtcd('joinEtcdMember on real etcd', (etcd) => {
     let cluster9 = '';
     await joinEtcdMember({ ...run(m8, false, await client(), { lines: [] }), writeManifest: (ic) => { cluster8 = ic.map((x) => `${x.name}=${x.peerURL}`).join(','); lab.start(m8, cluster8, 'existing'); return Promise.resolve(); } });
     await joinEtcdMember({ ...run(m9, false, await client(), { lines: [] }), writeManifest: (ic) => { cluster9 = ic.map((x) => `${x.name}=${x.peerURL}`).join(','); lab.start(m9, cluster9, 'existing'); return Promise.resolve(); } });
+    // Both joined members have started (published their names): etcd counts them as started voters.
+    expect((await list()).map((x) => x.name).sort()).toEqual(['cp1', 'cp8', 'cp9']);
     await lab.stop(m9);
     const seen: { atManifest?: EtcdMember | undefined; lines: string[] } = { lines: [] };
     // cp9 comes back (its machine restarted) while cp10's join waits.
