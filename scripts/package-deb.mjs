@@ -22,8 +22,9 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { REPO } from './lib/build-info.mjs';
+import { REPO, buildDefines } from './lib/build-info.mjs';
 import { commandEntries, helpToMan, pageName } from './lib/man.mjs';
 import { debianVersion } from './lib/version-scheme.mjs';
 import { bundledPackageDirs, copyrightFile, readPackageNotice } from './lib/deb-copyright.mjs';
@@ -59,7 +60,8 @@ const gz = (text) => gzipSync(Buffer.from(text), { level: 9 }); // gzip -9n: no 
 if (!process.argv.includes('--reuse-sea') || !existsSync(SEA) || !existsSync(RUNNER)) {
   execFileSync(process.execPath, [path.join(REPO, 'scripts', 'build-sea.mjs'), ...TARGET.buildArgs], { cwd: REPO, stdio: 'inherit' });
 }
-const tsadm = (args) => run(RUNNER, args, { env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/nonexistent', NO_COLOR: '1' } });
+const RUN_ENV = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/nonexistent', NO_COLOR: '1' };
+const tsadm = (args) => run(RUNNER, args, { env: RUN_ENV });
 const info = JSON.parse(tsadm(['version', '-o', 'json'])).clientVersion;
 const version = debianVersion(info.gitVersion);
 const epoch = process.env.SOURCE_DATE_EPOCH && /^\d+$/.test(process.env.SOURCE_DATE_EPOCH) ? Number(process.env.SOURCE_DATE_EPOCH) : Math.floor(Date.parse(info.buildDate) / 1000);
@@ -79,18 +81,29 @@ write('usr/share/zsh/vendor-completions/_tsadm', tsadm(['completion', 'zsh']));
 
 // Man pages: tsadm(8) and one per command, down to MAN_DEPTH words. NAME is the line the parent's
 // Commands section gives the command, SYNOPSIS its usage there (tsadm(8): its own).
+// The help texts come from one process: src/cli/help-text.ts bundled as the executable's script is
+// (same source, defines and import.meta.url), so ~150 pages cost one start instead of one
+// executable start each (~1 s apiece for a cross build's twin, which has no code cache).
+const helpBundle = path.join(path.dirname(STAGE), 'help-text.cjs');
+await build({
+  entryPoints: [path.join(REPO, 'src/cli/help-text.ts')], outfile: helpBundle, bundle: true, format: 'cjs', platform: 'node', target: 'node24',
+  legalComments: 'none', logLevel: 'warning',
+  define: { ...buildDefines(), 'import.meta.url': '__tsadm_import_meta_url' },
+  banner: { js: "const __tsadm_import_meta_url = require('node:url').pathToFileURL(process.execPath).href;" },
+});
+const { helpText } = createRequire(import.meta.url)(helpBundle);
 const manDate = when.toISOString().slice(0, 10);
 const pages = [];
 const ROOT_PAGE = { summary: 'bootstrap a Kubernetes cluster, kubeadm-compatible', usage: 'tsadm <command>' };
-const visit = (words, entry) => {
-  const help = tsadm([...words.slice(1), '--help']);
+const visit = async (words, entry) => {
+  const help = await helpText(words.slice(1), RUN_ENV);
   const children = words.length <= MAN_DEPTH ? commandEntries(help).filter((c) => c.words.length === words.length) : [];
   const childWords = children.map((c) => ['tsadm', ...c.words]);
   const seeAlso = [...(words.length > 1 ? [pageName(words.slice(0, -1))] : []), ...childWords.map(pageName)];
   pages.push({ name: pageName(words), roff: helpToMan({ words, help, version: info.gitVersion, date: manDate, seeAlso, summary: entry.summary, synopsis: `${entry.usage} [flags]` }) });
-  children.forEach((c, i) => visit(childWords[i], c));
+  for (const [i, c] of children.entries()) await visit(childWords[i], c);
 };
-visit(['tsadm'], ROOT_PAGE);
+await visit(['tsadm'], ROOT_PAGE);
 for (const { name, roff } of pages) write(`usr/share/man/man8/${name}.8.gz`, gz(roff));
 
 // copyright (DEP-5): tsadm's, the npm packages esbuild bundles (the inputs of the same bundle
