@@ -78,7 +78,7 @@ const LAYERS = [
   {
     name: 'entry',
     holds: 'the executable, the launcher fast path, parse-run-exit',
-    paths: ['^src/main\\.ts$', '^src/entry\\.ts$', '^src/fast-entry\\.ts$', '^src/fast-path\\.ts$'],
+    paths: ['^src/main\\.ts$', '^src/help-text\\.ts$', '^src/entry\\.ts$', '^src/fast-entry\\.ts$', '^src/fast-path\\.ts$'],
   },
 ];
 

@@ -81,12 +81,12 @@ write('usr/share/zsh/vendor-completions/_tsadm', tsadm(['completion', 'zsh']));
 
 // Man pages: tsadm(8) and one per command, down to MAN_DEPTH words. NAME is the line the parent's
 // Commands section gives the command, SYNOPSIS its usage there (tsadm(8): its own).
-// The help texts come from one process: src/cli/help-text.ts bundled as the executable's script is
+// The help texts come from one process: src/help-text.ts bundled as the executable's script is
 // (same source, defines and import.meta.url), so ~150 pages cost one start instead of one
 // executable start each (~1 s apiece for a cross build's twin, which has no code cache).
 const helpBundle = path.join(path.dirname(STAGE), 'help-text.cjs');
 await build({
-  entryPoints: [path.join(REPO, 'src/cli/help-text.ts')], outfile: helpBundle, bundle: true, format: 'cjs', platform: 'node', target: 'node24',
+  entryPoints: [path.join(REPO, 'src/help-text.ts')], outfile: helpBundle, bundle: true, format: 'cjs', platform: 'node', target: 'node24',
   legalComments: 'none', logLevel: 'warning',
   define: { ...buildDefines(), 'import.meta.url': '__tsadm_import_meta_url' },
   banner: { js: "const __tsadm_import_meta_url = require('node:url').pathToFileURL(process.execPath).href;" },

@@ -4,8 +4,8 @@
  * several of them in one process (the package build asks for ~150 in a row).
  */
 import { spawnSync } from 'node:child_process';
-import { helpText } from '../../../src/cli/help-text.js';
-import { TSADM, describeBuilt } from '../../helpers/built-cli.js';
+import { helpText } from '../../src/help-text.js';
+import { TSADM, describeBuilt } from '../helpers/built-cli.js';
 
 const ENV = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/nonexistent', NO_COLOR: '1' };
 

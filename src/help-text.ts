@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { main } from '../main.js';
+import { main } from './main.js';
 
 /**
  * What `tsadm <words…> --help` prints, computed in this process: the Debian package's man pages
