@@ -190,12 +190,32 @@ class Emitter {
 
   private writePlain(chars: readonly string[], allowBreaks: boolean): void {
     if (!this.whitespace) this.put(' ');
+    this.writeUnescapedText(chars, allowBreaks, false);
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  private writeSingleQuoted(chars: readonly string[], allowBreaks: boolean): void {
+    this.writeIndicator("'", true, false, false);
+    this.writeUnescapedText(chars, allowBreaks, true);
+    this.writeIndicator("'", false, false, false);
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  /**
+   * The text of a plain or single-quoted scalar. yaml.v2 writes both with the same loop
+   * (write_plain_scalar, write_single_quoted_scalar); the quoted one differs in two places only:
+   * it never folds at its first or last character, and it doubles a single quote.
+   */
+  private writeUnescapedText(chars: readonly string[], allowBreaks: boolean, singleQuoted: boolean): void {
     let spaces = false;
     let breaks = false;
     for (let i = 0; i < chars.length; i++) {
       const ch = chars[i] as string;
       if (ch === ' ') {
-        if (allowBreaks && !spaces && this.column > BEST_WIDTH && chars[i + 1] !== ' ') this.writeIndent();
+        const inside = !singleQuoted || (i > 0 && i < chars.length - 1);
+        if (allowBreaks && !spaces && this.column > BEST_WIDTH && inside && chars[i + 1] !== ' ') this.writeIndent();
         else this.put(ch);
         spaces = true;
       } else if (isBreak(ch)) {
@@ -205,46 +225,13 @@ class Emitter {
         breaks = true;
       } else {
         if (breaks) this.writeIndent();
+        if (singleQuoted && ch === "'") this.put("'");
         this.put(ch);
         this.indention = false;
         spaces = false;
         breaks = false;
       }
     }
-    this.whitespace = false;
-    this.indention = false;
-  }
-
-  private writeSingleQuoted(chars: readonly string[], allowBreaks: boolean): void {
-    this.writeIndicator("'", true, false, false);
-    let spaces = false;
-    let breaks = false;
-    for (let i = 0; i < chars.length; i++) {
-      const ch = chars[i] as string;
-      if (ch === ' ') {
-        if (allowBreaks && !spaces && this.column > BEST_WIDTH && i > 0 && i < chars.length - 1 && chars[i + 1] !== ' ') {
-          this.writeIndent();
-        } else {
-          this.put(ch);
-        }
-        spaces = true;
-      } else if (isBreak(ch)) {
-        if (!breaks && ch === '\n') this.putBreak();
-        this.writeBreak(ch);
-        this.indention = true;
-        breaks = true;
-      } else {
-        if (breaks) this.writeIndent();
-        if (ch === "'") this.put("'");
-        this.put(ch);
-        this.indention = false;
-        spaces = false;
-        breaks = false;
-      }
-    }
-    this.writeIndicator("'", false, false, false);
-    this.whitespace = false;
-    this.indention = false;
   }
 
   private writeDoubleQuoted(chars: readonly string[], allowBreaks: boolean): void {

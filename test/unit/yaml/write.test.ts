@@ -28,6 +28,18 @@ describe('toKubeYaml', () => {
     }
   });
 
+  test('past column 80 a space folds the line, but a single-quoted scalar never folds at its first or last character', () => {
+    // yaml.v2's write_single_quoted_scalar breaks only where `i > 0 && i < len(value)-1`;
+    // write_plain_scalar has no such bound (emitterc.go). A long key puts the value past column 80.
+    const key = 'k'.repeat(85);
+    const write = (value: string) => toKubeYaml({ [key]: value }).slice(key.length);
+    expect(write(' x')).toBe(": ' x'\n");
+    expect(write('x ')).toBe(": 'x '\n");
+    expect(write(' x y')).toBe(": ' x\n  y'\n");
+    expect(write('x y')).toBe(': x\n  y\n');
+    expect(write(" x'y z")).toBe(": ' x''y\n  z'\n");
+  });
+
   test('undefined members vanish as after Go\'s json.Marshal with omitempty; null stays', () => {
     expect(toKubeYaml({ b: undefined, a: { c: undefined, d: null }, e: [1, 'x'] })).toBe('a:\n  d: null\ne:\n- 1\n- x\n');
   });
