@@ -5,9 +5,8 @@ import { connectCri, type CriClient } from '../../host/cri-client.js';
 import { EtcdClient } from '../../etcd-client/client.js';
 import type { EtcdTls } from '../../etcd-client/transport.js';
 import type { RetryPolicy } from '../../kube/retry.js';
-import { realSystem, type SystemProbe } from '../../host/system-probe.js';
 
-/** The seams of a reset run beyond the host and the API (ctx.api); the defaults are the real machine. */
+/** The seams of a reset run beyond the host, the API (ctx.api) and the machine (ctx.system); the defaults are the real machine. */
 export interface ResetDeps {
   /** One line of the user's answer; undefined when there is no input to read (closed stdin). */
   confirm(): Promise<string | undefined>;
@@ -19,7 +18,6 @@ export interface ResetDeps {
   connectCri(endpoint: string): Promise<CriClient>;
   /** /proc/mounts of the machine (mount points are real paths, i.e. under --rootfs). */
   readMounts(): Promise<string>;
-  readonly system: SystemProbe;
   hostname(): string;
 }
 
@@ -34,7 +32,6 @@ export function realResetDeps(stdin: NodeJS.ReadableStream, overrides: Partial<R
     etcdClient: (endpoints, tls, callTimeoutMs) => new EtcdClient(endpoints, { tls, callTimeoutMs }),
     connectCri: (endpoint) => connectCri(endpoint),
     readMounts: () => fs.readFile('/proc/mounts', 'utf8').catch(() => ''),
-    system: realSystem,
     hostname: () => osHostname().trim().toLowerCase(),
     ...overrides,
   };
