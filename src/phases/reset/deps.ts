@@ -1,4 +1,3 @@
-import { promises as fs } from 'node:fs';
 import { hostname as osHostname } from 'node:os';
 import { readAnswer } from '../../cli/confirm.js';
 import { connectCri, type CriClient } from '../../host/cri-client.js';
@@ -16,8 +15,6 @@ export interface ResetDeps {
    */
   etcdClient(endpoints: readonly string[], tls: EtcdTls, callTimeoutMs: number | undefined): EtcdClient;
   connectCri(endpoint: string): Promise<CriClient>;
-  /** /proc/mounts of the machine (mount points are real paths, i.e. under --rootfs). */
-  readMounts(): Promise<string>;
   hostname(): string;
 }
 
@@ -31,7 +28,6 @@ export function realResetDeps(stdin: NodeJS.ReadableStream, overrides: Partial<R
     // cluster", strict reconfig check): retried every 500 ms within timeouts.etcdAPICall (2 min by default), as kubeadm.
     etcdClient: (endpoints, tls, callTimeoutMs) => new EtcdClient(endpoints, { tls, callTimeoutMs }),
     connectCri: (endpoint) => connectCri(endpoint),
-    readMounts: () => fs.readFile('/proc/mounts', 'utf8').catch(() => ''),
     hostname: () => osHostname().trim().toLowerCase(),
     ...overrides,
   };

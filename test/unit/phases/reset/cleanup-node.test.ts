@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { DryRunHost } from '../../../../src/host/dry-run-host.js';
 import { RootedHost } from '../../../../src/host/rooted-host.js';
+import { realSystem } from '../../../../src/host/system-probe.js';
 import { cleanupNodePhase } from '../../../../src/phases/reset/cleanup-node.js';
 import { realResetDeps } from '../../../../src/phases/reset/deps.js';
 import { buildResetContext } from '../../../../src/workflows/reset.js';
@@ -35,9 +36,10 @@ describe('reset cleanup-node with unmountFlags', () => {
     ].join('\n');
     const reporter = new MemoryReporter();
     const host = new DryRunHost(new RootedHost(root));
-    const rt = testRuntime(host, { reporter, dryRun: true });
+    // The machine's /proc/mounts, as the probe reads it (the other probe readings are the real machine's).
+    const system = { ...realSystem, readProc: (p: string) => Promise.resolve(p === '/proc/mounts' ? mounts : undefined) };
+    const rt = testRuntime(host, { reporter, dryRun: true, system });
     const deps = realResetDeps(Readable.from([]), {
-      readMounts: () => Promise.resolve(mounts),
       connectCri: () => Promise.reject(new Error('no CRI in this test')),
     });
     const ctx = await buildResetContext({ config: configPath }, rt, deps);
