@@ -9,6 +9,7 @@
  */
 import type { Host } from '../host/host.js';
 import { runningSystem } from '../host/running-system.js';
+import type { SystemProbe } from '../host/system-probe.js';
 import { renderTimerUnits, type TimerUnits } from '../host/systemd-timer.js';
 import { unitProgram, type RunningTsadm } from '../host/unit-program.js';
 import { reportDryRun } from '../run/dry-run-report.js';
@@ -46,14 +47,15 @@ export interface AutoRenewSeams {
   readonly host: Host;
   readonly log: Pick<Logger, 'info' | 'warn'>;
   readonly dryRun: boolean;
+  readonly system: SystemProbe;
 }
 
 const SERVICE_PATH = `${SYSTEMD_DIR}/${AUTO_RENEW_UNIT}.service`;
 const TIMER_PATH = `${SYSTEMD_DIR}/${AUTO_RENEW_UNIT}.timer`;
 const TIMER_NAME = `${AUTO_RENEW_UNIT}.timer`;
 
-function serviceAction(host: Host, log: Pick<Logger, 'warn'>) {
-  const sys = runningSystem(host);
+function serviceAction(host: Host, system: SystemProbe, log: Pick<Logger, 'warn'>) {
+  const sys = runningSystem(host, system);
   return async (a: 'daemon-reload' | 'enable' | 'start' | 'stop' | 'disable', unit: string): Promise<boolean> => {
     const r = await sys.service(a, unit);
     if (!r.ok) log.warn(`systemctl ${a}${a === 'daemon-reload' ? '' : ` ${unit}`} was not done (${r.message || r.via}); run it yourself on the machine`);
@@ -73,8 +75,8 @@ export async function enableAutoRenew(s: AutoRenewSeams, o: AutoRenewUnitOptions
   // The program is checked before anything is written (a dry run refuses the same way).
   const program = await unitProgram(s.host, { unit: SERVICE_PATH, ...(o.tsadmPath !== undefined ? { tsadmPath: o.tsadmPath } : {}), ...(o.running ? { running: o.running } : {}) });
   const units = autoRenewUnits({ program: program.argv, within: o.within ?? '90d' });
-  const sys = runningSystem(s.host);
-  const service = serviceAction(s.host, log);
+  const sys = runningSystem(s.host, s.system);
+  const service = serviceAction(s.host, s.system, log);
   const svc = await s.host.writeFile(SERVICE_PATH, units.service, { mode: UNIT_MODE, kind: 'config', description: `${units.serviceName} (runs tsadm certs renew --auto)` });
   const tmr = await s.host.writeFile(TIMER_PATH, units.timer, { mode: UNIT_MODE, kind: 'config', description: `${units.timerName} (daily)` });
   const changed = !svc.unchanged || !tmr.unchanged;
@@ -92,8 +94,8 @@ export async function enableAutoRenew(s: AutoRenewSeams, o: AutoRenewUnitOptions
 
 export async function runAutoRenewUnits(rt: Runtime, action: 'enable' | 'disable' | 'status', o: AutoRenewUnitOptions = {}): Promise<void> {
   const log = prefixed(rt.log, 'auto-renew');
-  const sys = runningSystem(rt.host);
-  const service = serviceAction(rt.host, log);
+  const sys = runningSystem(rt.host, rt.system);
+  const service = serviceAction(rt.host, rt.system, log);
 
   if (action === 'status') {
     const [svc, tmr] = await Promise.all([rt.host.readFile(SERVICE_PATH), rt.host.readFile(TIMER_PATH)]);

@@ -11,7 +11,7 @@
  */
 import { TsadmError } from '../errors.js';
 import type { Host, ServiceAction, ServiceResult } from './host.js';
-import { PROC_SWAPS, realSystem, type SystemProbe } from './system-probe.js';
+import { PROC_SWAPS, type SystemProbe } from './system-probe.js';
 
 export interface RunningSystem {
   /** False under --rootfs: no live state, no commands. */
@@ -38,7 +38,7 @@ export function sysctlPath(key: string): string {
   return `/proc/sys/${key.replace(/\./g, '/')}`;
 }
 
-export function runningSystem(host: Host, probe: SystemProbe = realSystem): RunningSystem {
+export function runningSystem(host: Host, probe: SystemProbe): RunningSystem {
   const live = host.root === '/';
   const run = async (command: string, args: readonly string[]): Promise<void> => {
     const r = await host.exec(command, args, { mutating: true, timeoutMs: 30_000 });

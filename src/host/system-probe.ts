@@ -2,7 +2,8 @@
  * The one probe of the machine tsadm runs on: what preflight's checks (src/phases/preflight) and
  * the host phases' live state and exit checks (src/host/running-system.ts, src/phases/host) read
  * from it. Not --rootfs: ports, CPUs, /proc, PATH and the init system are the running machine's.
- * Tests substitute a SystemProbe; the real one is `realSystem`.
+ * createRuntime (src/run/runtime.ts) chooses it once, `realSystem`, and every context carries it as
+ * `ctx.system`; tests put their own SystemProbe there.
  */
 import { execFile } from 'node:child_process';
 import { promises as fs, constants as fsc } from 'node:fs';

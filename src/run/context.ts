@@ -1,6 +1,7 @@
 import type { FlagValues } from '../flags.js';
 import type { ResolvedInitConfig } from '../config/types.js';
 import type { Host } from '../host/host.js';
+import type { SystemProbe } from '../host/system-probe.js';
 import type { ApiSeam } from '../kube/seam.js';
 import type { PhaseLogger } from '../log/logger.js';
 import type { VersionProfile } from '../versions/table-types.js';
@@ -32,6 +33,11 @@ export interface BaseCtx {
    * Elsewhere it only changes wording.
    */
   readonly dryRun: boolean;
+  /**
+   * The running machine (ports, CPUs, /proc, modules, the init system and its units): the one
+   * probe every phase reads machine facts through, chosen once by createRuntime (src/run/runtime.ts).
+   */
+  readonly system: SystemProbe;
   readonly clock: () => Date;
   /** When the command started (kubeadm backdates modern certificates from it). */
   readonly startTime: Date;

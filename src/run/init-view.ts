@@ -30,6 +30,7 @@ export function initShapedView(ctx: BaseCtx, o: InitViewOptions): InitCtx {
     api: ctx.api,
     log: prefixedLogger(ctx.log, o.prefix),
     dryRun: ctx.dryRun,
+    system: ctx.system,
     clock: ctx.clock,
     startTime: ctx.startTime,
     cfg: o.cfg,

@@ -6,6 +6,7 @@ import type { Host } from '../host/host.js';
 import { acquireMachineLock, type MachineLock } from '../host/lock.js';
 import { createApiSeam, type ApiSeam } from '../kube/seam.js';
 import { RootedHost } from '../host/rooted-host.js';
+import { realSystem, type SystemProbe } from '../host/system-probe.js';
 import { resolveRootfs } from '../host/rootfs.js';
 import type { Reporter } from '../log/events.js';
 import { JsonReporter } from '../log/json-reporter.js';
@@ -32,6 +33,8 @@ export interface Runtime {
   readonly verbosity: number;
   readonly json: boolean;
   readonly dryRun: boolean;
+  /** The running machine's probe (never --rootfs): every machine fact is read through it. */
+  readonly system: SystemProbe;
   readonly startTime: Date;
   /** The machine lock, held until the reporter is closed (mutating workflow runs only). */
   readonly lock?: MachineLock;
@@ -99,7 +102,7 @@ export async function createRuntime(flags: FlagValues, env: CommandEnv, options:
     : locked;
   const log = new PhaseLogger(reporter);
   if (dryHost !== undefined) dryHost.journal.currentPhase = () => log.phase;
-  return { host, api: createApiSeam(host, dryRun), log, reporter, verbosity, json, dryRun, startTime, ...(lock ? { lock } : {}) };
+  return { host, api: createApiSeam(host, dryRun), log, reporter, verbosity, json, dryRun, system: realSystem, startTime, ...(lock ? { lock } : {}) };
 }
 
 /** The listr2 task view only on an interactive terminal at the default verbosity (not in CI). */
@@ -110,7 +113,7 @@ function useTaskView(env: CommandEnv, verbosity: number): boolean {
 /** Reads the --config file (from the real filesystem, relative to the working directory). */
 /** The seams every context carries, from the runtime of the run (BaseCtx in context.ts). */
 export function baseContext(rt: Runtime): BaseCtx {
-  return { host: rt.host, api: rt.api, log: rt.log, dryRun: rt.dryRun, clock: () => new Date(), startTime: rt.startTime };
+  return { host: rt.host, api: rt.api, log: rt.log, dryRun: rt.dryRun, system: rt.system, clock: () => new Date(), startTime: rt.startTime };
 }
 
 export async function readConfigFile(configPath: string | undefined): Promise<string | undefined> {

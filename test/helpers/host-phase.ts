@@ -114,7 +114,8 @@ export function cfgFor(version = 'v1.20.2', kubelet: Record<string, unknown> = {
 /** Runs init's host group (or one leaf, `only`) on ROOT with the fake running system of STATE. */
 async function runHost(root: TempRoot, state: FakeState, o: { flags?: FlagValues; dryRun?: boolean; cfg?: ResolvedInitConfig; only?: string } = {}) {
   const cfg = o.cfg ?? cfgFor();
-  const { ctx, reporter } = initCtxFor(cfg, root.dir, { dryRun: o.dryRun ?? false });
+  // The context's probe answers from the same state as the fake running system: one machine.
+  const { ctx, reporter } = initCtxFor(cfg, root.dir, { dryRun: o.dryRun ?? false, system: fakeProbe(state, root) });
   const withFlags: InitCtx = { ...ctx, options: { ...ctx.options, flags: o.flags ?? {} } };
   const tree = [hostPhase<InitCtx>('init', (c) => Promise.resolve(hostPrepInput(c.cfg, c.versions, c.options.flags)), () => true, { system: fake(state, root) })];
   await runPhases(tree, withFlags, { filter: [o.only ?? 'host'], skip: [] });

@@ -8,6 +8,9 @@ import type { InitCtx } from '../../src/run/context.js';
 import { createApiSeam, type ApiSeam } from '../../src/kube/seam.js';
 import { newPkiRunState } from '../../src/certs/run-state.js';
 import { newPatchCache } from '../../src/patches/run.js';
+import type { Host } from '../../src/host/host.js';
+import { realSystem, type SystemProbe } from '../../src/host/system-probe.js';
+import type { Runtime } from '../../src/run/runtime.js';
 
 /** Collects events so tests can assert on what a phase reported. */
 export class MemoryReporter implements Reporter {
@@ -25,7 +28,7 @@ export class MemoryReporter implements Reporter {
  * An InitCtx over a temp root (or a dry-run overlay of it) for phase tests. Its API seam opens
  * the kubeconfigs under the root, as a run's would; `api` puts a test's own seam in its place.
  */
-export function initCtxFor(cfg: ResolvedInitConfig, root: string, opts: { dryRun?: boolean; now?: Date; api?: ApiSeam } = {}): { ctx: InitCtx; reporter: MemoryReporter } {
+export function initCtxFor(cfg: ResolvedInitConfig, root: string, opts: { dryRun?: boolean; now?: Date; api?: ApiSeam; system?: SystemProbe } = {}): { ctx: InitCtx; reporter: MemoryReporter } {
   const reporter = new MemoryReporter();
   const rooted = new RootedHost(root);
   const host = opts.dryRun ? new DryRunHost(rooted) : rooted;
@@ -36,6 +39,7 @@ export function initCtxFor(cfg: ResolvedInitConfig, root: string, opts: { dryRun
     api: opts.api ?? createApiSeam(host, opts.dryRun ?? false),
     log,
     dryRun: opts.dryRun ?? false,
+    system: opts.system ?? realSystem,
     clock: () => new Date(),
     startTime: now,
     cfg,
@@ -53,4 +57,16 @@ export function initCtxFor(cfg: ResolvedInitConfig, root: string, opts: { dryRun
     state: { pki: newPkiRunState(), patches: newPatchCache() },
   };
   return { ctx, reporter };
+}
+
+/**
+ * A Runtime over HOST, as createRuntime (src/run/runtime.ts) makes one, for tests that build a
+ * workflow's context from a runtime: the API seam opens the kubeconfigs under the host's root,
+ * `dryRun` must match the host (a DryRunHost or not), and the machine is the real one unless
+ * `system` stands in for it.
+ */
+export function testRuntime(host: Host, o: { reporter?: Reporter; dryRun?: boolean; verbosity?: number; system?: SystemProbe } = {}): Runtime {
+  const reporter = o.reporter ?? new MemoryReporter();
+  const dryRun = o.dryRun ?? false;
+  return { host, api: createApiSeam(host, dryRun), log: new PhaseLogger(reporter), reporter, verbosity: o.verbosity ?? 1, json: false, dryRun, system: o.system ?? realSystem, startTime: new Date() };
 }

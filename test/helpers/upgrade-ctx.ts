@@ -6,7 +6,7 @@ import { resolveUpgradeConfig } from '../../src/config/load-upgrade.js';
 import type { UpgradeSettings } from '../../src/config/types.js';
 import type { FlagValues } from '../../src/flags.js';
 import { realUpgradeDeps, type UpgradeDeps } from '../../src/phases/upgrade/deps.js';
-import { realSystem } from '../../src/host/system-probe.js';
+import { realSystem, type SystemProbe } from '../../src/host/system-probe.js';
 import { newUpgradeRunState } from '../../src/phases/upgrade/state.js';
 import type { UpgradeClusterView } from '../../src/upgrade-plan/cluster-view.js';
 import type { UpgradeCtx } from '../../src/phases/upgrade/context.js';
@@ -25,14 +25,16 @@ export interface UpgradeCtxOptions {
   readonly hostname?: string;
   readonly api?: ApiSeam;
   readonly deps?: Partial<UpgradeDeps>;
+  /** The machine (default: the real one, as root). */
+  readonly system?: SystemProbe;
   /** The cluster as the run would have read it (otherwise it is read through the API seam). */
   readonly view?: UpgradeClusterView;
 }
 
 /**
  * An UpgradeCtx over a temp root (or a dry-run overlay of it) for phase tests: the admin
- * kubeconfig is /etc/kubernetes/admin.conf under the root, the user is root, the hostname "cp1"
- * unless given.
+ * kubeconfig is /etc/kubernetes/admin.conf under the root, the user is root (unless `system` says
+ * otherwise), the hostname "cp1" unless given.
  */
 export function upgradeCtxFor(root: string, opts: UpgradeCtxOptions = {}): { ctx: UpgradeCtx; reporter: MemoryReporter } {
   const reporter = new MemoryReporter();
@@ -50,13 +52,14 @@ export function upgradeCtxFor(root: string, opts: UpgradeCtxOptions = {}): { ctx
     api: opts.api ?? createApiSeam(host, dryRun),
     log: new PhaseLogger(reporter, () => now),
     dryRun,
+    system: opts.system ?? { ...realSystem, uid: () => 0 },
     clock: () => new Date(),
     startTime: now,
     command,
     cfg: { ...resolved, upgrade: { ...resolved.upgrade, ...(opts.settings ?? {}) } },
     flags,
     options: { kubeconfigPath: '/etc/kubernetes/admin.conf' },
-    deps: realUpgradeDeps(process.stdin, { hostname: () => opts.hostname ?? 'cp1', system: { ...realSystem, uid: () => 0 }, confirm: () => Promise.resolve('y'), ...(opts.deps ?? {}) }),
+    deps: realUpgradeDeps(process.stdin, { hostname: () => opts.hostname ?? 'cp1', confirm: () => Promise.resolve('y'), ...(opts.deps ?? {}) }),
     state,
   };
   return { ctx, reporter };

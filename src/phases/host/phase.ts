@@ -24,6 +24,7 @@ import type { Phase, PhaseAt } from '../../engine/phase.js';
 import type { FlagName } from '../../flags.js';
 import type { Host } from '../../host/host.js';
 import { runningSystem, type RunningSystem } from '../../host/running-system.js';
+import type { SystemProbe } from '../../host/system-probe.js';
 import type { BaseCtx } from '../../run/context.js';
 import { wouldChange } from '../../verify/would-change.js';
 import { binariesLeaf } from './binaries.js';
@@ -37,8 +38,8 @@ import { swapLeaf } from './swap.js';
 import { sysctlLeaf } from './sysctl.js';
 
 export interface HostPhaseOptions {
-  /** The running system of a host (tests substitute a fake); the real one by default. */
-  readonly system?: (host: Host) => RunningSystem;
+  /** The running system of a host over the run's probe (tests substitute a fake); runningSystem by default. */
+  readonly system?: (host: Host, probe: SystemProbe) => RunningSystem;
 }
 
 /** The flags every host leaf reads (besides the configuration's). */
@@ -60,9 +61,9 @@ export function hostLeaves<C extends BaseCtx>(inputOf: (ctx: C) => Promise<HostP
     description: leaf.description,
     example: `${command} ${leaf.name} --dry-run`,
     flags: [...HOST_FLAGS, ...leaf.flags],
-    run: async (ctx) => leaf.run(ctx, await inputOf(ctx), system(ctx.host)),
+    run: async (ctx) => leaf.run(ctx, await inputOf(ctx), system(ctx.host, ctx.system)),
     verify: async (ctx, self: PhaseAt<C>) => {
-      const sys = system(ctx.host);
+      const sys = system(ctx.host, ctx.system);
       const liveFindings = sys.live
         ? await leaf.live(ctx, await inputOf(ctx), sys)
         : [{ check: `${leaf.name}: running system`, ok: true, warning: true, detail: 'not checked: --rootfs is not the running system' }];

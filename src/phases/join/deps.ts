@@ -4,19 +4,18 @@ import { EtcdClient } from '../../etcd-client/client.js';
 import type { EtcdTls } from '../../etcd-client/transport.js';
 import { discover, type DiscoverDeps, type JoinDiscovery } from '../../discovery/discover.js';
 import { connectCri, type CriClient } from '../../host/cri-client.js';
-import { realSystem, type SystemProbe } from '../../host/system-probe.js';
 import { localAddressTowards } from './local-address.js';
 import { kubeletServing } from './tls-bootstrap.js';
 
 /**
- * The seams of a join run beyond the host and the API (ctx.api): how discovery, etcd clients and the machine's facts are
- * obtained. The defaults are the real ones; tests swap what they cannot provide for real.
+ * The seams of a join run beyond the host, the API (ctx.api) and the machine (ctx.system): how
+ * discovery, etcd clients and the container runtime are obtained. The defaults are the real ones;
+ * tests swap what they cannot provide for real.
  */
 export interface JoinDeps {
   discover(d: Discovery, log: DiscoverDeps['log']): Promise<JoinDiscovery>;
   /** `callTimeoutMs`: timeouts.etcdAPICall, the bound of each etcd call's retries. */
   etcdClient(endpoints: readonly string[], tls: EtcdTls, callTimeoutMs: number): EtcdClient;
-  readonly system: SystemProbe;
   /** The container runtime (a control-plane join pulls its images through it). */
   connectCri(socket: string): Promise<CriClient>;
   /** The machine's hostname as kubeadm sees it (lowercased). */
@@ -37,7 +36,6 @@ export function realJoinDeps(overrides: Partial<JoinDeps> = {}): JoinDeps {
   return {
     discover: (d, log) => discover(d, { log }),
     etcdClient: (endpoints, tls, callTimeoutMs) => new EtcdClient(endpoints, { tls, callTimeoutMs }),
-    system: realSystem,
     connectCri: (socket) => connectCri(socket),
     hostname: () => osHostname().trim().toLowerCase(),
     localAddress: localAddressTowards,

@@ -48,11 +48,11 @@ export const joinPreflightPhase: Phase<JoinCtx> = {
       connectRuntime: (socket) => ctx.deps.connectCri(socket),
     });
     if (cp) ctx.log.info('Running pre-flight checks before initializing the new control plane instance');
-    await runChecks(checks, { host: ctx.host, system: ctx.deps.system }, join.nodeRegistration.ignorePreflightErrors, ctx.log);
+    await runChecks(checks, ctx, join.nodeRegistration.ignorePreflightErrors, ctx.log);
     if (cp) {
       // kubeadm's RunPullImagesCheck on the cluster's configuration with this node's registration.
       await pullRequiredImages({
-        host: ctx.host, system: ctx.deps.system, log: ctx.log, dryRun: ctx.dryRun, versions: cluster.versions,
+        host: ctx.host, system: ctx.system, log: ctx.log, dryRun: ctx.dryRun, versions: cluster.versions,
         nodeRegistration: join.nodeRegistration, images: controlPlaneImages(cluster.init.cluster, cluster.versions),
         connect: (socket) => ctx.deps.connectCri(socket),
       });

@@ -13,7 +13,7 @@ export interface CheckResult {
 
 export interface CheckEnv {
   readonly host: Host;
-  /** Real-machine facts (src/host/system-probe.ts), injectable for tests. */
+  /** Real-machine facts (src/host/system-probe.ts): a phase passes its context, whose `system` the runtime chose. */
   readonly system: SystemProbe;
 }
 

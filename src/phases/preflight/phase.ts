@@ -2,17 +2,15 @@ import type { Phase } from '../../engine/phase.js';
 import type { InitCtx } from '../../run/context.js';
 import { bindAddressesOf, initChecks, type ConnectRuntimeConfig } from './checks.js';
 import { runChecks } from './run-checks.js';
-import { realSystem, type SystemProbe } from '../../host/system-probe.js';
 import { connectCri } from '../../host/cri-client.js';
 import { controlPlaneImages, skippedAddons } from '../controlplane/images.js';
 import { pullRequiredImages, type ConnectRuntime } from './pull-images.js';
 
 /**
- * `preflight`: kubeadm's init checks. Reads only; nothing is written. The system probe is the
- * real machine (ports, CPUs, /proc), files are read through the host (so --rootfs applies).
+ * `preflight`: kubeadm's init checks. Reads only; nothing is written. Machine facts (ports, CPUs,
+ * /proc) come from the context's probe (ctx.system), files are read through the host (so --rootfs applies).
  */
 export function initPreflightPhase(
-  system: SystemProbe = realSystem,
   connect: ConnectRuntime = (s) => connectCri(s),
   connectRuntimeConfig: ConnectRuntimeConfig = (s) => connectCri(s),
 ): Phase<InitCtx> {
@@ -43,9 +41,9 @@ export function initPreflightPhase(
         bindAddresses: bindAddressesOf(cfg.cluster),
         connectRuntime: connectRuntimeConfig,
       });
-      await runChecks(checks, { host: ctx.host, system }, cfg.init.nodeRegistration.ignorePreflightErrors, ctx.log);
+      await runChecks(checks, ctx, cfg.init.nodeRegistration.ignorePreflightErrors, ctx.log);
       const images = controlPlaneImages(cfg.cluster, ctx.versions, skippedAddons(cfg.init.skipPhases));
-      await pullRequiredImages({ host: ctx.host, system, log: ctx.log, dryRun: ctx.dryRun, versions: ctx.versions, nodeRegistration: cfg.init.nodeRegistration, images, connect });
+      await pullRequiredImages({ host: ctx.host, system: ctx.system, log: ctx.log, dryRun: ctx.dryRun, versions: ctx.versions, nodeRegistration: cfg.init.nodeRegistration, images, connect });
     },
   };
 }

@@ -25,12 +25,17 @@ async function stopKubelet(ctx: ResetCtx): Promise<void> {
   ctx.log.warn('Please ensure kubelet is stopped manually', { prefix: 'reset' });
 }
 
+/** /proc/mounts of the running machine (its mount points are real paths, i.e. under --rootfs). */
+async function mountsOf(ctx: ResetCtx): Promise<string> {
+  return (await ctx.system.readProc('/proc/mounts')) ?? '';
+}
+
 /** Unmounts everything under the kubelet directory; true when nothing stays mounted there. */
 async function unmountKubeletDir(ctx: ResetCtx): Promise<boolean> {
   ctx.log.info(`Unmounting mounted directories in "${KUBELET_DIR}"`, { prefix: 'reset' });
   const real = ctx.host.resolve(KUBELET_DIR);
   const { options, noFollow, unmountsNothing } = umountInvocation(ctx.cfg.reset.unmountFlags ?? []);
-  for (const point of mountsUnder(await ctx.deps.readMounts(), real)) {
+  for (const point of mountsUnder(await mountsOf(ctx), real)) {
     if (unmountsNothing !== undefined) {
       ctx.log.warn(`failed to unmount ${point}: ${unmountsNothing}`, { prefix: 'reset' });
       continue;
@@ -44,7 +49,7 @@ async function unmountKubeletDir(ctx: ResetCtx): Promise<boolean> {
   }
   // The umounts above were only listed (the host is a dry-run host): nothing changed to re-check.
   if (ctx.dryRun) return true;
-  const left = mountsUnder(await ctx.deps.readMounts(), real);
+  const left = mountsUnder(await mountsOf(ctx), real);
   if (left.length > 0) {
     ctx.log.warn(`${left.length} mount(s) remain under ${KUBELET_DIR} (${left.slice(0, 3).join(', ')}${left.length > 3 ? ', …' : ''}); its contents are not deleted`, { prefix: 'reset' });
     return false;

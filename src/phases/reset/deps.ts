@@ -1,13 +1,11 @@
-import { promises as fs } from 'node:fs';
 import { hostname as osHostname } from 'node:os';
 import { readAnswer } from '../../cli/confirm.js';
 import { connectCri, type CriClient } from '../../host/cri-client.js';
 import { EtcdClient } from '../../etcd-client/client.js';
 import type { EtcdTls } from '../../etcd-client/transport.js';
 import type { RetryPolicy } from '../../kube/retry.js';
-import { realSystem, type SystemProbe } from '../../host/system-probe.js';
 
-/** The seams of a reset run beyond the host and the API (ctx.api); the defaults are the real machine. */
+/** The seams of a reset run beyond the host, the API (ctx.api) and the machine (ctx.system); the defaults are the real machine. */
 export interface ResetDeps {
   /** One line of the user's answer; undefined when there is no input to read (closed stdin). */
   confirm(): Promise<string | undefined>;
@@ -17,9 +15,6 @@ export interface ResetDeps {
    */
   etcdClient(endpoints: readonly string[], tls: EtcdTls, callTimeoutMs: number | undefined): EtcdClient;
   connectCri(endpoint: string): Promise<CriClient>;
-  /** /proc/mounts of the machine (mount points are real paths, i.e. under --rootfs). */
-  readMounts(): Promise<string>;
-  readonly system: SystemProbe;
   hostname(): string;
 }
 
@@ -33,8 +28,6 @@ export function realResetDeps(stdin: NodeJS.ReadableStream, overrides: Partial<R
     // cluster", strict reconfig check): retried every 500 ms within timeouts.etcdAPICall (2 min by default), as kubeadm.
     etcdClient: (endpoints, tls, callTimeoutMs) => new EtcdClient(endpoints, { tls, callTimeoutMs }),
     connectCri: (endpoint) => connectCri(endpoint),
-    readMounts: () => fs.readFile('/proc/mounts', 'utf8').catch(() => ''),
-    system: realSystem,
     hostname: () => osHostname().trim().toLowerCase(),
     ...overrides,
   };

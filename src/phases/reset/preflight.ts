@@ -27,6 +27,6 @@ export const resetPreflightPhase: Phase<ResetCtx> = {
       if (answer.trim().toLowerCase() !== 'y') throw new TsadmError('E_PRECONDITION', 'aborted reset operation', { hint: 'answer "y" to reset this machine' });
     }
     ctx.log.info('Running pre-flight checks', { prefix: 'preflight' });
-    await runChecks([isPrivilegedUser], { host: ctx.host, system: ctx.deps.system }, ctx.cfg.reset.ignorePreflightErrors, ctx.log);
+    await runChecks([isPrivilegedUser], ctx, ctx.cfg.reset.ignorePreflightErrors, ctx.log);
   },
 };

@@ -1,15 +1,13 @@
 import { hostname as osHostname } from 'node:os';
 import { readAnswer } from '../../cli/confirm.js';
 import type { HealthCheck } from '../../health/http-check.js';
-import { realSystem, type SystemProbe } from '../../host/system-probe.js';
 import type { ConnectRuntimeConfig } from '../preflight/checks.js';
 import { connectCri } from '../../host/cri-client.js';
 
-/** The seams of an upgrade run beyond the host and the API (ctx.api); the defaults are the real machine. */
+/** The seams of an upgrade run beyond the host, the API (ctx.api) and the machine (ctx.system); the defaults are the real machine. */
 export interface UpgradeDeps {
   /** One line of the user's answer; undefined when there is no input to read (closed stdin). */
   confirm(): Promise<string | undefined>;
-  readonly system: SystemProbe;
   /** The CRI seam of preflight's ContainerRuntimeVersion (the real client by default). */
   readonly connectRuntime: ConnectRuntimeConfig;
   hostname(): string;
@@ -20,7 +18,6 @@ export interface UpgradeDeps {
 export function realUpgradeDeps(stdin: NodeJS.ReadableStream, overrides: Partial<UpgradeDeps> = {}): UpgradeDeps {
   return {
     confirm: () => readAnswer(stdin),
-    system: realSystem,
     connectRuntime: (socket) => connectCri(socket),
     hostname: () => osHostname().trim().toLowerCase(),
     ...overrides,

@@ -67,8 +67,8 @@ async function runUpgradePreflight(ctx: UpgradeCtx): Promise<void> {
   const view = await clusterView(ctx);
   if (ctx.cfg.upgrade.printConfig) printConfiguration(ctx.log, ctx.cfg.clusterOverride?.text ?? view.texts.clusterConfigurationYaml);
   ctx.log.info('Running pre-flight checks.', { prefix: 'preflight' });
-  await runChecks([isPrivilegedUser], { host: ctx.host, system: ctx.deps.system }, ignore, ctx.log);
-  await runChecks(await upgradeChecks(ctx), { host: ctx.host, system: ctx.deps.system }, ignore, ctx.log);
+  await runChecks([isPrivilegedUser], ctx, ignore, ctx.log);
+  await runChecks(await upgradeChecks(ctx), ctx, ignore, ctx.log);
 
   if (ctx.command === 'node') {
     if (!view.controlPlane) ctx.log.info('Skipping prepull. Not a control plane node.', { prefix: 'upgrade' });
@@ -76,7 +76,7 @@ async function runUpgradePreflight(ctx: UpgradeCtx): Promise<void> {
   }
 
   ctx.log.info('Running cluster health checks', { prefix: 'upgrade' });
-  await runChecks([createJobCheck(ctx), controlPlaneNodesReady(view), staticPodManifests], { host: ctx.host, system: ctx.deps.system }, ignore, ctx.log);
+  await runChecks([createJobCheck(ctx), controlPlaneNodesReady(view), staticPodManifests], ctx, ignore, ctx.log);
 
   const target = await targetVersion(ctx);
   ctx.log.info(`You have chosen to change the cluster version to "${target}"`, { prefix: 'upgrade/version' });

@@ -30,7 +30,9 @@ test('modules are the probe\'s answer (the one reading preflight makes too)', as
 });
 
 test('under --rootfs nothing is live: no module, sysctl or swap is read', async () => {
-  const sys = runningSystem(hostWith({ '/sys/module/overlay': '<dir>', [sysctlPath('net.ipv4.ip_forward')]: '1\n', '/proc/swaps': 'x' }, '/tmp/image'));
+  // A probe that fails when asked anything: under --rootfs the running machine is not read.
+  const untouched = new Proxy({}, { get: (_t, key) => () => { throw new Error(`probe asked ${String(key)}`); } }) as SystemProbe;
+  const sys = runningSystem(hostWith({ '/sys/module/overlay': '<dir>', [sysctlPath('net.ipv4.ip_forward')]: '1\n', '/proc/swaps': 'x' }, '/tmp/image'), untouched);
   expect(sys.live).toBe(false);
   expect(await sys.moduleLoaded('overlay')).toBe(false);
   expect(await sys.sysctl('net.ipv4.ip_forward')).toBeUndefined();

@@ -12,12 +12,10 @@ import { initialClusterFor, parseMembers } from '../../../src/etcd-client/member
 import { TsadmError } from '../../../src/errors.js';
 import { DryRunHost } from '../../../src/host/dry-run-host.js';
 import { RootedHost } from '../../../src/host/rooted-host.js';
-import { createApiSeam } from '../../../src/kube/seam.js';
-import { PhaseLogger } from '../../../src/log/logger.js';
 import { clusterStatusAddress, findMember, removeMember, type RemoveMemberResult } from '../../../src/membership/remove-member.js';
 import { describeWithApiServer, registerNode, startApiServer, type TestApiServer } from '../../helpers/apiserver.js';
 import { describeEachEtcd, etcdLab, type EtcdLab, type EtcdMemberProcess } from '../../helpers/etcd-process.js';
-import { MemoryReporter } from '../../helpers/phase-ctx.js';
+import { MemoryReporter, testRuntime } from '../../helpers/phase-ctx.js';
 
 const STATUS = [
   'apiEndpoints:',
@@ -104,7 +102,7 @@ describeEachEtcd('tsadm etcd remove-member on real etcd and a real API server', 
     const reporter = new MemoryReporter();
     const rooted = new RootedHost(root);
     const host = opts.dryRun ? new DryRunHost(rooted) : rooted;
-    const rt = { host, api: createApiSeam(host, opts.dryRun === true), log: new PhaseLogger(reporter), reporter, verbosity: 1, json: false, dryRun: opts.dryRun === true, startTime: new Date() };
+    const rt = testRuntime(host, { reporter, dryRun: opts.dryRun === true });
     try {
       const result = await removeMember(rt, {
         nodeName, kubeconfigPath: '/etc/kubernetes/admin.conf', certificatesDir: '/etc/kubernetes/pki', force: opts.force === true, deleteNode: opts.deleteNode === true,

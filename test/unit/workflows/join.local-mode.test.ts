@@ -16,7 +16,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describeWithApiServer, startApiServer, type TestApiServer } from '../../helpers/apiserver.js';
-import { MemoryReporter } from '../../helpers/phase-ctx.js';
+import { MemoryReporter, testRuntime } from '../../helpers/phase-ctx.js';
 import { PhaseLogger } from '../../../src/log/logger.js';
 import { RootedHost } from '../../../src/host/rooted-host.js';
 import { createApiSeam } from '../../../src/kube/seam.js';
@@ -28,7 +28,6 @@ import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../../../src/versions/re
 import { runPhases } from '../../../src/engine/runner.js';
 import { buildJoinContext, joinPhases } from '../../../src/workflows/join.js';
 import { realJoinDeps } from '../../../src/phases/join/deps.js';
-import type { Runtime } from '../../../src/run/runtime.js';
 import type { FlagValues } from '../../../src/flags.js';
 
 const TOKEN = 'abcdef.0123456789abcdef';
@@ -91,7 +90,7 @@ describeWithApiServer('join with ControlPlaneKubeletLocalMode (a 1.33 cluster)',
 
   async function join(root: string, flags: FlagValues, filter: string[] = [], reporter = new MemoryReporter()) {
     const host = new RootedHost(root);
-    const rt: Runtime = { host, api: createApiSeam(host, false), log: new PhaseLogger(reporter), reporter, verbosity: 0, json: false, dryRun: false, startTime: new Date() };
+    const rt = testRuntime(host, { reporter, verbosity: 0 });
     const deps = realJoinDeps({ tlsBootstrapPollMs: 100, hostname: () => 'testhost' });
     const ctx = await buildJoinContext({
       flags: { token: TOKEN, 'discovery-token-ca-cert-hash': [pin], 'cri-socket': SOCKET, 'ignore-preflight-errors': ['all'], ...flags },

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describeWithApiServer, startApiServer, type TestApiServer } from '../../helpers/apiserver.js';
-import { MemoryReporter, initCtxFor } from '../../helpers/phase-ctx.js';
+import { MemoryReporter, initCtxFor, testRuntime } from '../../helpers/phase-ctx.js';
 import { fixtureInitConfig } from '../../helpers/config-fixture.js';
 import { runCli } from '../../helpers/cli.js';
 import { runCerts, verifyWith, sanLine } from '../../helpers/pki-test-utils.js';
@@ -90,9 +90,8 @@ describeWithApiServer('join against a real API server', () => {
   function runtime(root: string, dryRun = false): { rt: Runtime; reporter: MemoryReporter } {
     const reporter = new MemoryReporter();
     const rooted = new RootedHost(root);
-    const log = new PhaseLogger(reporter);
     const host = dryRun ? new DryRunHost(rooted) : rooted;
-    return { reporter, rt: { host, api: createApiSeam(host, dryRun), log, reporter, verbosity: 0, json: false, dryRun, startTime: new Date() } };
+    return { reporter, rt: testRuntime(host, { reporter, dryRun, verbosity: 0 }) };
   }
 
   async function join(root: string, flags: FlagValues, opts: { dryRun?: boolean; skip?: string[]; kubeletServing?: boolean } = {}) {

@@ -43,7 +43,7 @@ describe('runWorkflow', () => {
         seen = rt;
         const close = rt.api.close.bind(rt.api);
         (rt.api as { close: () => void }).close = () => { closed = true; close(); };
-        return Promise.resolve({ host: rt.host, api: rt.api, log: rt.log, dryRun: rt.dryRun, clock: () => new Date(), startTime: rt.startTime });
+        return Promise.resolve({ host: rt.host, api: rt.api, log: rt.log, dryRun: rt.dryRun, system: rt.system, clock: () => new Date(), startTime: rt.startTime });
       },
       run: (_ctx, rt) => (failWith ? Promise.reject(failWith) : Promise.resolve({ dryRun: rt.dryRun })),
     }, { rootfs: newDir('tsadm-rw-'), output: 'json' }, { io }).then(() => undefined, (e: unknown) => e);

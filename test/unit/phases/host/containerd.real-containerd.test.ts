@@ -19,6 +19,7 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type { Host } from '../../../../src/host/host.js';
 import { runningSystem } from '../../../../src/host/running-system.js';
+import { realSystem } from '../../../../src/host/system-probe.js';
 import { CONTAINERD_DROPIN, planContainerd, type ContainerdInput } from '../../../../src/phases/host/containerd.js';
 import { debianSidRoot } from '../../../helpers/etcd-process.js';
 import { describeWithOracles, fileOracle } from '../../../helpers/oracle.js';
@@ -76,7 +77,7 @@ for (const ctd of CONTAINERDS) {
           return Promise.resolve({ exitCode: r.status ?? 1, stdout: r.stdout, stderr: r.stderr });
         },
       } as unknown as Host;
-      major = await runningSystem(host).containerdMajor();
+      major = await runningSystem(host, realSystem).containerdMajor();
     });
 
     afterAll(() => {

@@ -10,12 +10,11 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { DryRunHost } from '../../../../src/host/dry-run-host.js';
 import { RootedHost } from '../../../../src/host/rooted-host.js';
-import { createApiSeam } from '../../../../src/kube/seam.js';
-import { PhaseLogger } from '../../../../src/log/logger.js';
+import { realSystem } from '../../../../src/host/system-probe.js';
 import { cleanupNodePhase } from '../../../../src/phases/reset/cleanup-node.js';
 import { realResetDeps } from '../../../../src/phases/reset/deps.js';
 import { buildResetContext } from '../../../../src/workflows/reset.js';
-import { MemoryReporter } from '../../../helpers/phase-ctx.js';
+import { MemoryReporter, testRuntime } from '../../../helpers/phase-ctx.js';
 
 describe('reset cleanup-node with unmountFlags', () => {
   let root: string;
@@ -37,9 +36,10 @@ describe('reset cleanup-node with unmountFlags', () => {
     ].join('\n');
     const reporter = new MemoryReporter();
     const host = new DryRunHost(new RootedHost(root));
-    const rt = { host, api: createApiSeam(host, true), log: new PhaseLogger(reporter), reporter, verbosity: 1, json: false, dryRun: true, startTime: new Date() };
+    // The machine's /proc/mounts, as the probe reads it (the other probe readings are the real machine's).
+    const system = { ...realSystem, readProc: (p: string) => Promise.resolve(p === '/proc/mounts' ? mounts : undefined) };
+    const rt = testRuntime(host, { reporter, dryRun: true, system });
     const deps = realResetDeps(Readable.from([]), {
-      readMounts: () => Promise.resolve(mounts),
       connectCri: () => Promise.reject(new Error('no CRI in this test')),
     });
     const ctx = await buildResetContext({ config: configPath }, rt, deps);

@@ -10,12 +10,10 @@ import { EtcdClient } from '../../../../src/etcd-client/client.js';
 import { initialClusterFor } from '../../../../src/etcd-client/members.js';
 import { DryRunHost } from '../../../../src/host/dry-run-host.js';
 import { RootedHost } from '../../../../src/host/rooted-host.js';
-import { PhaseLogger } from '../../../../src/log/logger.js';
 import { realResetDeps } from '../../../../src/phases/reset/deps.js';
-import { createApiSeam } from '../../../../src/kube/seam.js';
 import { runRemoveEtcdMember } from '../../../../src/phases/reset/remove-etcd-member.js';
 import { buildResetContext } from '../../../../src/workflows/reset.js';
-import { MemoryReporter } from '../../../helpers/phase-ctx.js';
+import { MemoryReporter, testRuntime } from '../../../helpers/phase-ctx.js';
 import { describeWithApiServer, startApiServer, type TestApiServer } from '../../../helpers/apiserver.js';
 import { describeEachEtcd, etcdLab, type EtcdLab, type EtcdMemberProcess } from '../../../helpers/etcd-process.js';
 
@@ -75,9 +73,8 @@ describeEachEtcd('reset remove-etcd-member on real etcd', (etcd) => {
   async function removeMember(root: string, dryRun = false): Promise<string[]> {
     const reporter = new MemoryReporter();
     const rooted = new RootedHost(root);
-    const log = new PhaseLogger(reporter);
     const host = dryRun ? new DryRunHost(rooted) : rooted;
-    const rt = { host, api: createApiSeam(host, dryRun), log, reporter, verbosity: 1, json: false, dryRun, startTime: new Date() };
+    const rt = testRuntime(host, { reporter, dryRun });
     const ctx = await buildResetContext({ force: true }, rt, realResetDeps(Readable.from([])));
     try {
       await runRemoveEtcdMember(ctx);
@@ -114,7 +111,7 @@ describeEachEtcd('reset remove-etcd-member on real etcd', (etcd) => {
     writeFileSync(cfgFile, 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: ResetConfiguration\nforce: true\ntimeouts:\n  etcdAPICall: 1s\n');
     const reporter = new MemoryReporter();
     const host = new RootedHost(root);
-    const rt = { host, api: createApiSeam(host, false), log: new PhaseLogger(reporter), reporter, verbosity: 1, json: false, dryRun: false, startTime: new Date() };
+    const rt = testRuntime(host, { reporter });
     const ctx = await buildResetContext({ config: cfgFile }, rt, realResetDeps(Readable.from([])));
     expect(ctx.cfg.reset.timeouts?.etcdAPICallMs).toBe(1000);
     const t0 = Date.now();
@@ -179,7 +176,7 @@ describeEachEtcd('reset remove-etcd-member of a node whose member is a learner',
   async function removeMember(root: string): Promise<string[]> {
     const reporter = new MemoryReporter();
     const host = new RootedHost(root);
-    const rt = { host, api: createApiSeam(host, false), log: new PhaseLogger(reporter), reporter, verbosity: 1, json: false, dryRun: false, startTime: new Date() };
+    const rt = testRuntime(host, { reporter });
     const ctx = await buildResetContext({ force: true }, rt, realResetDeps(Readable.from([])));
     try {
       await runRemoveEtcdMember(ctx);

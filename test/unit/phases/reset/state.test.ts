@@ -9,12 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { RootedHost } from '../../../../src/host/rooted-host.js';
-import { createApiSeam } from '../../../../src/kube/seam.js';
-import { PhaseLogger } from '../../../../src/log/logger.js';
 import { realResetDeps } from '../../../../src/phases/reset/deps.js';
 import { adminApi } from '../../../../src/phases/reset/state.js';
 import { buildResetContext } from '../../../../src/workflows/reset.js';
-import { MemoryReporter } from '../../../helpers/phase-ctx.js';
+import { testRuntime } from '../../../helpers/phase-ctx.js';
 
 async function closedPort(): Promise<number> {
   const srv = createServer();
@@ -43,7 +41,7 @@ describe('reset adminApi', () => {
     const configPath = path.join(root, `reset-${resetTimeouts ?? 'none'}.yaml`);
     writeFileSync(configPath, `apiVersion: kubeadm.k8s.io/v1beta4\nkind: ResetConfiguration\nforce: true\n${resetTimeouts ?? ''}`);
     const host = new RootedHost(root);
-    const rt = { host, api: createApiSeam(host, false), log: new PhaseLogger(new MemoryReporter()), reporter: new MemoryReporter(), verbosity: 1, json: false, dryRun: false, startTime: new Date() };
+    const rt = testRuntime(host);
     const ctx = await buildResetContext({ config: configPath }, rt, realResetDeps(Readable.from([])));
     try {
       const api = await adminApi(ctx);

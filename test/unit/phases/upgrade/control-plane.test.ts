@@ -18,6 +18,7 @@ import { DryRunHost } from '../../../../src/host/dry-run-host.js';
 import { createApiSeam } from '../../../../src/kube/seam.js';
 import { PhaseLogger } from '../../../../src/log/logger.js';
 import { journalOf } from '../../../../src/host/journal.js';
+import { realSystem } from '../../../../src/host/system-probe.js';
 import { upgradeControlPlanePhase } from '../../../../src/phases/upgrade/control-plane.js';
 import { realUpgradeDeps } from '../../../../src/phases/upgrade/deps.js';
 import { newUpgradeRunState } from '../../../../src/phases/upgrade/state.js';
@@ -89,6 +90,7 @@ function ctxFor(root: TempRoot, opts: { dryRun?: boolean; timeoutMs?: number; ce
     api: createApiSeam(host, opts.dryRun ?? false),
     log: new PhaseLogger(reporter),
     dryRun: opts.dryRun ?? false,
+    system: realSystem,
     clock: () => now,
     startTime: new Date(),
     command: 'apply',

@@ -97,7 +97,7 @@ describeWithApiServer('CreateJob on a real API server', () => {
 
   test('a dry run only says what it would do (kubeadm\'s line) and creates nothing', async () => {
     const { ctx, reporter } = upgradeCtxFor(root.dir, { dryRun: true });
-    const result = await createJobCheck(ctx).run({ host: ctx.host, system: ctx.deps.system });
+    const result = await createJobCheck(ctx).run({ host: ctx.host, system: ctx.system });
     expect(result).toEqual({ warnings: [], errors: [] });
     expect(reporter.lines()).toEqual(['Would create the Job "upgrade-health-check" in namespace "kube-system" and wait until it completes']);
     expect((await server.request('GET', JOB_PATH, { auth: 'admin' })).status).toBe(404);

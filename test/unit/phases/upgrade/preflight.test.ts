@@ -139,14 +139,14 @@ describe('upgrade preflight', () => {
       storedVersion: 'v1.34.1', serverVersion: 'v1.34.1', kubeletVersions: ['v1.34.1', 'v1.34.1'],
       texts: { clusterConfigurationYaml: 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\nkubernetesVersion: v1.34.1\n', clusterStatusYaml: undefined, kubeletConfigurationYaml: 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n' },
     });
-    await expectError(run({ version: 'v1.35.0', view: at134, flags: { yes: true }, deps: { system: cgroupV1, connectRuntime: () => Promise.resolve({ runtimeConfig: () => Promise.resolve({}), close: () => undefined }) } }),
+    await expectError(run({ version: 'v1.35.0', view: at134, flags: { yes: true }, system: cgroupV1, deps: { connectRuntime: () => Promise.resolve({ runtimeConfig: () => Promise.resolve({}), close: () => undefined }) } }),
       'E_PREFLIGHT', /\[ERROR SystemVerification\]: cgroups v1 support is deprecated and will be removed in a future release\..*'FailCgroupV1' to 'false'/);
-    const lines = await run({ version: 'v1.20.3', flags: { yes: true }, deps: { system: cgroupV1 } });
+    const lines = await run({ version: 'v1.20.3', flags: { yes: true }, system: cgroupV1 });
     expect(lines.join('\n')).not.toMatch(/SystemVerification|ContainerRuntimeVersion/);
   });
 
   test('not root: IsPrivilegedUser fails as in init', async () => {
-    await expectError(run({ version: 'v1.20.3', flags: { yes: true }, deps: { system: { ...realSystem, uid: () => 1000 } } }), 'E_PREFLIGHT', /IsPrivilegedUser/);
+    await expectError(run({ version: 'v1.20.3', flags: { yes: true }, system: { ...realSystem, uid: () => 1000 } }), 'E_PREFLIGHT', /IsPrivilegedUser/);
   });
   // The steps of issue 26 (policy facts: kubeadm's policy.go, one minor at a time; kubelets at
   // most three minors behind, golden facts' skew.minKubelet 1.32/1.33/1.34 for 1.35/1.36/1.37).
