@@ -15,7 +15,7 @@ export async function main(given: readonly string[], io: CliIO): Promise<number>
     // The parse callback makes yargs hand over help/version text instead of printing it with
     // console.log, so it reaches io.stdout (in-process tests, --output json).
     let helpText = '';
-    await buildCli(argv, io).parseAsync([...argv], {}, (err: Error | undefined, _args: unknown, output: string) => {
+    await (await buildCli(argv, io)).parseAsync([...argv], {}, (err: Error | undefined, _args: unknown, output: string) => {
       if (!err && output) helpText = output;
     });
     if (helpText) io.stdout.write(helpText.endsWith('\n') ? helpText : `${helpText}\n`);

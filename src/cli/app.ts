@@ -10,27 +10,72 @@ import { registerCompletionCommand } from './completion.js';
 import { registerKlogFlags } from './klog-flags.js';
 import { registerRootfsCheck } from './root-flags.js';
 import type { LogFileSettings } from '../log/log-file.js';
-import { initWorkflow } from '../workflows/init.js';
 import { helpTarget, readHelpConfig } from './help-target.js';
-import { joinWorkflow } from '../workflows/join.js';
-import { resetWorkflow } from '../workflows/reset.js';
-import { prepareWorkflow } from '../workflows/prepare.js';
-import { registerVersionCommand } from '../commands/version.js';
-import { registerConfigCommand } from '../commands/config.js';
-import { registerTokenCommand } from '../commands/token.js';
-import { registerCertsCommand } from '../commands/certs.js';
-import { registerKubeconfigCommand } from '../commands/kubeconfig.js';
-import { registerApplyCommand } from '../commands/apply.js';
-import { registerCheckCommand } from '../commands/check.js';
-import { registerUpgradeCommand } from '../commands/upgrade.js';
-import { registerEtcdCommand } from '../commands/etcd.js';
+import type { CommandEnv } from '../run/runtime.js';
+
+type Wrap = (fn: () => Promise<void>) => Promise<void>;
+/** Adds one top-level command (and everything under it) to the parser. */
+type Registrar = (y: Argv, env: CommandEnv, argv: readonly string[], wrap: Wrap) => void;
 
 /**
- * The whole command line. Workflow commands (init, join, reset, and `phase` as the design card's
- * short form of `init phase`) are generated from their phase trees; the rest are small commands.
+ * Every top-level command, in help order, each behind a dynamic import: the bundle splits each
+ * command's own code (its phase trees, renderers, libraries) into chunks of its own, and a command
+ * line loads only the command it names (BENCHMARKS.md, "Start-up and footprint"; decision 88).
  */
-export function buildCli(argv: readonly string[], io: CliIO): Argv {
-  const wrap = async (fn: () => Promise<void>): Promise<void> => fn();
+export const TOP_LEVEL_COMMANDS: Readonly<Record<string, () => Promise<Registrar>>> = {
+  // init's help shows the tree of the target the command line names (src/cli/help-target.ts).
+  init: async () => {
+    const { initWorkflow } = await import('../workflows/init.js');
+    return (y, env, argv, wrap) => registerWorkflow(y, initWorkflow(env, helpTarget(argv, readHelpConfig)), wrap);
+  },
+  join: async () => {
+    const { joinWorkflow } = await import('../workflows/join.js');
+    return (y, env, _argv, wrap) => registerWorkflow(y, joinWorkflow(env), wrap);
+  },
+  reset: async () => {
+    const { resetWorkflow } = await import('../workflows/reset.js');
+    return (y, env, _argv, wrap) => registerWorkflow(y, resetWorkflow(env), wrap);
+  },
+  prepare: async () => {
+    const { prepareWorkflow } = await import('../workflows/prepare.js');
+    return (y, env, _argv, wrap) => registerWorkflow(y, prepareWorkflow(env), wrap);
+  },
+  // `tsadm phase <group> …` is the design card's spelling of `tsadm init phase <group> …`.
+  phase: async () => {
+    const { initWorkflow } = await import('../workflows/init.js');
+    return (y, env, _argv, wrap) =>
+      y.command('phase', 'Run a single phase of the init workflow (same as "init phase")', (pc) => registerPhaseSubcommands(pc, initWorkflow(env), wrap));
+  },
+  upgrade: async () => (await import('../commands/upgrade.js')).registerUpgradeCommand,
+  apply: async () => (await import('../commands/apply.js')).registerApplyCommand,
+  check: async () => (await import('../commands/check.js')).registerCheckCommand,
+  etcd: async () => (await import('../commands/etcd.js')).registerEtcdCommand,
+  token: async () => (await import('../commands/token.js')).registerTokenCommand,
+  certs: async () => (await import('../commands/certs.js')).registerCertsCommand,
+  kubeconfig: async () => (await import('../commands/kubeconfig.js')).registerKubeconfigCommand,
+  config: async () => (await import('../commands/config.js')).registerConfigCommand,
+  version: async () => (await import('../commands/version.js')).registerVersionCommand,
+};
+
+/**
+ * The top-level commands a command line needs: the one its first word names, or all of them
+ * (top-level help, completion, a flag first, an unknown word that yargs answers with "did you
+ * mean"). Only the first word is taken: yargs reads the command from the first positional, and
+ * a later word may be a flag's value.
+ */
+export function commandsToLoad(argv: readonly string[]): string[] {
+  const first = argv[0];
+  return first !== undefined && Object.hasOwn(TOP_LEVEL_COMMANDS, first) ? [first] : Object.keys(TOP_LEVEL_COMMANDS);
+}
+
+/**
+ * The whole command line, or the part of it `commandsToLoad` says this argv needs. Workflow
+ * commands (init, join, reset, and `phase` as the design card's short form of `init phase`) are
+ * generated from their phase trees; the rest are small commands.
+ */
+export async function buildCli(argv: readonly string[], io: CliIO): Promise<Argv> {
+  const registrars = await Promise.all(commandsToLoad(argv).map(async (name) => (await TOP_LEVEL_COMMANDS[name]?.()) as Registrar));
+  const wrap: Wrap = async (fn) => fn();
   const y = yargs([...argv])
     .scriptName('tsadm')
     .usage(
@@ -67,24 +112,7 @@ export function buildCli(argv: readonly string[], io: CliIO): Argv {
     logFile = settings;
   });
   registerRootfsCheck(y);
-  // init's help shows the tree of the target the command line names (src/cli/help-target.ts).
-  registerWorkflow(y, initWorkflow(env, helpTarget(argv, readHelpConfig)), wrap);
-  registerWorkflow(y, joinWorkflow(env), wrap);
-  registerWorkflow(y, resetWorkflow(env), wrap);
-  registerWorkflow(y, prepareWorkflow(env), wrap);
-  // `tsadm phase <group> …` is the design card's spelling of `tsadm init phase <group> …`.
-  y.command('phase', 'Run a single phase of the init workflow (same as "init phase")', (pc) =>
-    registerPhaseSubcommands(pc, initWorkflow(env), wrap),
-  );
-  registerUpgradeCommand(y, env);
-  registerApplyCommand(y, env);
-  registerCheckCommand(y, env);
-  registerEtcdCommand(y, env);
-  registerTokenCommand(y, env);
-  registerCertsCommand(y, env);
-  registerKubeconfigCommand(y, env);
-  registerConfigCommand(y, env);
-  registerVersionCommand(y, env);
+  for (const register of registrars) register(y, env, argv, wrap);
   registerCompletionCommand(y, env, argv);
   return y
     .demandCommand(1, 'specify a command; see tsadm --help')

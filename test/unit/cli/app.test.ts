@@ -5,7 +5,8 @@ import { initPhases } from '../../../src/workflows/init.js';
 import { DEFAULT_KUBERNETES_VERSION, profileFor } from '../../../src/versions/resolve.js';
 import { tempRoot } from '../../helpers/temp-root.js';
 import { runCli } from '../../helpers/cli.js';
-import { withHelpForNoArguments, withUnknownWord, withVersionFlag } from '../../../src/cli/app.js';
+import { TOP_LEVEL_COMMANDS, commandsToLoad, withHelpForNoArguments, withUnknownWord, withVersionFlag } from '../../../src/cli/app.js';
+import { bundleMetafile, staticClosureOf } from '../../helpers/bundle-graph.js';
 
 const BASE = ['--kubernetes-version', 'v1.20.2', '--apiserver-advertise-address', '10.0.0.5', '--node-name', 'cp1'];
 
@@ -185,4 +186,47 @@ describe('a mistyped command or phase', () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('error: Unknown argument: certz (did you mean certs?)');
   });
+});
+
+describe('a command line loads only the command it names', () => {
+  const ALL = Object.keys(TOP_LEVEL_COMMANDS);
+
+  test('the first word, when it names a command; everything otherwise', () => {
+    expect(commandsToLoad(['join', '--help'])).toEqual(['join']);
+    expect(commandsToLoad(['token', 'list'])).toEqual(['token']);
+    expect(commandsToLoad(['phase', 'certs', 'all'])).toEqual(['phase']);
+    // Top-level help, a flag first (its value could be a command's name), an alias, a typo.
+    for (const argv of [['--help'], ['-v', '5', 'join'], ['--rootfs', 'join', 'init'], ['certificates', 'list'], ['jion'], [], ['completion', 'bash']]) {
+      expect(commandsToLoad(argv)).toEqual(ALL);
+    }
+  });
+
+  test('the table holds every top-level command the help lists (completion is always there)', async () => {
+    const help = await runCli(['--help']);
+    expect(help.code).toBe(0);
+    const listed = [...help.stdout.matchAll(/^ {2}tsadm (\S+)/gm)].map((m) => m[1]);
+    expect(listed.length).toBeGreaterThan(10);
+    expect(new Set(listed)).toEqual(new Set([...ALL, 'completion']));
+  });
+
+  test('a command loaded alone runs as with every command loaded', async () => {
+    const alone = await runCli(['token', 'list', '--help']);
+    const all = await runCli(['-v', '0', 'token', 'list', '--help']);
+    expect(alone.code).toBe(0);
+    expect(alone.stdout).toContain('tsadm token list');
+    expect(alone.stdout).toBe(all.stdout);
+  });
+
+  test('in the bundle, the parser loads no command; join loads none of upgrade, certs, etcd, check, apply or config', async () => {
+    const metafile = await bundleMetafile();
+    const cli = staticClosureOf(metafile, 'src/cli/app.ts');
+    expect(cli).toEqual(expect.arrayContaining(['src/cli/app.ts', 'src/cli/yargs-kit.ts']));
+    for (const command of ['src/workflows/', 'src/commands/', 'src/phases/']) expect(cli.filter((i) => i.startsWith(command))).toEqual([]);
+    const join = staticClosureOf(metafile, 'src/workflows/join.ts');
+    expect(join).toEqual(expect.arrayContaining(['src/workflows/join.ts', 'src/phases/join/preflight.ts']));
+    for (const other of ['src/commands/upgrade.ts', 'src/phases/upgrade/', 'src/commands/certs.ts', 'src/certs-lifecycle/rotate-ca/', 'src/commands/etcd.ts',
+      'src/etcd-snapshot/', 'src/commands/check.ts', 'src/commands/apply.ts', 'src/plan/apply.ts', 'src/commands/config.ts']) {
+      expect(join.filter((i) => i.startsWith(other))).toEqual([]);
+    }
+  }, 60_000);
 });

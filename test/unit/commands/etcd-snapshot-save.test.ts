@@ -9,10 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { build, type Metafile } from 'esbuild';
 import { plainSnapshotSave } from '../../../src/cli/plain-snapshot-save.js';
 import { runPlainSave } from '../../../src/commands/etcd-snapshot-save.js';
 import { runCli, type CliRun } from '../../helpers/run-cli.js';
+import { bundleMetafile, staticClosureOf } from '../../helpers/bundle-graph.js';
 
 class Sink extends Writable {
   text = '';
@@ -55,11 +55,7 @@ describe('runPlainSave', () => {
 describe('what a plain save loads at start-up', () => {
   test('not the parser, the other commands, gRPC libraries, the Kubernetes clients, the dry-run overlay or the plan writer', async () => {
     // The build of scripts/build.mjs (split ESM for Node 24), in memory.
-    const { metafile } = await build({
-      entryPoints: { tsadm: 'src/entry.ts' }, outdir: path.join(tmpdir(), 'tsadm-bundle-check'), outExtension: { '.js': '.mjs' }, bundle: true, splitting: true,
-      format: 'esm', platform: 'node', target: 'node24', metafile: true, write: false, logLevel: 'silent',
-      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    });
+    const metafile = await bundleMetafile();
     const inputs = staticClosureOf(metafile, 'src/commands/etcd-snapshot-save.ts');
     // The snapshot stream (node:http2) is imported by the save itself when it runs (issue 39), so
     // the static closure holds the save and not the stream's module.
@@ -70,17 +66,3 @@ describe('what a plain save loads at start-up', () => {
     }
   }, 60_000);
 });
-
-/** The source files in the output chunk holding MODULE and every chunk it imports statically (what loads with it). */
-function staticClosureOf(metafile: Metafile, module: string): string[] {
-  const outputs = metafile.outputs;
-  const start = Object.keys(outputs).filter((k) => Object.keys(outputs[k]?.inputs ?? {}).includes(module));
-  const seen = new Set<string>();
-  const walk = (k: string): void => {
-    if (seen.has(k)) return;
-    seen.add(k);
-    for (const imp of outputs[k]?.imports ?? []) if (imp.kind === 'import-statement' && !imp.external && outputs[imp.path]) walk(imp.path);
-  };
-  start.forEach(walk);
-  return [...seen].flatMap((k) => Object.keys(outputs[k]?.inputs ?? {}));
-}
