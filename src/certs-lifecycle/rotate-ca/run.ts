@@ -12,7 +12,8 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { DEFAULT_ADMIN_KUBECONFIG, KUBERNETES_DIR, KUBECONFIG_FILES, MODES, PORTS } from '../../constants.js';
-import { TsadmError } from '../../errors.js';
+import { TsadmError, errorMessage } from '../../errors.js';
+import { writeFileAtomic } from '../../host/atomic-write.js';
 import { nodeHostname } from '../../host/network.js';
 import type { KubeApi } from '../../kube/types.js';
 import { reportDryRun } from '../../run/dry-run-report.js';
@@ -77,14 +78,18 @@ export async function runStart(rt: Runtime, o: StartOptions): Promise<{ id: stri
   // Refused here, before anything is written, when a rotation is under way.
   const state = startRotation(existing, { id, now: rt.startTime, startedOn: node, items: material, nodes, saGraceSeconds: o.saGraceSeconds });
   const rotationKey = generateRotationKey();
-  // Keys first (here, then the hand-off), the state last: a kill before the state leaves no rotation, only unused keys.
+  // The key file first: a kill after the keys are uploaded must never leave them sealed under a key nobody has.
+  if (o.rotationKeyFile !== undefined) {
+    if (rt.dryRun) log.info(`Would write the rotation key to ${o.rotationKeyFile} (0600)`, { prefix: 'dryrun' });
+    else await writeRotationKeyFile(o.rotationKeyFile, rotationKey);
+  }
+  // Keys next (here, then the hand-off), the state last: a kill before the state leaves no rotation, only unused keys.
   await stageKeys(rt.host, id, keys);
   await uploadKeys(api, id, keys, rotationKey, rt.startTime);
   await grantNodesState(api);
   await updateRotation(api, (live) => startRotation(live, { id, now: rt.startTime, startedOn: node, items: material, nodes, saGraceSeconds: o.saGraceSeconds }));
   log.info(`CA rotation ${id} started for ${o.items.join(', ')} on ${Object.keys(nodes).length} node(s); the new CAs' keys are staged on ${node}`);
   if (o.rotationKeyFile !== undefined) {
-    await rt.host.writeFile(o.rotationKeyFile, `${rotationKey}\n`, { mode: MODES.key, kind: 'other', description: 'CA rotation key' });
     log.info(`The rotation key is in ${o.rotationKeyFile}: give it to "tsadm certs rotate-ca node --rotation-key-file" on every other control plane during trust-both`);
   } else {
     // The user's only copy: printed once, like `certs certificate-key`, never logged or stored in the cluster.
@@ -96,6 +101,18 @@ export async function runStart(rt: Runtime, o: StartOptions): Promise<{ id: stri
   const hashes: Record<string, string> = {};
   for (const [item, m] of Object.entries(material)) if (m.newHash) hashes[item] = m.newHash;
   return { id, rotated: o.items, hashes };
+}
+
+/**
+ * --rotation-key-file: on the machine running tsadm, like --plan's file (not under --rootfs), since
+ * `node --rotation-key-file` reads it from there; atomic and 0600 from the start.
+ */
+async function writeRotationKeyFile(file: string, key: string): Promise<void> {
+  try {
+    await writeFileAtomic(path.resolve(file), `${key}\n`, MODES.key);
+  } catch (err) {
+    throw new TsadmError('E_PRECONDITION', `cannot write --rotation-key-file ${file}: ${errorMessage(err)}`, { cause: err, hint: 'pass a path in an existing, writable directory' });
+  }
 }
 
 /** node: this node to the rotation's current step, then the rotation moved on if every node is there. */

@@ -1,8 +1,22 @@
 /**
  * The pure end of `rotate-ca status`: the text report and the exit status of a rotation that is
- * not complete (4, apart from the command's own failures 1–3). Its API half is the e2e's.
+ * not complete (4, apart from the command's own failures 1–3); and `start` over a --rootfs and an
+ * in-memory cluster (below). The API half against a real cluster is the e2e's.
  */
-import { formatStatus, RotationPendingError } from '../../../../src/certs-lifecycle/rotate-ca/run.js';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { formatStatus, RotationPendingError, runStart } from '../../../../src/certs-lifecycle/rotate-ca/run.js';
+import { KEYS_SECRET, keysFromSecret } from '../../../../src/certs-lifecycle/rotate-ca/handoff.js';
+import { DryRunHost } from '../../../../src/host/dry-run-host.js';
+import { RootedHost } from '../../../../src/host/rooted-host.js';
+import { DryRunKubeApi } from '../../../../src/kube/dry-run-api.js';
+import type { EnsureMode, KubeApi, KubeObject, NodeObject, Rebase, SecretObject } from '../../../../src/kube/types.js';
+import { PhaseLogger } from '../../../../src/log/logger.js';
+import type { Runtime } from '../../../../src/run/runtime.js';
+import { MemoryReporter } from '../../../helpers/phase-ctx.js';
+import { openssl } from '../../../helpers/pki-test-utils.js';
+import { tempRoot, type TempRoot } from '../../../helpers/temp-root.js';
+import { tsadmErrorOf } from '../../../helpers/tsadm-error.js';
 import { markDone, markStarted, startRotation, statusOf } from '../../../../src/certs-lifecycle/rotate-ca/state.js';
 
 const T0 = new Date('2026-11-29T10:00:00Z');
@@ -25,4 +39,84 @@ test('one row per node with its done and interrupted steps, what to run next, an
 test('a pending rotation exits 4', () => {
   const e = new RotationPendingError('CA rotation x is at sign-new', 'run node on cp2');
   expect([e.exitCode, e.code, e.message, e.hint]).toEqual([4, 'E_PRECONDITION', 'CA rotation x is at sign-new', 'run node on cp2']);
+});
+
+/**
+ * `start` over a --rootfs control plane (a cluster CA made by openssl, a kube-apiserver manifest)
+ * and an in-memory cluster (the dry-run API with no server behind it, which keeps what it is sent):
+ * the order of its effects, and --rotation-key-file on the real filesystem.
+ */
+describe('start', () => {
+  const roots: TempRoot[] = [];
+  afterAll(() => {
+    for (const r of roots) r.cleanup();
+  });
+
+  function controlPlane(): TempRoot {
+    const r = tempRoot({ '/etc/kubernetes/manifests/kube-apiserver.yaml': 'kind: Pod\n', '/elsewhere/.keep': '' });
+    roots.push(r);
+    mkdirSync(r.at('/etc/kubernetes/pki'), { recursive: true });
+    openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', r.at('/etc/kubernetes/pki/ca.key'), '-out', r.at('/etc/kubernetes/pki/ca.crt'), '-subj', '/CN=kubernetes', '-days', '1']);
+    return r;
+  }
+
+  /** A runtime over ROOT whose cluster records every write, with ON_WRITE called before each is kept. */
+  async function runtimeOver(root: TempRoot, dryRun: boolean, onWrite: (what: string) => void): Promise<{ rt: Runtime; reporter: MemoryReporter; api: KubeApi }> {
+    const reporter = new MemoryReporter();
+    const log = new PhaseLogger(reporter);
+    const rooted = new RootedHost(root.dir);
+    const store = new DryRunKubeApi(undefined, { info: () => undefined, debug: () => undefined, event: () => undefined });
+    await store.create<NodeObject>({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'cp1', labels: { 'node-role.kubernetes.io/control-plane': '' } } });
+    await store.create<NodeObject>({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'w1' } });
+    const api: KubeApi = Object.assign(Object.create(store) as KubeApi, {
+      ensure: <T extends KubeObject>(o: T, mode?: EnsureMode, rebase?: Rebase<T>) => {
+        onWrite(`${o.kind}/${o.metadata.name}`);
+        return store.ensure(o, mode, rebase);
+      },
+    });
+    const rt: Runtime = {
+      host: dryRun ? new DryRunHost(rooted) : rooted,
+      api: { dryRun, open: () => Promise.resolve(api), close: () => undefined },
+      log, reporter, verbosity: 0, json: false, dryRun, startTime: T0,
+    };
+    return { rt, reporter, api };
+  }
+
+  test('--rotation-key-file is written on the real filesystem (0600) before the new keys reach the cluster, and decrypts them', async () => {
+    const root = controlPlane();
+    const keyFile = path.join(root.dir, 'elsewhere', 'rotation.key');
+    const seen: { write: string; keyFile: boolean; staged: boolean }[] = [];
+    const stagedDir = (): boolean => existsSync(root.at('/etc/kubernetes/tmp'));
+    const { rt, api } = await runtimeOver(root, false, (write) => seen.push({ write, keyFile: existsSync(keyFile), staged: stagedDir() }));
+    const out = await runStart(rt, { items: ['cluster'], saGraceSeconds: 0, rotationKeyFile: keyFile, nodeName: 'cp1' });
+    // Every write to the cluster came after the key file and the staged keys existed.
+    expect(seen.map((s) => s.write)).toEqual(expect.arrayContaining([`Secret/${KEYS_SECRET}`, 'ConfigMap/tsadm-rotate-ca']));
+    expect(seen.filter((s) => !s.keyFile || !s.staged)).toEqual([]);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    // Not under the rootfs: the path as given.
+    expect(existsSync(root.at(keyFile))).toBe(false);
+    const key = readFileSync(keyFile, 'utf8').trim();
+    const secret = await api.get<SecretObject>('Secret', KEYS_SECRET, 'kube-system');
+    const keys = keysFromSecret(secret!, out.id, key);
+    expect(keys.cluster).toBe(readFileSync(root.at(`/etc/kubernetes/tmp/tsadm-rotate-ca-${out.id}/new/cluster.key`), 'utf8'));
+  });
+
+  test('a dry run writes no --rotation-key-file and says where it would', async () => {
+    const root = controlPlane();
+    const keyFile = path.join(root.dir, 'elsewhere', 'rotation.key');
+    const { rt, reporter } = await runtimeOver(root, true, () => undefined);
+    await runStart(rt, { items: ['cluster'], saGraceSeconds: 0, rotationKeyFile: keyFile, nodeName: 'cp1' });
+    expect(existsSync(keyFile)).toBe(false);
+    expect(existsSync(root.at('/etc/kubernetes/tmp'))).toBe(false);
+    expect(reporter.lines()).toContain(`Would write the rotation key to ${keyFile} (0600)`);
+  });
+
+  test('an unwritable --rotation-key-file fails before anything reaches the cluster', async () => {
+    const root = controlPlane();
+    const writes: string[] = [];
+    const { rt } = await runtimeOver(root, false, (w) => writes.push(w));
+    const err = await tsadmErrorOf(runStart(rt, { items: ['cluster'], saGraceSeconds: 0, rotationKeyFile: path.join(root.dir, 'missing-dir', 'k'), nodeName: 'cp1' }));
+    expect([err.code, err.message]).toEqual(['E_PRECONDITION', expect.stringMatching(/^cannot write --rotation-key-file .*missing-dir\/k: /)]);
+    expect([writes, existsSync(root.at('/etc/kubernetes/tmp'))]).toEqual([[], false]);
+  });
 });
