@@ -48,6 +48,8 @@ export type HostStep =
   | { readonly type: 'file'; readonly path: string; readonly mode: number; readonly kind: FileKind; readonly description: string; readonly sha256: string; readonly content: Buffer; readonly unchanged: boolean }
   | { readonly type: 'mkdir'; readonly path: string; readonly mode: number }
   | { readonly type: 'remove'; readonly path: string }
+  /** PATH made a symbolic link to TARGET (the link's text), atomically. */
+  | { readonly type: 'symlink'; readonly path: string; readonly target: string }
   | { readonly type: 'exec'; readonly command: string; readonly args: readonly string[] }
   | { readonly type: 'service'; readonly action: 'start' | 'stop' | 'restart' | 'enable' | 'disable' | 'daemon-reload'; readonly unit: string }
   | StaticPodWait

@@ -162,6 +162,10 @@ async function runStep(
       await host.remove(step.path);
       log.info(`Removed ${step.path}`, { verbosity: 1, prefix: 'apply' });
       return;
+    case 'symlink':
+      await host.symlink(step.path, step.target);
+      log.info(`Linked ${step.path} to ${step.target}`, { verbosity: 1, prefix: 'apply' });
+      return;
     case 'exec': {
       const r = await host.exec(step.command, step.args, { mutating: true });
       if (r.exitCode !== 0) log.warn(`${[step.command, ...step.args].join(' ')} failed (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim()}`, { prefix: 'apply' });

@@ -59,6 +59,7 @@ export type PlanStep =
   | FileStep
   | (Base & { readonly type: 'mkdir'; readonly path: string; readonly mode: string })
   | (Base & { readonly type: 'remove'; readonly path: string })
+  | (Base & { readonly type: 'symlink'; readonly path: string; readonly target: string })
   | (Base & { readonly type: 'exec'; readonly command: string; readonly args: readonly string[] })
   | (Base & { readonly type: 'service'; readonly action: 'start' | 'stop' | 'restart' | 'enable' | 'disable' | 'daemon-reload'; readonly unit: string })
   | (Base & { readonly type: 'wait'; readonly for: 'api-server'; readonly kubeconfig: string; readonly server: string; readonly timeoutSeconds: number })
