@@ -5,9 +5,9 @@
  *
  * NOT YET EXERCISED AGAINST A REAL CLUSTER: start, node (its API calls, restarts, and the cluster
  * actions of an advance), status and abort have run only in unit tests of their parts; the e2e on
- * the HA harness drives them (docs/certs.md, "What the end-to-end test must show"). The kubelet's
- * client certificate at sign-new (a CSR with the node's own credentials) is not implemented yet:
- * `node` stops there with a message saying so.
+ * the HA harness drives them (docs/certs.md, "What the end-to-end test must show"). At sign-new a
+ * control plane re-issues its kubelet's certificates itself (it holds the new CA key); a worker's
+ * (a CSR with the node's own credentials) is not implemented yet: `node` stops there saying so.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -134,14 +134,14 @@ export async function runNode(rt: Runtime, o: NodeOptions): Promise<{ id: string
     if (refusal) throw new TsadmError('E_PRECONDITION', `not yet on ${node}: ${refusal}`, { hint: 'run "tsadm certs rotate-ca status" for what to run where' });
     const newKeys = role === 'control-plane' ? await keysHere(rt, api, state, o) : {};
     state = await updateRotation(api, (live) => markStarted(must(live), node));
-    const result = await applyNodeStep(ctx, { id: state.id, step, role, items: state.items, newKeys });
+    const result = await applyNodeStep(ctx, { id: state.id, node, step, role, items: state.items, newKeys });
     changed = result.plan.changes.length;
     reissued = result.reissued;
     log.info(`${step} on ${node}: ${changed} file(s) changed, ${reissued.length} certificate(s) re-issued by the new CAs${result.backupDir ? `; the replaced files are in ${result.backupDir}` : ''}`);
     await restart(rt, result.plan.restarts);
-    if (result.plan.api.length > 0) {
-      // NOT IMPLEMENTED YET: a CSR with the kubelet's own credentials, approved as its renewals are.
-      throw new TsadmError('E_PRECONDITION', `${node}: the kubelet's ${result.plan.api.join(' and ')} must be re-issued by the new CA, which tsadm does not do yet`, {
+    if (result.kubeletPending.length > 0) {
+      // NOT IMPLEMENTED YET: a worker has no CA key; its kubelet needs a CSR with its own credentials, approved as its renewals are.
+      throw new TsadmError('E_PRECONDITION', `${node}: the kubelet's ${result.kubeletPending.join(' and ')} must be re-issued by the new CA through a CSR, which tsadm does not do yet on a worker`, {
         hint: 'this part of sign-new is still to be built; the files of this node are done, run node again once it is',
       });
     }
