@@ -4,6 +4,7 @@
  * src/certs-lifecycle/rotate-ca.
  */
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { TsadmError } from '../errors.js';
 import { parseThreshold } from '../certs-lifecycle/threshold.js';
@@ -61,9 +62,10 @@ export function rotateCaCommand(c: Argv, env: CommandEnv, f: PathFlags): Argv {
           'start',
           'Make the new CAs on this control plane, hand their keys to the others, and record the rotation in the cluster',
           (o) =>
-            addFlags(common(f, o), ['output@rotate-ca', 'ca', 'sa-grace', 'rotation-key-file', 'dry-run@certs'])
+            addFlags(common(f, o), ['output@rotate-ca', 'ca', 'from', 'sa-grace', 'rotation-key-file', 'dry-run@certs'])
               .usage([
-                'Makes new CAs (and a new service-account key pair) for --ca, stages their private keys on this',
+                'Makes new CAs (and a new service-account key pair) for --ca, or takes them from --from DIR (an external CA;',
+                'each checked: a CA, its own key, valid, not the CA in use), stages their private keys on this',
                 'control plane, stores them for the other control planes encrypted with a new rotation key (printed once,',
                 'never stored in the cluster; the Secret expires after 2 hours), and records the rotation in the ConfigMap',
                 'kube-system/tsadm-rotate-ca. Then run "tsadm certs rotate-ca node" on every node, control planes first.',
@@ -72,7 +74,8 @@ export function rotateCaCommand(c: Argv, env: CommandEnv, f: PathFlags): Argv {
           (argv) => run(argv, env, 'certs rotate-ca start', { lock: true, events: true }, async (rt) => {
             const sa = parseThreshold(String(argv['sa-grace']), '--sa-grace');
             const keyFile = typeof argv['rotation-key-file'] === 'string' ? argv['rotation-key-file'] : undefined;
-            return runStart(rt, { ...rotateOptions(f, argv), items: parseRotated(String(argv.ca)), saGraceSeconds: sa, ...(keyFile ? { rotationKeyFile: keyFile } : {}) });
+            const from = typeof argv.from === 'string' && argv.from !== '' ? path.resolve(argv.from) : undefined;
+            return runStart(rt, { ...rotateOptions(f, argv), items: parseRotated(String(argv.ca)), saGraceSeconds: sa, ...(keyFile ? { rotationKeyFile: keyFile } : {}), ...(from ? { fromDir: from } : {}) });
           }),
         )
         .command(

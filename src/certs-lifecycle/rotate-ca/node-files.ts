@@ -25,6 +25,7 @@ import { loadEntry } from '../read.js';
 import { planRenewal } from '../renew.js';
 import { renewalTemplate } from '../renew-template.js';
 import { bundlePem } from './bundle.js';
+import { readProvided } from './from-dir.js';
 import { filesToRead, planNodeStep, type ApiAction, type NewKeys, type NodeFacts, type NodeStepPlan } from './plan.js';
 import type { Material, NodeRole, NodeStep, Rotated } from './state.js';
 
@@ -39,10 +40,10 @@ const CA_BASE: Readonly<Record<Exclude<Rotated, 'service-account'>, string>> = {
 /**
  * New CAs (and a new service-account key pair) for ITEMS, made as init makes them (init's subject
  * with "@<unix time>" added to the common name, the cluster's CA validity, the key algorithm of the
- * CA being replaced), with the old public
- * material read from this control plane. Returns the public material and the private keys.
+ * CA being replaced), or taken from FROM_DIR (`start --from`, an external CA: ./from-dir.ts), with
+ * the old public material read from this control plane. Returns the public material and the private keys.
  */
-export async function makeNewMaterial(ctx: LifecycleCtx, items: readonly Rotated[]): Promise<{ material: Partial<Record<Rotated, Material>>; keys: NewKeys }> {
+export async function makeNewMaterial(ctx: LifecycleCtx, items: readonly Rotated[], fromDir?: string): Promise<{ material: Partial<Record<Rotated, Material>>; keys: NewKeys }> {
   const material: Partial<Record<Rotated, Material>> = {};
   const keys: Partial<Record<Rotated, string>> = {};
   for (const item of items) {
@@ -51,9 +52,17 @@ export async function makeNewMaterial(ctx: LifecycleCtx, items: readonly Rotated
       const keyFile = path.posix.join(ctx.certDir, 'sa.key');
       const [pub, key] = [await ctx.host.readFile(pubFile), await ctx.host.readFile(keyFile)];
       if (!pub || !key) throw new TsadmError('E_PRECONDITION', `${pubFile} or ${keyFile} is missing`, { hint: 'run start on a control plane that holds the service-account key pair' });
+      const oldPub = encodePublicKeyPem(parsePublicKeyPem(pub, pubFile));
+      if (fromDir !== undefined) {
+        const given = await readProvided(fromDir, item, oldPub, ctx.startTime);
+        const privateKey = parsePrivateKeyPem(given.key, 'new service-account key');
+        material[item] = { old: oldPub, new: encodePublicKeyPem(privateKey) };
+        keys[item] = encodePrivateKeyPem(privateKey);
+        continue;
+      }
       const algorithm = keyAlgorithmOf(parsePrivateKeyPem(key, keyFile)) ?? 'RSA-2048';
       const pair = await generateKeyPair(algorithm);
-      material[item] = { old: encodePublicKeyPem(parsePublicKeyPem(pub, pubFile)), new: encodePublicKeyPem(pair.publicKey) };
+      material[item] = { old: oldPub, new: encodePublicKeyPem(pair.publicKey) };
       keys[item] = encodePrivateKeyPem(pair.privateKey);
       continue;
     }
@@ -64,6 +73,13 @@ export async function makeNewMaterial(ctx: LifecycleCtx, items: readonly Rotated
     if (!certPem) throw new TsadmError('E_PRECONDITION', `${files.cert} is missing`, { hint: 'run start on a control plane' });
     if (!keyPem) throw new TsadmError('E_PRECONDITION', `${files.key} is missing: the ${row.baseName} CA is external`, { hint: 'an external CA is rotated with its own tooling; leave it out of --ca' });
     const old = parseCertificatePem(certPem, files.cert);
+    if (fromDir !== undefined) {
+      const given = await readProvided(fromDir, item, old.pem, ctx.startTime);
+      const cert = parseCertificatePem(given.cert ?? '', `new ${item} CA`);
+      material[item] = { old: old.pem, new: cert.pem, newHash: caCertHash(cert.pem) };
+      keys[item] = encodePrivateKeyPem(parsePrivateKeyPem(given.key, `new ${item} CA key`));
+      continue;
+    }
     const algorithm = keyAlgorithmOf(parsePrivateKeyPem(keyPem, files.key)) ?? ctx.cfg.cluster.encryptionAlgorithm;
     const pair = await generateKeyPair(algorithm);
     // A name of its own ("kubernetes@1764410000", as k3s names its CAs): while both CAs are

@@ -45,6 +45,8 @@ export interface StartOptions extends RotateOptions {
   readonly saGraceSeconds: number;
   /** Write the rotation key to this file (0600) instead of printing it. */
   readonly rotationKeyFile?: string;
+  /** --from: the new CAs from this directory instead of new ones made here. */
+  readonly fromDir?: string;
 }
 
 export interface NodeOptions extends RotateOptions {
@@ -73,7 +75,7 @@ export async function runStart(rt: Runtime, o: StartOptions): Promise<{ id: stri
   const existing = await readRotation(api);
   const nodes = await clusterNodes(api);
   const id = randomBytes(4).toString('hex');
-  const { material, keys } = await makeNewMaterial(ctx, o.items);
+  const { material, keys } = await makeNewMaterial(ctx, o.items, o.fromDir);
   const node = o.nodeName ?? nodeHostname();
   // Refused here, before anything is written, when a rotation is under way.
   const state = startRotation(existing, { id, now: rt.startTime, startedOn: node, items: material, nodes, saGraceSeconds: o.saGraceSeconds });

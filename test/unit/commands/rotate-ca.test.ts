@@ -12,7 +12,7 @@ test('help lists the four subcommands under certs, and each names its flags', as
   const top = await runCli(['certs', 'rotate-ca', '--help']);
   for (const sub of ['start', 'node', 'status', 'abort']) expect(top.stdout).toMatch(new RegExp(`rotate-ca ${sub}\\s`));
   const start = await runCli(['certs', 'rotate-ca', 'start', '--help']);
-  for (const flag of ['--ca', '--sa-grace', '--rotation-key-file', '--dry-run', '--kubeconfig', '--rootfs', '--node-name']) expect([flag, start.stdout.includes(flag)]).toEqual([flag, true]);
+  for (const flag of ['--ca', '--from', '--sa-grace', '--rotation-key-file', '--dry-run', '--kubeconfig', '--rootfs', '--node-name']) expect([flag, start.stdout.includes(flag)]).toEqual([flag, true]);
   // --ca's help (src/flags.ts, the base layer) spells out the list the rotation knows.
   expect(start.stdout.replace(/\s+/g, ' ')).toContain(`comma-separated list of ${ROTATABLE.join(', ')}.`);
   const node = await runCli(['certs', 'rotate-ca', 'node', '--help']);

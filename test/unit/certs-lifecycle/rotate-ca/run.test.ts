@@ -6,11 +6,12 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { formatStatus, RotationPendingError, runStart } from '../../../../src/certs-lifecycle/rotate-ca/run.js';
+import { decodeState } from '../../../../src/certs-lifecycle/rotate-ca/state.js';
 import { KEYS_SECRET, keysFromSecret } from '../../../../src/certs-lifecycle/rotate-ca/handoff.js';
 import { DryRunHost } from '../../../../src/host/dry-run-host.js';
 import { RootedHost } from '../../../../src/host/rooted-host.js';
 import { DryRunKubeApi } from '../../../../src/kube/dry-run-api.js';
-import type { EnsureMode, KubeApi, KubeObject, NodeObject, Rebase, SecretObject } from '../../../../src/kube/types.js';
+import type { ConfigMapObject, EnsureMode, KubeApi, KubeObject, NodeObject, Rebase, SecretObject } from '../../../../src/kube/types.js';
 import { PhaseLogger } from '../../../../src/log/logger.js';
 import type { Runtime } from '../../../../src/run/runtime.js';
 import { MemoryReporter } from '../../../helpers/phase-ctx.js';
@@ -61,7 +62,7 @@ describe('start', () => {
   }
 
   /** A runtime over ROOT whose cluster records every write, with ON_WRITE called before each is kept. */
-  async function runtimeOver(root: TempRoot, dryRun: boolean, onWrite: (what: string) => void): Promise<{ rt: Runtime; reporter: MemoryReporter; api: KubeApi }> {
+  async function runtimeOver(root: TempRoot, dryRun: boolean, onWrite: (what: string) => void, now = T0): Promise<{ rt: Runtime; reporter: MemoryReporter; api: KubeApi }> {
     const reporter = new MemoryReporter();
     const log = new PhaseLogger(reporter);
     const rooted = new RootedHost(root.dir);
@@ -77,7 +78,7 @@ describe('start', () => {
     const rt: Runtime = {
       host: dryRun ? new DryRunHost(rooted) : rooted,
       api: { dryRun, open: () => Promise.resolve(api), close: () => undefined },
-      log, reporter, verbosity: 0, json: false, dryRun, startTime: T0,
+      log, reporter, verbosity: 0, json: false, dryRun, startTime: now,
     };
     return { rt, reporter, api };
   }
@@ -118,5 +119,29 @@ describe('start', () => {
     const err = await tsadmErrorOf(runStart(rt, { items: ['cluster'], saGraceSeconds: 0, rotationKeyFile: path.join(root.dir, 'missing-dir', 'k'), nodeName: 'cp1' }));
     expect([err.code, err.message]).toEqual(['E_PRECONDITION', expect.stringMatching(/^cannot write --rotation-key-file .*missing-dir\/k: /)]);
     expect([writes, existsSync(root.at('/etc/kubernetes/tmp'))]).toEqual([[], false]);
+  });
+
+  test('--from: the new CA is the one given (its key staged), and a pair that is no CA is refused before anything is written', async () => {
+    const root = controlPlane();
+    const from = path.join(root.dir, 'elsewhere', 'new-pki');
+    mkdirSync(from, { recursive: true });
+    openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', path.join(from, 'ca.key'), '-out', path.join(from, 'ca.crt'), '-subj', '/CN=external-ca', '-days', '30']);
+    // openssl's pair starts now: the run starts a little later
+    const later = new Date(Date.now() + 2000);
+    const { rt, api } = await runtimeOver(root, false, () => undefined, later);
+    const out = await runStart(rt, { items: ['cluster'], saGraceSeconds: 0, nodeName: 'cp1', fromDir: from });
+    const state = decodeState((await api.get<ConfigMapObject>('ConfigMap', 'tsadm-rotate-ca', 'kube-system'))!.data!['state.json']!);
+    expect(state.items.cluster?.new).toBe(readFileSync(path.join(from, 'ca.crt'), 'utf8'));
+    expect(openssl(['pkey', '-in', root.at(`/etc/kubernetes/tmp/tsadm-rotate-ca-${out.id}/new/cluster.key`), '-pubout'])).toBe(openssl(['pkey', '-in', path.join(from, 'ca.key'), '-pubout']));
+
+    const refused = controlPlane();
+    const leafDir = path.join(refused.dir, 'elsewhere', 'leaf');
+    mkdirSync(leafDir, { recursive: true });
+    openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', path.join(leafDir, 'ca.key'), '-out', path.join(leafDir, 'ca.crt'), '-subj', '/CN=leaf', '-days', '30', '-addext', 'basicConstraints=critical,CA:FALSE']);
+    const writes: string[] = [];
+    const second = await runtimeOver(refused, false, (w) => writes.push(w), later);
+    const err = await tsadmErrorOf(runStart(second.rt, { items: ['cluster'], saGraceSeconds: 0, nodeName: 'cp1', fromDir: leafDir }));
+    expect([err.code, err.message]).toEqual(['E_USAGE', `--from: ${leafDir}/ca.crt is not a CA certificate (no basicConstraints CA:TRUE)`]);
+    expect([writes, existsSync(refused.at('/etc/kubernetes/tmp'))]).toEqual([[], false]);
   });
 });
