@@ -121,6 +121,10 @@ function toPlanStep(step: JournalStep, keys: boolean): PlanStep {
       const { phase: _phase, ...rest } = step;
       return { ...phase, ...rest };
     }
+    case 'certs-rotate-ca-node': {
+      const { phase: _phase, ...rest } = step;
+      return { ...phase, ...rest };
+    }
     case 'certs-renew-auto': {
       const { phase: _phase, ...rest } = step;
       return { ...phase, ...rest, due: [...step.due], pending: [...step.pending] };

@@ -24,7 +24,7 @@ export async function writePlanFile(file: string, plan: Plan): Promise<void> {
   }
 }
 
-const STEP_TYPES = new Set(['file', 'mkdir', 'remove', 'symlink', 'exec', 'service', 'wait', 'object', 'etcd-snapshot', 'etcd-snapshot-restore', 'certs-renew-auto']);
+const STEP_TYPES = new Set(['file', 'mkdir', 'remove', 'symlink', 'exec', 'service', 'wait', 'object', 'etcd-snapshot', 'etcd-snapshot-restore', 'certs-renew-auto', 'certs-rotate-ca-node']);
 
 /** The largest plan apply reads (a plan carrying binaries from a --bundle is the largest kind). */
 const MAX_PLAN_BYTES = 1024 * 1024 * 1024;
@@ -103,6 +103,10 @@ export function validatePlan(data: unknown, file = 'plan'): Plan {
       || !Array.isArray(s.due) || s.due.some((n) => typeof n !== 'string') || !Array.isArray(s.pending) || s.pending.some((n) => typeof n !== 'string')
       || ['config', 'certDir', 'kubeconfigDir', 'kubeconfig'].some((k) => s[k] !== undefined && (typeof s[k] !== 'string' || !s[k].startsWith('/'))))) {
       throw invalid(file, `steps[${i}]: a renewal needs windowSeconds, restart, due and pending, and absolute paths`);
+    }
+    if (s.type === 'certs-rotate-ca-node' && (typeof s.id !== 'string' || typeof s.rotationPhase !== 'string' || typeof s.nodeName !== 'string' || s.nodeName === ''
+      || ['rotationKeyFile', 'config', 'certDir', 'kubeconfigDir', 'kubeconfig'].some((k) => s[k] !== undefined && (typeof s[k] !== 'string' || !s[k].startsWith('/'))))) {
+      throw invalid(file, `steps[${i}]: a CA rotation node step needs id, rotationPhase and nodeName, and absolute paths`);
     }
     if (s.type === 'exec') {
       const problem = execStepProblem(s.command, s.args);

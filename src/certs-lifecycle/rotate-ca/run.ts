@@ -10,12 +10,14 @@
  * (a CSR with the node's own credentials) is not implemented yet: `node` stops there saying so.
  */
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_ADMIN_KUBECONFIG, KUBERNETES_DIR, KUBECONFIG_FILES, MODES, PORTS } from '../../constants.js';
 import { TsadmError, errorMessage } from '../../errors.js';
 import { writeFileAtomic } from '../../host/atomic-write.js';
 import { nodeHostname } from '../../host/network.js';
 import type { KubeApi } from '../../kube/types.js';
+import { journalOf } from '../../host/journal.js';
 import { reportDryRun } from '../../run/dry-run-report.js';
 import type { Runtime } from '../../run/runtime.js';
 import { buildLifecycleCtx, prefixed, type LifecycleCtx } from '../context.js';
@@ -29,7 +31,7 @@ import { applyNodeStep, localRole, makeNewMaterial, readStagedKeys, stageKeys } 
 import type { Reader } from './plan.js';
 import {
   abortRotation, advance, advanceCheck, markDone, markStarted, nodeMayRun, nodeStepOf, startRotation, statusOf, EXIT_ROTATION_PENDING,
-  type Rotated, type RotationState, type StatusReport,
+  type NodeRole, type Rotated, type RotationState, type StatusReport,
 } from './state.js';
 
 export interface RotateOptions extends PathOptions {
@@ -47,11 +49,22 @@ export interface StartOptions extends RotateOptions {
   readonly rotationKeyFile?: string;
   /** --from: the new CAs from this directory instead of new ones made here. */
   readonly fromDir?: string;
+  /**
+   * --plan with keys: the planned key Secret is sealed with this run's rotation key, which must
+   * outlive the dry run, so --rotation-key-file is written (a plain dry run writes nothing).
+   */
+  readonly planWithKeys?: boolean;
 }
 
 export interface NodeOptions extends RotateOptions {
   /** The rotation key start printed (control planes other than start's, during trust-both). */
   readonly rotationKey?: string;
+  /** --rotation-key-file's path: what a plan names instead of the key. */
+  readonly rotationKeyFile?: string;
+  /** --plan: record one node step for `tsadm apply` (which runs it then) instead of the dry run's changes. */
+  readonly planning?: boolean;
+  /** Applying a plan: the rotation and phase it was made at; another is refused. */
+  readonly expectRotation?: { readonly id: string; readonly phase: string };
 }
 
 const PREFIX = 'rotate-ca';
@@ -82,7 +95,7 @@ export async function runStart(rt: Runtime, o: StartOptions): Promise<{ id: stri
   const rotationKey = generateRotationKey();
   // The key file first: a kill after the keys are uploaded must never leave them sealed under a key nobody has.
   if (o.rotationKeyFile !== undefined) {
-    if (rt.dryRun) log.info(`Would write the rotation key to ${o.rotationKeyFile} (0600)`, { prefix: 'dryrun' });
+    if (rt.dryRun && o.planWithKeys !== true) log.info(`Would write the rotation key to ${o.rotationKeyFile} (0600)`, { prefix: 'dryrun' });
     else await writeRotationKeyFile(o.rotationKeyFile, rotationKey);
   }
   // Keys next (here, then the hand-off), the state last: a kill before the state leaves no rotation, only unused keys.
@@ -117,6 +130,15 @@ async function writeRotationKeyFile(file: string, key: string): Promise<void> {
   }
 }
 
+/** The rotation key from FILE (--rotation-key-file, or the file a plan names). */
+export async function readRotationKey(file: string): Promise<string> {
+  try {
+    return (await readFile(file, 'utf8')).trim();
+  } catch (err) {
+    throw new TsadmError('E_USAGE', `cannot read --rotation-key-file ${file}: ${errorMessage(err)}`);
+  }
+}
+
 /** node: this node to the rotation's current step, then the rotation moved on if every node is there. */
 export async function runNode(rt: Runtime, o: NodeOptions): Promise<{ id: string; step: string | null; changed: number; reissued: readonly string[]; phase: string }> {
   const log = prefixed(rt.log, PREFIX);
@@ -128,12 +150,17 @@ export async function runNode(rt: Runtime, o: NodeOptions): Promise<{ id: string
   if (state.nodes[node] && state.nodes[node].role !== role) {
     throw new TsadmError('E_CONFLICT', `${node} is a ${state.nodes[node].role} in the rotation but looks like a ${role} here`, { hint: 'give --node-name, or run node where the Node really runs' });
   }
+  if (o.expectRotation && (state.id !== o.expectRotation.id || state.phase !== o.expectRotation.phase)) {
+    throw new TsadmError('E_CONFLICT', `CA rotation ${state.id} is at ${state.phase}, not ${o.expectRotation.id} at ${o.expectRotation.phase} as when the plan was made`, {
+      hint: 'make a new plan with "tsadm certs rotate-ca node --plan"',
+    });
+  }
   const step = nodeStepOf(state.phase);
+  if (rt.dryRun && o.planning === true) return planNode(rt, o, state, role, node);
   let changed = 0;
   let reissued: readonly string[] = [];
   if (step && state.nodes[node]?.done !== step) {
-    const refusal = nodeMayRun(state, node);
-    if (refusal) throw new TsadmError('E_PRECONDITION', `not yet on ${node}: ${refusal}`, { hint: 'run "tsadm certs rotate-ca status" for what to run where' });
+    mayRunHere(state, node);
     const newKeys = role === 'control-plane' ? await keysHere(rt, api, state, o) : {};
     state = await updateRotation(api, (live) => markStarted(must(live), node));
     const result = await applyNodeStep(ctx, { id: state.id, node, step, role, items: state.items, newKeys });
@@ -153,6 +180,39 @@ export async function runNode(rt: Runtime, o: NodeOptions): Promise<{ id: string
   for (const line of statusOf(state, new Date()).next) log.info(line);
   if (rt.dryRun) reportDryRun(rt.host, rt.log);
   return { id: state.id, step: step ?? null, changed, reissued, phase: state.phase };
+}
+
+function mayRunHere(state: RotationState, node: string): void {
+  const refusal = nodeMayRun(state, node);
+  if (refusal) throw new TsadmError('E_PRECONDITION', `not yet on ${node}: ${refusal}`, { hint: 'run "tsadm certs rotate-ca status" for what to run where' });
+}
+
+/**
+ * node --plan: the step is refused now for what would refuse it then (its turn, the new keys a
+ * control plane needs), and recorded whole for apply to run: its restarts, progress marks and the
+ * rotation's advance happen only then, against the cluster as it is then.
+ */
+async function planNode(rt: Runtime, o: NodeOptions, state: RotationState, role: NodeRole, node: string): Promise<{ id: string; step: string | null; changed: number; reissued: readonly string[]; phase: string }> {
+  const step = nodeStepOf(state.phase);
+  const pending = step !== undefined && state.nodes[node]?.done !== step;
+  if (pending) {
+    mayRunHere(state, node);
+    if (role === 'control-plane' && o.rotationKeyFile === undefined) {
+      const staged = await readStagedKeys(rt.host, state.id, state.items);
+      if (Object.keys(state.items).some((i) => staged[i as Rotated] === undefined)) {
+        throw new TsadmError('E_USAGE', 'this control plane has not staged the new keys yet: with --plan, give the rotation key as --rotation-key-file (the plan names the file, never the key)');
+      }
+    }
+  }
+  const abs = (p: string | undefined, key: string): Record<string, string> => (p === undefined ? {} : { [key]: path.resolve(p) });
+  journalOf(rt.host)?.record({
+    type: 'certs-rotate-ca-node', id: state.id, rotationPhase: state.phase, nodeName: node,
+    ...abs(o.rotationKeyFile, 'rotationKeyFile'), ...abs(o.config, 'config'), ...abs(o.certDir, 'certDir'), ...abs(o.kubeconfigDir, 'kubeconfigDir'), ...abs(o.kubeconfig, 'kubeconfig'),
+  });
+  rt.log.info(pending
+    ? `Would bring ${node} to ${step} of CA rotation ${state.id} when the plan is applied (its files, restarts and progress then), and move the rotation on if it is the last`
+    : `${node} is done with ${state.phase}: applying the plan only moves CA rotation ${state.id} on if every node is`, { prefix: PREFIX });
+  return { id: state.id, step: step ?? null, changed: 0, reissued: [], phase: state.phase };
 }
 
 function must(s: RotationState | undefined): RotationState {

@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { formatStatus, RotationPendingError, runStart } from '../../../../src/certs-lifecycle/rotate-ca/run.js';
+import { formatStatus, RotationPendingError, runNode, runStart } from '../../../../src/certs-lifecycle/rotate-ca/run.js';
 import { decodeState } from '../../../../src/certs-lifecycle/rotate-ca/state.js';
 import { KEYS_SECRET, keysFromSecret } from '../../../../src/certs-lifecycle/rotate-ca/handoff.js';
 import { DryRunHost } from '../../../../src/host/dry-run-host.js';
@@ -62,13 +62,16 @@ describe('start', () => {
   }
 
   /** A runtime over ROOT whose cluster records every write, with ON_WRITE called before each is kept. */
-  async function runtimeOver(root: TempRoot, dryRun: boolean, onWrite: (what: string) => void, now = T0): Promise<{ rt: Runtime; reporter: MemoryReporter; api: KubeApi }> {
+  async function runtimeOver(root: TempRoot, dryRun: boolean, onWrite: (what: string) => void, now = T0, cluster?: KubeApi): Promise<{ rt: Runtime; reporter: MemoryReporter; api: KubeApi }> {
     const reporter = new MemoryReporter();
     const log = new PhaseLogger(reporter);
     const rooted = new RootedHost(root.dir);
-    const store = new DryRunKubeApi(undefined, { info: () => undefined, debug: () => undefined, event: () => undefined });
-    await store.create<NodeObject>({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'cp1', labels: { 'node-role.kubernetes.io/control-plane': '' } } });
-    await store.create<NodeObject>({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'w1' } });
+    const store = cluster ?? new DryRunKubeApi(undefined, { info: () => undefined, debug: () => undefined, event: () => undefined });
+    if (!cluster) {
+      await store.create<NodeObject>({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'cp1', labels: { 'node-role.kubernetes.io/control-plane': '' } } });
+      await store.create<NodeObject>({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'cp2', labels: { 'node-role.kubernetes.io/control-plane': '' } } });
+      await store.create<NodeObject>({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'w1' } });
+    }
     const api: KubeApi = Object.assign(Object.create(store) as KubeApi, {
       ensure: <T extends KubeObject>(o: T, mode?: EnsureMode, rebase?: Rebase<T>) => {
         onWrite(`${o.kind}/${o.metadata.name}`);
@@ -143,5 +146,62 @@ describe('start', () => {
     const err = await tsadmErrorOf(runStart(second.rt, { items: ['cluster'], saGraceSeconds: 0, nodeName: 'cp1', fromDir: leafDir }));
     expect([err.code, err.message]).toEqual(['E_USAGE', `--from: ${leafDir}/ca.crt is not a CA certificate (no basicConstraints CA:TRUE)`]);
     expect([writes, existsSync(refused.at('/etc/kubernetes/tmp'))]).toEqual([[], false]);
+  });
+
+  test('--plan: the rotation key file is written (the planned Secret is sealed with it), the staged keys only planned', async () => {
+    const root = controlPlane();
+    const keyFile = path.join(root.dir, 'elsewhere', 'rotation.key');
+    const { rt } = await runtimeOver(root, true, () => undefined);
+    const out = await runStart(rt, { items: ['cluster'], saGraceSeconds: 0, rotationKeyFile: keyFile, nodeName: 'cp1', planWithKeys: true });
+    expect(readFileSync(keyFile, 'utf8')).toMatch(/^[0-9a-f]{64}\n$/);
+    expect(existsSync(root.at('/etc/kubernetes/tmp'))).toBe(false);
+    expect(rt.host.writes.map((w) => w.path)).toContain(`/etc/kubernetes/tmp/tsadm-rotate-ca-${out.id}/new/cluster.key`);
+  });
+});
+
+describe('node --plan', () => {
+  const roots: TempRoot[] = [];
+  afterAll(() => {
+    for (const r of roots) r.cleanup();
+  });
+
+  /** A rotation started on cp1 (for real, over an in-memory cluster), and a dry-run runtime over the same cluster. */
+  async function started(): Promise<{ id: string; root: TempRoot; plan: Runtime; cluster: KubeApi }> {
+    const root = tempRoot({ '/etc/kubernetes/manifests/kube-apiserver.yaml': 'kind: Pod\n' });
+    roots.push(root);
+    mkdirSync(root.at('/etc/kubernetes/pki'), { recursive: true });
+    openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', root.at('/etc/kubernetes/pki/ca.key'), '-out', root.at('/etc/kubernetes/pki/ca.crt'), '-subj', '/CN=kubernetes', '-days', '1']);
+    const reporter = new MemoryReporter();
+    const store = new DryRunKubeApi(undefined, { info: () => undefined, debug: () => undefined, event: () => undefined });
+    await store.create<NodeObject>({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'cp1', labels: { 'node-role.kubernetes.io/control-plane': '' } } });
+    await store.create<NodeObject>({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'cp2', labels: { 'node-role.kubernetes.io/control-plane': '' } } });
+    const seam = { dryRun: false, open: () => Promise.resolve(store as KubeApi), close: () => undefined };
+    const real: Runtime = { host: new RootedHost(root.dir), api: seam, log: new PhaseLogger(reporter), reporter, verbosity: 0, json: false, dryRun: false, startTime: T0 };
+    const { id } = await runStart(real, { items: ['cluster'], saGraceSeconds: 0, nodeName: 'cp1' });
+    const plan: Runtime = { ...real, host: new DryRunHost(new RootedHost(root.dir)), api: { ...seam, dryRun: true }, dryRun: true };
+    return { id, root, plan, cluster: store };
+  }
+
+  test('records one node step naming the rotation and its phase, and changes nothing', async () => {
+    const { id, root, plan } = await started();
+    const before = readFileSync(root.at('/etc/kubernetes/pki/ca.crt'), 'utf8');
+    const out = await runNode(plan, { nodeName: 'cp1', planning: true, kubeconfig: '/etc/kubernetes/admin.conf' });
+    expect(out).toEqual({ id, step: 'trust-both', changed: 0, reissued: [], phase: 'trust-both' });
+    const journal = (plan.host as DryRunHost).journal;
+    expect(journal.steps.map((s) => s.type)).toEqual(['certs-rotate-ca-node']);
+    expect(journal.steps[0]).toEqual(expect.objectContaining({ type: 'certs-rotate-ca-node', id, rotationPhase: 'trust-both', nodeName: 'cp1', kubeconfig: '/etc/kubernetes/admin.conf' }));
+    expect(readFileSync(root.at('/etc/kubernetes/pki/ca.crt'), 'utf8')).toBe(before);
+  });
+
+  test('a control plane without the staged keys needs --rotation-key-file; applying refuses a rotation that moved on', async () => {
+    const { id, plan } = await started();
+    // cp2: another machine, without the keys cp1 staged
+    const cp2 = tempRoot({ '/etc/kubernetes/manifests/kube-apiserver.yaml': 'kind: Pod\n' });
+    roots.push(cp2);
+    const e = await tsadmErrorOf(runNode({ ...plan, host: new DryRunHost(new RootedHost(cp2.dir)) }, { nodeName: 'cp2', planning: true }));
+    expect([e.code, e.message]).toEqual(['E_USAGE', expect.stringMatching(/with --plan, give the rotation key as --rotation-key-file/)]);
+    const applied: Runtime = { ...plan, host: new RootedHost(plan.host.root), api: { ...plan.api, dryRun: false }, dryRun: false };
+    const moved = await tsadmErrorOf(runNode(applied, { nodeName: 'cp1', expectRotation: { id, phase: 'sign-new' } }));
+    expect([moved.code, moved.message]).toEqual(['E_CONFLICT', `CA rotation ${id} is at trust-both, not ${id} at sign-new as when the plan was made`]);
   });
 });
