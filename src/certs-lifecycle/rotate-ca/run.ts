@@ -3,8 +3,8 @@
  * the cluster (./cluster.ts), the node-local files (./node-files.ts), restarts (../restart.ts).
  * src/commands/rotate-ca.ts only maps flags to these options.
  *
- * NOT YET EXERCISED AGAINST A REAL CLUSTER: start, node (its API calls, restarts, and the cluster
- * actions of an advance), status and abort have run only in unit tests of their parts; the e2e on
+ * start, status and abort have run against a real API server (test/integration/rotate-ca-cluster.test.ts).
+ * NOT YET EXERCISED AGAINST A REAL CLUSTER: node's restarts and the cluster actions of an advance; the e2e on
  * the HA harness drives them (docs/certs.md, "What the end-to-end test must show"). At sign-new a
  * control plane re-issues its kubelet's certificates itself (it holds the new CA key); a worker's
  * (a CSR with the node's own credentials) is not implemented yet: `node` stops there saying so.
