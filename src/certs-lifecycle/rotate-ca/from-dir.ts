@@ -45,7 +45,7 @@ export async function readProvided(dir: string, item: Rotated, old: string, now:
 }
 
 /** Throws a one-line E_USAGE when the pair is not a usable new CA for ITEM. */
-export function checkProvided(item: Rotated, p: ProvidedCA, files: { cert?: string; key: string }, old: string, now: Date): void {
+function checkProvided(item: Rotated, p: ProvidedCA, files: { cert?: string; key: string }, old: string, now: Date): void {
   const fail = (what: string): never => {
     throw new TsadmError('E_USAGE', `--from: ${what}`, { hint: `give the new ${item} CA's certificate and its own private key` });
   };
