@@ -230,6 +230,7 @@ export const FLAGS = {
   // --- certs
   // certs rotate-ca (src/commands/rotate-ca.ts; the list is src/certs-lifecycle/rotate-ca/state.ts's ROTATABLE, a layer above)
   ca: { type: 'string', default: 'all', describe: 'What to rotate: all, or a comma-separated list of cluster, front-proxy, etcd, service-account.' },
+  from: { type: 'string', describe: 'Take the new CAs from this directory (an external CA) instead of making them, laid out as the certificate directory: ca.crt/ca.key, front-proxy-ca.crt/.key, etcd/ca.crt/.key, sa.key.' },
   'sa-grace': { type: 'string', default: '24h', describe: 'How long tokens signed with the old service-account key stay trusted once every API server signs with the new one (the kubelet refreshes projected tokens within 24h).' },
   'rotation-key': { type: 'string', describe: 'The rotation key start printed (control planes, during trust-both, to fetch the new keys).' },
   'rotation-key-file': {

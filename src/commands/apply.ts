@@ -6,6 +6,7 @@ import { kubeconfigFilesOn } from '../kube/seam.js';
 import { DEFAULT_RETRY, NO_RETRY } from '../kube/retry.js';
 import { applyPlan } from '../plan/apply.js';
 import { runRenewAuto } from '../certs-lifecycle/auto-run.js';
+import { readRotationKey, runNode } from '../certs-lifecycle/rotate-ca/run.js';
 import { restoreOnMachine } from '../etcd-snapshot/runner.js';
 import { readPlanFile } from '../plan/file.js';
 import { applyRoot } from '../plan/trust.js';
@@ -75,6 +76,15 @@ export function registerApplyCommand(y: Argv, env: CommandEnv): Argv {
           renewAuto: async (step) => {
             await runRenewAuto(rt, {
               windowSeconds: step.windowSeconds, restart: step.restart, expectDue: step.due,
+              ...(step.config !== undefined ? { config: step.config } : {}), ...(step.certDir !== undefined ? { certDir: step.certDir } : {}),
+              ...(step.kubeconfigDir !== undefined ? { kubeconfigDir: step.kubeconfigDir } : {}), ...(step.kubeconfig !== undefined ? { kubeconfig: step.kubeconfig } : {}),
+            });
+          },
+          // A planned CA rotation node step runs as the command does, for the rotation and phase it was planned at.
+          rotateCaNode: async (step) => {
+            await runNode(rt, {
+              nodeName: step.nodeName, expectRotation: { id: step.id, phase: step.rotationPhase },
+              ...(step.rotationKeyFile !== undefined ? { rotationKey: await readRotationKey(step.rotationKeyFile) } : {}),
               ...(step.config !== undefined ? { config: step.config } : {}), ...(step.certDir !== undefined ? { certDir: step.certDir } : {}),
               ...(step.kubeconfigDir !== undefined ? { kubeconfigDir: step.kubeconfigDir } : {}), ...(step.kubeconfig !== undefined ? { kubeconfig: step.kubeconfig } : {}),
             });

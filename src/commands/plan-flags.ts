@@ -6,7 +6,8 @@
  * handler refuses --plan with --watch), `etcd snapshot save` (one etcd-snapshot step: apply streams
  * the snapshot), `etcd snapshot restore` (one etcd-snapshot-restore step: apply restores, refusing
  * another snapshot's bytes), `certs renew --auto` (one certs-renew-auto step: apply renews then,
- * under the Lease). The plan is the generic one (docs/plan.md): `--plan` implies `--dry-run`, and
+ * under the Lease), `certs rotate-ca start` (the generic plan) and `certs rotate-ca node` (one
+ * certs-rotate-ca-node step: apply runs the node step then). The plan is the generic one (docs/plan.md): `--plan` implies `--dry-run`, and
  * `tsadm apply FILE` does exactly its steps later, or refuses when the machine changed since.
  */
 import type { Argv } from 'yargs';

@@ -3,14 +3,15 @@
  * (docs/certs.md, "Rotating the cluster's CAs"). Flags only; the logic is in
  * src/certs-lifecycle/rotate-ca.
  */
-import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { TsadmError } from '../errors.js';
 import { parseThreshold } from '../certs-lifecycle/threshold.js';
-import { runAbort, runNode, runStart, runStatus, type RotateOptions } from '../certs-lifecycle/rotate-ca/run.js';
+import { readRotationKey, runAbort, runNode, runStart, runStatus, type RotateOptions } from '../certs-lifecycle/rotate-ca/run.js';
 import { parseRotated } from '../certs-lifecycle/rotate-ca/state.js';
 import type { CommandEnv, Runtime } from '../run/runtime.js';
 import { addFlags } from '../cli/yargs-kit.js';
+import { addPlanOptions } from './plan-flags.js';
 import { runCommand } from '../workflows/run-command.js';
 
 type Args = ArgumentsCamelCase<Record<string, unknown>>;
@@ -35,12 +36,7 @@ function rotateOptions(f: PathFlags, argv: Args): RotateOptions {
 
 async function rotationKeyOf(argv: Args): Promise<string | undefined> {
   if (typeof argv['rotation-key'] === 'string') return argv['rotation-key'];
-  if (typeof argv['rotation-key-file'] !== 'string') return undefined;
-  try {
-    return (await readFile(argv['rotation-key-file'], 'utf8')).trim();
-  } catch (err) {
-    throw new TsadmError('E_USAGE', `cannot read --rotation-key-file ${argv['rotation-key-file']}: ${(err as Error).message}`);
-  }
+  return typeof argv['rotation-key-file'] === 'string' ? readRotationKey(argv['rotation-key-file']) : undefined;
 }
 
 /**
@@ -61,9 +57,10 @@ export function rotateCaCommand(c: Argv, env: CommandEnv, f: PathFlags): Argv {
           'start',
           'Make the new CAs on this control plane, hand their keys to the others, and record the rotation in the cluster',
           (o) =>
-            addFlags(common(f, o), ['output@rotate-ca', 'ca', 'sa-grace', 'rotation-key-file', 'dry-run@certs'])
+            addFlags(addPlanOptions(common(f, o)), ['output@rotate-ca', 'ca', 'from', 'sa-grace', 'rotation-key-file', 'dry-run@certs'])
               .usage([
-                'Makes new CAs (and a new service-account key pair) for --ca, stages their private keys on this',
+                'Makes new CAs (and a new service-account key pair) for --ca, or takes them from --from DIR (an external CA;',
+                'each checked: a CA, its own key, valid, not the CA in use), stages their private keys on this',
                 'control plane, stores them for the other control planes encrypted with a new rotation key (printed once,',
                 'never stored in the cluster; the Secret expires after 2 hours), and records the rotation in the ConfigMap',
                 'kube-system/tsadm-rotate-ca. Then run "tsadm certs rotate-ca node" on every node, control planes first.',
@@ -72,14 +69,19 @@ export function rotateCaCommand(c: Argv, env: CommandEnv, f: PathFlags): Argv {
           (argv) => run(argv, env, 'certs rotate-ca start', { lock: true, events: true }, async (rt) => {
             const sa = parseThreshold(String(argv['sa-grace']), '--sa-grace');
             const keyFile = typeof argv['rotation-key-file'] === 'string' ? argv['rotation-key-file'] : undefined;
-            return runStart(rt, { ...rotateOptions(f, argv), items: parseRotated(String(argv.ca)), saGraceSeconds: sa, ...(keyFile ? { rotationKeyFile: keyFile } : {}) });
+            const from = typeof argv.from === 'string' && argv.from !== '' ? path.resolve(argv.from) : undefined;
+            const planWithKeys = typeof argv.plan === 'string' && argv['plan-without-keys'] !== true;
+            return runStart(rt, {
+              ...rotateOptions(f, argv), items: parseRotated(String(argv.ca)), saGraceSeconds: sa,
+              ...(keyFile ? { rotationKeyFile: keyFile } : {}), ...(from ? { fromDir: from } : {}), ...(planWithKeys ? { planWithKeys } : {}),
+            });
           }),
         )
         .command(
           'node',
           'Bring this node to the rotation\'s current step; the last node at a step moves the rotation on',
           (o) =>
-            addFlags(common(f, o), ['output@rotate-ca', 'rotation-key', 'rotation-key-file@read', 'dry-run@rotate-ca-node'])
+            addFlags(addPlanOptions(common(f, o)), ['output@rotate-ca', 'rotation-key', 'rotation-key-file@read', 'dry-run@rotate-ca-node'])
               .usage([
                 'Steps: trust-both (every CA file and kubeconfig trusts old and new), sign-new (control planes re-issue',
                 'every certificate with the new CAs; control planes first), trust-new (the old CAs leave). Files are',
@@ -88,8 +90,13 @@ export function rotateCaCommand(c: Argv, env: CommandEnv, f: PathFlags): Argv {
               ].join(' '))
               .strict(),
           (argv) => run(argv, env, 'certs rotate-ca node', { lock: true, events: true }, async (rt) => {
+            const planning = typeof argv.plan === 'string';
+            if (planning && typeof argv['rotation-key'] === 'string') {
+              throw new TsadmError('E_USAGE', '--plan does not take --rotation-key: give --rotation-key-file (the plan names the file, never the key)');
+            }
             const rotationKey = await rotationKeyOf(argv);
-            return runNode(rt, { ...rotateOptions(f, argv), ...(rotationKey !== undefined ? { rotationKey } : {}) });
+            const keyFile = typeof argv['rotation-key-file'] === 'string' ? path.resolve(argv['rotation-key-file']) : undefined;
+            return runNode(rt, { ...rotateOptions(f, argv), ...(rotationKey !== undefined ? { rotationKey } : {}), ...(keyFile ? { rotationKeyFile: keyFile } : {}), ...(planning ? { planning } : {}) });
           }),
         )
         .command(

@@ -92,6 +92,28 @@ async function replaceAtomically(target: string, mode: number, hooks: AtomicWrit
   await removeStaleTemps(target);
 }
 
+/**
+ * Makes LINK a symbolic link whose content is TARGET, atomically: the link is created under a
+ * temp name beside LINK (the temp names of writeFileAtomic, so a run killed between the two
+ * steps leaves a temp the next write of LINK removes), then renamed over whatever LINK is (a
+ * file or an older link), as the kubelet's certificate store swaps its "-current" link. Readers
+ * see the old link or the new one, never none.
+ */
+export async function symlinkAtomic(link: string, target: string, hooks: AtomicWriteHooks = {}): Promise<void> {
+  const dir = path.dirname(link);
+  const tmp = path.join(dir, `${tempPrefix(link)}${process.pid}-${randomBytes(6).toString('hex')}`);
+  await fs.symlink(target, tmp);
+  try {
+    hooks.beforeRename?.();
+    await fs.rename(tmp, link);
+  } catch (err) {
+    await fs.rm(tmp, { force: true });
+    throw err;
+  }
+  await syncDir(dir);
+  await removeStaleTemps(link);
+}
+
 /** `.<name>.tsadm-`: what every temp file of `target` starts with. */
 function tempPrefix(target: string): string {
   return `.${path.basename(target)}.tsadm-`;

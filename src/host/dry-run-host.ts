@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { TsadmError } from '../errors.js';
 import { RootedHost, sha256Hex } from './rooted-host.js';
 import type { ExecOptions, ExecResult, FileRecord, FileStat, Host, ReadOptions, ServiceAction, ServiceResult, StreamWriteOptions, WriteOptions } from './host.js';
 import { MAX_READ_BYTES } from './safe-fs.js';
@@ -23,6 +24,8 @@ export class DryRunHost implements Host {
   private readonly files = new Map<string, Pending>();
   private readonly dirs = new Set<string>();
   private readonly removed = new Set<string>();
+  /** Links this run would make: host path to the link's text. */
+  private readonly links = new Map<string, string>();
 
   constructor(private readonly inner: RootedHost) {}
 
@@ -38,6 +41,8 @@ export class DryRunHost implements Host {
     const key = path.posix.normalize(hostPath);
     const pending = this.files.get(key);
     if (pending) return pending.content;
+    const link = this.linkTarget(key);
+    if (link !== undefined) return this.readFile(link, opts);
     if (this.isRemoved(key)) return undefined;
     const data = await this.inner.readFile(key, opts);
     if (this.journal.wantsFile(key)) this.journal.noteFile(key, await this.realState(key, data));
@@ -55,6 +60,11 @@ export class DryRunHost implements Host {
     const pending = this.files.get(key);
     if (pending) return { isFile: true, isDirectory: false, isSymlink: false, isSocket: false, mode: pending.mode, size: pending.content.length };
     if (this.dirs.has(key)) return { isFile: false, isDirectory: true, isSymlink: false, isSocket: false, mode: 0o755, size: 0 };
+    const link = this.linkTarget(key);
+    if (link !== undefined) {
+      const target = await this.stat(link);
+      return target ? { ...target, isSymlink: true } : { isFile: false, isDirectory: false, isSymlink: true, isSocket: false, mode: 0o777, size: 0 };
+    }
     if (this.isRemoved(key)) return undefined;
     return this.inner.stat(key);
   }
@@ -62,7 +72,7 @@ export class DryRunHost implements Host {
   async readdir(hostPath: string): Promise<string[]> {
     const key = path.posix.normalize(hostPath);
     const names = new Set(this.isRemoved(key) ? [] : await this.inner.readdir(key));
-    for (const p of [...this.files.keys(), ...this.dirs]) {
+    for (const p of [...this.files.keys(), ...this.dirs, ...this.links.keys()]) {
       if (path.posix.dirname(p) === key) names.add(path.posix.basename(p));
     }
     for (const r of this.removed) if (path.posix.dirname(r) === key) names.delete(path.posix.basename(r));
@@ -72,7 +82,7 @@ export class DryRunHost implements Host {
   /** As the real run would refuse it; a file already planned or removed here is writable. */
   async assertWritable(hostPath: string): Promise<void> {
     const key = path.posix.normalize(hostPath);
-    if (this.files.has(key) || this.isRemoved(key)) return;
+    if (this.files.has(key) || this.links.has(key) || this.isRemoved(key)) return;
     await this.inner.assertWritable(key);
   }
 
@@ -86,6 +96,7 @@ export class DryRunHost implements Host {
     const before = beforeStat?.isFile === true && beforeStat.size === content.length ? await this.readFile(key, { maxBytes: allow }) : undefined;
     const unchanged = before !== undefined && before.equals(content) && beforeStat?.mode === options.mode;
     this.files.set(key, { content, mode: options.mode });
+    this.links.delete(key);
     this.removed.delete(key);
     const record: FileRecord = { ...options, path: key, size: content.length, sha256: sha256Hex(content), unchanged, content };
     this.writes.push(record);
@@ -112,6 +123,18 @@ export class DryRunHost implements Host {
     return Promise.resolve();
   }
 
+  /** Later reads in this run follow the link to its target (planned or real). */
+  async symlink(hostPath: string, target: string): Promise<void> {
+    const key = path.posix.normalize(hostPath);
+    if (!this.links.has(key) && (await this.stat(key))?.isDirectory) throw new TsadmError('E_PRECONDITION', `cannot link ${key}: a directory is in the way`);
+    await this.noteReal(key);
+    this.actions.push(`symlink ${key} -> ${target}`);
+    this.journal.record({ type: 'symlink', path: key, target });
+    this.files.delete(key);
+    this.removed.delete(key);
+    this.links.set(key, target);
+  }
+
   mkdir(hostPath: string, mode: number): Promise<void> {
     const key = path.posix.normalize(hostPath);
     this.journal.record({ type: 'mkdir', path: key, mode });
@@ -128,6 +151,14 @@ export class DryRunHost implements Host {
     this.removed.add(key);
     for (const p of [...this.files.keys()]) if (p === key || p.startsWith(`${key}/`)) this.files.delete(p);
     for (const d of [...this.dirs]) if (d === key || d.startsWith(`${key}/`)) this.dirs.delete(d);
+    for (const l of [...this.links.keys()]) if (l === key || l.startsWith(`${key}/`)) this.links.delete(l);
+  }
+
+  /** The host path a link this run made points to (undefined: no such link). */
+  private linkTarget(key: string): string | undefined {
+    const target = this.links.get(key);
+    if (target === undefined) return undefined;
+    return path.posix.isAbsolute(target) ? path.posix.normalize(target) : path.posix.join(path.posix.dirname(key), target);
   }
 
   async exec(command: string, args: readonly string[], options: ExecOptions = {}): Promise<ExecResult> {

@@ -106,6 +106,13 @@ export interface Host {
    * old data directory); refuses when `to` exists. The directory of `to` must exist.
    */
   rename(from: string, to: string): Promise<void>;
+  /**
+   * Makes HOSTPATH a symbolic link to TARGET (the link's text: a name relative to HOSTPATH's
+   * directory, or, on the real machine only, an absolute path), replacing a file or link there
+   * atomically: made under a temp name beside it, then renamed over (the kubelet keeps its current
+   * certificate as such a link). Refuses a directory in the way. Parents created 0755.
+   */
+  symlink(hostPath: string, target: string): Promise<void>;
   mkdir(hostPath: string, mode: number): Promise<void>;
   /** Removes a file or directory tree. */
   remove(hostPath: string): Promise<void>;

@@ -48,12 +48,35 @@ export type HostStep =
   | { readonly type: 'file'; readonly path: string; readonly mode: number; readonly kind: FileKind; readonly description: string; readonly sha256: string; readonly content: Buffer; readonly unchanged: boolean }
   | { readonly type: 'mkdir'; readonly path: string; readonly mode: number }
   | { readonly type: 'remove'; readonly path: string }
+  /** PATH made a symbolic link to TARGET (the link's text), atomically. */
+  | { readonly type: 'symlink'; readonly path: string; readonly target: string }
   | { readonly type: 'exec'; readonly command: string; readonly args: readonly string[] }
   | { readonly type: 'service'; readonly action: 'start' | 'stop' | 'restart' | 'enable' | 'disable' | 'daemon-reload'; readonly unit: string }
   | StaticPodWait
   | EtcdSnapshotSave
   | EtcdSnapshotRestore
-  | CertsRenewAuto;
+  | CertsRenewAuto
+  | CertsRotateCaNode;
+
+/**
+ * `certs rotate-ca node`: one node step reads the rotation's state, restarts components one at a
+ * time and records its progress in the cluster as it goes, none of which a list of file steps
+ * could say; so the step names the rotation (`id`) and the phase it was at (`rotationPhase`), and apply runs the
+ * node step then (src/certs-lifecycle/rotate-ca/run.ts), refusing if the rotation has moved on.
+ * No key: a control plane that still needs the new keys names the rotation key's file.
+ */
+export interface CertsRotateCaNode {
+  readonly type: 'certs-rotate-ca-node';
+  readonly id: string;
+  /** The rotation's phase when the plan was made (`phase` is the plan's own field: the workflow phase). */
+  readonly rotationPhase: string;
+  readonly nodeName: string;
+  readonly rotationKeyFile?: string;
+  readonly config?: string;
+  readonly certDir?: string;
+  readonly kubeconfigDir?: string;
+  readonly kubeconfig?: string;
+}
 
 /**
  * `certs renew --auto`: the renewal must hold the cluster-wide Lease while it writes and restarts,

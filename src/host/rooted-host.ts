@@ -2,7 +2,7 @@ import { promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
 import { createHash, type Hash } from 'node:crypto';
 import { TsadmError, errorMessage } from '../errors.js';
-import { writeFileAtomic, writeStreamAtomic } from './atomic-write.js';
+import { symlinkAtomic, writeFileAtomic, writeStreamAtomic } from './atomic-write.js';
 import { checkFault } from './fault.js';
 import { MAX_READ_BYTES, assertInsideRoot, readRegularFile } from './safe-fs.js';
 import { runService } from './service.js';
@@ -150,6 +150,26 @@ export class RootedHost implements Host {
       throw ioError(`move ${from} to`, to, err);
     }
     this.actions.push(`rename ${from} ${to}`);
+  }
+
+  async symlink(hostPath: string, target: string): Promise<void> {
+    // Under --rootfs an absolute target would name the real machine's file, and ".." could leave the root.
+    if (this.root !== '/' && (path.posix.isAbsolute(target) || target.split('/').includes('..'))) {
+      throw new TsadmError('E_INTERNAL', `cannot link ${hostPath} to ${target} under --rootfs: the target must be a relative path below the link's directory`);
+    }
+    const real = this.resolve(hostPath);
+    await assertInsideRoot(this.root, real, hostPath, { followFinal: false });
+    if ((await fs.lstat(real).catch(() => undefined))?.isDirectory()) {
+      throw new TsadmError('E_PRECONDITION', `cannot link ${hostPath}: a directory is in the way`);
+    }
+    await this.ensureParent(path.dirname(hostPath));
+    try {
+      await symlinkAtomic(real, target, { beforeRename: () => checkFault('write', hostPath, 'before-rename') });
+    } catch (err) {
+      throw ioError('link', hostPath, err);
+    }
+    checkFault('write', hostPath);
+    this.actions.push(`symlink ${hostPath} -> ${target}`);
   }
 
   async mkdir(hostPath: string, mode: number): Promise<void> {

@@ -10,7 +10,7 @@ import { hashesBeforeApply, waitForStaticPod, type StaticPodWaitDeps } from './s
 import { liveApprovalProblem } from './trust.js';
 import { etcdTlsFromDir } from '../etcd-client/urls.js';
 import { saveSnapshot } from '../etcd-snapshot/save.js';
-import { parseMode, type CertsRenewAutoStep, type EtcdSnapshotRestoreStep, type Plan, type PlanStep } from './types.js';
+import { parseMode, type CertsRenewAutoStep, type CertsRotateCaNodeStep, type EtcdSnapshotRestoreStep, type Plan, type PlanStep } from './types.js';
 import type { HealthCheck } from '../health/http-check.js';
 
 export interface ApplyDeps {
@@ -25,6 +25,8 @@ export interface ApplyDeps {
   readonly healthCheck?: HealthCheck;
   /** Runs `certs renew --auto` for a plan's renewal step (the command layer's runtime does it). */
   readonly renewAuto?: (step: CertsRenewAutoStep) => Promise<void>;
+  /** Runs a planned `certs rotate-ca node` (src/commands/apply.ts gives it; this layer knows no rotation). */
+  readonly rotateCaNode?: (step: CertsRotateCaNodeStep) => Promise<void>;
   /** Runs `etcd snapshot restore` for a plan's restore step (the machine's CRI and etcd, as the command reaches them). */
   readonly restore?: (step: EtcdSnapshotRestoreStep) => Promise<void>;
 }
@@ -162,6 +164,10 @@ async function runStep(
       await host.remove(step.path);
       log.info(`Removed ${step.path}`, { verbosity: 1, prefix: 'apply' });
       return;
+    case 'symlink':
+      await host.symlink(step.path, step.target);
+      log.info(`Linked ${step.path} to ${step.target}`, { verbosity: 1, prefix: 'apply' });
+      return;
     case 'exec': {
       const r = await host.exec(step.command, step.args, { mutating: true });
       if (r.exitCode !== 0) log.warn(`${[step.command, ...step.args].join(' ')} failed (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim()}`, { prefix: 'apply' });
@@ -191,6 +197,10 @@ async function runStep(
     case 'certs-renew-auto':
       if (!deps.renewAuto) throw new TsadmError('E_INTERNAL', 'this apply cannot run a certificate renewal step');
       await deps.renewAuto(step);
+      return;
+    case 'certs-rotate-ca-node':
+      if (!deps.rotateCaNode) throw new TsadmError('E_INTERNAL', 'this apply cannot run a CA rotation step');
+      await deps.rotateCaNode(step);
       return;
     case 'etcd-snapshot-restore':
       if (!deps.restore) throw new TsadmError('E_INTERNAL', 'this apply cannot run an etcd restore step');

@@ -105,6 +105,8 @@ function toPlanStep(step: JournalStep, keys: boolean): PlanStep {
       return { ...phase, type: 'mkdir', path: step.path, mode: modeString(step.mode) };
     case 'remove':
       return { ...phase, type: 'remove', path: step.path };
+    case 'symlink':
+      return { ...phase, type: 'symlink', path: step.path, target: step.target };
     case 'exec':
       return { ...phase, type: 'exec', command: step.command, args: [...step.args] };
     case 'wait-static-pod': {
@@ -116,6 +118,10 @@ function toPlanStep(step: JournalStep, keys: boolean): PlanStep {
     case 'etcd-snapshot':
       return { ...phase, type: 'etcd-snapshot', path: step.path, mode: '0600', endpoint: step.endpoint, certDir: step.certDir };
     case 'etcd-snapshot-restore': {
+      const { phase: _phase, ...rest } = step;
+      return { ...phase, ...rest };
+    }
+    case 'certs-rotate-ca-node': {
       const { phase: _phase, ...rest } = step;
       return { ...phase, ...rest };
     }

@@ -24,7 +24,7 @@ export async function writePlanFile(file: string, plan: Plan): Promise<void> {
   }
 }
 
-const STEP_TYPES = new Set(['file', 'mkdir', 'remove', 'exec', 'service', 'wait', 'object', 'etcd-snapshot', 'etcd-snapshot-restore', 'certs-renew-auto']);
+const STEP_TYPES = new Set(['file', 'mkdir', 'remove', 'symlink', 'exec', 'service', 'wait', 'object', 'etcd-snapshot', 'etcd-snapshot-restore', 'certs-renew-auto', 'certs-rotate-ca-node']);
 
 /** The largest plan apply reads (a plan carrying binaries from a --bundle is the largest kind). */
 const MAX_PLAN_BYTES = 1024 * 1024 * 1024;
@@ -80,9 +80,10 @@ export function validatePlan(data: unknown, file = 'plan'): Plan {
   if (!Array.isArray(pre.files) || !Array.isArray(pre.clusters) || !Array.isArray(pre.objects)) throw invalid(file, 'preconditions.files, .clusters or .objects is missing');
   data.steps.forEach((s, i) => {
     if (!isPlainObject(s) || typeof s.type !== 'string' || !STEP_TYPES.has(s.type)) throw invalid(file, `steps[${i}] has no known type`);
-    if ((s.type === 'file' || s.type === 'mkdir' || s.type === 'remove') && (typeof s.path !== 'string' || !s.path.startsWith('/'))) {
+    if ((s.type === 'file' || s.type === 'mkdir' || s.type === 'remove' || s.type === 'symlink') && (typeof s.path !== 'string' || !s.path.startsWith('/'))) {
       throw invalid(file, `steps[${i}].path must be an absolute host path`);
     }
+    if (s.type === 'symlink' && (typeof s.target !== 'string' || s.target === '')) throw invalid(file, `steps[${i}].target must name what the link points to`);
     if ((s.type === 'file' || s.type === 'mkdir') && (typeof s.mode !== 'string' || !/^0[0-7]{3,4}$/.test(s.mode))) throw invalid(file, `steps[${i}].mode must be octal like "0644"`);
     if (s.type === 'file' && (typeof s.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(s.sha256))) throw invalid(file, `steps[${i}].sha256 is not a sha256`);
     if (s.type === 'wait' && s.for === 'static-pod' && (typeof s.manifest !== 'string' || !s.manifest.startsWith('/') || typeof s.backup !== 'string' || !s.backup.startsWith('/')
@@ -102,6 +103,10 @@ export function validatePlan(data: unknown, file = 'plan'): Plan {
       || !Array.isArray(s.due) || s.due.some((n) => typeof n !== 'string') || !Array.isArray(s.pending) || s.pending.some((n) => typeof n !== 'string')
       || ['config', 'certDir', 'kubeconfigDir', 'kubeconfig'].some((k) => s[k] !== undefined && (typeof s[k] !== 'string' || !s[k].startsWith('/'))))) {
       throw invalid(file, `steps[${i}]: a renewal needs windowSeconds, restart, due and pending, and absolute paths`);
+    }
+    if (s.type === 'certs-rotate-ca-node' && (typeof s.id !== 'string' || typeof s.rotationPhase !== 'string' || typeof s.nodeName !== 'string' || s.nodeName === ''
+      || ['rotationKeyFile', 'config', 'certDir', 'kubeconfigDir', 'kubeconfig'].some((k) => s[k] !== undefined && (typeof s[k] !== 'string' || !s[k].startsWith('/'))))) {
+      throw invalid(file, `steps[${i}]: a CA rotation node step needs id, rotationPhase and nodeName, and absolute paths`);
     }
     if (s.type === 'exec') {
       const problem = execStepProblem(s.command, s.args);

@@ -3,7 +3,7 @@
  * docs/plan.md. Steps run in order; preconditions say what the machine and the cluster looked
  * like when the plan was made, so apply can refuse when they changed.
  */
-import type { CertsRenewAuto, EtcdSnapshotRestore, ObjectState } from '../host/journal.js';
+import type { CertsRenewAuto, CertsRotateCaNode, EtcdSnapshotRestore, ObjectState } from '../host/journal.js';
 
 export const PLAN_API_VERSION = 'tsadm/v1alpha1';
 export const PLAN_KIND = 'Plan';
@@ -59,6 +59,7 @@ export type PlanStep =
   | FileStep
   | (Base & { readonly type: 'mkdir'; readonly path: string; readonly mode: string })
   | (Base & { readonly type: 'remove'; readonly path: string })
+  | (Base & { readonly type: 'symlink'; readonly path: string; readonly target: string })
   | (Base & { readonly type: 'exec'; readonly command: string; readonly args: readonly string[] })
   | (Base & { readonly type: 'service'; readonly action: 'start' | 'stop' | 'restart' | 'enable' | 'disable' | 'daemon-reload'; readonly unit: string })
   | (Base & { readonly type: 'wait'; readonly for: 'api-server'; readonly kubeconfig: string; readonly server: string; readonly timeoutSeconds: number })
@@ -66,10 +67,14 @@ export type PlanStep =
   | EtcdSnapshotStep
   | EtcdSnapshotRestoreStep
   | CertsRenewAutoStep
+  | CertsRotateCaNodeStep
   | ObjectPlanStep;
 
 /** `certs renew --auto`: apply runs the renewal (under the Lease) for exactly the certificates named in `due`. */
 export type CertsRenewAutoStep = Base & Omit<CertsRenewAuto, 'type'> & { readonly type: 'certs-renew-auto' };
+
+/** `certs rotate-ca node`: apply runs the node step of rotation `id`, refusing unless it is still at `rotationPhase`. */
+export type CertsRotateCaNodeStep = Base & Omit<CertsRotateCaNode, 'type'> & { readonly type: 'certs-rotate-ca-node' };
 
 /** `etcd snapshot save`: apply streams the snapshot from `endpoint` into `path` (0600), verified as it arrives. */
 type EtcdSnapshotStep = Base & { readonly type: 'etcd-snapshot'; readonly path: string; readonly mode: '0600'; readonly endpoint: string; readonly certDir: string };

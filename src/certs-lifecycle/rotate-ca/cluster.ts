@@ -5,9 +5,11 @@
  * that closes a step (cluster-info, waiting for the controller-manager's kube-root-ca.crt, rolling
  * kube-proxy and CoreDNS, re-issuing legacy token Secrets, deleting the key Secrets).
  *
- * NOT YET EXERCISED AGAINST A REAL API SERVER: everything in this file was written against the
- * KubeApi interface only (the e2e on the HA harness is to drive it; docs/certs.md lists what it must
- * show). The pure decisions it acts on (state.ts, handoff.ts) are unit-tested.
+ * Against a real kube-apiserver v1.20.2 (test/integration/rotate-ca-cluster.test.ts): the state
+ * with its Nodes, its conflicts and the kubelet's access to it, the key hand-off and its expiring
+ * owner. NOT YET EXERCISED AGAINST A REAL CLUSTER: the cluster actions (cluster-info, the wait for
+ * kube-root-ca.crt, the add-on rollouts, legacy tokens; the e2e on the HA harness is to drive them).
+ * The pure decisions it acts on (state.ts, handoff.ts) are unit-tested.
  */
 import { createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
 import { DEFAULTS, KUBE_SYSTEM } from '../../constants.js';

@@ -6,24 +6,27 @@
  * Restarts and everything that goes through the API are the caller's (./run.ts).
  */
 import path from 'node:path';
-import { MODES, TMP_DIR } from '../../constants.js';
+import { KUBELET_DIR, MODES, TMP_DIR } from '../../constants.js';
 import { TsadmError } from '../../errors.js';
 import type { Host } from '../../host/host.js';
 import { certRow } from '../../certs/cert-table.js';
 import { pkiFiles, publicKeyPath } from '../../certs/paths.js';
 import { caSerial, caValidity } from '../../certs/validity.js';
-import { parseCertificatePem } from '../../pki/certificate.js';
+import { parseCertificatePem, type Certificate } from '../../pki/certificate.js';
 import { caCertHash } from '../../pki/hash.js';
 import { encodePrivateKeyPem, encodePublicKeyPem, generateKeyPair, keyAlgorithmOf, parsePrivateKeyPem, parsePublicKeyPem } from '../../pki/keys.js';
+import { decodePem, encodePem } from '../../pki/pem.js';
 import { signCertificate } from '../../pki/sign.js';
-import { isSignedBy } from '../../pki/verify.js';
+import { isSignedBy, keyMatchesCertificate } from '../../pki/verify.js';
 import { manifestPath } from '../../manifest/write.js';
 import type { LifecycleCtx } from '../context.js';
 import { withClusterCA } from '../kubeconfig-credentials.js';
 import { loadEntry } from '../read.js';
 import { planRenewal } from '../renew.js';
+import { renewalTemplate } from '../renew-template.js';
 import { bundlePem } from './bundle.js';
-import { filesToRead, planNodeStep, type NewKeys, type NodeFacts, type NodeStepPlan } from './plan.js';
+import { readProvided } from './from-dir.js';
+import { filesToRead, planNodeStep, type ApiAction, type NewKeys, type NodeFacts, type NodeStepPlan } from './plan.js';
 import type { Material, NodeRole, NodeStep, Rotated } from './state.js';
 
 /** Everything a rotation keeps on a node: /etc/kubernetes/tmp/tsadm-rotate-ca-<id>/ (staged keys, backups). */
@@ -37,10 +40,10 @@ const CA_BASE: Readonly<Record<Exclude<Rotated, 'service-account'>, string>> = {
 /**
  * New CAs (and a new service-account key pair) for ITEMS, made as init makes them (init's subject
  * with "@<unix time>" added to the common name, the cluster's CA validity, the key algorithm of the
- * CA being replaced), with the old public
- * material read from this control plane. Returns the public material and the private keys.
+ * CA being replaced), or taken from FROM_DIR (`start --from`, an external CA: ./from-dir.ts), with
+ * the old public material read from this control plane. Returns the public material and the private keys.
  */
-export async function makeNewMaterial(ctx: LifecycleCtx, items: readonly Rotated[]): Promise<{ material: Partial<Record<Rotated, Material>>; keys: NewKeys }> {
+export async function makeNewMaterial(ctx: LifecycleCtx, items: readonly Rotated[], fromDir?: string): Promise<{ material: Partial<Record<Rotated, Material>>; keys: NewKeys }> {
   const material: Partial<Record<Rotated, Material>> = {};
   const keys: Partial<Record<Rotated, string>> = {};
   for (const item of items) {
@@ -49,9 +52,17 @@ export async function makeNewMaterial(ctx: LifecycleCtx, items: readonly Rotated
       const keyFile = path.posix.join(ctx.certDir, 'sa.key');
       const [pub, key] = [await ctx.host.readFile(pubFile), await ctx.host.readFile(keyFile)];
       if (!pub || !key) throw new TsadmError('E_PRECONDITION', `${pubFile} or ${keyFile} is missing`, { hint: 'run start on a control plane that holds the service-account key pair' });
+      const oldPub = encodePublicKeyPem(parsePublicKeyPem(pub, pubFile));
+      if (fromDir !== undefined) {
+        const given = await readProvided(fromDir, item, oldPub, ctx.startTime);
+        const privateKey = parsePrivateKeyPem(given.key, 'new service-account key');
+        material[item] = { old: oldPub, new: encodePublicKeyPem(privateKey) };
+        keys[item] = encodePrivateKeyPem(privateKey);
+        continue;
+      }
       const algorithm = keyAlgorithmOf(parsePrivateKeyPem(key, keyFile)) ?? 'RSA-2048';
       const pair = await generateKeyPair(algorithm);
-      material[item] = { old: encodePublicKeyPem(parsePublicKeyPem(pub, pubFile)), new: encodePublicKeyPem(pair.publicKey) };
+      material[item] = { old: oldPub, new: encodePublicKeyPem(pair.publicKey) };
       keys[item] = encodePrivateKeyPem(pair.privateKey);
       continue;
     }
@@ -62,6 +73,13 @@ export async function makeNewMaterial(ctx: LifecycleCtx, items: readonly Rotated
     if (!certPem) throw new TsadmError('E_PRECONDITION', `${files.cert} is missing`, { hint: 'run start on a control plane' });
     if (!keyPem) throw new TsadmError('E_PRECONDITION', `${files.key} is missing: the ${row.baseName} CA is external`, { hint: 'an external CA is rotated with its own tooling; leave it out of --ca' });
     const old = parseCertificatePem(certPem, files.cert);
+    if (fromDir !== undefined) {
+      const given = await readProvided(fromDir, item, old.pem, ctx.startTime);
+      const cert = parseCertificatePem(given.cert ?? '', `new ${item} CA`);
+      material[item] = { old: old.pem, new: cert.pem, newHash: caCertHash(cert.pem) };
+      keys[item] = encodePrivateKeyPem(parsePrivateKeyPem(given.key, `new ${item} CA key`));
+      continue;
+    }
     const algorithm = keyAlgorithmOf(parsePrivateKeyPem(keyPem, files.key)) ?? ctx.cfg.cluster.encryptionAlgorithm;
     const pair = await generateKeyPair(algorithm);
     // A name of its own ("kubernetes@1764410000", as k3s names its CAs): while both CAs are
@@ -116,7 +134,7 @@ async function readNodeFacts(ctx: LifecycleCtx, role: NodeRole): Promise<NodeFac
     const data = await ctx.host.readFile(p);
     if (data !== undefined) files.set(p, data.toString('utf8'));
   }
-  const serving = await ctx.host.readFile('/var/lib/kubelet/pki/kubelet-server-current.pem');
+  const serving = await ctx.host.readFile(kubeletCurrent('kubelet-serving-certificate'));
   return { role, certDir: ctx.certDir, kubeconfigDir: ctx.kubeconfigDir, externalEtcd, files, kubeletServingFromCluster: serving !== undefined };
 }
 
@@ -127,6 +145,8 @@ export async function localRole(host: Host): Promise<NodeRole> {
 
 export interface NodeStepInput {
   readonly id: string;
+  /** This node's Node name: the kubelet's client certificate is "system:node:<node>". */
+  readonly node: string;
   readonly step: NodeStep;
   readonly role: NodeRole;
   readonly items: Readonly<Partial<Record<Rotated, Material>>>;
@@ -137,8 +157,10 @@ export interface NodeStepResult {
   readonly plan: NodeStepPlan;
   /** Where the replaced files were copied (undefined when nothing changed). */
   readonly backupDir: string | undefined;
-  /** Inventory names of the certificates re-issued by a new CA in this run. */
+  /** Inventory names of the certificates re-issued by a new CA in this run (and the kubelet's, by their store file names). */
   readonly reissued: readonly string[];
+  /** The kubelet's certificates this node cannot re-issue itself (a worker has no CA key): still to do. */
+  readonly kubeletPending: readonly ApiAction[];
 }
 
 /**
@@ -163,7 +185,74 @@ export async function applyNodeStep(ctx: LifecycleCtx, input: NodeStepInput): Pr
     await ctx.host.writeFile(c.path, c.content, { mode: st ? st.mode & 0o777 : c.mode, kind: c.kind, description: c.description });
   }
   const reissued = await reissueLeaves(ctx, reissue.map((r) => r.entry), input.items);
-  return { plan, backupDir, reissued };
+  const cluster = input.items.cluster;
+  const caKey = input.newKeys.cluster;
+  if (input.role === 'control-plane' && plan.api.length > 0 && cluster && caKey !== undefined) {
+    const kubelet = await reissueKubeletPairs(ctx, { node: input.node, actions: plan.api, ca: parseCertificatePem(cluster.new, 'new cluster CA'), caKeyPem: caKey });
+    return { plan, backupDir, reissued: [...reissued, ...kubelet], kubeletPending: [] };
+  }
+  return { plan, backupDir, reissued, kubeletPending: plan.api };
+}
+
+/** Where the kubelet keeps its certificates, and the name prefix of each pair (its certificate store's, client-go's fileStore). */
+const KUBELET_PKI = path.posix.join(KUBELET_DIR, 'pki');
+const KUBELET_PAIR: Readonly<Record<ApiAction, string>> = { 'kubelet-client-certificate': 'kubelet-client', 'kubelet-serving-certificate': 'kubelet-server' };
+
+function kubeletCurrent(action: ApiAction): string {
+  return path.posix.join(KUBELET_PKI, `${KUBELET_PAIR[action]}-current.pem`);
+}
+
+/** The kubelet's dated file name: Go's time.Now().Format("2006-01-02-15-04-05"), the machine's local time. */
+function storeStamp(t: Date): string {
+  const p = (n: number): string => String(n).padStart(2, '0');
+  return `${t.getFullYear()}-${p(t.getMonth() + 1)}-${p(t.getDate())}-${p(t.getHours())}-${p(t.getMinutes())}-${p(t.getSeconds())}`;
+}
+
+/**
+ * sign-new on a control plane, which holds the new cluster CA's key: the kubelet's client
+ * certificate, and its serving certificate when the cluster CA issued it (serverTLSBootstrap),
+ * re-issued here by the new CA with the kubelet's own keys, instead of through a CSR. Put in place
+ * as the kubelet's certificate store does it (client-go's fileStore.Update): a new file
+ * <prefix>-<date>.pem, 0600, the certificate then the key, and <prefix>-current.pem swapped to it
+ * (a link under a temp name, renamed over). The link names the file relatively, not by the absolute
+ * path the kubelet writes, so it means the same under --rootfs; the kubelet reads through either,
+ * and its own next rotation puts an absolute one back. The previous dated file stays: it is the
+ * backup. A certificate the new CA already signed is left alone, so a re-run converges.
+ *
+ * The client certificate is kubeadm's kubelet identity, O=system:nodes, CN=system:node:<node>,
+ * client auth only (what the kubelet's own CSRs ask for); the serving certificate keeps its subject
+ * and SANs. Both get the validity `certs renew` gives, capped at the CA's.
+ */
+async function reissueKubeletPairs(ctx: LifecycleCtx, input: { node: string; actions: readonly ApiAction[]; ca: Certificate; caKeyPem: string }): Promise<string[]> {
+  const caKey = parsePrivateKeyPem(input.caKeyPem, 'new cluster CA key');
+  const done: string[] = [];
+  for (const action of input.actions) {
+    const current = kubeletCurrent(action);
+    const pair = await ctx.host.readFile(current);
+    if (pair === undefined) {
+      throw new TsadmError('E_PRECONDITION', `${current} is missing: the kubelet's ${action === 'kubelet-client-certificate' ? 'client' : 'serving'} certificate cannot be re-issued`, {
+        hint: 'point kubelet.conf at the rotating client certificate ("tsadm init phase kubelet-finalize all"), then run node again',
+      });
+    }
+    const cert = parseCertificatePem(pair, current);
+    if (isSignedBy(cert, input.ca)) continue;
+    const keyBlock = decodePem(pair).find((b) => /PRIVATE KEY$/.test(b.type));
+    const key = parsePrivateKeyPem(pair, current);
+    if (!keyBlock || !keyMatchesCertificate(cert, key)) {
+      throw new TsadmError('E_PRECONDITION', `${current}: the private key does not belong to the certificate`, { hint: 'restart the kubelet so it writes its pair again, then run node again' });
+    }
+    const { template } = renewalTemplate(cert, input.ca, { startTime: ctx.startTime, versions: ctx.versions, cluster: ctx.cfg.cluster });
+    const { rawSubject: _keptSubject, ...fresh } = template;
+    const tpl = action === 'kubelet-client-certificate'
+      ? { ...fresh, subject: { commonName: `system:node:${input.node}`, organization: ['system:nodes'] }, extKeyUsage: ['clientAuth' as const], dnsNames: [], ipAddresses: [] }
+      : template;
+    const signed = signCertificate(tpl, cert.publicKey, { privateKey: caKey, certificate: input.ca });
+    const dated = path.posix.join(KUBELET_PKI, `${KUBELET_PAIR[action]}-${storeStamp(ctx.startTime)}.pem`);
+    await ctx.host.writeFile(dated, signed.pem + encodePem(keyBlock.type, keyBlock.der), { mode: MODES.key, kind: 'private-key', description: `the kubelet's ${action.replace(/-/g, ' ')} and key (re-issued by the new CA)` });
+    await ctx.host.symlink(current, path.posix.basename(dated));
+    done.push(path.posix.basename(current));
+  }
+  return done;
 }
 
 /** The planned re-issues whose certificate the new CA has not signed yet (a re-run skips the rest). */

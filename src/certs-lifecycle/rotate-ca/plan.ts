@@ -51,8 +51,8 @@ interface FileChange {
   readonly readers: readonly Reader[];
 }
 
-/** Done through the API by a later part of `node` (not file changes of this node). */
-type ApiAction = 'kubelet-client-certificate' | 'kubelet-serving-certificate';
+/** The kubelet's own certificates at sign-new: re-issued locally on a control plane (./node-files.ts), through a CSR on a worker (not built yet). */
+export type ApiAction = 'kubelet-client-certificate' | 'kubelet-serving-certificate';
 
 export interface NodeStepPlan {
   readonly step: NodeStep;

@@ -3,18 +3,21 @@
  * the cluster (./cluster.ts), the node-local files (./node-files.ts), restarts (../restart.ts).
  * src/commands/rotate-ca.ts only maps flags to these options.
  *
- * NOT YET EXERCISED AGAINST A REAL CLUSTER: start, node (its API calls, restarts, and the cluster
- * actions of an advance), status and abort have run only in unit tests of their parts; the e2e on
- * the HA harness drives them (docs/certs.md, "What the end-to-end test must show"). The kubelet's
- * client certificate at sign-new (a CSR with the node's own credentials) is not implemented yet:
- * `node` stops there with a message saying so.
+ * start, status and abort have run against a real API server (test/integration/rotate-ca-cluster.test.ts).
+ * NOT YET EXERCISED AGAINST A REAL CLUSTER: node's restarts and the cluster actions of an advance; the e2e on
+ * the HA harness drives them (docs/certs.md, "What the end-to-end test must show"). At sign-new a
+ * control plane re-issues its kubelet's certificates itself (it holds the new CA key); a worker's
+ * (a CSR with the node's own credentials) is not implemented yet: `node` stops there saying so.
  */
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_ADMIN_KUBECONFIG, KUBERNETES_DIR, KUBECONFIG_FILES, MODES, PORTS } from '../../constants.js';
-import { TsadmError } from '../../errors.js';
+import { TsadmError, errorMessage } from '../../errors.js';
+import { writeFileAtomic } from '../../host/atomic-write.js';
 import { nodeHostname } from '../../host/network.js';
 import type { KubeApi } from '../../kube/types.js';
+import { journalOf } from '../../host/journal.js';
 import { reportDryRun } from '../../run/dry-run-report.js';
 import type { Runtime } from '../../run/runtime.js';
 import { buildLifecycleCtx, prefixed, type LifecycleCtx } from '../context.js';
@@ -28,7 +31,7 @@ import { applyNodeStep, localRole, makeNewMaterial, readStagedKeys, stageKeys } 
 import type { Reader } from './plan.js';
 import {
   abortRotation, advance, advanceCheck, markDone, markStarted, nodeMayRun, nodeStepOf, startRotation, statusOf, EXIT_ROTATION_PENDING,
-  type Rotated, type RotationState, type StatusReport,
+  type NodeRole, type Rotated, type RotationState, type StatusReport,
 } from './state.js';
 
 export interface RotateOptions extends PathOptions {
@@ -44,11 +47,24 @@ export interface StartOptions extends RotateOptions {
   readonly saGraceSeconds: number;
   /** Write the rotation key to this file (0600) instead of printing it. */
   readonly rotationKeyFile?: string;
+  /** --from: the new CAs from this directory instead of new ones made here. */
+  readonly fromDir?: string;
+  /**
+   * --plan with keys: the planned key Secret is sealed with this run's rotation key, which must
+   * outlive the dry run, so --rotation-key-file is written (a plain dry run writes nothing).
+   */
+  readonly planWithKeys?: boolean;
 }
 
 export interface NodeOptions extends RotateOptions {
   /** The rotation key start printed (control planes other than start's, during trust-both). */
   readonly rotationKey?: string;
+  /** --rotation-key-file's path: what a plan names instead of the key. */
+  readonly rotationKeyFile?: string;
+  /** --plan: record one node step for `tsadm apply` (which runs it then) instead of the dry run's changes. */
+  readonly planning?: boolean;
+  /** Applying a plan: the rotation and phase it was made at; another is refused. */
+  readonly expectRotation?: { readonly id: string; readonly phase: string };
 }
 
 const PREFIX = 'rotate-ca';
@@ -72,19 +88,23 @@ export async function runStart(rt: Runtime, o: StartOptions): Promise<{ id: stri
   const existing = await readRotation(api);
   const nodes = await clusterNodes(api);
   const id = randomBytes(4).toString('hex');
-  const { material, keys } = await makeNewMaterial(ctx, o.items);
+  const { material, keys } = await makeNewMaterial(ctx, o.items, o.fromDir);
   const node = o.nodeName ?? nodeHostname();
   // Refused here, before anything is written, when a rotation is under way.
   const state = startRotation(existing, { id, now: rt.startTime, startedOn: node, items: material, nodes, saGraceSeconds: o.saGraceSeconds });
   const rotationKey = generateRotationKey();
-  // Keys first (here, then the hand-off), the state last: a kill before the state leaves no rotation, only unused keys.
+  // The key file first: a kill after the keys are uploaded must never leave them sealed under a key nobody has.
+  if (o.rotationKeyFile !== undefined) {
+    if (rt.dryRun && o.planWithKeys !== true) log.info(`Would write the rotation key to ${o.rotationKeyFile} (0600)`, { prefix: 'dryrun' });
+    else await writeRotationKeyFile(o.rotationKeyFile, rotationKey);
+  }
+  // Keys next (here, then the hand-off), the state last: a kill before the state leaves no rotation, only unused keys.
   await stageKeys(rt.host, id, keys);
   await uploadKeys(api, id, keys, rotationKey, rt.startTime);
   await grantNodesState(api);
   await updateRotation(api, (live) => startRotation(live, { id, now: rt.startTime, startedOn: node, items: material, nodes, saGraceSeconds: o.saGraceSeconds }));
   log.info(`CA rotation ${id} started for ${o.items.join(', ')} on ${Object.keys(nodes).length} node(s); the new CAs' keys are staged on ${node}`);
   if (o.rotationKeyFile !== undefined) {
-    await rt.host.writeFile(o.rotationKeyFile, `${rotationKey}\n`, { mode: MODES.key, kind: 'other', description: 'CA rotation key' });
     log.info(`The rotation key is in ${o.rotationKeyFile}: give it to "tsadm certs rotate-ca node --rotation-key-file" on every other control plane during trust-both`);
   } else {
     // The user's only copy: printed once, like `certs certificate-key`, never logged or stored in the cluster.
@@ -98,6 +118,27 @@ export async function runStart(rt: Runtime, o: StartOptions): Promise<{ id: stri
   return { id, rotated: o.items, hashes };
 }
 
+/**
+ * --rotation-key-file: on the machine running tsadm, like --plan's file (not under --rootfs), since
+ * `node --rotation-key-file` reads it from there; atomic and 0600 from the start.
+ */
+async function writeRotationKeyFile(file: string, key: string): Promise<void> {
+  try {
+    await writeFileAtomic(path.resolve(file), `${key}\n`, MODES.key);
+  } catch (err) {
+    throw new TsadmError('E_PRECONDITION', `cannot write --rotation-key-file ${file}: ${errorMessage(err)}`, { cause: err, hint: 'pass a path in an existing, writable directory' });
+  }
+}
+
+/** The rotation key from FILE (--rotation-key-file, or the file a plan names). */
+export async function readRotationKey(file: string): Promise<string> {
+  try {
+    return (await readFile(file, 'utf8')).trim();
+  } catch (err) {
+    throw new TsadmError('E_USAGE', `cannot read --rotation-key-file ${file}: ${errorMessage(err)}`);
+  }
+}
+
 /** node: this node to the rotation's current step, then the rotation moved on if every node is there. */
 export async function runNode(rt: Runtime, o: NodeOptions): Promise<{ id: string; step: string | null; changed: number; reissued: readonly string[]; phase: string }> {
   const log = prefixed(rt.log, PREFIX);
@@ -109,22 +150,27 @@ export async function runNode(rt: Runtime, o: NodeOptions): Promise<{ id: string
   if (state.nodes[node] && state.nodes[node].role !== role) {
     throw new TsadmError('E_CONFLICT', `${node} is a ${state.nodes[node].role} in the rotation but looks like a ${role} here`, { hint: 'give --node-name, or run node where the Node really runs' });
   }
+  if (o.expectRotation && (state.id !== o.expectRotation.id || state.phase !== o.expectRotation.phase)) {
+    throw new TsadmError('E_CONFLICT', `CA rotation ${state.id} is at ${state.phase}, not ${o.expectRotation.id} at ${o.expectRotation.phase} as when the plan was made`, {
+      hint: 'make a new plan with "tsadm certs rotate-ca node --plan"',
+    });
+  }
   const step = nodeStepOf(state.phase);
+  if (rt.dryRun && o.planning === true) return planNode(rt, o, state, role, node);
   let changed = 0;
   let reissued: readonly string[] = [];
   if (step && state.nodes[node]?.done !== step) {
-    const refusal = nodeMayRun(state, node);
-    if (refusal) throw new TsadmError('E_PRECONDITION', `not yet on ${node}: ${refusal}`, { hint: 'run "tsadm certs rotate-ca status" for what to run where' });
+    mayRunHere(state, node);
     const newKeys = role === 'control-plane' ? await keysHere(rt, api, state, o) : {};
     state = await updateRotation(api, (live) => markStarted(must(live), node));
-    const result = await applyNodeStep(ctx, { id: state.id, step, role, items: state.items, newKeys });
+    const result = await applyNodeStep(ctx, { id: state.id, node, step, role, items: state.items, newKeys });
     changed = result.plan.changes.length;
     reissued = result.reissued;
     log.info(`${step} on ${node}: ${changed} file(s) changed, ${reissued.length} certificate(s) re-issued by the new CAs${result.backupDir ? `; the replaced files are in ${result.backupDir}` : ''}`);
     await restart(rt, result.plan.restarts);
-    if (result.plan.api.length > 0) {
-      // NOT IMPLEMENTED YET: a CSR with the kubelet's own credentials, approved as its renewals are.
-      throw new TsadmError('E_PRECONDITION', `${node}: the kubelet's ${result.plan.api.join(' and ')} must be re-issued by the new CA, which tsadm does not do yet`, {
+    if (result.kubeletPending.length > 0) {
+      // NOT IMPLEMENTED YET: a worker has no CA key; its kubelet needs a CSR with its own credentials, approved as its renewals are.
+      throw new TsadmError('E_PRECONDITION', `${node}: the kubelet's ${result.kubeletPending.join(' and ')} must be re-issued by the new CA through a CSR, which tsadm does not do yet on a worker`, {
         hint: 'this part of sign-new is still to be built; the files of this node are done, run node again once it is',
       });
     }
@@ -134,6 +180,39 @@ export async function runNode(rt: Runtime, o: NodeOptions): Promise<{ id: string
   for (const line of statusOf(state, new Date()).next) log.info(line);
   if (rt.dryRun) reportDryRun(rt.host, rt.log);
   return { id: state.id, step: step ?? null, changed, reissued, phase: state.phase };
+}
+
+function mayRunHere(state: RotationState, node: string): void {
+  const refusal = nodeMayRun(state, node);
+  if (refusal) throw new TsadmError('E_PRECONDITION', `not yet on ${node}: ${refusal}`, { hint: 'run "tsadm certs rotate-ca status" for what to run where' });
+}
+
+/**
+ * node --plan: the step is refused now for what would refuse it then (its turn, the new keys a
+ * control plane needs), and recorded whole for apply to run: its restarts, progress marks and the
+ * rotation's advance happen only then, against the cluster as it is then.
+ */
+async function planNode(rt: Runtime, o: NodeOptions, state: RotationState, role: NodeRole, node: string): Promise<{ id: string; step: string | null; changed: number; reissued: readonly string[]; phase: string }> {
+  const step = nodeStepOf(state.phase);
+  const pending = step !== undefined && state.nodes[node]?.done !== step;
+  if (pending) {
+    mayRunHere(state, node);
+    if (role === 'control-plane' && o.rotationKeyFile === undefined) {
+      const staged = await readStagedKeys(rt.host, state.id, state.items);
+      if (Object.keys(state.items).some((i) => staged[i as Rotated] === undefined)) {
+        throw new TsadmError('E_USAGE', 'this control plane has not staged the new keys yet: with --plan, give the rotation key as --rotation-key-file (the plan names the file, never the key)');
+      }
+    }
+  }
+  const abs = (p: string | undefined, key: string): Record<string, string> => (p === undefined ? {} : { [key]: path.resolve(p) });
+  journalOf(rt.host)?.record({
+    type: 'certs-rotate-ca-node', id: state.id, rotationPhase: state.phase, nodeName: node,
+    ...abs(o.rotationKeyFile, 'rotationKeyFile'), ...abs(o.config, 'config'), ...abs(o.certDir, 'certDir'), ...abs(o.kubeconfigDir, 'kubeconfigDir'), ...abs(o.kubeconfig, 'kubeconfig'),
+  });
+  rt.log.info(pending
+    ? `Would bring ${node} to ${step} of CA rotation ${state.id} when the plan is applied (its files, restarts and progress then), and move the rotation on if it is the last`
+    : `${node} is done with ${state.phase}: applying the plan only moves CA rotation ${state.id} on if every node is`, { prefix: PREFIX });
+  return { id: state.id, step: step ?? null, changed: 0, reissued: [], phase: state.phase };
 }
 
 function must(s: RotationState | undefined): RotationState {

@@ -87,6 +87,18 @@ describe('buildPlan', () => {
   });
 });
 
+test('a CA rotation node step and a symbolic link go into the plan as recorded; the node step names a key file, never a key', () => {
+  const j = new PlanJournal();
+  j.record({ type: 'symlink', path: '/var/lib/kubelet/pki/kubelet-client-current.pem', target: 'kubelet-client-2026-11-29-15-00-00.pem' }, 'rotate');
+  j.record({ type: 'certs-rotate-ca-node', id: 'ab12cd34', rotationPhase: 'trust-both', nodeName: 'cp2', rotationKeyFile: '/root/rotation.key', kubeconfig: '/etc/kubernetes/admin.conf' });
+  const plan = buildPlan(j, { ...meta, command: 'certs rotate-ca node', result: {} }, { keys: true });
+  expect(plan.steps).toEqual([
+    { phase: 'rotate', type: 'symlink', path: '/var/lib/kubelet/pki/kubelet-client-current.pem', target: 'kubelet-client-2026-11-29-15-00-00.pem' },
+    { type: 'certs-rotate-ca-node', id: 'ab12cd34', rotationPhase: 'trust-both', nodeName: 'cp2', rotationKeyFile: '/root/rotation.key', kubeconfig: '/etc/kubernetes/admin.conf' },
+  ]);
+  expect(plan.note).toBe(NOTE_NO_SECRETS);
+});
+
 describe('object and Node diffs', () => {
   test('diffObject names only the fields tsadm sets that differ', () => {
     const existing = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'ns', uid: 'u', resourceVersion: '3', labels: { keep: 'me' } }, data: { a: '1', b: '2' } };
@@ -129,6 +141,7 @@ describe('object and Node diffs', () => {
   });
 });
 
+const ROTATE_STEP = { type: 'certs-rotate-ca-node', id: 'ab12cd34', rotationPhase: 'trust-both', nodeName: 'cp2', rotationKeyFile: '/root/rotation.key' };
 const RESTORE_STEP = { type: 'etcd-snapshot-restore', snapshot: '/backup/a.db', sha256: sha('a'), certDir: '/etc/kubernetes/pki', timeoutSeconds: 300 };
 
 describe('validatePlan', () => {
@@ -146,11 +159,21 @@ describe('validatePlan', () => {
       ['restore without a timeout', { timeoutSeconds: 0 }],
       ['restore with an empty CRI socket', { criSocket: '' }],
     ] as const).map(([n, bad]) => [n, { ...good, steps: [{ ...RESTORE_STEP, ...bad }] }, /steps\[0\]: a restore needs an absolute snapshot path and certDir, the snapshot's sha256 and a timeout/] as [string, unknown, RegExp]),
+    ['a symlink without a target', { ...good, steps: [{ type: 'symlink', path: '/x', target: '' }] }, /steps\[0\]\.target must name what the link points to/],
+    ['a relative symlink path', { ...good, steps: [{ type: 'symlink', path: 'x', target: 'y' }] }, /steps\[0\]\.path must be an absolute host path/],
+    ...([
+      ['a rotation node step without its phase', { rotationPhase: undefined }],
+      ['a rotation node step with a relative key file', { rotationKeyFile: 'rotation.key' }],
+    ] as const).map(([n, bad]) => [n, { ...good, steps: [{ ...ROTATE_STEP, ...bad }] }, /steps\[0\]: a CA rotation node step needs id, rotationPhase and nodeName, and absolute paths/] as [string, unknown, RegExp]),
   ])('%s is refused', (_n, data, want) => {
     expect(() => validatePlan(data)).toThrow(want);
   });
   test('a built plan passes', () => {
     expect(validatePlan(JSON.parse(JSON.stringify(good)))).toEqual(JSON.parse(JSON.stringify(good)));
+  });
+  test('a symlink and a CA rotation node step pass', () => {
+    const steps = [{ type: 'symlink', path: '/var/lib/kubelet/pki/kubelet-client-current.pem', target: 'kubelet-client-2026-11-29-15-00-00.pem' }, ROTATE_STEP];
+    expect(validatePlan({ ...good, steps }).steps).toEqual(steps);
   });
   test('a restore step passes, with or without a CRI socket', () => {
     for (const step of [RESTORE_STEP, { ...RESTORE_STEP, criSocket: 'unix:///run/containerd/containerd.sock' }]) {

@@ -6,12 +6,12 @@
  * converges when run again or after a kill midway, and writes nothing in a dry run.
  */
 import { jest } from '@jest/globals';
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tempRoot, type TempRoot } from '../../../helpers/temp-root.js';
 import { KC, PKI } from '../../../helpers/certs-lifecycle.js';
 import { initCtxFor } from '../../../helpers/phase-ctx.js';
-import { listTree, openssl, pkiTestConfig, runCerts, runKubeconfigs, verifyWith } from '../../../helpers/pki-test-utils.js';
+import { listTree, openssl, pkiTestConfig, runCerts, runKubeconfigs, sanLine, verifyWith } from '../../../helpers/pki-test-utils.js';
 import type { LifecycleCtx } from '../../../../src/certs-lifecycle/context.js';
 import type { Host } from '../../../../src/host/host.js';
 import {
@@ -88,6 +88,26 @@ function opensslLeaf(root: TempRoot, name: string, caFile: string, keyFile: stri
   return crt;
 }
 
+const KUBELET_PKI = '/var/lib/kubelet/pki';
+
+/**
+ * A kubelet certificate pair as the kubelet's store keeps it, issued by openssl with the cluster CA
+ * of ROOT: <prefix>-2026-01-01-00-00-00.pem (certificate, then key, 0600) and <prefix>-current.pem
+ * linking to it (relatively: an absolute link would name the test machine's own /var/lib/kubelet).
+ */
+function kubeletPair(root: TempRoot, prefix: 'kubelet-client' | 'kubelet-server', subj: string, ext: string): string {
+  const dir = path.join(root.dir, 'scratch', prefix);
+  mkdirSync(dir, { recursive: true });
+  openssl(['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-subj', subj, '-out', path.join(dir, 'csr.pem')]);
+  writeFileSync(path.join(dir, 'ext.cnf'), `${ext}\n`);
+  openssl(['x509', '-req', '-in', path.join(dir, 'csr.pem'), '-CA', root.at(`${PKI}/ca.crt`), '-CAkey', root.at(`${PKI}/ca.key`), '-set_serial', '4242', '-days', '1', '-extfile', path.join(dir, 'ext.cnf'), '-out', path.join(dir, 'cert.pem')]);
+  mkdirSync(root.at(KUBELET_PKI), { recursive: true });
+  const dated = `${prefix}-2026-01-01-00-00-00.pem`;
+  writeFileSync(root.at(`${KUBELET_PKI}/${dated}`), readFileSync(path.join(dir, 'cert.pem'), 'utf8') + readFileSync(path.join(dir, 'key.pem'), 'utf8'), { mode: 0o600 });
+  symlinkSync(dated, root.at(`${KUBELET_PKI}/${prefix}-current.pem`));
+  return path.join(dir, 'key.pem');
+}
+
 interface Rotation {
   readonly items: Partial<Record<Rotated, Material>>;
   readonly keys: NewKeys;
@@ -99,7 +119,7 @@ async function newRotation(root: TempRoot): Promise<Rotation> {
 }
 
 async function step(root: TempRoot, rot: Rotation, s: NodeStep, role: NodeRole = 'control-plane', opts: Parameters<typeof ctxFor>[1] = {}) {
-  return applyNodeStep(ctxFor(root, opts), { id: 'r1', step: s, role, items: rot.items, newKeys: role === 'control-plane' ? rot.keys : {} });
+  return applyNodeStep(ctxFor(root, opts), { id: 'r1', node: 'cp1', step: s, role, items: rot.items, newKeys: role === 'control-plane' ? rot.keys : {} });
 }
 
 describe('a control plane through the three steps', () => {
@@ -109,10 +129,16 @@ describe('a control plane through the three steps', () => {
   let newCa: string;
   let newCaKey: string;
   let before: Map<string, { content: Buffer }>;
+  let kubeletKeys: Record<'client' | 'server', string>;
   const results: Record<string, Awaited<ReturnType<typeof step>>> = {};
 
   beforeAll(async () => {
     root = copyOf();
+    // The kubelet's pairs from the old CA: a client certificate as kubeadm's kubelet gets one, a serving one as serverTLSBootstrap gets one.
+    kubeletKeys = {
+      client: kubeletPair(root, 'kubelet-client', '/O=system:nodes/CN=system:node:cp1', 'extendedKeyUsage=clientAuth'),
+      server: kubeletPair(root, 'kubelet-server', '/O=system:nodes/CN=system:node:cp1', 'extendedKeyUsage=serverAuth\nsubjectAltName=DNS:cp1,IP:10.0.0.11'),
+    };
     before = listTree(root.at(KC));
     rot = await newRotation(root);
     oldCa = scratch(root, 'old-ca.crt', read(root, `${PKI}/ca.crt`));
@@ -212,7 +238,34 @@ describe('a control plane through the three steps', () => {
         expect([conf, verifyWith(newCa, cert), verifyWith(oldCa, cert)]).toEqual([conf, true, false]);
         expect([conf, certCount(caDataOf(read(root, `${KC}/${conf}`)))]).toEqual([conf, 2]);
       }
-      expect([...results['sign-new']!.reissued].sort()).toEqual(['admin.conf', 'apiserver', 'apiserver-etcd-client', 'apiserver-kubelet-client', 'controller-manager.conf', 'etcd-healthcheck-client', 'etcd-peer', 'etcd-server', 'front-proxy-client', 'scheduler.conf']);
+      expect([...results['sign-new']!.reissued].sort()).toEqual([
+        'admin.conf', 'apiserver', 'apiserver-etcd-client', 'apiserver-kubelet-client', 'controller-manager.conf', 'etcd-healthcheck-client', 'etcd-peer', 'etcd-server', 'front-proxy-client',
+        'kubelet-client-current.pem', 'kubelet-server-current.pem', 'scheduler.conf',
+      ]);
+    });
+
+    test('the kubelet\'s client and serving pairs: a new dated file (0600, certificate then its old key) of the new CA, the -current link swapped to it, the old file kept', () => {
+      for (const [prefix, key] of [['kubelet-client', kubeletKeys.client], ['kubelet-server', kubeletKeys.server]] as const) {
+        const current = root.at(`${KUBELET_PKI}/${prefix}-current.pem`);
+        expect(lstatSync(current).isSymbolicLink()).toBe(true);
+        const target = readlinkSync(current);
+        expect(target).toMatch(new RegExp(`^${prefix}-\\d{4}(-\\d{2}){5}\\.pem$`));
+        expect(target).not.toBe(`${prefix}-2026-01-01-00-00-00.pem`);
+        expect(listTree(root.at(KUBELET_PKI)).get(target)?.mode).toBe(0o600);
+        const cert = scratch(root, `${prefix}.crt`, readFileSync(current));
+        expect([prefix, verifyWith(newCa, cert), verifyWith(oldCa, cert)]).toEqual([prefix, true, false]);
+        expect(openssl(['verify', '-CAfile', newCa, cert]).trim()).toBe(`${cert}: OK`);
+        expect(pubOfCert(cert)).toBe(pubOfKey(key));
+        expect(pubOfKey(current)).toBe(pubOfKey(key));
+        expect(existsSync(root.at(`${KUBELET_PKI}/${prefix}-2026-01-01-00-00-00.pem`))).toBe(true);
+      }
+      const client = scratch(root, 'kubelet-client.crt', readFileSync(root.at(`${KUBELET_PKI}/kubelet-client-current.pem`)));
+      expect(openssl(['x509', '-in', client, '-noout', '-subject']).trim()).toBe('subject=O = system:nodes, CN = system:node:cp1');
+      expect(openssl(['x509', '-in', client, '-noout', '-ext', 'extendedKeyUsage'])).toMatch(/TLS Web Client Authentication/);
+      const server = scratch(root, 'kubelet-server.crt', readFileSync(root.at(`${KUBELET_PKI}/kubelet-server-current.pem`)));
+      expect(sanLine(server)).toMatch(/DNS:cp1, IP Address:10\.0\.0\.11/);
+      expect(openssl(['x509', '-in', server, '-noout', '-ext', 'extendedKeyUsage'])).toMatch(/TLS Web Server Authentication/);
+      expect([results['sign-new']!.plan.restarts.at(-1), results['sign-new']!.kubeletPending]).toEqual(['kubelet', []]);
     });
 
     test('ca.crt puts the new CA first and ca.key is the new key; the controller-manager signs with the new CA alone', () => {
@@ -221,7 +274,7 @@ describe('a control plane through the three steps', () => {
       expect(pubOfKey(root.at(`${PKI}/ca.key`))).toBe(pubOfCert(newCa));
       expect(fingerprint(root.at(`${PKI}/ca-signing.crt`))).toBe(fingerprint(newCa));
       expect(read(root, `${PKI}/sa.pub`).startsWith(pubOfKey(root.at(`${PKI}/sa.key`)))).toBe(true);
-      expect(results['sign-new']!.plan.api).toEqual(['kubelet-client-certificate']);
+      expect(results['sign-new']!.plan.api).toEqual(['kubelet-client-certificate', 'kubelet-serving-certificate']);
       // the old CA key is kept in the step's backup, the only place it stays
       expect(readFileSync(root.at(`${results['sign-new']!.backupDir}${PKI}/ca.key`))).toEqual(before.get('pki/ca.key')?.content);
     });
@@ -266,14 +319,15 @@ describe('a worker', () => {
     const rot = await newRotation(copyOf());
     const cluster = { cluster: rot.items.cluster! };
     expect(await localRole(ctxFor(root).host)).toBe('worker');
-    const r = await applyNodeStep(ctxFor(root), { id: 'r1', step: 'trust-both', role: 'worker', items: cluster, newKeys: {} });
+    const r = await applyNodeStep(ctxFor(root), { id: 'r1', node: 'w1', step: 'trust-both', role: 'worker', items: cluster, newKeys: {} });
     expect(r.plan.changes.map((c) => c.path)).toEqual([`${PKI}/ca.crt`, `${KC}/kubelet.conf`]);
     expect(r.plan.restarts).toEqual(['kubelet']);
     const newCa = scratch(root, 'new.crt', rot.items.cluster!.new);
     expect(verifyWith(root.at(`${PKI}/ca.crt`), pristine.at(`${PKI}/apiserver.crt`))).toBe(true);
-    const signNew = await applyNodeStep(ctxFor(root), { id: 'r1', step: 'sign-new', role: 'worker', items: cluster, newKeys: {} });
-    expect([signNew.plan.api, signNew.plan.restarts, signNew.reissued]).toEqual([['kubelet-client-certificate'], ['kubelet'], []]);
-    await applyNodeStep(ctxFor(root), { id: 'r1', step: 'trust-new', role: 'worker', items: cluster, newKeys: {} });
+    const signNew = await applyNodeStep(ctxFor(root), { id: 'r1', node: 'w1', step: 'sign-new', role: 'worker', items: cluster, newKeys: {} });
+    // A worker has no CA key: its kubelet's certificate is left for the CSR (not built yet).
+    expect([signNew.plan.api, signNew.plan.restarts, signNew.reissued, signNew.kubeletPending]).toEqual([['kubelet-client-certificate'], ['kubelet'], [], ['kubelet-client-certificate']]);
+    await applyNodeStep(ctxFor(root), { id: 'r1', node: 'w1', step: 'trust-new', role: 'worker', items: cluster, newKeys: {} });
     expect(fingerprint(root.at(`${PKI}/ca.crt`))).toBe(fingerprint(newCa));
     expect(certCount(read(root, `${PKI}/ca.crt`))).toBe(1);
     expect(caDataOf(read(root, `${KC}/kubelet.conf`))).toBe(read(root, `${PKI}/ca.crt`));
@@ -326,7 +380,7 @@ describe('kill safety and dry run', () => {
     const root = copyOf();
     const before = listTree(root.dir);
     const ctx = ctxFor(root, { dryRun: true });
-    const r = await applyNodeStep(ctx, { id: 'r1', step: 'trust-both', role: 'control-plane', items: rot.items, newKeys: rot.keys });
+    const r = await applyNodeStep(ctx, { id: 'r1', node: 'cp1', step: 'trust-both', role: 'control-plane', items: rot.items, newKeys: rot.keys });
     expect([...listTree(root.dir).keys()]).toEqual([...before.keys()]);
     for (const [p, f] of listTree(root.dir)) expect([p, f.content.equals(before.get(p)!.content)]).toEqual([p, true]);
     const written = new Set(ctx.host.writes.map((w) => w.path));
