@@ -19,6 +19,7 @@ import { openssl } from '../../../helpers/pki-test-utils.js';
 import { tempRoot, type TempRoot } from '../../../helpers/temp-root.js';
 import { tsadmErrorOf } from '../../../helpers/tsadm-error.js';
 import { markDone, markStarted, startRotation, statusOf } from '../../../../src/certs-lifecycle/rotate-ca/state.js';
+import { realSystem } from '../../../../src/host/system-probe.js';
 
 const T0 = new Date('2026-11-29T10:00:00Z');
 
@@ -81,7 +82,7 @@ describe('start', () => {
     const rt: Runtime = {
       host: dryRun ? new DryRunHost(rooted) : rooted,
       api: { dryRun, open: () => Promise.resolve(api), close: () => undefined },
-      log, reporter, verbosity: 0, json: false, dryRun, startTime: now,
+      log, reporter, verbosity: 0, json: false, dryRun, system: realSystem, startTime: now,
     };
     return { rt, reporter, api };
   }
@@ -176,7 +177,7 @@ describe('node --plan', () => {
     await store.create<NodeObject>({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'cp1', labels: { 'node-role.kubernetes.io/control-plane': '' } } });
     await store.create<NodeObject>({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'cp2', labels: { 'node-role.kubernetes.io/control-plane': '' } } });
     const seam = { dryRun: false, open: () => Promise.resolve(store as KubeApi), close: () => undefined };
-    const real: Runtime = { host: new RootedHost(root.dir), api: seam, log: new PhaseLogger(reporter), reporter, verbosity: 0, json: false, dryRun: false, startTime: T0 };
+    const real: Runtime = { host: new RootedHost(root.dir), api: seam, log: new PhaseLogger(reporter), reporter, verbosity: 0, json: false, dryRun: false, system: realSystem, startTime: T0 };
     const { id } = await runStart(real, { items: ['cluster'], saGraceSeconds: 0, nodeName: 'cp1' });
     const plan: Runtime = { ...real, host: new DryRunHost(new RootedHost(root.dir)), api: { ...seam, dryRun: true }, dryRun: true };
     return { id, root, plan, cluster: store };
