@@ -198,7 +198,7 @@ export async function applyNodeStep(ctx: LifecycleCtx, input: NodeStepInput): Pr
 const KUBELET_PKI = path.posix.join(KUBELET_DIR, 'pki');
 const KUBELET_PAIR: Readonly<Record<ApiAction, string>> = { 'kubelet-client-certificate': 'kubelet-client', 'kubelet-serving-certificate': 'kubelet-server' };
 
-function kubeletCurrent(action: ApiAction): string {
+export function kubeletCurrent(action: ApiAction): string {
   return path.posix.join(KUBELET_PKI, `${KUBELET_PAIR[action]}-current.pem`);
 }
 
@@ -247,12 +247,23 @@ async function reissueKubeletPairs(ctx: LifecycleCtx, input: { node: string; act
       ? { ...fresh, subject: { commonName: `system:node:${input.node}`, organization: ['system:nodes'] }, extKeyUsage: ['clientAuth' as const], dnsNames: [], ipAddresses: [] }
       : template;
     const signed = signCertificate(tpl, cert.publicKey, { privateKey: caKey, certificate: input.ca });
-    const dated = path.posix.join(KUBELET_PKI, `${KUBELET_PAIR[action]}-${storeStamp(ctx.startTime)}.pem`);
-    await ctx.host.writeFile(dated, signed.pem + encodePem(keyBlock.type, keyBlock.der), { mode: MODES.key, kind: 'private-key', description: `the kubelet's ${action.replace(/-/g, ' ')} and key (re-issued by the new CA)` });
-    await ctx.host.symlink(current, path.posix.basename(dated));
-    done.push(path.posix.basename(current));
+    done.push(await storeKubeletPair(ctx.host, ctx.startTime, action, signed.pem + encodePem(keyBlock.type, keyBlock.der)));
   }
   return done;
+}
+
+/**
+ * PAIR (the certificate, then its key) put in place as the kubelet's certificate store does it
+ * (client-go's fileStore.Update): <prefix>-<date>.pem, 0600, then <prefix>-current.pem swapped to
+ * it through the host's atomic symlink. Returns the -current file's name. Both the control plane's
+ * local re-issue above and a worker's CSR (./kubelet-csr.ts) store through here.
+ */
+export async function storeKubeletPair(host: Host, when: Date, action: ApiAction, pair: string): Promise<string> {
+  const current = kubeletCurrent(action);
+  const dated = path.posix.join(KUBELET_PKI, `${KUBELET_PAIR[action]}-${storeStamp(when)}.pem`);
+  await host.writeFile(dated, pair, { mode: MODES.key, kind: 'private-key', description: `the kubelet's ${action.replace(/-/g, ' ')} and key (issued by the new CA)` });
+  await host.symlink(current, path.posix.basename(dated));
+  return path.posix.basename(current);
 }
 
 /** The planned re-issues whose certificate the new CA has not signed yet (a re-run skips the rest). */

@@ -6,8 +6,8 @@
  * start, status and abort have run against a real API server (test/integration/rotate-ca-cluster.test.ts).
  * NOT YET EXERCISED AGAINST A REAL CLUSTER: node's restarts and the cluster actions of an advance; the e2e on
  * the HA harness drives them (docs/certs.md, "What the end-to-end test must show"). At sign-new a
- * control plane re-issues its kubelet's certificates itself (it holds the new CA key); a worker's
- * (a CSR with the node's own credentials) is not implemented yet: `node` stops there saying so.
+ * control plane re-issues its kubelet's certificates itself (it holds the new CA key); a worker asks
+ * through CSRs with its kubelet's own credentials (./kubelet-csr.ts), before its kubelet restarts.
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -18,6 +18,7 @@ import { writeFileAtomic } from '../../host/atomic-write.js';
 import { nodeHostname } from '../../host/network.js';
 import type { KubeApi } from '../../kube/types.js';
 import { journalOf } from '../../host/journal.js';
+import { parseCertificatePem } from '../../pki/certificate.js';
 import { reportDryRun } from '../../run/dry-run-report.js';
 import type { Runtime } from '../../run/runtime.js';
 import { buildLifecycleCtx, prefixed, type LifecycleCtx } from '../context.js';
@@ -27,6 +28,7 @@ import { describeRestartStep, plannedRestarts, restartInOrder } from '../restart
 import { clusterConfigFor, type PathOptions } from '../run.js';
 import { clusterNodes, fetchKeys, grantNodesState, readRotation, runClusterAction, updateRotation, uploadKeys } from './cluster.js';
 import { generateRotationKey } from './handoff.js';
+import { requestKubeletPairs } from './kubelet-csr.js';
 import { applyNodeStep, localRole, makeNewMaterial, readStagedKeys, stageKeys } from './node-files.js';
 import type { Reader } from './plan.js';
 import {
@@ -167,13 +169,15 @@ export async function runNode(rt: Runtime, o: NodeOptions): Promise<{ id: string
     changed = result.plan.changes.length;
     reissued = result.reissued;
     log.info(`${step} on ${node}: ${changed} file(s) changed, ${reissued.length} certificate(s) re-issued by the new CAs${result.backupDir ? `; the replaced files are in ${result.backupDir}` : ''}`);
-    await restart(rt, result.plan.restarts);
-    if (result.kubeletPending.length > 0) {
-      // NOT IMPLEMENTED YET: a worker has no CA key; its kubelet needs a CSR with its own credentials, approved as its renewals are.
-      throw new TsadmError('E_PRECONDITION', `${node}: the kubelet's ${result.kubeletPending.join(' and ')} must be re-issued by the new CA through a CSR, which tsadm does not do yet on a worker`, {
-        hint: 'this part of sign-new is still to be built; the files of this node are done, run node again once it is',
-      });
+    const newCluster = state.items.cluster;
+    if (result.kubeletPending.length > 0 && newCluster) {
+      // A worker has no CA key: its kubelet asks through CSRs (./kubelet-csr.ts), before the restart so the kubelet starts with them.
+      const kubeletApi = o.kubeconfig === undefined ? api : await open(rt, {}, true);
+      const requested = await requestKubeletPairs(ctx, { id: state.id, node, actions: result.kubeletPending, ca: parseCertificatePem(newCluster.new, 'new cluster CA'), api: kubeletApi, dryRun: rt.dryRun });
+      reissued = [...reissued, ...requested];
+      log.info(`${node}: the kubelet's ${result.kubeletPending.join(' and ')} ${rt.dryRun ? 'would be' : 'were'} issued by the new CA through CSRs`);
     }
+    await restart(rt, result.plan.restarts);
     state = await updateRotation(api, (live) => markDone(must(live), node, new Date()));
   }
   state = await moveOn(rt, api, state, role);
