@@ -70,6 +70,11 @@ export function registerNode(server: TestApiServer, name: string): ReturnType<Te
 export interface StartOptions {
   /** Also run kube-controller-manager with these controllers (e.g. bootstrapsigner,tokencleaner). */
   readonly controllers?: readonly string[];
+  /**
+   * The CA kube-controller-manager signs with (--cluster-signing-cert-file/-key-file), when not the
+   * cluster CA: a CA rotation's new CA at sign-new, while the API server still trusts only the old.
+   */
+  readonly signingCa?: { readonly certPem: string; readonly keyPem: string };
 }
 
 /**
@@ -148,6 +153,11 @@ export async function startApiServer(opts: StartOptions = {}): Promise<TestApiSe
       await waitFor(object, async () => (await request('GET', object, { auth: 'admin' })).status === 200, 30_000, dir, 'kube-apiserver');
     }
     if (opts.controllers?.length) {
+      const signing = opts.signingCa ? { cert: path.join(dir, 'signing-ca.crt'), key: path.join(dir, 'signing-ca.key') } : { cert: pki.caCrt, key: pki.caKeyPath };
+      if (opts.signingCa) {
+        writeFileSync(signing.cert, opts.signingCa.certPem);
+        writeFileSync(signing.key, opts.signingCa.keyPem, { mode: 0o600 });
+      }
       procs.push(spawnLogged(dir, 'kube-controller-manager', path.join(KUBE_BIN_DIR, 'kube-controller-manager'), [
         `--kubeconfig=${adminKubeconfigPath}`,
         `--controllers=${opts.controllers.join(',')}`,
@@ -156,8 +166,8 @@ export async function startApiServer(opts: StartOptions = {}): Promise<TestApiSe
         '--bind-address=127.0.0.1',
         `--secure-port=${kcmPort}`,
         '--port=0',
-        `--cluster-signing-cert-file=${pki.caCrt}`,
-        `--cluster-signing-key-file=${pki.caKeyPath}`,
+        `--cluster-signing-cert-file=${signing.cert}`,
+        `--cluster-signing-key-file=${signing.key}`,
         `--root-ca-file=${pki.caCrt}`,
         '--v=0',
       ]));

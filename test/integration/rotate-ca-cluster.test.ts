@@ -5,8 +5,18 @@
  * owned by an expiring bootstrap-token Secret, and grants system:nodes get/update on the state and
  * nothing more; a kubelet's credentials read and record progress; two nodes finishing at once both
  * count (a conflict re-reads); a second start is refused; status exits 4; abort turns to rollback.
+ *
+ * A worker's kubelet certificates at sign-new (src/certs-lifecycle/rotate-ca/kubelet-csr.ts): the
+ * file's one start also runs kube-controller-manager v1.20.2 with its csrapproving and csrsigning
+ * controllers, signing with a "new CA" made here (as at sign-new, while the API server still trusts
+ * only the old one). The client CSR made with the node's own credentials is approved by the real
+ * controller ("selfnodeclient", through kubeadm's node-autoapprove-certificate-rotation binding,
+ * created here as tsadm's bootstrap-token phase creates it) and signed by it. Nothing in the
+ * controller-manager approves kubelet-serving requests: the test approves that one through the
+ * approval subresource as an admin (what `kubectl certificate approve` does); the controller signs it.
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describeWithApiServer, startApiServer, type TestApiServer } from '../helpers/apiserver.js';
 import { captureIo } from '../helpers/cli.js';
@@ -14,11 +24,15 @@ import { tempRoot, type TempRoot } from '../helpers/temp-root.js';
 import { tsadmErrorOf } from '../helpers/tsadm-error.js';
 import { readRotation, updateRotation } from '../../src/certs-lifecycle/rotate-ca/cluster.js';
 import { KEYS_SECRET, KEYS_TOKEN_DESCRIPTION, keysFromSecret } from '../../src/certs-lifecycle/rotate-ca/handoff.js';
+import { requestKubeletPairs } from '../../src/certs-lifecycle/rotate-ca/kubelet-csr.js';
 import { runAbort, runStart, runStatus } from '../../src/certs-lifecycle/rotate-ca/run.js';
+import { parseCertificatePem } from '../../src/pki/certificate.js';
+import { initCtxFor } from '../helpers/phase-ctx.js';
+import { pkiTestConfig, verifyWith } from '../helpers/pki-test-utils.js';
 import { markDone, markStarted } from '../../src/certs-lifecycle/rotate-ca/state.js';
 import { openKubeApi } from '../../src/kube/open.js';
 import { NO_RETRY } from '../../src/kube/retry.js';
-import type { KubeApi, SecretObject } from '../../src/kube/types.js';
+import type { KubeApi, KubeObject, SecretObject } from '../../src/kube/types.js';
 import { createRuntime, type Runtime } from '../../src/run/runtime.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined, event: () => undefined, output: () => undefined } as never;
@@ -27,7 +41,9 @@ describeWithApiServer('certs rotate-ca against a real API server', () => {
   let server: TestApiServer;
   let root: TempRoot;
   let id: string;
+  let newCa: { crt: string; key: string };
   const runtimes: Runtime[] = [];
+  const roots: TempRoot[] = [];
 
   async function runtime(): Promise<Runtime> {
     const { io } = captureIo();
@@ -38,7 +54,12 @@ describeWithApiServer('certs rotate-ca against a real API server', () => {
   const asUser = (kubeconfigText: string): Promise<KubeApi> => openKubeApi({ kubeconfigText, source: 'test', log: quiet, dryRun: false, retry: NO_RETRY });
 
   beforeAll(async () => {
-    server = await startApiServer();
+    const scratch = tempRoot();
+    roots.push(scratch);
+    newCa = { crt: scratch.at('/new-ca.crt'), key: scratch.at('/new-ca.key') };
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', newCa.key, '-out', newCa.crt, '-days', '2', '-subj', '/CN=kubernetes@new',
+      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,digitalSignature,keyCertSign'], { stdio: 'ignore' });
+    server = await startApiServer({ controllers: ['csrapproving', 'csrsigning'], signingCa: { certPem: readFileSync(newCa.crt, 'utf8'), keyPem: readFileSync(newCa.key, 'utf8') } });
     root = tempRoot({
       '/etc/kubernetes/admin.conf': { content: server.adminKubeconfig, mode: 0o600 },
       '/etc/kubernetes/pki/ca.crt': server.caPem,
@@ -59,6 +80,7 @@ describeWithApiServer('certs rotate-ca against a real API server', () => {
       await rt.reporter.close();
     }
     root?.cleanup();
+    for (const r of roots) r.cleanup();
     await server?.stop();
   }, 30_000);
 
@@ -128,4 +150,70 @@ describeWithApiServer('certs rotate-ca against a real API server', () => {
     const aborted = await runAbort(await runtime(), {});
     expect(aborted).toEqual({ id, phase: 'rollback' });
   });
+
+  test('a worker at sign-new: its kubelet\'s CSRs, made with its own credentials, issued by the new CA through the real controller-manager, stored as the kubelet stores them', async () => {
+    await server.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', { auth: 'admin', body: {
+      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'kubeadm:node-autoapprove-certificate-rotation' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:certificates.k8s.io:certificatesigningrequests:selfnodeclient' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:nodes' }],
+    } });
+    // The worker's kubelet store: both pairs from the cluster (old) CA, the -current links relative.
+    const worker = tempRoot();
+    roots.push(worker);
+    const kubelet = (conf: string): { cert: string; key: string } => {
+      const field = (n: string): string => Buffer.from(new RegExp(`${n}: (\\S+)`).exec(conf)?.[1] ?? '', 'base64').toString();
+      return { cert: field('client-certificate-data'), key: field('client-key-data') };
+    };
+    const nodeConf = server.clientKubeconfig('system:node:w1', 'system:nodes');
+    // A serving pair as serverTLSBootstrap gets one: the kubelet-serving signer requires a DNS or IP SAN.
+    const openssl = (args: string[]): void => void execFileSync('openssl', args, { cwd: worker.dir, stdio: 'ignore' });
+    writeFileSync(worker.at('/serving.ext'), 'extendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature\nsubjectAltName=DNS:w1,IP:127.0.0.1\n');
+    openssl(['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'serving.key', '-subj', '/O=system:nodes/CN=system:node:w1', '-out', 'serving.csr']);
+    openssl(['x509', '-req', '-in', 'serving.csr', '-CA', `${server.dir}/ca.crt`, '-CAkey', `${server.dir}/ca.key`, '-CAcreateserial', '-days', '1', '-extfile', 'serving.ext', '-out', 'serving.crt']);
+    const serving = { cert: readFileSync(worker.at('/serving.crt'), 'utf8'), key: readFileSync(worker.at('/serving.key'), 'utf8') };
+    mkdirSync(worker.at('/var/lib/kubelet/pki'), { recursive: true });
+    for (const [prefix, pair] of [['kubelet-client', kubelet(nodeConf)], ['kubelet-server', serving]] as const) {
+      writeFileSync(worker.at(`/var/lib/kubelet/pki/${prefix}-2026-01-01-00-00-00.pem`), pair.cert + pair.key, { mode: 0o600 });
+      symlinkSync(`${prefix}-2026-01-01-00-00-00.pem`, worker.at(`/var/lib/kubelet/pki/${prefix}-current.pem`));
+    }
+    const admin = await asUser(server.adminKubeconfig);
+    // The admin approving kubelet-serving requests as they come (kubectl certificate approve).
+    let approving = true;
+    const approver = (async () => {
+      while (approving) {
+        for (const csr of await admin.list<KubeObject & { spec: { signerName: string }; status?: { conditions?: unknown[] } }>('CertificateSigningRequest', undefined)) {
+          if (csr.spec.signerName !== 'kubernetes.io/kubelet-serving' || csr.status?.conditions?.length) continue;
+          await admin.updateSubresource({ ...csr, status: { conditions: [{ type: 'Approved', status: 'True', reason: 'Test', message: 'approved by the test' }] } }, 'approval');
+        }
+        await new Promise((res) => setTimeout(res, 500));
+      }
+    })();
+    const { ctx } = initCtxFor(pkiTestConfig(), worker.dir);
+    const ca = parseCertificatePem(readFileSync(newCa.crt));
+    const nodeApi = await asUser(nodeConf);
+    let stored: string[];
+    try {
+      stored = await requestKubeletPairs(ctx, { id, node: 'w1', actions: ['kubelet-client-certificate', 'kubelet-serving-certificate'], ca, api: nodeApi, dryRun: false, timeoutMs: 90_000, intervalMs: 500 });
+    } finally {
+      approving = false;
+      await approver;
+    }
+    expect(stored).toEqual(['kubelet-client-current.pem', 'kubelet-server-current.pem']);
+    const csrs = await admin.list<KubeObject & { spec: { signerName: string; username: string }; status: { conditions: { type: string; reason: string }[] } }>('CertificateSigningRequest', undefined);
+    const ours = csrs.filter((c) => c.metadata.name.startsWith(`tsadm-rotate-ca-${id}-`)).map((c) => [c.spec.signerName, c.spec.username, c.status.conditions.map((x) => `${x.type}/${x.reason}`)]);
+    // The client request was approved by the controller-manager itself, as the node's own renewal.
+    expect(ours).toEqual(expect.arrayContaining([
+      ['kubernetes.io/kube-apiserver-client-kubelet', 'system:node:w1', ['Approved/AutoApproved']],
+      ['kubernetes.io/kubelet-serving', 'system:node:w1', ['Approved/Test']],
+    ]));
+    // Why `node` leaves the serving request to the cluster's approver: a kubelet's credentials cannot approve.
+    const servingCsr = csrs.find((c) => c.metadata.name.startsWith(`tsadm-rotate-ca-${id}-serving-`));
+    await expect(nodeApi.updateSubresource(servingCsr!, 'approval')).rejects.toThrow(/forbidden/i);
+    nodeApi.close();
+    admin.close();
+    for (const prefix of ['kubelet-client', 'kubelet-server']) {
+      const pair = worker.at(`/var/lib/kubelet/pki/${readlinkSync(worker.at(`/var/lib/kubelet/pki/${prefix}-current.pem`))}`);
+      expect([prefix, verifyWith(newCa.crt, pair), verifyWith(server.dir + '/ca.crt', pair)]).toEqual([prefix, true, false]);
+    }
+  }, 150_000);
 });

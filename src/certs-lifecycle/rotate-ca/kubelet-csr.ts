@@ -132,7 +132,7 @@ function stagedKubeletKey(id: string, action: ApiAction): string {
  * The worker's kubelet certificates for ACTIONS through CSRs, each stored once issued by the new CA.
  * Dry run: says what it would request and requests nothing. Returns the -current files replaced.
  */
-export async function requestKubeletPairs(ctx: LifecycleCtx, input: KubeletCsrInput): Promise<string[]> {
+export async function requestKubeletPairs(ctx: Pick<LifecycleCtx, 'host' | 'log' | 'startTime'>, input: KubeletCsrInput): Promise<string[]> {
   const done: string[] = [];
   for (const action of input.actions) {
     const current = kubeletCurrent(action);
