@@ -51,7 +51,7 @@ interface FileChange {
   readonly readers: readonly Reader[];
 }
 
-/** The kubelet's own certificates at sign-new: re-issued locally on a control plane (./node-files.ts), through a CSR on a worker (not built yet). */
+/** The kubelet's own certificates at sign-new: re-issued locally on a control plane (./node-files.ts), through CSRs on a worker (./kubelet-csr.ts). */
 export type ApiAction = 'kubelet-client-certificate' | 'kubelet-serving-certificate';
 
 export interface NodeStepPlan {
