@@ -1,9 +1,10 @@
 /**
  * The pure end of `rotate-ca status`: the text report and the exit status of a rotation that is
  * not complete (4, apart from the command's own failures 1–3); and `start` over a --rootfs and an
- * in-memory cluster (below). The API half against a real cluster is the e2e's.
+ * in-memory cluster (below), `node --plan`, and `node` on a worker at sign-new in a dry run (its
+ * kubelet's CSRs only announced). The API half against a real cluster is the e2e's.
  */
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { formatStatus, RotationPendingError, runNode, runStart } from '../../../../src/certs-lifecycle/rotate-ca/run.js';
 import { decodeState } from '../../../../src/certs-lifecycle/rotate-ca/state.js';
@@ -18,7 +19,8 @@ import { MemoryReporter } from '../../../helpers/phase-ctx.js';
 import { openssl } from '../../../helpers/pki-test-utils.js';
 import { tempRoot, type TempRoot } from '../../../helpers/temp-root.js';
 import { tsadmErrorOf } from '../../../helpers/tsadm-error.js';
-import { markDone, markStarted, startRotation, statusOf } from '../../../../src/certs-lifecycle/rotate-ca/state.js';
+import { markDone, markStarted, startRotation, statusOf, type RotationState } from '../../../../src/certs-lifecycle/rotate-ca/state.js';
+import { updateRotation } from '../../../../src/certs-lifecycle/rotate-ca/cluster.js';
 import { realSystem } from '../../../../src/host/system-probe.js';
 
 const T0 = new Date('2026-11-29T10:00:00Z');
@@ -204,5 +206,51 @@ describe('node --plan', () => {
     const applied: Runtime = { ...plan, host: new RootedHost(plan.host.root), api: { ...plan.api, dryRun: false }, dryRun: false };
     const moved = await tsadmErrorOf(runNode(applied, { nodeName: 'cp1', expectRotation: { id, phase: 'sign-new' } }));
     expect([moved.code, moved.message]).toEqual(['E_CONFLICT', `CA rotation ${id} is at trust-both, not ${id} at sign-new as when the plan was made`]);
+  });
+});
+
+describe('node on a worker at sign-new', () => {
+  const roots: TempRoot[] = [];
+  afterAll(() => {
+    for (const r of roots) r.cleanup();
+  });
+
+  test('a dry run says which CSR it would make for the kubelet, makes none, and changes no file', async () => {
+    const root = tempRoot({ '/s/.keep': '' });
+    roots.push(root);
+    const ca = (name: string): string => {
+      openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', root.at(`/s/${name}.key`), '-out', root.at(`/s/${name}.crt`), '-subj', `/CN=${name}`, '-days', '1']);
+      return readFileSync(root.at(`/s/${name}.crt`), 'utf8');
+    };
+    const [oldCa, newCa] = [ca('old'), ca('new')];
+    // The worker as trust-both left it: ca.crt and kubelet.conf trust both, the kubelet's client certificate from the old CA.
+    mkdirSync(root.at('/etc/kubernetes/pki'), { recursive: true });
+    writeFileSync(root.at('/etc/kubernetes/pki/ca.crt'), oldCa + newCa);
+    writeFileSync(root.at('/etc/kubernetes/kubelet.conf'), [
+      'apiVersion: v1', 'kind: Config', 'clusters:', '- name: kubernetes', '  cluster:', `    certificate-authority-data: ${Buffer.from(oldCa + newCa).toString('base64')}`, '    server: https://10.0.0.1:6443',
+      'contexts:', '- name: default', '  context:', '    cluster: kubernetes', '    user: default', 'current-context: default',
+      'users:', '- name: default', '  user:', '    client-certificate: /var/lib/kubelet/pki/kubelet-client-current.pem', '    client-key: /var/lib/kubelet/pki/kubelet-client-current.pem', '',
+    ].join('\n'));
+    openssl(['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', root.at('/s/k.pem'), '-subj', '/O=system:nodes/CN=system:node:w1', '-out', root.at('/s/k.csr')]);
+    openssl(['x509', '-req', '-in', root.at('/s/k.csr'), '-CA', root.at('/s/old.crt'), '-CAkey', root.at('/s/old.key'), '-set_serial', '7', '-days', '1', '-out', root.at('/s/k.crt')]);
+    mkdirSync(root.at('/var/lib/kubelet/pki'), { recursive: true });
+    const pair = readFileSync(root.at('/s/k.crt'), 'utf8') + readFileSync(root.at('/s/k.pem'), 'utf8');
+    writeFileSync(root.at('/var/lib/kubelet/pki/kubelet-client-current.pem'), pair, { mode: 0o600 });
+
+    const store = new DryRunKubeApi(undefined, { info: () => undefined, debug: () => undefined, event: () => undefined });
+    const started = startRotation(undefined, { id: 'ab12cd34', now: T0, startedOn: 'cp1', items: { cluster: { old: oldCa, new: newCa } }, nodes: { cp1: 'control-plane', w1: 'worker' }, saGraceSeconds: 0 });
+    const atSignNew: RotationState = { ...started, phase: 'sign-new', nodes: { cp1: { role: 'control-plane', done: 'sign-new' }, w1: { role: 'worker', done: 'trust-both' } } };
+    await updateRotation(store, () => atSignNew);
+    const reporter = new MemoryReporter();
+    const rt: Runtime = {
+      host: new DryRunHost(new RootedHost(root.dir)), api: { dryRun: true, open: () => Promise.resolve(store as KubeApi), close: () => undefined },
+      log: new PhaseLogger(reporter), reporter, verbosity: 0, json: false, dryRun: true, system: realSystem, startTime: T0,
+    };
+    const out = await runNode(rt, { nodeName: 'w1' });
+    expect([out.step, out.reissued]).toEqual(['sign-new', []]);
+    expect(reporter.lines()).toContainEqual(expect.stringMatching(/^Would request the kubelet's kubelet client certificate from kubernetes\.io\/kube-apiserver-client-kubelet for "system:node:w1"/));
+    expect(await store.list('CertificateSigningRequest', undefined)).toEqual([]);
+    expect(readFileSync(root.at('/var/lib/kubelet/pki/kubelet-client-current.pem'), 'utf8')).toBe(pair);
+    expect(existsSync(root.at('/etc/kubernetes/tmp'))).toBe(false);
   });
 });
