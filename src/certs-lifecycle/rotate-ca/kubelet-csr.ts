@@ -99,7 +99,7 @@ interface CsrObject extends KubeObject {
 }
 
 /** The CertificateSigningRequest object the kubelet would create (certificates.k8s.io/v1). */
-export function csrObject(name: string, req: KubeletRequest, requestPem: string): CsrObject {
+function csrObject(name: string, req: KubeletRequest, requestPem: string): CsrObject {
   return {
     apiVersion: 'certificates.k8s.io/v1',
     kind: 'CertificateSigningRequest',
