@@ -37,12 +37,12 @@ test('a CA rotation node step goes to the runner the command layer gives, as rec
   const root = tempRoot();
   try {
     const dry = new DryRunHost(new RootedHost(root.dir));
-    dry.journal.record({ type: 'certs-rotate-ca-node', id: 'ab12cd34', rotationPhase: 'sign-new', nodeName: 'cp2', rotationKeyFile: '/root/k', kubeconfig: '/etc/kubernetes/admin.conf' });
+    dry.journal.record({ type: 'certs-rotate-ca-node', id: 'ab12cd34', rotationPhase: 'sign-new', nodeName: 'cp2', rotationKeyFile: '/var/lib/operator/rotation.key', kubeconfig: '/etc/kubernetes/admin.conf' });
     const plan = buildPlan(dry.journal, { ...meta, rootfs: root.dir }, { keys: true });
     const ran: CertsRotateCaNodeStep[] = [];
     const base = { host: new RootedHost(root.dir), log: new PhaseLogger({ emit: () => undefined, close: () => Promise.resolve() }), openApi: () => Promise.reject(new Error('no API')) };
     await applyPlan(plan, { ...base, rotateCaNode: (s) => { ran.push(s); return Promise.resolve(); } }, { checkOnly: false });
-    expect(ran).toEqual([{ type: 'certs-rotate-ca-node', id: 'ab12cd34', rotationPhase: 'sign-new', nodeName: 'cp2', rotationKeyFile: '/root/k', kubeconfig: '/etc/kubernetes/admin.conf' }]);
+    expect(ran).toEqual([{ type: 'certs-rotate-ca-node', id: 'ab12cd34', rotationPhase: 'sign-new', nodeName: 'cp2', rotationKeyFile: '/var/lib/operator/rotation.key', kubeconfig: '/etc/kubernetes/admin.conf' }]);
     await expect(applyPlan(plan, base, { checkOnly: false })).rejects.toThrow('this apply cannot run a CA rotation step');
   } finally {
     root.cleanup();

@@ -90,11 +90,11 @@ describe('buildPlan', () => {
 test('a CA rotation node step and a symbolic link go into the plan as recorded; the node step names a key file, never a key', () => {
   const j = new PlanJournal();
   j.record({ type: 'symlink', path: '/var/lib/kubelet/pki/kubelet-client-current.pem', target: 'kubelet-client-2026-11-29-15-00-00.pem' }, 'rotate');
-  j.record({ type: 'certs-rotate-ca-node', id: 'ab12cd34', rotationPhase: 'trust-both', nodeName: 'cp2', rotationKeyFile: '/root/rotation.key', kubeconfig: '/etc/kubernetes/admin.conf' });
+  j.record({ type: 'certs-rotate-ca-node', id: 'ab12cd34', rotationPhase: 'trust-both', nodeName: 'cp2', rotationKeyFile: '/var/lib/operator/rotation.key', kubeconfig: '/etc/kubernetes/admin.conf' });
   const plan = buildPlan(j, { ...meta, command: 'certs rotate-ca node', result: {} }, { keys: true });
   expect(plan.steps).toEqual([
     { phase: 'rotate', type: 'symlink', path: '/var/lib/kubelet/pki/kubelet-client-current.pem', target: 'kubelet-client-2026-11-29-15-00-00.pem' },
-    { type: 'certs-rotate-ca-node', id: 'ab12cd34', rotationPhase: 'trust-both', nodeName: 'cp2', rotationKeyFile: '/root/rotation.key', kubeconfig: '/etc/kubernetes/admin.conf' },
+    { type: 'certs-rotate-ca-node', id: 'ab12cd34', rotationPhase: 'trust-both', nodeName: 'cp2', rotationKeyFile: '/var/lib/operator/rotation.key', kubeconfig: '/etc/kubernetes/admin.conf' },
   ]);
   expect(plan.note).toBe(NOTE_NO_SECRETS);
 });
@@ -141,7 +141,7 @@ describe('object and Node diffs', () => {
   });
 });
 
-const ROTATE_STEP = { type: 'certs-rotate-ca-node', id: 'ab12cd34', rotationPhase: 'trust-both', nodeName: 'cp2', rotationKeyFile: '/root/rotation.key' };
+const ROTATE_STEP = { type: 'certs-rotate-ca-node', id: 'ab12cd34', rotationPhase: 'trust-both', nodeName: 'cp2', rotationKeyFile: '/var/lib/operator/rotation.key' };
 const RESTORE_STEP = { type: 'etcd-snapshot-restore', snapshot: '/backup/a.db', sha256: sha('a'), certDir: '/etc/kubernetes/pki', timeoutSeconds: 300 };
 
 describe('validatePlan', () => {
