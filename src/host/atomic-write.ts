@@ -81,15 +81,9 @@ async function replaceAtomically(target: string, mode: number, hooks: AtomicWrit
     throw err;
   }
   await handle.close();
+  // A fault injected here is a kill before the rename: the temp stays, as after a real one.
   hooks.beforeRename?.();
-  try {
-    await fs.rename(tmp, target);
-  } catch (err) {
-    await fs.rm(tmp, { force: true });
-    throw err;
-  }
-  await syncDir(dir);
-  await removeStaleTemps(target);
+  await renameIntoPlace(tmp, target);
 }
 
 /**
@@ -103,15 +97,24 @@ export async function symlinkAtomic(link: string, target: string, hooks: AtomicW
   const dir = path.dirname(link);
   const tmp = path.join(dir, `${tempPrefix(link)}${process.pid}-${randomBytes(6).toString('hex')}`);
   await fs.symlink(target, tmp);
+  await renameIntoPlace(tmp, link, hooks.beforeRename);
+}
+
+/**
+ * The last step of both atomic writes: TMP (beside TARGET) renamed over TARGET, the temp removed
+ * if that fails, the directory synced so the rename survives a crash, and older temps of TARGET
+ * (left by killed runs) removed. `beforeRename` runs inside the cleanup (the symlink's hook).
+ */
+async function renameIntoPlace(tmp: string, target: string, beforeRename?: () => void): Promise<void> {
   try {
-    hooks.beforeRename?.();
-    await fs.rename(tmp, link);
+    beforeRename?.();
+    await fs.rename(tmp, target);
   } catch (err) {
     await fs.rm(tmp, { force: true });
     throw err;
   }
-  await syncDir(dir);
-  await removeStaleTemps(link);
+  await syncDir(path.dirname(target));
+  await removeStaleTemps(target);
 }
 
 /** `.<name>.tsadm-`: what every temp file of `target` starts with. */
